@@ -1,0 +1,132 @@
+"""Benchmark: the two hardware limits of the device, then each GPU algorithm's throughput
+as a fraction of the limit that bounds it.  A benchmark, not a test: it reports.
+
+* bandwidth  -- a large device-to-device copy, bytes read + written per second;
+* minplus    -- int32 ``min(a, b + c)`` per second from a register-only microkernel.
+
+Which limit bounds what (the "two numbers" of METHOD.md):
+* one pass over the matrix per k (hochberg_naive, tran_fw, thrust_fw): each update reads
+  and writes one int32 -> updates/s <= bandwidth / 8 bytes;
+* shared-memory tiled kernels (katz_kider, tran_minplus, kemp_ooc): arithmetic-bound ->
+  updates/s <= minplus ops/s (kemp_ooc is in practice bounded by the PCIe staging);
+* harish: an edge relaxation reads Ea and Wa (8 bytes) at least -> edges/s <= bandwidth / 8.
+Updates: n^3 for the FW family, n^3 x squarings for min-plus, n x m for Harish (each edge
+relaxed at least once per source; a lower bound on its work).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import generators, gpu, provenance, registry
+from .cpu import dijkstra_apsp, minplus_steps
+from .verify import fletcher64
+
+_MICRO = r"""
+extern "C" __global__ void minplus_micro(const int* seed, int* out, int iters)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int a0 = seed[0] + t, a1 = a0 ^ 1, a2 = a0 ^ 2, a3 = a0 ^ 3, a4 = a0 ^ 5, a5 = a0 ^ 6, a6 = a0 ^ 7, a7 = a0 ^ 9;
+    int b = seed[1], c = seed[2] + (t & 7);
+    for (int i = 0; i < iters; ++i) {
+        a0 = min(a0, b + a7); a1 = min(a1, c + a0); a2 = min(a2, b + a1); a3 = min(a3, c + a2);
+        a4 = min(a4, b + a3); a5 = min(a5, c + a4); a6 = min(a6, b + a5); a7 = min(a7, c + a6);
+        b -= 1; c += 1;
+    }
+    out[t] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+}
+"""
+
+
+def measure_limits(repeats=10):
+    cp = gpu.require_gpu()
+    n = 1 << 28  # 1 GiB of int32
+    a = cp.arange(n, dtype=cp.int32)
+    b = cp.empty_like(a)
+    cp.copyto(b, a)
+    times = []
+    for _ in range(repeats):
+        with gpu.EventTimer() as t:
+            cp.copyto(b, a)
+        times.append(t.ms)
+    bw = 2 * a.nbytes / (np.median(times) / 1e3)
+    del a, b
+    k = cp.RawKernel(_MICRO, "minplus_micro")
+    sm = cp.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
+    blocks, threads, iters = sm * 16, 256, 4096
+    seed = cp.asarray([3, 1, 2], cp.int32)
+    out = cp.empty(blocks * threads, cp.int32)
+    k((blocks,), (threads,), (seed, out, np.int32(iters)))
+    times = []
+    for _ in range(repeats):
+        with gpu.EventTimer() as t:
+            k((blocks,), (threads,), (seed, out, np.int32(iters)))
+        times.append(t.ms)
+    ops = blocks * threads * iters * 8 / (np.median(times) / 1e3)
+    return {"bandwidth_Bps": float(bw), "minplus_ops": float(ops)}
+
+
+LIMIT_KIND = {"hochberg_naive": "bandwidth", "tran_fw": "bandwidth", "thrust_fw": "bandwidth", "harish": "bandwidth",
+              "katz_kider": "minplus", "tran_minplus": "minplus", "kemp_ooc": "minplus"}
+
+
+def updates(algo, g):
+    if algo.name == "harish":
+        return float(g.n) * g.m
+    if algo.name == "tran_minplus":
+        return float(g.n) ** 3 * minplus_steps(g)
+    return float(g.n) ** 3
+
+
+def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print):
+    cp = gpu.require_gpu()
+    lim = measure_limits()
+    limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
+    log(f"limits: copy bandwidth {lim['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), "
+        f"int32 min-plus {lim['minplus_ops'] / 1e12:.2f} Tops/s")
+    dev = provenance.gpu_info()["gpu"]
+    rows = []
+    for n in sizes:
+        g = generators.kemp(n, seed=n)
+        ref = fletcher64(dijkstra_apsp(g, parallel=True))
+        for algo in registry.by_device("gpu"):
+            for variant in algo.variants:
+                if algo.name == "kemp_ooc" and n > ooc_max_n:
+                    continue
+                fp = algo.footprint(n, g.m)
+                if algo.representation == "dense" and algo.name != "kemp_ooc" and fp > 0.9 * cp.cuda.runtime.memGetInfo()[0]:
+                    continue
+                reps = repeats if n <= 4096 else 1
+                try:
+                    algo.run(g, variant=variant) if n <= 4096 else None   # warm-up (compile, caches)
+                    times, ok = [], True
+                    for _ in range(reps):
+                        d, t = algo.run(g, variant=variant)
+                        times.append(t["kernel_ms"])
+                        ok &= fletcher64(d) == ref
+                    ms = float(np.median(times))
+                    kind = LIMIT_KIND[algo.name]
+                    ups = updates(algo, g) / (ms / 1e3)
+                    rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, kernel_ms=ms,
+                                     updates_per_s=ups, limit_kind=kind, limit=limit_value[kind],
+                                     fraction_of_limit=ups / limit_value[kind], verified=bool(ok), device=dev))
+                except Exception as e:
+                    rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, verified=False,
+                                     device=dev, error=f"{type(e).__name__}: {e}"))
+                r = rows[-1]
+                log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "
+                    + (f"{r['kernel_ms']:10.1f} ms {r['updates_per_s'] / 1e9:9.1f} G/s "
+                       f"{100 * r['fraction_of_limit']:6.2f}% of {r['limit_kind']} verified={r['verified']}"
+                       if "kernel_ms" in r else f"ERROR {r['error']}"))
+    df = pd.DataFrame(rows)
+    out_dir = Path(out_dir or Path(__file__).resolve().parent.parent / "data" / "results" / "benchmarks")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}"
+    df.to_csv(out_dir / f"{stem}.csv", index=False)
+    prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, **lim))
+    import json
+    (out_dir / f"{stem}.provenance.json").write_text(json.dumps(prov, indent=2, default=str))
+    return df, lim, out_dir / f"{stem}.csv"

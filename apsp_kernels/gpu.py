@@ -1,0 +1,221 @@
+"""GPU runtime for the CUDA algorithms: availability, module loading, memory checks,
+host memory modes and error wrapping.  Imports CuPy lazily, so the package imports
+and the CPU parts run on machines without a GPU."""
+from __future__ import annotations
+
+import ctypes
+import functools
+import time
+from pathlib import Path
+
+import numpy as np
+
+CUDA_DIR = Path(__file__).resolve().parent / "cuda"
+MEMORY_MODES = ("pageable", "pinned", "zero_copy", "managed")
+
+
+class GPUUnavailable(RuntimeError):
+    pass
+
+
+class GPUMemoryError(MemoryError):
+    pass
+
+
+class GPUKernelError(RuntimeError):
+    pass
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_status():
+    """(available: bool, reason: str)."""
+    try:
+        import cupy as cp
+    except Exception as e:  # ImportError, or a broken CUDA install
+        return False, f"CuPy is not importable ({type(e).__name__}: {e})"
+    try:
+        n = cp.cuda.runtime.getDeviceCount()
+    except Exception as e:
+        return False, f"no CUDA device ({type(e).__name__}: {e})"
+    if n < 1:
+        return False, "no CUDA device"
+    return True, "ok"
+
+
+def available() -> bool:
+    return gpu_status()[0]
+
+
+def require_gpu():
+    ok, why = gpu_status()
+    if not ok:
+        raise GPUUnavailable(f"this algorithm needs a CUDA GPU: {why}")
+    import cupy as cp
+    return cp
+
+
+@functools.lru_cache(maxsize=None)
+def module(filename, name_expressions=()):
+    """Compile ``cuda/<filename>`` once with NVRTC (CuPy caches the binary on disk)."""
+    cp = require_gpu()
+    code = (CUDA_DIR / filename).read_text()
+    return cp.RawModule(code=code, options=("-std=c++17", f"-I{CUDA_DIR}"),
+                        name_expressions=list(name_expressions) or None)
+
+
+def kernel(filename, name, name_expressions=()):
+    return module(filename, tuple(name_expressions)).get_function(name)
+
+
+def check_fits(algorithm, need_bytes, hint="the out-of-core algorithm 'kemp_ooc'"):
+    """Refuse before allocating when the device cannot hold ``need_bytes``."""
+    cp = require_gpu()
+    free, total = cp.cuda.runtime.memGetInfo()
+    pool = cp.get_default_memory_pool()
+    free += pool.free_bytes()  # blocks CuPy holds but does not use count as free
+    if need_bytes > free:
+        raise GPUMemoryError(
+            f"{algorithm}: needs {need_bytes / 2**20:.1f} MiB of device memory, {free / 2**20:.1f} MiB free "
+            f"of {total / 2**20:.1f} MiB; try a smaller graph or {hint}")
+
+
+def launch(algorithm, fn, *args, **kw):
+    """Call a kernel; any CUDA error becomes a GPUKernelError naming the algorithm."""
+    try:
+        return fn(*args, **kw)
+    except Exception as e:
+        if type(e).__module__.startswith("cupy"):
+            raise GPUKernelError(f"{algorithm}: CUDA error: {e}") from e
+        raise
+
+
+class EventTimer:
+    """CUDA events around a region on the current stream; ``ms`` after ``stop()``."""
+
+    def __init__(self):
+        cp = require_gpu()
+        self._start, self._end = cp.cuda.Event(), cp.cuda.Event()
+
+    def __enter__(self):
+        self._start.record()
+        return self
+
+    def __exit__(self, *exc):
+        self._end.record()
+        self._end.synchronize()
+
+    @property
+    def ms(self):
+        import cupy as cp
+        return cp.cuda.get_elapsed_time(self._start, self._end)
+
+
+def _ms_since(t0):
+    return (time.perf_counter() - t0) * 1e3
+
+
+class DenseBuffers:
+    """The distance matrix (and a ping-pong partner) in one of the host memory modes of seed 003.
+
+    * ``pageable``  -- plain numpy host array, synchronous copies to/from device memory;
+    * ``pinned``    -- page-locked host array, asynchronous copies;
+    * ``zero_copy`` -- mapped page-locked host memory used by the kernels in place: no
+                       device matrix and no copies (every access crosses the bus);
+    * ``managed``   -- cudaMallocManaged: the host writes it, kernels fault pages in.
+
+    ``fill(host_matrix_writer)`` lets the graph write its dense matrix straight into the
+    mode's host buffer, so host initialisation is the same work in every mode.  Timings:
+    ``alloc_ms``, ``h2d_ms``, ``d2h_ms`` (0 where the mode has no explicit copy).
+    """
+
+    def __init__(self, algorithm, size, count, mode="pageable"):
+        if mode not in MEMORY_MODES:
+            raise ValueError(f"memory mode must be one of {MEMORY_MODES}, got {mode!r}")
+        cp = require_gpu()
+        self.cp, self.algorithm, self.size, self.count, self.mode = cp, algorithm, size, count, mode
+        self.nbytes = size * size * 4
+        self.timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0)
+        self._host_allocs = []
+        t0 = time.perf_counter()
+        if mode in ("pageable", "pinned", "managed"):
+            check_fits(algorithm, count * self.nbytes)
+        if mode == "pageable":
+            self.host = np.empty((size, size), np.int32)
+            self.dev = [cp.empty((size, size), cp.int32) for _ in range(count)]
+        elif mode == "pinned":
+            import cupyx
+            self.host = cupyx.empty_pinned((size, size), np.int32)
+            self.dev = [cp.empty((size, size), cp.int32) for _ in range(count)]
+        elif mode == "zero_copy":
+            self.dev, hosts = [], []
+            for _ in range(count):
+                h, d = self._mapped()
+                hosts.append(h)
+                self.dev.append(d)
+            self.host = hosts[0]
+        else:  # managed
+            self.dev, hosts = [], []
+            for _ in range(count):
+                mem = cp.cuda.malloc_managed(max(self.nbytes, 4))
+                d = cp.ndarray((size, size), cp.int32, mem)
+                hosts.append(np.ctypeslib.as_array((ctypes.c_int32 * (size * size)).from_address(mem.ptr))
+                             .reshape(size, size))
+                self.dev.append(d)
+            self.host = hosts[0]
+        cp.cuda.Device().synchronize()
+        self.timings["alloc_ms"] = _ms_since(t0)
+
+    def _mapped(self):
+        cp = self.cp
+        ptr = cp.cuda.runtime.hostAlloc(max(self.nbytes, 4), 2)  # cudaHostAllocMapped
+        self._host_allocs.append(ptr)
+        dptr = cp.cuda.runtime.hostGetDevicePointer(ptr, 0)
+        mem = cp.cuda.UnownedMemory(dptr, max(self.nbytes, 4), self)
+        d = cp.ndarray((self.size, self.size), cp.int32, cp.cuda.MemoryPointer(mem, 0))
+        h = np.ctypeslib.as_array((ctypes.c_int32 * (self.size * self.size)).from_address(ptr))
+        return h.reshape(self.size, self.size), d
+
+    def to_device(self):
+        """Copy the host matrix into dev[0] (and the partner, which ping-pong reads first too)."""
+        cp = self.cp
+        t0 = time.perf_counter()
+        if self.mode in ("pageable", "pinned"):
+            for d in self.dev:
+                d.set(self.host)
+        elif self.count > 1:  # mapped/managed: the partner is initialised on the host side
+            for d in self.dev[1:]:
+                d[...] = self.dev[0]
+        cp.cuda.Device().synchronize()
+        self.timings["h2d_ms"] = _ms_since(t0)
+
+    def to_host(self, which=0):
+        """The result (dev[which]) as a host numpy array (a copy)."""
+        cp = self.cp
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        if self.mode in ("pageable", "pinned"):
+            self.dev[which].get(out=self.host)
+            out = np.array(self.host)
+        else:
+            out = cp.asnumpy(self.dev[which]) if self.mode == "managed" else np.array(
+                self._host_view(which))
+        self.timings["d2h_ms"] = _ms_since(t0)
+        return out
+
+    def _host_view(self, which):
+        ptr = self._host_allocs[which]
+        return np.ctypeslib.as_array((ctypes.c_int32 * (self.size * self.size)).from_address(ptr)) \
+            .reshape(self.size, self.size)
+
+    def free(self):
+        for ptr in self._host_allocs:
+            self.cp.cuda.runtime.freeHost(ptr)
+        self._host_allocs = []
+        self.dev = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cp.cuda.Device().synchronize()
+        self.free()

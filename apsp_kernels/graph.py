@@ -1,0 +1,159 @@
+"""The one graph type of the study: n vertices and CSR arrays with int32 weights.
+
+Distances are int32 everywhere (CPU and GPU).  ``INF`` marks "no path"; it is
+2**30 - 1 so that ``INF + INF`` (what an unguarded ``d[i,k] + d[k,j]`` computes)
+still fits in int32.  A graph is only accepted when every simple path weight
+lies within ``±MAX_PATH_WEIGHT`` (= INF // 2): then a real distance can never be
+mistaken for INF, and a value that an unguarded kernel derived from INF plus a
+negative edge (``INF - w``) stays above MAX_PATH_WEIGHT and is mapped back to INF
+by :func:`normalise_inf`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+INF = np.int32(2**30 - 1)
+MAX_PATH_WEIGHT = int(INF) // 2
+
+
+class GraphError(ValueError):
+    """A graph (or a file describing one) that the study cannot use."""
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """A directed weighted graph in CSR form.
+
+    ``indptr[u]:indptr[u+1]`` are the out-edges of ``u``; ``indices`` their heads,
+    ``weights`` their int32 weights.  Self-loops are dropped and, of duplicate
+    edges, the lightest is kept (see :meth:`from_edges`).
+    """
+
+    n: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: np.ndarray
+    names: tuple | None = field(default=None, compare=False)
+    meta: dict = field(default_factory=dict, compare=False)
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def from_edges(cls, n, src, dst, w, names=None, meta=None, allow_negative=True):
+        """Build from edge lists; validates weights and the INF limit."""
+        n = int(n)
+        if n < 0:
+            raise GraphError(f"number of vertices must be >= 0, got {n}")
+        src = np.asarray(src)
+        dst = np.asarray(dst)
+        w = np.asarray(w)
+        if not (src.shape == dst.shape == w.shape) or src.ndim != 1:
+            raise GraphError("src, dst and w must be 1-D arrays of equal length")
+        if w.dtype.kind == "f":
+            if not np.all(np.isfinite(w)):
+                raise GraphError("edge weights must be finite (found NaN or inf)")
+            if not np.all(w == np.round(w)):
+                bad = w[w != np.round(w)][0]
+                raise GraphError(f"edge weights must be integers, found {bad!r}")
+        elif w.dtype.kind not in "iub" and w.size:
+            raise GraphError(f"edge weights must be integers, got dtype {w.dtype}")
+        if src.size and (src.min() < 0 or dst.min() < 0 or src.max() >= n or dst.max() >= n):
+            raise GraphError(f"edge endpoint out of range for n={n}")
+        w64 = w.astype(np.int64)
+        if not allow_negative and w64.size and w64.min() < 0:
+            raise GraphError(f"negative edge weight {int(w64.min())} not allowed here")
+        keep = src != dst  # self-loops: the diagonal is 0 by definition
+        src, dst, w64 = src[keep].astype(np.int64), dst[keep].astype(np.int64), w64[keep]
+        maxw = int(np.abs(w64).max()) if w64.size else 0
+        if max(n - 1, 0) * maxw > MAX_PATH_WEIGHT:
+            raise GraphError(
+                f"(n-1) x max|weight| = {max(n - 1, 0)} x {maxw} = {max(n - 1, 0) * maxw} exceeds "
+                f"MAX_PATH_WEIGHT = {MAX_PATH_WEIGHT} (INF // 2): a path could reach the INF sentinel; "
+                "use smaller weights or fewer vertices")
+        # sort by (src, dst, w): the first of each (src, dst) run is the lightest
+        order = np.lexsort((w64, dst, src))
+        src, dst, w64 = src[order], dst[order], w64[order]
+        if src.size:
+            first = np.ones(src.size, bool)
+            first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+            src, dst, w64 = src[first], dst[first], w64[first]
+        if src.size >= 2**31:
+            raise GraphError("more than 2**31 - 1 edges")
+        indptr = np.zeros(n + 1, np.int64)
+        indptr[1:] = np.bincount(src, minlength=n)
+        np.cumsum(indptr, out=indptr)
+        return cls(n, indptr.astype(np.int32), dst.astype(np.int32), w64.astype(np.int32),
+                   names=tuple(names) if names is not None else None, meta=dict(meta or {}))
+
+    def __eq__(self, other):
+        return (isinstance(other, Graph) and self.n == other.n
+                and all(np.array_equal(a, b) for a, b in ((self.indptr, other.indptr),
+                        (self.indices, other.indices), (self.weights, other.weights))))
+
+    __hash__ = None
+
+    # --------------------------------------------------------------- queries
+    @property
+    def m(self) -> int:
+        return int(self.indices.size)
+
+    @property
+    def has_negative(self) -> bool:
+        return bool(self.weights.size and self.weights.min() < 0)
+
+    def edges(self):
+        """(src, dst, w) arrays."""
+        src = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(self.indptr))
+        return src, self.indices, self.weights
+
+    def degree_stats(self):
+        d = np.diff(self.indptr)
+        return {"min": int(d.min()) if d.size else 0, "max": int(d.max()) if d.size else 0,
+                "mean": float(d.mean()) if d.size else 0.0}
+
+    # ---------------------------------------------------------- conversions
+    def to_dense(self, pad_to: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """int32 distance matrix: weights, 0 on the diagonal, INF elsewhere.
+
+        ``pad_to`` adds isolated padding vertices (INF rows/columns, 0 diagonal),
+        which leave every real distance unchanged.  ``out`` is written in place
+        (a pinned, mapped or managed host buffer, say).
+        """
+        size = self.n if pad_to is None else int(pad_to)
+        if size < self.n:
+            raise ValueError(f"pad_to={size} < n={self.n}")
+        if out is None:
+            d = np.empty((size, size), dtype=np.int32)
+        else:
+            if out.shape != (size, size) or out.dtype != np.int32:
+                raise ValueError(f"out must be int32 {size}x{size}, got {out.dtype} {out.shape}")
+            d = out
+        d.fill(INF)
+        np.fill_diagonal(d, 0)
+        src, dst, w = self.edges()
+        d[src, dst] = w
+        return d
+
+    def to_scipy(self):
+        """scipy CSR matrix; explicit zeros are kept, which csgraph reads as zero-weight edges."""
+        import scipy.sparse as sp
+        return sp.csr_matrix((self.weights.astype(np.float64), self.indices, self.indptr),
+                             shape=(self.n, self.n))
+
+    def reversed(self) -> "Graph":
+        src, dst, w = self.edges()
+        return Graph.from_edges(self.n, dst, src, w, names=self.names, meta=self.meta)
+
+    def __repr__(self):
+        return f"Graph(n={self.n}, m={self.m}, meta={self.meta})"
+
+
+def normalise_inf(d):
+    """Map every value above MAX_PATH_WEIGHT back to INF, in place (numpy or cupy)."""
+    d[d > MAX_PATH_WEIGHT] = INF
+    return d
+
+
+def round_up(n: int, multiple: int) -> int:
+    return ((int(n) + multiple - 1) // multiple) * multiple

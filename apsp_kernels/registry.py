@@ -1,0 +1,129 @@
+"""The one registry of algorithms.  Notebooks, the CLI, the benchmark and the tests all
+iterate over :data:`ALGORITHMS`; adding an algorithm is one :func:`_add` call here."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import cpu
+from .graph import round_up
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    label: str
+    paper: str
+    kemp_algorithm: str | None        # number(s) in Kemp's thesis, or None
+    device: str                       # "cpu" or "gpu"
+    representation: str               # "dense" (adjacency matrix) or "csr" (compacted adjacency list)
+    footprint: Callable[[int, int], int]   # device (GPU) or host (CPU) bytes for (n, m)
+    launcher: Callable
+    variants: tuple = (None,)
+    negative_weights: bool = True
+    faithful: bool = True             # follows the paper; tuned versions say False
+    memory_modes: tuple = ()          # host memory modes it accepts (GPU dense family)
+    complexity: str = "n^3"           # what "updates" means for its throughput
+    notes: str = ""
+    params: dict = field(default_factory=dict)
+
+    @property
+    def default_variant(self):
+        return self.variants[0]
+
+    def run(self, graph, variant=None, **params):
+        kw = dict(self.params)
+        kw.update(params)
+        if variant is not None:
+            if variant not in self.variants:
+                raise ValueError(f"{self.name}: unknown variant {variant!r}; one of {self.variants}")
+            kw[self._variant_arg] = variant
+        return self.launcher(graph, **kw)
+
+    @property
+    def _variant_arg(self):
+        return "variant" if self.name == "harish" else "block"
+
+
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def _add(**kw):
+    a = Algorithm(**kw)
+    ALGORITHMS[a.name] = a
+    return a
+
+
+def _dense_bytes(count, multiple=1):
+    return lambda n, m: count * round_up(max(n, 1), multiple) ** 2 * 4
+
+
+def _gpu(fn_name):
+    def call(graph, **kw):
+        from . import gpu_algorithms
+        return getattr(gpu_algorithms, fn_name)(graph, **kw)
+    call.__name__ = fn_name
+    return call
+
+
+MODES = ("pageable", "pinned", "zero_copy", "managed")
+
+# ------------------------------------------------------------------ CPU baselines
+_add(name="fw_sequential", label="Sequential FW (CPU, 1 thread)", paper="Floyd 1962; Kemp Alg. 4",
+     kemp_algorithm="4", device="cpu", representation="dense", footprint=_dense_bytes(1),
+     launcher=cpu.fw_sequential, notes="the baseline of the papers' speed-ups")
+_add(name="fw_blocked", label="Blocked FW (CPU, 1 thread)", paper="Venkataraman et al. 2003; Kemp Alg. 8",
+     kemp_algorithm="8", device="cpu", representation="dense", footprint=_dense_bytes(1),
+     launcher=cpu.fw_blocked, variants=(64, 32, 128))
+_add(name="fw_blocked_parallel", label="Blocked FW (CPU, all cores)", paper="this study (best CPU code)",
+     kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(1),
+     launcher=cpu.fw_blocked_parallel, variants=(64, 32, 128), faithful=False)
+_add(name="minplus_cpu", label="Min-plus squaring (CPU, 1 thread)", paper="Tran 2010's O(n^3 log n) baseline",
+     kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(2),
+     launcher=cpu.minplus_squaring, complexity="n^3 log n")
+_add(name="dijkstra_cpu", label="Dijkstra APSP (CPU, 1 thread)", paper="Dijkstra 1959; Kemp Alg. 5",
+     kemp_algorithm="5", device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
+     launcher=cpu.dijkstra_apsp, negative_weights=False, complexity="n m log n")
+_add(name="dijkstra_cpu_parallel", label="Dijkstra APSP (CPU, all cores)", paper="this study",
+     kemp_algorithm=None, device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
+     launcher=lambda g: cpu.dijkstra_apsp(g, parallel=True), negative_weights=False, faithful=False,
+     complexity="n m log n")
+_add(name="scipy_fw", label="scipy floyd_warshall", paper="library reference", kemp_algorithm=None,
+     device="cpu", representation="dense", footprint=lambda n, m: 8 * n * n, launcher=cpu.scipy_floyd_warshall)
+_add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", kemp_algorithm=None,
+     device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n, launcher=cpu.scipy_dijkstra,
+     negative_weights=False, complexity="n m log n")
+
+# ------------------------------------------------------------- faithful CUDA kernels
+_add(name="hochberg_naive", label="Naive CUDA FW (Hochberg)", paper="Hochberg 2012 (seed 002)",
+     kemp_algorithm=None, device="gpu", representation="dense", footprint=_dense_bytes(1, 32),
+     launcher=_gpu("hochberg_naive"), memory_modes=MODES)
+_add(name="tran_fw", label="Tran CUDA FW", paper="Tran 2010", kemp_algorithm="12, 13", device="gpu",
+     representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_fw"), memory_modes=MODES)
+_add(name="tran_minplus", label="Tran CUDA min-plus APSP", paper="Tran 2010", kemp_algorithm="14, 15",
+     device="gpu", representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_minplus"),
+     memory_modes=MODES, complexity="n^3 log n")
+_add(name="katz_kider", label="Katz & Kider blocked FW", paper="Katz & Kider 2008", kemp_algorithm="16-18",
+     device="gpu", representation="dense", footprint=_dense_bytes(1, 32), launcher=_gpu("katz_kider"),
+     variants=(16, 32), memory_modes=MODES)
+_add(name="kemp_ooc", label="Kemp out-of-core KK", paper="Kemp 2012", kemp_algorithm="19", device="gpu",
+     representation="dense", footprint=lambda n, m: 3 * 32 * round_up(max(n, 1), 32) * 4,
+     launcher=_gpu("kemp_ooc"), variants=(16, 32),
+     notes="host matrix in pinned memory; device use set by budget_bytes")
+_add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Narayanan 2007",
+     kemp_algorithm="10, 11", device="gpu", representation="csr",
+     footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=_gpu("harish"),
+     variants=("atomic", "corrected", "original"), negative_weights=False, complexity="n m (sweeps)")
+_add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", kemp_algorithm=None,
+     device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=_gpu("thrust_fw"),
+     memory_modes=MODES)
+
+
+def get(name) -> Algorithm:
+    if name not in ALGORITHMS:
+        raise KeyError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
+    return ALGORITHMS[name]
+
+
+def by_device(device):
+    return [a for a in ALGORITHMS.values() if a.device == device]

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Prepare an offline wheel bundle for a GPU node that has CUDA, CuPy, numpy, scipy,
+# pandas, seaborn, numba but no network (the usual cluster image), so that the
+# notebooks can run there.  Usage:
+#   scripts/make_wheel_bundle.sh [DEST=.whl] [PYTHON_VERSION=3.12]
+# Then, on the offline node, from the repository root:
+#   python3 -m pip install -q --no-index --find-links .whl --target /tmp/apsp-site \
+#       papermill nbconvert ipykernel pooch && export PYTHONPATH=$PWD:/tmp/apsp-site
+set -euo pipefail
+dest=${1:-.whl}
+pyver=${2:-3.12}
+# What a CUDA node image usually lacks; their dependencies come along.
+pkgs=(papermill nbformat nbclient ipykernel nbconvert pooch)
+plats=()
+for p in manylinux_2_28_x86_64 manylinux_2_27_x86_64 manylinux_2_17_x86_64 manylinux2014_x86_64 manylinux1_x86_64 manylinux_2_34_x86_64 manylinux_2_31_x86_64 manylinux_2_24_x86_64 manylinux_2_5_x86_64; do
+  plats+=(--platform "$p")
+done
+mkdir -p "$dest"
+python3 -m pip download -q --only-binary=:all: --python-version "$pyver" --implementation cp \
+  "${plats[@]}" -d "$dest" "${pkgs[@]}"
+# numpy etc. are on the node already; a second copy would shadow the node's build.
+rm -f "$dest"/numpy-*.whl
+du -sh "$dest"
+echo "install on the node with:"
+echo "  python3 -m pip install -q --no-index --find-links $dest --target /tmp/apsp-site ${pkgs[*]}"

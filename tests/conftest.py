@@ -1,0 +1,24 @@
+import numpy as np
+import pytest
+
+from apsp_kernels import gpu
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skipped, with the reason, without one)")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds")
+
+
+def pytest_collection_modifyitems(config, items):
+    ok, why = gpu.gpu_status()
+    if ok:
+        return
+    skip = pytest.mark.skip(reason=f"GPU test skipped: {why}")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)

@@ -1,0 +1,133 @@
+import gzip
+
+import numpy as np
+import pytest
+
+from apsp_kernels import Graph, generators as G
+from apsp_kernels import formats as F
+from apsp_kernels import datasets
+
+
+@pytest.fixture
+def g():
+    return G.kemp(60, 1, 4, 0, 50, seed=9)
+
+
+def same(a: Graph, b: Graph):
+    return np.array_equal(a.to_dense(), b.to_dense())
+
+
+@pytest.mark.parametrize("suffix, write, read", [
+    (".txt", F.write_hochberg, F.read_hochberg), (".gr", F.write_dimacs, F.read_dimacs),
+    (".mtx", F.write_mtx, F.read_mtx), (".npz", F.save_npz, F.load_npz)])
+def test_round_trip(tmp_path, g, suffix, write, read):
+    p = tmp_path / f"g{suffix}"
+    write(g, p)
+    h = read(p)
+    # Hochberg names vertices by first appearance; isolated vertices vanish, so compare by names
+    if suffix == ".txt":
+        idx = np.array([int(x) for x in h.names])
+        assert np.array_equal(h.to_dense(), g.to_dense()[np.ix_(idx, idx)])
+    else:
+        assert same(g, h)
+    assert same(h, F.read_graph(p))
+
+
+def test_hochberg_names_and_end(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text("alpha beta 3\nbeta gamma 4\n--END--\n")
+    h = F.read_hochberg(p)
+    assert h.names == ("alpha", "beta", "gamma") and h.to_dense()[0, 1] == 3
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("a b 3\na b\n--END--\n", 2, "expected 'V W length'"),
+    ("a b 3\nb c x\n--END--\n", 2, "not an integer"),
+    ("a b 3\n--END--\nc d 1\n", 3, "after the --END--"),
+])
+def test_hochberg_errors_name_file_and_line(tmp_path, text, line, what):
+    p = tmp_path / "bad.txt"
+    p.write_text(text)
+    with pytest.raises(F.GraphFormatError) as e:
+        F.read_hochberg(p)
+    assert e.value.line == line and what in str(e.value) and "bad.txt" in str(e.value)
+
+
+def test_hochberg_missing_end(tmp_path):
+    p = tmp_path / "trunc.txt"
+    p.write_text("a b 1\n")
+    with pytest.raises(F.GraphFormatError, match="--END--"):
+        F.read_hochberg(p)
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("p sp 2 1\na 1 3 5\n", 2, "out of range"),
+    ("a 1 2 5\n", 1, "before the 'p sp"),
+    ("p sp 2 1\nx 1 2\n", 2, "unknown line type"),
+    ("p sp 2 2\na 1 2 5\n", None, "header says 2 arcs"),
+])
+def test_dimacs_errors(tmp_path, text, line, what):
+    p = tmp_path / "bad.gr"
+    p.write_text(text)
+    with pytest.raises(F.GraphFormatError) as e:
+        F.read_dimacs(p)
+    assert e.value.line == line and what in str(e.value)
+
+
+def test_snap_gz_and_errors(tmp_path):
+    p = tmp_path / "edges.txt.gz"
+    with gzip.open(p, "wt") as f:
+        f.write("# comment\n10 20\n20 30\n")
+    g = F.read_snap(p, undirected=True)
+    assert g.n == 3 and g.m == 4
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# c\n1 2\n1 x\n")
+    with pytest.raises(F.GraphFormatError) as e:
+        F.read_snap(bad)
+    assert e.value.line == 3
+
+
+def test_missing_file():
+    with pytest.raises(FileNotFoundError):
+        F.read_hochberg("/nonexistent/graph.txt")
+
+
+def test_dot_export(tmp_path, g):
+    p = tmp_path / "g.dot"
+    F.write_dot(g, p)
+    assert p.read_text().startswith("digraph") and "->" in p.read_text()
+
+
+def _fake_facebook(tmp_path):
+    # a small file in SNAP's ego-Facebook format (undirected pairs, space separated)
+    p = tmp_path / "facebook_combined.txt.gz"
+    with gzip.open(p, "wt") as f:
+        f.write("0 1\n0 2\n1 2\n2 3\n")
+    return p
+
+
+def test_dataset_from_local_dir(tmp_path, monkeypatch):
+    _fake_facebook(tmp_path)
+    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path))
+    g = datasets.load("ego-facebook", check_counts=False)
+    assert g.n == 4 and g.m == 8
+    with pytest.raises(datasets.DatasetError, match="SNAP publishes 4039"):
+        datasets.load("ego-facebook")  # the real counts are checked
+
+
+def test_dataset_checksum_mismatch(tmp_path, monkeypatch):
+    _fake_facebook(tmp_path)
+    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path))
+    with pytest.raises(datasets.DatasetError, match="does not match the pinned"):
+        datasets.fetch("ego-facebook", expected_sha="0" * 64)
+
+
+def test_dataset_download_failure_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path / "empty"))
+    monkeypatch.setenv("APSP_CACHE_DIR", str(tmp_path / "cache"))
+    import pooch
+    def boom(*a, **k):
+        raise OSError("network unreachable")
+    monkeypatch.setattr(pooch, "retrieve", boom)
+    with pytest.raises(datasets.DatasetError, match="APSP_DATA_DIR"):
+        datasets.fetch("ego-facebook")

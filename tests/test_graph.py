@@ -1,0 +1,53 @@
+import numpy as np
+import pytest
+
+from apsp_kernels import INF, MAX_PATH_WEIGHT, Graph, GraphError, normalise_inf
+
+
+def test_inf_plus_inf_fits_int32():
+    assert int(INF) + int(INF) < 2**31
+    assert MAX_PATH_WEIGHT == int(INF) // 2
+
+
+def test_dedupe_keeps_lightest_and_drops_self_loops():
+    g = Graph.from_edges(3, [0, 0, 0, 1, 2], [1, 1, 0, 2, 2], [5, 3, -7, 4, 9])
+    d = g.to_dense()
+    assert d[0, 1] == 3 and d[1, 2] == 4
+    assert list(np.diagonal(d)) == [0, 0, 0]
+    assert d[2, 0] == INF and g.m == 2
+
+
+def test_padding_is_isolated():
+    g = Graph.from_edges(2, [0], [1], [7])
+    d = g.to_dense(pad_to=4)
+    assert d.shape == (4, 4) and d[0, 1] == 7 and d[3, 3] == 0 and d[3, 0] == INF and d[0, 3] == INF
+
+
+@pytest.mark.parametrize("w, msg", [([1.5], "integers"), ([np.nan], "finite"), (["a"], "integers")])
+def test_bad_weights_are_refused(w, msg):
+    with pytest.raises(GraphError, match=msg):
+        Graph.from_edges(2, [0], [1], np.array(w))
+
+
+def test_inf_limit_is_named():
+    n = 1000
+    w = MAX_PATH_WEIGHT // (n - 1) + 1
+    with pytest.raises(GraphError, match="MAX_PATH_WEIGHT"):
+        Graph.from_edges(n, [0], [1], [w])
+    Graph.from_edges(n, [0], [1], [MAX_PATH_WEIGHT // (n - 1)])  # just inside
+
+
+def test_negative_weights_can_be_refused():
+    with pytest.raises(GraphError, match="negative"):
+        Graph.from_edges(2, [0], [1], [-1], allow_negative=False)
+
+
+def test_endpoint_out_of_range():
+    with pytest.raises(GraphError, match="out of range"):
+        Graph.from_edges(2, [0], [2], [1])
+
+
+def test_normalise_inf_maps_polluted_values():
+    d = np.array([[0, INF - 5], [MAX_PATH_WEIGHT, -3]], np.int32)
+    normalise_inf(d)
+    assert d[0, 1] == INF and d[1, 0] == MAX_PATH_WEIGHT and d[1, 1] == -3

@@ -1,0 +1,43 @@
+import numpy as np
+import pytest
+
+from apsp_kernels import Graph, NegativeCycleError, VerificationError, assert_equal_distances, fletcher64
+from apsp_kernels import reference_apsp, INF
+
+
+@pytest.mark.parametrize("data, value", [(b"abcde", 0xC8C6C527646362C6), (b"abcdef", 0xC8C72B276463C8C6),
+                                         (b"abcdefgh", 0x312E2B28CCCAC8C6)])
+def test_fletcher64_known_values(data, value):
+    assert fletcher64(data) == value
+
+
+def test_fletcher64_matrix_matches_bytes(rng):
+    a = rng.integers(-2**31, 2**31 - 1, size=(57, 31)).astype(np.int32)
+    assert fletcher64(a) == fletcher64(a.tobytes())
+    b = a.copy()
+    b[3, 4] ^= 1
+    assert fletcher64(a) != fletcher64(b)
+
+
+def test_compare_reports_first_difference():
+    a = np.zeros((3, 3), np.int32)
+    b = a.copy()
+    b[1, 2] = 5
+    with pytest.raises(VerificationError, match=r"\(i=1, j=2\): got 0, reference 5"):
+        assert_equal_distances(a, b)
+
+
+def test_reference_handles_zero_weights_and_unreachable():
+    g = Graph.from_edges(3, [0, 1], [1, 2], [0, 0])
+    d = reference_apsp(g)
+    assert d[0, 2] == 0 and d[2, 0] == INF
+
+
+def test_negative_cycle_is_detected():
+    g = Graph.from_edges(3, [0, 1, 2], [1, 2, 0], [1, -3, 1])
+    with pytest.raises(NegativeCycleError):
+        reference_apsp(g)
+    from apsp_kernels import cpu
+    for f in (cpu.fw_sequential, cpu.fw_blocked, cpu.fw_blocked_parallel, cpu.minplus_squaring):
+        with pytest.raises(NegativeCycleError):
+            f(g)
