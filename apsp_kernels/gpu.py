@@ -89,6 +89,10 @@ def launch(algorithm, fn, *args, **kw):
         raise
 
 
+def gpu_error_no_uva(algorithm):
+    return GPUUnavailable(f"{algorithm}: zero_copy needs unified virtual addressing, which this device lacks")
+
+
 class EventTimer:
     """CUDA events around a region on the current stream; ``ms`` after ``stop()``."""
 
@@ -169,7 +173,11 @@ class DenseBuffers:
         cp = self.cp
         ptr = cp.cuda.runtime.hostAlloc(max(self.nbytes, 4), 2)  # cudaHostAllocMapped
         self._host_allocs.append(ptr)
-        dptr = cp.cuda.runtime.hostGetDevicePointer(ptr, 0)
+        # With unified addressing (every 64-bit Linux CUDA device) a mapped host allocation
+        # has the same address on the device; CuPy exposes no cudaHostGetDevicePointer.
+        if not cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id).get("unifiedAddressing", 1):
+            raise gpu_error_no_uva(self.algorithm)
+        dptr = ptr
         mem = cp.cuda.UnownedMemory(dptr, max(self.nbytes, 4), self)
         d = cp.ndarray((self.size, self.size), cp.int32, cp.cuda.MemoryPointer(mem, 0))
         h = np.ctypeslib.as_array((ctypes.c_int32 * (self.size * self.size)).from_address(ptr))

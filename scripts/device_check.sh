@@ -4,7 +4,7 @@
 set -uo pipefail
 export PYTHONUNBUFFERED=1 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-python3 -m pip install -q --no-index --find-links .whl --target /tmp/site papermill nbformat nbclient ipykernel nbconvert pooch 2>&1 | tail -2
+python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl 2>&1 | tail -2
 export PYTHONPATH=$PWD:/tmp/site PY=python3
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py 2>&1 | tee "$OUT/gpu_tests.log" | tail -15

@@ -4,8 +4,10 @@
 # notebooks can run there.  Usage:
 #   scripts/make_wheel_bundle.sh [DEST=.whl] [PYTHON_VERSION=3.12]
 # Then, on the offline node, from the repository root:
-#   python3 -m pip install -q --no-index --find-links .whl --target /tmp/apsp-site \
-#       papermill nbconvert ipykernel pooch && export PYTHONPATH=$PWD:/tmp/apsp-site
+#   python3 -m pip install -q --no-index --no-deps --target /tmp/apsp-site .whl/*.whl \
+#       && export PYTHONPATH=$PWD:/tmp/apsp-site
+# (--no-deps: the bundle holds the missing packages and their dependencies for a bare
+#  Python; what the node already has, aiohttp say, is used from the node.)
 set -euo pipefail
 dest=${1:-.whl}
 pyver=${2:-3.12}
@@ -22,4 +24,4 @@ python3 -m pip download -q --only-binary=:all: --python-version "$pyver" --imple
 rm -f "$dest"/numpy-*.whl
 du -sh "$dest"
 echo "install on the node with:"
-echo "  python3 -m pip install -q --no-index --find-links $dest --target /tmp/apsp-site ${pkgs[*]}"
+echo "  python3 -m pip install -q --no-index --no-deps --target /tmp/apsp-site $dest/*.whl && export PYTHONPATH=\$PWD:/tmp/apsp-site"
