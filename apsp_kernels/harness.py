@@ -39,7 +39,8 @@ def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, p
     run that raises is recorded with ``status='error'`` -- neither is ever a time.
     """
     params = dict(params or {})
-    base = dict(algorithm=algo.name, variant=variant or algo.default_variant, device=algo.device,
+    base = dict(algorithm=algo.name, variant=str(variant if variant is not None else algo.default_variant),
+                device=algo.device,
                 n=graph.n, m=graph.m, degree=round(graph.m / max(graph.n, 1), 3),
                 graph_seed=graph.meta.get("seed"), generator=graph.meta.get("generator"),
                 params=json.dumps(params, sort_keys=True), **(extra or {}))
@@ -148,7 +149,8 @@ def save_results(df: pd.DataFrame, run_id, profile=None, parameters=None, root=N
 
 def load_results(run_dir, name="results"):
     run_dir = Path(run_dir)
-    return pd.read_csv(run_dir / f"{name}.csv"), json.loads((run_dir / "provenance.json").read_text())
+    df = pd.read_csv(run_dir / f"{name}.csv", dtype={"variant": str})
+    return df, json.loads((run_dir / "provenance.json").read_text())
 
 
 def latest_run(label, root=None, require=None):

@@ -1,0 +1,136 @@
+"""Batch runner behind ``./run_all.sh``: executes every notebook with papermill under a
+profile, renders each to HTML (nbconvert) and writes ``reports/index.html``.  A failing
+notebook does not stop the others; the exit status is non-zero if any failed."""
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+REPORTS = ROOT / "reports"
+
+
+def _title(nb_path):
+    import nbformat
+    nb = nbformat.read(nb_path, as_version=4)
+    for c in nb.cells:
+        if c.cell_type == "markdown":
+            for line in c.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return nb_path.stem
+
+
+def render_html(executed, out_html):
+    import nbformat
+    from nbconvert import HTMLExporter
+    nb = nbformat.read(executed, as_version=4)
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
+    body, _ = exporter.from_notebook_node(nb)
+    link = f'<p style="font-family:sans-serif;margin:1em 2em">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
+    body = body.replace("<body", "<body", 1)
+    body = body.replace("</body>", link + "</body>", 1)
+    out_html.write_text(body, encoding="utf-8")
+
+
+def _error_of(executed):
+    import nbformat
+    try:
+        nb = nbformat.read(executed, as_version=4)
+    except Exception:
+        return None
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            if o.get("output_type") == "error":
+                return f"{o.get('ename')}: {o.get('evalue')}"
+    return None
+
+
+def write_index(results):
+    import pandas as pd
+    rows = []
+    for r in results:
+        vfile = REPORTS / "verdicts" / f"{r['name']}.csv"
+        verdicts = pd.read_csv(vfile) if vfile.exists() and r["status"] == "ok" else None
+        if verdicts is not None and len(verdicts):
+            claims_html = "<br>".join(html.escape(f"{a}: claimed {b}") for a, b in zip(verdicts["claim"], verdicts["claimed"]))
+            verdict_html = "<br>".join(html.escape(str(v)) for v in verdicts["verdict"])
+        else:
+            claims_html, verdict_html = "-", "-"
+        status = ("ok" if r["status"] == "ok" else
+                  f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
+        link = f'<a href="{r["html"]}">{html.escape(r["title"])}</a>' if r.get("html") else html.escape(r["title"])
+        rows.append(f"<tr><td>{link}</td><td>{claims_html}</td><td>{verdict_html}</td><td>{status}</td>"
+                    f"<td>{r['seconds']:.0f} s</td></tr>")
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro reports</title>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top}}
+.failed{{color:#b00;font-weight:bold}}</style></head><body>
+<h1>apsp-repro: reproduction reports</h1>
+<p>Profile <b>{html.escape(results[0]['profile'] if results else '-')}</b>, generated {time.strftime('%Y-%m-%d %H:%M:%S')}.</p>
+<table id="reports"><tr><th>notebook</th><th>claims</th><th>verdict</th><th>status</th><th>time</th></tr>
+{''.join(rows)}</table></body></html>"""
+    (REPORTS / "index.html").write_text(page, encoding="utf-8")
+
+
+def run(profile="smoke", only=None, source="measure", progress=True):
+    import papermill as pm
+    (REPORTS / "executed").mkdir(parents=True, exist_ok=True)
+    nbs = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+    if only:
+        nbs = [p for p in nbs if only in p.stem]
+        if not nbs:
+            raise SystemExit(f"--only {only!r} matches no notebook in {NOTEBOOKS}")
+    results = []
+    for nb in nbs:
+        name = nb.stem
+        executed = REPORTS / "executed" / nb.name
+        r = dict(name=name, title=_title(nb), profile=profile, status="ok", seconds=0.0)
+        t0 = time.time()
+        print(f"== {name} (profile {profile})", flush=True)
+        params = dict(profile=profile)
+        if "source" in json.dumps(pm.inspect_notebook(str(nb))):
+            params["source"] = source
+        try:
+            pm.execute_notebook(str(nb), str(executed), parameters=params, cwd=str(NOTEBOOKS),
+                                progress_bar=progress, kernel_name="python3")
+        except Exception as e:
+            r["status"] = "failed"
+            r["error"] = _error_of(executed) or f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        r["seconds"] = time.time() - t0
+        if executed.exists():
+            try:
+                render_html(executed, REPORTS / f"{name}.html")
+                r["html"] = f"{name}.html"
+            except Exception as e:
+                r.setdefault("error", f"HTML rendering failed: {e}")
+                r["status"] = "failed"
+                traceback.print_exc()
+        results.append(r)
+        print(f"   {r['status']} in {r['seconds']:.0f} s" + (f": {r.get('error')}" if r["status"] != "ok" else ""), flush=True)
+    write_index(results)
+    failed = [r for r in results if r["status"] != "ok"]
+    print(f"\n{len(results) - len(failed)} notebooks ok, {len(failed)} failed; index: {REPORTS / 'index.html'}")
+    for r in failed:
+        print(f"  FAILED {r['name']}: {r.get('error')}")
+    return 1 if failed else 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Execute the claim notebooks and render the reports.")
+    p.add_argument("--profile", default="quick", choices=["smoke", "quick", "paper", "full"])
+    p.add_argument("--only", default=None, help="run only notebooks whose name contains this")
+    p.add_argument("--source", default="measure", choices=["measure", "recorded"],
+                   help="GPU parts: measure now (falls back to recorded without a GPU) or use recorded results")
+    p.add_argument("--no-progress", action="store_true")
+    a = p.parse_args(argv)
+    return run(a.profile, a.only, a.source, not a.no_progress)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
