@@ -34,10 +34,12 @@ class Algorithm:
     def run(self, graph, variant=None, **params):
         kw = dict(self.params)
         kw.update(params)
-        if variant is not None:
-            if variant not in self.variants:
+        if variant is not None and str(variant) != "None":
+            # results files carry variants as text: match "32" to 32
+            match = [v for v in self.variants if str(v) == str(variant)]
+            if not match:
                 raise ValueError(f"{self.name}: unknown variant {variant!r}; one of {self.variants}")
-            kw[self._variant_arg] = variant
+            kw[self._variant_arg] = match[0]
         return self.launcher(graph, **kw)
 
     @property
