@@ -27,14 +27,24 @@ def _title(nb_path):
     return nb_path.stem
 
 
+def _jupyter_data_paths():
+    """nbconvert's templates are data files; ``pip install --target DIR`` puts them under
+    DIR/share/jupyter, where Jupyter does not look.  Add such folders to JUPYTER_PATH."""
+    import os
+    extra = [str(Path(p) / "share" / "jupyter") for p in sys.path if p and (Path(p) / "share" / "jupyter").is_dir()]
+    if extra:
+        old = os.environ.get("JUPYTER_PATH", "")
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([*extra, *([old] if old else [])])
+
+
 def render_html(executed, out_html):
+    _jupyter_data_paths()
     import nbformat
     from nbconvert import HTMLExporter
     nb = nbformat.read(executed, as_version=4)
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(nb)
     link = f'<p style="font-family:sans-serif;margin:1em 2em">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
-    body = body.replace("<body", "<body", 1)
     body = body.replace("</body>", link + "</body>", 1)
     out_html.write_text(body, encoding="utf-8")
 
