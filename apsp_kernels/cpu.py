@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from .graph import INF, Graph, GraphError
-from .verify import NegativeCycleError, finish
+from .verify import NegativeCycleError, finish, from_scipy
 
 _INF64 = np.int64(INF)
 
@@ -218,17 +218,10 @@ def dijkstra_apsp(g: Graph, parallel=False) -> np.ndarray:
     return out.astype(np.int32)  # INF stays INF: dist starts at INF and only decreases
 
 
-def _from_scipy(d):
-    out = np.full(d.shape, INF, dtype=np.int32)
-    fin = np.isfinite(d)
-    out[fin] = d[fin].astype(np.int64)
-    return out
-
-
 def scipy_floyd_warshall(g: Graph) -> np.ndarray:
     from scipy.sparse import csgraph
     try:
-        return _from_scipy(csgraph.floyd_warshall(g.to_scipy(), directed=True))
+        return from_scipy(csgraph.floyd_warshall(g.to_scipy(), directed=True))
     except csgraph.NegativeCycleError as e:
         raise NegativeCycleError(str(e)) from None
 
@@ -237,7 +230,7 @@ def scipy_dijkstra(g: Graph) -> np.ndarray:
     from scipy.sparse import csgraph
     if g.has_negative:
         raise GraphError("Dijkstra needs non-negative edge weights")
-    return _from_scipy(csgraph.dijkstra(g.to_scipy(), directed=True))
+    return from_scipy(csgraph.dijkstra(g.to_scipy(), directed=True))
 
 
 def cpu_threads() -> int:

@@ -78,6 +78,11 @@ def reference_apsp(g: Graph) -> np.ndarray:
         d = csgraph.shortest_path(g.to_scipy(), method=method, directed=True)
     except csgraph.NegativeCycleError as e:
         raise NegativeCycleError(str(e)) from None
+    return from_scipy(d)
+
+
+def from_scipy(d):
+    """scipy's float64 distances (inf = no path) as int32 with INF."""
     out = np.full(d.shape, INF, dtype=np.int32)
     fin = np.isfinite(d)
     out[fin] = d[fin].astype(np.int64)
