@@ -7,6 +7,9 @@ spread [lo, hi] (min and max over the graphs the claim covers),
                          with the magnitude difference explained in the notebook;
 * not reproduced      -- the ordering or the trend is the opposite;
 * not testable        -- nothing comparable could be measured (the notebook says why).
+Crossover claims ("X overtakes Y near n = c"): reproduced if our crossover lies within a
+factor ``tolerance`` (2 unless the claim says) of the claimed n; reproduced in shape if it
+crosses elsewhere in the measured range; not reproduced if the order never changes.
 A modern GPU should give larger speed-ups than a 2008-2012 one; the hardware ratios in
 the summary notebook say how much larger.
 """
@@ -40,6 +43,17 @@ def verdict(claimed, lo, hi, same_direction=True):
     if hi >= c_lo and lo <= c_hi:
         return "reproduced"
     return "reproduced in shape" if same_direction else "not reproduced"
+
+
+def verdict_crossover(claimed, ours, tolerance=2, measured_range=None):
+    """The crossover rule above; ``ours`` is the crossover n, 0 if X is faster at every
+    measured n, None if X never overtakes Y over ``measured_range`` (lo, hi)."""
+    if ours is None:
+        return "not reproduced" if measured_range else "not testable"
+    lo, hi = claimed
+    if lo / tolerance <= ours <= hi * tolerance:
+        return "reproduced"
+    return "reproduced in shape"   # crosses, elsewhere (0: already below the measured range)
 
 
 def fmt_range(r):

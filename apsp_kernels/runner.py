@@ -78,22 +78,55 @@ def write_index(results):
         link = f'<a href="{r["html"]}">{html.escape(r["title"])}</a>' if r.get("html") else html.escape(r["title"])
         rows.append(f"<tr><td>{link}</td><td>{claims_html}</td><td>{verdict_html}</td><td>{status}</td>"
                     f"<td>{r['seconds']:.0f} s</td></tr>")
+    extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
+                     (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
+                     if (REPORTS / f).exists())
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro reports</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top}}
 .failed{{color:#b00;font-weight:bold}}</style></head><body>
 <h1>apsp-repro: reproduction reports</h1>
-<p>Profile <b>{html.escape(results[0]['profile'] if results else '-')}</b>, generated {time.strftime('%Y-%m-%d %H:%M:%S')}.</p>
+<p>Profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>, generated {time.strftime('%Y-%m-%d %H:%M:%S')}.
+Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).
+{extra}</p>
 <table id="reports"><tr><th>notebook</th><th>claims</th><th>verdict</th><th>status</th><th>time</th></tr>
 {''.join(rows)}</table></body></html>"""
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
 
 
+def _status_file():
+    return REPORTS / "status.json"
+
+
+def _merge_status(results):
+    """Keep the entries of notebooks this run did not execute (``--only``), so that the index
+    lists every report; this run's entries replace older ones."""
+    old = []
+    if _status_file().exists():
+        try:
+            old = json.loads(_status_file().read_text())
+        except ValueError:
+            old = []
+    names = {r["name"] for r in results}
+    merged = sorted([r for r in old if r.get("name") not in names and (REPORTS / f"{r.get('name')}.html").exists()]
+                    + results, key=lambda r: r["name"])
+    _status_file().write_text(json.dumps(merged, indent=1))
+    return merged
+
+
 def run(profile="smoke", only=None, source="measure", progress=True):
+    """Execute the notebooks (``only``: comma-separated parts of their names) under one batch id
+    (``APSP_BATCH``, set here unless given), so that later notebooks reuse earlier measurements."""
+    import os
     import papermill as pm
     (REPORTS / "executed").mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
+    # progress bars belong on the console (papermill's, per cell), not in the rendered reports
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    print(f"batch {os.environ['APSP_BATCH']}", flush=True)
     nbs = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
     if only:
-        nbs = [p for p in nbs if only in p.stem]
+        parts = [o.strip() for o in only.split(",") if o.strip()]
+        nbs = [p for p in nbs if any(o in p.stem for o in parts)]
         if not nbs:
             raise SystemExit(f"--only {only!r} matches no notebook in {NOTEBOOKS}")
     results = []
@@ -123,7 +156,7 @@ def run(profile="smoke", only=None, source="measure", progress=True):
                 traceback.print_exc()
         results.append(r)
         print(f"   {r['status']} in {r['seconds']:.0f} s" + (f": {r.get('error')}" if r["status"] != "ok" else ""), flush=True)
-    write_index(results)
+    write_index(_merge_status(results))
     failed = [r for r in results if r["status"] != "ok"]
     print(f"\n{len(results) - len(failed)} notebooks ok, {len(failed)} failed; index: {REPORTS / 'index.html'}")
     for r in failed:
@@ -134,7 +167,7 @@ def run(profile="smoke", only=None, source="measure", progress=True):
 def main(argv=None):
     p = argparse.ArgumentParser(description="Execute the claim notebooks and render the reports.")
     p.add_argument("--profile", default="quick", choices=["smoke", "quick", "paper", "full"])
-    p.add_argument("--only", default=None, help="run only notebooks whose name contains this")
+    p.add_argument("--only", default=None, help="run only notebooks whose name contains this (comma-separated list)")
     p.add_argument("--source", default="measure", choices=["measure", "recorded"],
                    help="GPU parts: measure now (falls back to recorded without a GPU) or use recorded results")
     p.add_argument("--no-progress", action="store_true")
