@@ -54,11 +54,12 @@ def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, p
             wall = (time.perf_counter() - t0) * 1e3
             d, timings = out if isinstance(out, tuple) else (out, {})
             rec = dict(base, repeat=rep, status="ok", wall_ms=wall, **timings)
-            rec["checksum"] = f"{fletcher64(d):016x}"
+            got = fletcher64(d)
+            rec["checksum"] = f"{got:016x}"
             if reference is None:
                 rec["verified"] = None
             elif isinstance(reference, (int, np.integer)):
-                rec["verified"] = fletcher64(d) == int(reference)
+                rec["verified"] = got == int(reference)
             else:
                 diff = first_difference(d, reference)
                 rec["verified"] = diff is None

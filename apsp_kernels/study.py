@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -147,12 +149,20 @@ def sweep(runs, sizes, *, repeats=3, warmup=1, seed=0, graph=kemp_graph, desc="s
                     recs += [dict(r, tag=tag) for r in hit.to_dict("records")]
                     continue
             if ref is None:
+                t0 = time.perf_counter()
                 ref = reference_checksum(g)
+                if os.environ.get("APSP_VERBOSE"):
+                    print(f"  [{desc}] reference n={n}: {time.perf_counter() - t0:.1f} s", file=sys.__stderr__, flush=True)
             key = (name, v, pj)
             w = warmup if key not in _WARMED else 0
             _WARMED.add(key)
-            recs += harness.measure(algo, g, variant=variant, repeats=reps, warmup=w, reference=ref,
-                                    params=params, extra={"tag": tag})
+            t0 = time.perf_counter()
+            new = harness.measure(algo, g, variant=variant, repeats=reps, warmup=w, reference=ref,
+                                  params=params, extra={"tag": tag})
+            recs += new
+            if os.environ.get("APSP_VERBOSE"):      # batch logs on the console, not in the report
+                print(f"  [{desc}] {name}/{v} n={n}: {len(new)} runs, {new[-1]['status']}, "
+                      f"{time.perf_counter() - t0:.1f} s", file=sys.__stderr__, flush=True)
     df = pd.DataFrame(recs)
     if "variant" in df:
         df["variant"] = df["variant"].astype(str)
