@@ -148,9 +148,18 @@ def save_results(df: pd.DataFrame, run_id, profile=None, parameters=None, root=N
     return out
 
 
+def read_records(path):
+    """A results CSV as written: variants and parameters stay text ("None" is a variant here,
+    not a missing value, which pandas would otherwise make of it)."""
+    df = pd.read_csv(path, dtype={"variant": str, "params": str}, keep_default_na=True)
+    if "variant" in df:
+        df["variant"] = df["variant"].fillna("None")
+    return df
+
+
 def load_results(run_dir, name="results"):
     run_dir = Path(run_dir)
-    df = pd.read_csv(run_dir / f"{name}.csv", dtype={"variant": str})
+    df = read_records(run_dir / f"{name}.csv")
     return df, json.loads((run_dir / "provenance.json").read_text())
 
 

@@ -117,7 +117,7 @@ _KEY = ["algorithm", "variant", "params", "n", "m", "graph_seed", "generator"]
 def _batch_records(batch):
     frames = []
     for f in sorted(harness.RESULTS_DIR.glob(f"{batch}-*/results.csv")):
-        df = pd.read_csv(f, dtype={"variant": str, "params": str})
+        df = harness.read_records(f)
         if "reused_from" in df:
             df = df[df["reused_from"].isna()]           # only first-hand measurements
         frames.append(df.assign(reused_from=f.parent.name))
@@ -145,6 +145,8 @@ def sweep(runs, sizes, *, repeats=3, warmup=1, seed=0, graph=kemp_graph, desc="s
                             (prior["params"] == pj) & (prior["n"] == g.n) & (prior["m"] == g.m) &
                             (prior["graph_seed"] == g.meta.get("seed")) &
                             (prior["generator"] == g.meta.get("generator"))]
+                if len(hit):
+                    hit = hit[hit["reused_from"] == hit["reused_from"].iloc[0]]   # one run's records
                 if len(hit) >= reps:
                     recs += [dict(r, tag=tag) for r in hit.to_dict("records")]
                     continue
