@@ -22,3 +22,12 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="session")
+def smoke_reports():
+    """One ``smoke`` batch of every notebook (shared by the report and browser tests)."""
+    from apsp_kernels import runner
+    rc = runner.run("smoke", progress=False)
+    assert rc == 0, "the smoke batch failed; see reports/index.html"
+    return runner.REPORTS

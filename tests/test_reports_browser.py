@@ -1,0 +1,62 @@
+"""The rendered reports as a reader sees them: headless Chromium (Debian's, driven by Playwright)
+opens the index served over HTTP, follows every link, and finds in each report its figure and
+its verdict table and no error cell."""
+import functools
+import http.server
+import os
+import shutil
+import threading
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _need_browser():
+    why = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        why = "playwright is not installed (pip install playwright)"
+    if why is None and not CHROMIUM:
+        why = "no chromium on PATH (Debian: apt-get install chromium)"
+    if why:
+        if os.environ.get("APSP_REQUIRE_BROWSER"):
+            pytest.fail(f"browser test required here but {why}")
+        pytest.skip(why)
+
+
+@pytest.fixture
+def served(smoke_reports):
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(smoke_reports))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.mark.slow
+def test_reports_open_in_chromium(served, tmp_path):
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)  # Playwright gives it a fresh profile
+        page = browser.new_page()
+        resp = page.goto(f"{served}/index.html")
+        assert resp and resp.ok
+        assert page.locator("table#reports tr").count() >= 9            # header + 8 notebooks
+        hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+        assert any(h.startswith("07_summary") for h in hrefs)
+        for href in hrefs:
+            r = page.request.get(f"{served}/{href}")
+            assert r.ok, f"broken link {href}: HTTP {r.status}"
+        for href in [h for h in hrefs if h.endswith(".html")]:
+            page.goto(f"{served}/{href}")
+            assert page.locator("img").count() >= 1 or href == "07_summary.html", f"{href}: no figure"
+            assert page.locator("table").count() >= 1, f"{href}: no table"
+            assert "Traceback" not in page.inner_text("body"), f"{href}: contains an error cell"
+            if href.startswith("07_"):
+                assert page.locator("td", has_text="reproduced").count() >= 1
+        browser.close()
