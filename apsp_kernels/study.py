@@ -276,7 +276,8 @@ def claim_rows(claim_ids, measured, device=None):
                      "claimed": c.get("detail") if c.get("kind") in ("trend", "crossover_n") and c.get("detail")
                      else claims_mod.fmt_range(c.get("claimed")),
                      "original hardware": c.get("original_hardware", ""),
-                     "Kemp measured": claims_mod.fmt_range(c.get("kemp")),
+                     "Kemp measured": (f"near n = {c['kemp'][0]:g}" + (f"-{c['kemp'][1]:g}" if c["kemp"][1] != c["kemp"][0] else "")
+                                       if c.get("kind") == "crossover_n" and c.get("kemp") else claims_mod.fmt_range(c.get("kemp"))),
                      "ours": ours, "verdict": verdict, "note": m.get("note", ""),
                      "ours_median": med, "ours_min": lo, "ours_max": hi,
                      "claimed_low": (c.get("claimed") or [np.nan])[0], "claimed_high": (c.get("claimed") or [np.nan, np.nan])[-1],
@@ -293,8 +294,10 @@ def save_figure(fig, name, profile_name="paper"):
     figures); other profiles write under figures/<profile>/ so they never overwrite them."""
     d = FIGURES if profile_name in ("paper", "full") else FIGURES / str(profile_name)
     d.mkdir(parents=True, exist_ok=True)
-    for ext in ("png", "svg"):
-        fig.savefig(d / f"{name}.{ext}", bbox_inches="tight", dpi=120)
+    import matplotlib
+    with matplotlib.rc_context({"svg.hashsalt": "apsp-repro"}):      # same data, same SVG bytes
+        for ext in ("png", "svg"):
+            fig.savefig(d / f"{name}.{ext}", bbox_inches="tight", dpi=120, metadata={"Date": None})
     return d / f"{name}.png"
 
 
