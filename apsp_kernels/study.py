@@ -332,12 +332,17 @@ def plot_times(summary, title, ax=None, label_col="label"):
         if len(bad):
             ax.plot(bad["n"], np.full(len(bad), ax.get_ylim()[1] if ax.has_data() else 1), "x", color="red",
                     ms=10, label=f"{lab}: FAILED verification")
+    return _finish_axes(ax, "time (s), median with min-max", title, 8)
+
+
+def _finish_axes(ax, ylabel, title, legend_size):
+    """Both study plots: log2 n against a log scale."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("vertices n")
-    ax.set_ylabel("time (s), median with min-max")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=legend_size)
     return ax
 
 
@@ -474,13 +479,7 @@ def plot_speedups(ax, summary, pairs, claim=None, kemp=None, title=""):
                 ax.axhline(lo, color=c, ls=":", label=f"{lab}: {lo:g}x")
             else:
                 ax.axhspan(lo, hi, color=c, alpha=0.15, label=f"{lab}: {lo:g}-{hi:g}x")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("vertices n")
-    ax.set_ylabel("speed-up (x), end-to-end time")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    return ax
+    return _finish_axes(ax, "speed-up (x), end-to-end time", title, 7)
 
 
 NOTEBOOK_LABELS = {"00_environment_and_cpu_baselines": "cpu_baselines", "01_tran_fw": "tran_fw",
