@@ -29,10 +29,6 @@ def load(path=CLAIMS_FILE):
     return {c["id"]: c for c in claims}
 
 
-def for_notebook(name, path=CLAIMS_FILE):
-    return [c for c in load(path).values() if c.get("notebook") == name]
-
-
 def verdict(claimed, lo, hi, same_direction=True):
     """The rule above for a speed-up claim; ``claimed`` is [low, high] or None."""
     if lo is None or hi is None or lo != lo or hi != hi:  # NaN

@@ -97,7 +97,10 @@ def summarise(df: pd.DataFrame, time_col="wall_ms", by=("algorithm", "variant", 
             errs = grp.get("error", pd.Series(dtype=str)).dropna()
             row["error"] = errs.iloc[0] if len(errs) else "failed"
         rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if "variant" in out:
+        out["variant"] = out["variant"].astype(str)     # "None", "16", "atomic": one type to compare
+    return out
 
 
 # ------------------------------------------------------------- extrapolation

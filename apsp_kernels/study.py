@@ -111,7 +111,7 @@ def batch_id():
 
 
 _WARMED = set()   # (algorithm, variant, params) warmed up in this process
-_KEY = ["algorithm", "variant", "params", "n", "m", "graph_seed", "generator"]
+_KEY = ["algorithm", "variant", "params", "n", "m", "graph_seed", "generator"]   # what makes a record reusable
 
 
 def _batch_records(batch):
@@ -141,10 +141,8 @@ def sweep(runs, sizes, *, repeats=3, warmup=1, seed=0, graph=kemp_graph, desc="s
             v = str(variant if variant is not None else algo.default_variant)
             pj = json.dumps(dict(params or {}), sort_keys=True)
             if prior is not None:
-                hit = prior[(prior["algorithm"] == name) & (prior["variant"].astype(str) == v) &
-                            (prior["params"] == pj) & (prior["n"] == g.n) & (prior["m"] == g.m) &
-                            (prior["graph_seed"] == g.meta.get("seed")) &
-                            (prior["generator"] == g.meta.get("generator"))]
+                want = dict(zip(_KEY, (name, v, pj, g.n, g.m, g.meta.get("seed"), g.meta.get("generator"))))
+                hit = prior[np.logical_and.reduce([prior[k] == x for k, x in want.items()])]
                 if len(hit):
                     hit = hit[hit["reused_from"] == hit["reused_from"].iloc[0]]   # one run's records
                 if len(hit) >= reps:
@@ -165,10 +163,7 @@ def sweep(runs, sizes, *, repeats=3, warmup=1, seed=0, graph=kemp_graph, desc="s
             if os.environ.get("APSP_VERBOSE"):      # batch logs on the console, not in the report
                 print(f"  [{desc}] {name}/{v} n={n}: {len(new)} runs, {new[-1]['status']}, "
                       f"{time.perf_counter() - t0:.1f} s", file=sys.__stderr__, flush=True)
-    df = pd.DataFrame(recs)
-    if "variant" in df:
-        df["variant"] = df["variant"].astype(str)
-    return df
+    return pd.DataFrame(recs)             # variants are text already (harness.measure)
 
 
 def tagged(df, tag=None):
@@ -201,7 +196,7 @@ def measured_or_recorded(label, measure, source="measure", needs_gpu=True, profi
     if source == "measure" and (not needs_gpu or gpu.available()):
         df = measure()
         out = harness.save_results(df, run_id(profile_name, label), profile_name, parameters)
-        _, prov = harness.load_results(out)
+        prov = json.loads((out / "provenance.json").read_text())
         prov.update(run_dir=str(out.relative_to(ROOT)), measured_now=True)
         return df, prov, (f"Measured now on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
                           f"({prov['timestamp']}), saved in `{out.relative_to(ROOT)}`.")
@@ -217,11 +212,7 @@ def measured_or_recorded(label, measure, source="measure", needs_gpu=True, profi
                       f"{prov.get('profile')}, from `{run.relative_to(ROOT)}`. Nothing GPU-related was run now.")
 
 
-def summarise(df, time_col="wall_ms", by=("algorithm", "variant", "n")):
-    s = harness.summarise(df, time_col=time_col, by=by)
-    if "variant" in s:
-        s["variant"] = s["variant"].astype(str)
-    return s
+summarise = harness.summarise      # the notebooks' name for it
 
 
 def with_extrapolated(summary, baselines, sizes):
@@ -365,6 +356,18 @@ def publish_verdicts(notebook, table: pd.DataFrame, prov=None):
 
 
 # ------------------------------------------------------------ helpers the claim notebooks share
+def show_runs(note, summary):
+    """What every claim notebook says first: where the numbers come from, and which runs failed."""
+    from IPython.display import Markdown, display
+    display(Markdown(note))
+    bad = failures(summary)
+    if bad.empty:
+        display(Markdown("Every run was **verified** against the CPU reference (Fletcher-64 of the exact distances)."))
+    else:
+        display(Markdown("**Runs that FAILED verification or raised** (never plotted as times):"))
+        display(bad)
+
+
 def failures(summary):
     """Groups that failed verification or raised: shown in every notebook, never plotted as times."""
     cols = [c for c in ("algorithm", "variant", "n", "tag", "runs", "failed", "error") if c in summary]

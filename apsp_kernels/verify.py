@@ -6,7 +6,6 @@ import numpy as np
 
 from .graph import INF, Graph, normalise_inf
 
-_M = np.uint64(0xFFFFFFFF)
 
 
 class NegativeCycleError(ValueError):
