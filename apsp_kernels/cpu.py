@@ -2,10 +2,12 @@
 
 * :func:`fw_sequential` -- Floyd-Warshall exactly as Kemp's Algorithm 4, one thread.
   This is "the sequential FW" that Tran, Katz & Kider and Kemp measure against.
-* :func:`fw_blocked` -- Venkataraman et al.'s blocked FW (Kemp's Algorithm 8), one thread,
-  with the pivot row segment in a buffer so that its inner loop vectorises (Kemp's
-  2012 C++ build was not vectorised either way; ours is the stronger baseline, and
-  fw_sequential stays the literal scalar Algorithm 4 the papers divide by).
+* :func:`fw_blocked` -- Venkataraman et al.'s blocked FW as Kemp's Algorithm 8 writes it,
+  one thread: per block, for each k, for all i and j, D[i][j] = min(D[i][j], D[i][k] + D[k][j]).
+  LLVM cannot vectorise that inner loop (D[i][j] and D[k][j] may alias), which is what Kemp's
+  2012 build did too: this is the divisor of every "over blocked FW" claim.
+* :func:`fw_blocked_vec` -- the same blocking with the pivot row segment in a buffer so that
+  the inner loop vectorises: the best single-thread code we have (not a seed's baseline).
 * :func:`fw_blocked_parallel` -- the same blocking over all cores (numba prange): the
   best CPU code we have; none of the seeds compared against one.
 * :func:`minplus_squaring` -- the O(n^3 log n) repeated min-plus squaring that Tran's
@@ -19,6 +21,7 @@ All take a :class:`Graph` and return an int32 matrix with INF for "no path".
 from __future__ import annotations
 
 import math
+import time
 
 import numba
 import numpy as np
@@ -31,9 +34,11 @@ _INF64 = np.int64(INF)
 
 
 @njit(cache=True, nogil=True)
-def _fw_sequential(D):
+def _fw_sequential(D, ks):
+    # ``ks``: the pivots to run, all of 0..n-1 for a solve; a sample of them to time a few
+    # full n^2 passes in this very code path (every pass does the same n^2 relaxations).
     n = D.shape[0]
-    for k in range(n):
+    for k in ks:
         for u in range(n):
             for v in range(n):
                 D[u, v] = min(D[u, v], D[u, k] + D[k, v])
@@ -60,12 +65,44 @@ def _fw_block(D, i0, i1, j0, j1, k0, k1, pivot):
                 pivot[:length] = D[k, j0:j1]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _fw_block_literal(D, i0, i1, j0, j1, k0, k1):
+    # Kemp's Algorithm 8 as written: no pivot buffer, so D[i, j] and D[k, j] may alias and the
+    # inner loop stays scalar, as in Kemp's 2012 C++ build.
+    for k in range(k0, k1):
+        for i in range(i0, i1):
+            for j in range(j0, j1):
+                D[i, j] = min(D[i, j], D[i, k] + D[k, j])
+
+
 @njit(cache=True, nogil=True)
-def _fw_blocked(D, B):
+def _fw_blocked_literal(D, B, rounds):
+    n = D.shape[0]
+    nb = (n + B - 1) // B
+    for r in rounds:
+        k0, k1 = r * B, min(n, (r + 1) * B)
+        _fw_block_literal(D, k0, k1, k0, k1, k0, k1)          # phase 1: self-dependent block
+        for b in range(nb):                                   # phase 2: its row and column
+            if b != r:
+                b0, b1 = b * B, min(n, (b + 1) * B)
+                _fw_block_literal(D, k0, k1, b0, b1, k0, k1)
+                _fw_block_literal(D, b0, b1, k0, k1, k0, k1)
+        for bi in range(nb):                                  # phase 3: the rest
+            if bi == r:
+                continue
+            i0, i1 = bi * B, min(n, (bi + 1) * B)
+            for bj in range(nb):
+                if bj != r:
+                    _fw_block_literal(D, i0, i1, bj * B, min(n, (bj + 1) * B), k0, k1)
+
+
+@njit(cache=True, nogil=True)
+def _fw_blocked(D, B, rounds):
+    # ``rounds``: all of 0..n/B-1 for a solve, a sample to time whole rounds (each n^2 B work)
     n = D.shape[0]
     nb = (n + B - 1) // B
     pivot = np.empty(B, D.dtype)
-    for r in range(nb):
+    for r in rounds:
         k0, k1 = r * B, min(n, (r + 1) * B)
         _fw_block(D, k0, k1, k0, k1, k0, k1, pivot)          # phase 1: self-dependent block
         for b in range(nb):                                  # phase 2: its row and column
@@ -83,10 +120,10 @@ def _fw_blocked(D, B):
 
 
 @njit(cache=True, parallel=True)
-def _fw_blocked_parallel(D, B):
+def _fw_blocked_parallel(D, B, rounds):
     n = D.shape[0]
     nb = (n + B - 1) // B
-    for r in range(nb):
+    for r in rounds:
         k0, k1 = r * B, min(n, (r + 1) * B)
         _fw_block(D, k0, k1, k0, k1, k0, k1, np.empty(B, D.dtype))
         for t in prange(2 * nb):
@@ -106,9 +143,10 @@ def _fw_blocked_parallel(D, B):
 
 
 @njit(cache=True, nogil=True)
-def _minplus_square(A, C):
+def _minplus_square(A, C, rows):
+    # ``rows``: all rows for a squaring; a sample to time part of one (rows cost the same)
     n = A.shape[0]
-    for i in range(n):
+    for i in rows:
         for j in range(n):
             C[i, j] = A[i, j]
         for k in range(n):
@@ -165,37 +203,53 @@ def _dijkstra_one(indptr, indices, weights, s, out_row, dist, heap_d, heap_v):
 
 
 @njit(cache=True, nogil=True)
-def _dijkstra_apsp_seq(indptr, indices, weights, out):
+def _dijkstra_apsp_seq(indptr, indices, weights, out, sources):
+    # ``sources``: every vertex for a solve; a sample of them to time part of the work
     n = indptr.size - 1
     m = indices.size
     dist = np.empty(n, np.int64)
     heap_d = np.empty(m + 1, np.int64)
     heap_v = np.empty(m + 1, np.int32)
-    for s in range(n):
-        _dijkstra_one(indptr, indices, weights, s, out[s], dist, heap_d, heap_v)
+    for t in range(sources.size):
+        s = sources[t]
+        _dijkstra_one(indptr, indices, weights, s, out[t], dist, heap_d, heap_v)
 
 
 @njit(cache=True, parallel=True)
-def _dijkstra_apsp_par(indptr, indices, weights, out):
+def _dijkstra_apsp_par(indptr, indices, weights, out, sources):
     n = indptr.size - 1
     m = indices.size
-    for s in prange(n):
+    for t in prange(sources.size):
         dist = np.empty(n, np.int64)
         heap_d = np.empty(m + 1, np.int64)
         heap_v = np.empty(m + 1, np.int32)
-        _dijkstra_one(indptr, indices, weights, s, out[s], dist, heap_d, heap_v)
+        _dijkstra_one(indptr, indices, weights, sources[t], out[t], dist, heap_d, heap_v)
 
 
 # ------------------------------------------------------------------ public API
+def _all(count):
+    return np.arange(count, dtype=np.int64)
+
+
+def _rounds(n, block):
+    return -(-max(n, 1) // int(block))
+
+
 def fw_sequential(g: Graph) -> np.ndarray:
     d = g.to_dense()
-    _fw_sequential(d)
+    _fw_sequential(d, _all(g.n))
     return finish(d)
 
 
 def fw_blocked(g: Graph, block=64) -> np.ndarray:
     d = g.to_dense()
-    _fw_blocked(d, int(block))
+    _fw_blocked_literal(d, int(block), _all(_rounds(g.n, block)))
+    return finish(d)
+
+
+def fw_blocked_vec(g: Graph, block=64) -> np.ndarray:
+    d = g.to_dense()
+    _fw_blocked(d, int(block), _all(_rounds(g.n, block)))
     return finish(d)
 
 
@@ -203,7 +257,7 @@ def fw_blocked_parallel(g: Graph, block=64, threads=None) -> np.ndarray:
     d = g.to_dense()
     if threads is not None:
         numba.set_num_threads(int(threads))
-    _fw_blocked_parallel(d, int(block))
+    _fw_blocked_parallel(d, int(block), _all(_rounds(g.n, block)))
     return finish(d)
 
 
@@ -222,7 +276,7 @@ def minplus_squaring(g: Graph) -> np.ndarray:
     a = g.to_dense()
     c = np.empty_like(a)
     for _ in range(minplus_steps(g)):
-        _minplus_square(a, c)
+        _minplus_square(a, c, _all(g.n))
         a, c = c, a
     return finish(a)
 
@@ -231,7 +285,7 @@ def dijkstra_apsp(g: Graph, parallel=False) -> np.ndarray:
     if g.has_negative:
         raise GraphError("Dijkstra needs non-negative edge weights")
     out = np.empty((g.n, g.n), np.int64)
-    args = (g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64), out)
+    args = (g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64), out, _all(g.n))
     (_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq)(*args)
     return out.astype(np.int32)  # INF stays INF: dist starts at INF and only decreases
 
@@ -251,5 +305,103 @@ def scipy_dijkstra(g: Graph) -> np.ndarray:
     return from_scipy(csgraph.dijkstra(g.to_scipy(), directed=True))
 
 
+# ------------------------------------------------------------- sampled timing
+# Each function below runs ``samples`` evenly spaced work units of a solve (pivots, rounds,
+# sources, rows of a squaring) in the same compiled code as the solve, and returns
+# (setup_ms, work_ms, units_run, units_total): the time of a whole solve is estimated as
+# setup + work * total / run.  The distances it leaves are not a solution: a sampled run
+# is never verified (the full runs at small n are, and validate the estimate).
+def spaced(total, samples):
+    """``samples`` evenly spaced indices of 0..total-1 (all of them if samples >= total)."""
+    if samples is None or samples >= total:
+        return _all(total)
+    return np.unique(np.linspace(0, total - 1, int(samples)).round().astype(np.int64))
+
+
+def _timed(fn, *args):
+    t0 = time.perf_counter()
+    fn(*args)
+    return (time.perf_counter() - t0) * 1e3
+
+
+def _dense_setup(g):
+    t0 = time.perf_counter()
+    d = g.to_dense()
+    return d, (time.perf_counter() - t0) * 1e3
+
+
+def _finish_ms(d):
+    t0 = time.perf_counter()
+    finish(d.copy())
+    return (time.perf_counter() - t0) * 1e3
+
+
+def sample_fw_sequential(g: Graph, samples):
+    d, setup = _dense_setup(g)
+    ks = spaced(g.n, samples)
+    work = _timed(_fw_sequential, d, ks)
+    return setup + _finish_ms(d), work, ks.size, g.n
+
+
+def _sample_blocked(kernel, g, block, samples, *extra):
+    d, setup = _dense_setup(g)
+    rs = spaced(_rounds(g.n, block), samples)
+    work = _timed(kernel, d, int(block), rs)
+    return setup + _finish_ms(d), work, rs.size, _rounds(g.n, block)
+
+
+def sample_fw_blocked(g: Graph, samples, block=64):
+    return _sample_blocked(_fw_blocked_literal, g, block, samples)
+
+
+def sample_fw_blocked_vec(g: Graph, samples, block=64):
+    return _sample_blocked(_fw_blocked, g, block, samples)
+
+
+def sample_fw_blocked_parallel(g: Graph, samples, block=64):
+    return _sample_blocked(_fw_blocked_parallel, g, block, samples)
+
+
+def sample_minplus_squaring(g: Graph, samples):
+    """Rows of one squaring; a solve is ``minplus_steps`` squarings of n rows each."""
+    a, setup = _dense_setup(g)
+    c = np.empty_like(a)
+    rows = spaced(g.n, samples)
+    work = _timed(_minplus_square, a, c, rows)
+    return setup + _finish_ms(a), work, rows.size, g.n * max(minplus_steps(g), 1)
+
+
+def sample_dijkstra_apsp(g: Graph, samples, parallel=False):
+    if g.has_negative:
+        raise GraphError("Dijkstra needs non-negative edge weights")
+    t0 = time.perf_counter()
+    src = spaced(g.n, samples)
+    out = np.empty((src.size, g.n), np.int64)
+    args = (g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64), out, src)
+    setup = (time.perf_counter() - t0) * 1e3
+    work = _timed(_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq, *args)
+    t0 = time.perf_counter()
+    out.astype(np.int32)                 # the solve's own conversion, on the sampled rows
+    setup += (time.perf_counter() - t0) * 1e3 * g.n / src.size
+    return setup, work, src.size, g.n
+
+
 def cpu_threads() -> int:
     return numba.config.NUMBA_NUM_THREADS
+
+
+def vector_report():
+    """Packed min instructions (vpminsd/vpminsq) in the machine code numba generates for each FW
+    code: 0 means the inner loop is scalar, as in Kemp's 2012 build; more means LLVM vectorised
+    it (for the sequential FW behind a run-time check that rows u and k differ)."""
+    import re
+    out = {}
+    d = np.zeros((4, 4), np.int32)
+    for name, fn, args in (("fw_sequential", _fw_sequential, (d, _all(4))),
+                           ("fw_blocked (Alg. 8)", _fw_blocked_literal, (d, 2, _all(2))),
+                           ("fw_blocked_vec", _fw_blocked, (d, 2, _all(2)))):
+        fresh = numba.njit(nogil=True)(fn.py_func)         # cached code cannot be inspected: compile anew
+        fresh(*args)
+        asm = "\n".join(fresh.inspect_asm(sig) for sig in fresh.signatures)
+        out[name] = len(re.findall(r"\bv?pmins[dq]\b", asm))
+    return out

@@ -20,7 +20,7 @@ import pandas as pd
 from . import provenance
 from .verify import first_difference, fletcher64
 
-RESULTS_DIR = Path(__file__).resolve().parent.parent / "data" / "results"
+from .paths import RESULTS as RESULTS_DIR
 
 
 def _progress(it, **kw):
@@ -31,13 +31,19 @@ def _progress(it, **kw):
         return it
 
 
-def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, params=None, extra=None):
+def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, params=None, extra=None,
+            samples=None):
     """Run ``algo`` (a registry entry) on ``graph``; return one record per repeat.
 
     ``reference`` is the expected distance matrix, or its Fletcher-64 checksum (int).
     A run whose result differs is recorded with ``verified=False`` and its error; a
     run that raises is recorded with ``status='error'`` -- neither is ever a time.
+    ``samples``: time that many evenly spaced work units of a CPU code (``algo.sampler``)
+    and record the whole-solve estimate (``estimate='sampled'``; see :func:`measure_sampled`).
     """
+    if samples is not None:
+        return measure_sampled(algo, graph, samples, variant=variant, repeats=repeats, warmup=warmup,
+                               params=params, extra=extra)
     params = dict(params or {})
     base = dict(algorithm=algo.name, variant=str(variant if variant is not None else algo.default_variant),
                 device=algo.device,
@@ -53,7 +59,7 @@ def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, p
             out = algo.run(graph, variant=variant, **params)   # run() synchronises before returning
             wall = (time.perf_counter() - t0) * 1e3
             d, timings = out if isinstance(out, tuple) else (out, {})
-            rec = dict(base, repeat=rep, status="ok", wall_ms=wall, **timings)
+            rec = dict(base, repeat=rep, status="ok", wall_ms=wall, estimate="measured", **timings)
             got = fletcher64(d)
             rec["checksum"] = f"{got:016x}"
             if reference is None:
@@ -71,6 +77,32 @@ def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, p
             records.append(rec)
     except Exception as e:  # one failing run must not lose the sweep
         records.append(dict(base, repeat=len(records), status="error", verified=False,
+                            error=f"{type(e).__name__}: {e}", traceback=traceback.format_exc(limit=3)))
+    return records
+
+
+def measure_sampled(algo, graph, samples, *, variant=None, repeats=3, warmup=1, params=None, extra=None):
+    """The time of a whole solve estimated from ``samples`` of its equal work units (pivots of
+    the sequential FW, rounds of the blocked FW, sources of Dijkstra, rows of a squaring), run
+    in the solve's own compiled code: ``wall_ms = setup + work * total / run``.  Such a record
+    is ``estimate='sampled'``; its distances are no solution, so it is never verified (the
+    full runs at small n are, and validate the estimate against measured times)."""
+    params = dict(params or {})
+    base = dict(algorithm=algo.name, variant=str(variant if variant is not None else algo.default_variant),
+                device=algo.device, n=graph.n, m=graph.m, degree=round(graph.m / max(graph.n, 1), 3),
+                graph_seed=graph.meta.get("seed"), generator=graph.meta.get("generator"),
+                params=json.dumps(params, sort_keys=True), **(extra or {}))
+    records = []
+    try:
+        for _ in range(warmup):
+            algo.sample(graph, min(samples, 2), variant=variant, **params)
+        for rep in range(repeats):
+            setup, work, run, total = algo.sample(graph, samples, variant=variant, **params)
+            records.append(dict(base, repeat=rep, status="ok", verified=None, estimate="sampled",
+                                wall_ms=setup + work * total / run, sample_units=run, total_units=total,
+                                sample_work_ms=work, setup_ms=setup))
+    except Exception as e:
+        records.append(dict(base, repeat=len(records), status="error", verified=False, estimate="sampled",
                             error=f"{type(e).__name__}: {e}", traceback=traceback.format_exc(limit=3)))
     return records
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
 import os
 import platform
 import subprocess
@@ -11,15 +13,80 @@ from pathlib import Path
 _PKGS = ("numpy", "scipy", "numba", "pandas", "cupy-cuda13x", "cupy-cuda12x", "cupy", "papermill", "seaborn")
 
 
-def _git_commit():
-    root = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent
+# The files whose content decides a measurement: code, kernels, notebooks, claims, runner.
+CODE_GLOBS = ("apsp_kernels/**/*.py", "apsp_kernels/**/*.cu", "apsp_kernels/**/*.cuh", "notebooks/*.ipynb",
+              "data/claims.yaml", "run_all.sh")
+
+
+class ProvenanceError(RuntimeError):
+    pass
+
+
+def _blob_sha1(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()      # git's blob id
+
+
+def code_fingerprint(root=ROOT) -> str:
+    """sha1 over (path, git blob id) of the code files: equal to :func:`fingerprint_of_commit`
+    of the commit the tree was checked out from, with or without a .git beside it (the device
+    machine gets a copy of the working tree whose .git may be stale)."""
+    root = Path(root)
+    files = sorted({p for g in CODE_GLOBS for p in root.glob(g) if p.is_file() and "__pycache__" not in p.parts})
+    h = hashlib.sha1()
+    for p in files:
+        h.update(f"{p.relative_to(root).as_posix()} {_blob_sha1(p.read_bytes())}\n".encode())
+    return h.hexdigest()
+
+
+def fingerprint_of_commit(commit, root=ROOT):
+    """The same fingerprint computed from git's objects for ``commit`` (None without git)."""
+    import fnmatch
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=5).stdout.strip()
-        return out.stdout.strip() + ("-dirty" if dirty else "") if out.returncode == 0 else None
+        out = subprocess.run(["git", "ls-tree", "-r", commit], cwd=root, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError):
-        return os.environ.get("APSP_GIT_COMMIT")
+        return None
+    if out.returncode != 0:
+        return None
+    rows = []
+    for line in out.stdout.splitlines():
+        meta, path = line.split("\t", 1)
+        _, kind, sha = meta.split()
+        pats = [g.replace("**/", "*") for g in CODE_GLOBS]
+        if kind == "blob" and any(fnmatch.fnmatch(path, pt) for pt in pats) and "__pycache__" not in path:
+            rows.append((path, sha))
+    h = hashlib.sha1()
+    for path, sha in sorted(rows):
+        h.update(f"{path} {sha}\n".encode())
+    return h.hexdigest()
+
+
+def _git_commit():
+    """HEAD (with '-dirty' where tracked files differ from it), or $APSP_GIT_COMMIT where the
+    tree is a copy without a usable .git (then the fingerprint ties it to that commit)."""
+    if os.environ.get("APSP_GIT_COMMIT"):
+        return os.environ["APSP_GIT_COMMIT"], "APSP_GIT_COMMIT"
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+        return (out.stdout.strip() + ("-dirty" if dirty else "") if out.returncode == 0 else None), "git"
+    except (OSError, subprocess.SubprocessError):
+        return None, "none"
+
+
+def check_batch(run_dir, prov, strict):
+    """A batch records one commit: refuse to add a process measured at other code; and a
+    reference run (``strict``) refuses to record from a dirty tree."""
+    commit = prov.get("git_commit") or ""
+    if strict and (not commit or commit.endswith("-dirty")):
+        raise ProvenanceError(f"refusing to record a reference run from a dirty or unknown tree ({commit or 'no commit'}): "
+                              "commit first, or set APSP_GIT_COMMIT to the commit this copy was made from")
+    for other in sorted(Path(run_dir).glob("provenance-*.json")):
+        o = json.loads(other.read_text())
+        if o.get("code_fingerprint") != prov["code_fingerprint"] or o.get("git_commit") != commit:
+            raise ProvenanceError(f"{other} was measured at {o.get('git_commit')} (code {str(o.get('code_fingerprint'))[:12]}); "
+                                  f"this process runs {commit} (code {prov['code_fingerprint'][:12]}): one batch, one commit")
 
 
 def _cpu_model():
@@ -30,6 +97,26 @@ def _cpu_model():
     except OSError:
         pass
     return platform.processor() or platform.machine()
+
+
+def _cpu_state():
+    """What decides single-thread speed and can be read: governor, current and max frequency,
+    and the CPU this process may run on (the CPU baselines pin no core: numba's threads and
+    the OS place them; recorded so a reader can see what was available)."""
+    out = {}
+    base = Path("/sys/devices/system/cpu/cpu0/cpufreq")
+    for key, f in (("cpu_governor", "scaling_governor"), ("cpu_mhz_now", "scaling_cur_freq"),
+                   ("cpu_mhz_max", "cpuinfo_max_freq")):
+        try:
+            v = (base / f).read_text().strip()
+            out[key] = v if key == "cpu_governor" else round(int(v) / 1000)
+        except (OSError, ValueError):
+            out[key] = None
+    try:
+        out["cpu_affinity"] = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        out["cpu_affinity"] = None
+    return out
 
 
 def gpu_info():
@@ -64,9 +151,12 @@ def collect(profile=None, parameters=None) -> dict:
         threads = numba.config.NUMBA_NUM_THREADS
     except ImportError:
         threads = None
+    commit, commit_from = _git_commit()
     info = {
         "timestamp": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "git_commit": _git_commit(),
+        "git_commit": commit,
+        "git_commit_from": commit_from,
+        "code_fingerprint": code_fingerprint(),
         "hostname": platform.node(),
         "cpu": _cpu_model(),
         "cpu_cores": os.cpu_count(),
@@ -76,6 +166,7 @@ def collect(profile=None, parameters=None) -> dict:
         "profile": profile,
         "parameters": parameters or {},
     }
+    info.update(_cpu_state())
     gi = gpu_info()
     info.update(gi or {"gpu": None})
     try:

@@ -11,9 +11,9 @@ import time
 import traceback
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .paths import REPORTS, ROOT
+
 NOTEBOOKS = ROOT / "notebooks"
-REPORTS = ROOT / "reports"
 
 
 def _title(nb_path):
@@ -69,7 +69,7 @@ def write_index(results):
         vfile = REPORTS / "verdicts" / f"{r['name']}.csv"
         verdicts = pd.read_csv(vfile) if vfile.exists() and r["status"] == "ok" else None
         if verdicts is not None and len(verdicts):
-            claims_html = "<br>".join(html.escape(f"{a}: claimed {b}") for a, b in zip(verdicts["claim"], verdicts["claimed"]))
+            claims_html = "<br>".join(html.escape(str(a)) for a in verdicts["claim"])
             verdict_html = "<br>".join(html.escape(str(v)) for v in verdicts["verdict"])
         else:
             claims_html, verdict_html = "-", "-"
@@ -113,13 +113,33 @@ def _merge_status(results):
     return merged
 
 
-def run(profile="smoke", only=None, source="measure", progress=True):
-    """Execute the notebooks (``only``: comma-separated parts of their names) under one batch id
-    (``APSP_BATCH``, set here unless given), so that later notebooks reuse earlier measurements."""
+def measure(profile, processes=None):
+    """The batch's measurement campaign (every notebook's jobs, ``processes``: which of the
+    independent processes to run now; all by default), where a GPU is usable."""
     import os
+    from . import gpu
+    from .study import campaign, measurements, profiles
+    os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
+    if not gpu.available():
+        print(f"no GPU ({gpu.gpu_status()[1]}): the claim notebooks render the recorded reference run", flush=True)
+        return None
+    P = profiles.profile(profile)
+    d = measurements.campaign_dir(profile)
+    print(f"batch {os.environ['APSP_BATCH']}: campaign -> {d}", flush=True)
+    return campaign.run(P, d, only=processes)
+
+
+def run(profile="smoke", only=None, source="measure", progress=True, stage="all", processes=None):
+    """Measure (the campaign) and render (execute the notebooks; ``only``: comma-separated parts
+    of their names) under one batch id (``APSP_BATCH``, set here unless given)."""
+    import os
+    os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
+    if source == "measure" and stage in ("all", "measure"):
+        measure(profile, processes)
+    if stage == "measure":
+        return 0
     import papermill as pm
     (REPORTS / "executed").mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
     # progress bars belong on the console (papermill's, per cell), not in the rendered reports
     os.environ.setdefault("TQDM_DISABLE", "1")
     print(f"batch {os.environ['APSP_BATCH']}", flush=True)
@@ -171,8 +191,17 @@ def main(argv=None):
     p.add_argument("--source", default="measure", choices=["measure", "recorded"],
                    help="GPU parts: measure now (falls back to recorded without a GPU) or use recorded results")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--stage", default="all", choices=["all", "measure", "render"],
+                   help="measure: run the campaign only; render: execute the notebooks on what is there")
+    p.add_argument("--processes", default=None,
+                   help="which independent processes of the campaign to run now, e.g. 0 or 1,2 (default: all)")
+    p.add_argument("--batch", default=None, help="batch id (default: now); a split campaign names the same one")
     a = p.parse_args(argv)
-    return run(a.profile, a.only, a.source, not a.no_progress)
+    if a.batch:
+        import os
+        os.environ["APSP_BATCH"] = a.batch
+    procs = [int(x) for x in a.processes.split(",")] if a.processes else None
+    return run(a.profile, a.only, a.source, not a.no_progress, a.stage, procs)
 
 
 if __name__ == "__main__":

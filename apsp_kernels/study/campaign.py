@@ -1,0 +1,169 @@
+"""The measurement campaign: every job of the notebooks, run in ``processes`` independent
+fresh processes (so that a slow or fast moment of the machine, a JIT cache or a memory pool
+cannot make all repeats agree), CPU and GPU jobs interleaved by size.  Each process writes
+``process-<i>.csv`` and ``provenance-<i>.json`` into one run folder; a batch records one commit.
+
+    python -m apsp_kernels.study.campaign --profile paper --out DIR --process 0
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from .. import gpu, harness, provenance, registry
+from ..verify import fletcher64
+from . import plan
+from .profiles import make_graph, profile
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("APSP_CACHE_DIR") or ROOT / "data" / "cache")
+KEY = ["algorithm", "variant", "params", "graph", "n", "samples"]
+
+
+def _graph_key(g):
+    h = hashlib.sha1()
+    for a in (g.indptr, g.indices, g.weights):
+        h.update(a.tobytes())
+    return f"{g.n}-{g.m}-{h.hexdigest()}"
+
+
+def reference_checksum(g):
+    """Fletcher-64 of the exact distances, from the parallel CPU Dijkstra (checked against
+    scipy in the tests), cached on disk by a hash of the graph: one reference per graph."""
+    from ..cpu import dijkstra_apsp
+    cache = CACHE / "reference_checksums.json"
+    key = _graph_key(g)
+    known = json.loads(cache.read_text()) if cache.exists() else {}
+    if key in known:
+        return int(known[key], 16)
+    value = fletcher64(dijkstra_apsp(g, parallel=True))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    known = json.loads(cache.read_text()) if cache.exists() else {}
+    known[key] = f"{value:016x}"
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(known, indent=0))
+    tmp.replace(cache)
+    return value
+
+
+@contextlib.contextmanager
+def _pinned(algo):
+    """Single-thread CPU codes run pinned to one core (the last one this process may use, away
+    from core 0's interrupts); multi-threaded and GPU codes keep every core."""
+    if algo.device != "cpu" or algo.multithreaded or not hasattr(os, "sched_setaffinity"):
+        yield None
+        return
+    allowed = os.sched_getaffinity(0)
+    core = max(allowed)
+    os.sched_setaffinity(0, {core})
+    try:
+        yield core
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def _log(msg):
+    if os.environ.get("APSP_VERBOSE", "1") != "0":
+        print(msg, file=sys.__stderr__, flush=True)
+
+
+def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
+    """One independent run of every job (GPU jobs only where a GPU is usable)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index))
+    provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
+    (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
+    has_gpu = gpu.available()
+    jobs = [j for j in plan.campaign_jobs(P, notebooks) if (index == 0 or not j.once)
+            and (has_gpu or registry.get(j.algorithm).device == "cpu")]
+    warmed, recs, graphs = set(), [], {}
+    t_start = time.perf_counter()
+    for i, j in enumerate(jobs):
+        gk = (j.graph, j.n)
+        if gk not in graphs:
+            graphs.clear()                                   # one graph in memory at a time
+            graphs[gk] = make_graph(j.graph, j.n, seed)
+        g = graphs[gk]
+        algo = registry.get(j.algorithm)
+        params = json.loads(j.params)
+        wkey = (j.algorithm, j.variant, params.get("memory"), j.samples is None)
+        warm = 0 if wkey in warmed else 1
+        warmed.add(wkey)
+        ref = reference_checksum(g) if j.samples is None else None
+        t0 = time.perf_counter()
+        with _pinned(algo) as core:
+            new = harness.measure(algo, g, variant=None if j.variant == "None" else j.variant, repeats=j.repeats,
+                                  warmup=warm, reference=ref, params=params, samples=j.samples,
+                                  extra=dict(graph=j.graph, samples=j.samples, process=index, pinned_core=core))
+        recs += new
+        _log(f"  [process {index} {i + 1}/{len(jobs)}] {j.algorithm}/{j.variant} {j.graph} n={j.n} "
+             f"{j.estimate}{'' if j.samples is None else f'({j.samples})'}: {new[-1]['status']}, "
+             f"{time.perf_counter() - t0:.1f} s (total {time.perf_counter() - t_start:.0f} s)")
+    df = pd.DataFrame(recs)
+    df.to_csv(out_dir / f"process-{index}.csv", index=False)
+    return df
+
+
+def run(P, out_dir, processes=None, notebooks=plan.NOTEBOOKS, seed=0, only=None):
+    """``processes`` independent fresh processes, one after the other (``only``: just these)."""
+    idx = range(processes or P["processes"]) if only is None else only
+    for i in idx:
+        t0 = time.perf_counter()
+        _log(f"campaign {P['name']}: process {i} -> {out_dir}")
+        cmd = [sys.executable, "-m", "apsp_kernels.study.campaign", "--profile", P["name"], "--out", str(out_dir),
+               "--process", str(i), "--seed", str(seed), "--notebooks", ",".join(notebooks)]
+        subprocess.run(cmd, check=True, cwd=ROOT)
+        _log(f"campaign {P['name']}: process {i} done in {time.perf_counter() - t0:.0f} s")
+    return Path(out_dir)
+
+
+def load(run_dir):
+    """Every process's records of a campaign folder, and the first process's provenance."""
+    run_dir = Path(run_dir)
+    files = sorted(run_dir.glob("process-*.csv"))
+    if not files:
+        raise FileNotFoundError(f"{run_dir}: no process-*.csv (the campaign has not run there)")
+    df = pd.concat([harness.read_records(f) for f in files], ignore_index=True)
+    if "samples" in df:
+        df["samples"] = pd.to_numeric(df["samples"], errors="coerce")
+    provs = [json.loads(p.read_text()) for p in sorted(run_dir.glob("provenance-*.json"))]
+    prov = dict(provs[0]) if provs else {}
+    prov["processes"] = len(files)
+    prov["process_timestamps"] = [p.get("timestamp") for p in provs]
+    return df, prov
+
+
+def select(df, jobs):
+    """The records of ``jobs`` (a notebook's share of the campaign)."""
+    keys = pd.DataFrame([dict(zip(KEY, (j.algorithm, j.variant, j.params, j.graph, j.n,
+                                        float(j.samples) if j.samples is not None else float("nan"))))
+                         for j in jobs]).drop_duplicates()
+    d = df.copy()
+    d["samples"] = pd.to_numeric(d.get("samples"), errors="coerce")
+    m = d.merge(keys, on=KEY, how="inner")
+    return m
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Run one independent process of the measurement campaign.")
+    p.add_argument("--profile", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--process", type=int, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--notebooks", default=",".join(plan.NOTEBOOKS))
+    a = p.parse_args(argv)
+    run_process(profile(a.profile), a.out, a.process, tuple(a.notebooks.split(",")), a.seed)
+
+
+if __name__ == "__main__":
+    main()

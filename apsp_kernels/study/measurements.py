@@ -1,0 +1,225 @@
+"""Where a notebook's numbers come from: this batch's campaign, a campaign run for the
+notebook alone, or the recorded reference run; and the per-size statistics drawn from them."""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import gpu, harness
+from . import campaign, plan, stats
+from .profiles import graph_label
+
+ROOT = campaign.ROOT
+RESULTS = harness.RESULTS_DIR
+KEMP = graph_label(2, 6)
+
+
+def batch_id():
+    """``run_all.sh`` sets APSP_BATCH: the notebooks of one batch read one campaign."""
+    return os.environ.get("APSP_BATCH") or None
+
+
+def campaign_dir(profile_name, batch=None):
+    return RESULTS / f"{batch or batch_id()}-{profile_name}-campaign"
+
+
+def latest_campaign(profile_name):
+    """Newest campaign of the profile, among this machine's results and the committed ones."""
+    from ..paths import RECORDED
+    runs = sorted({*RESULTS.glob(f"*-{profile_name}-campaign"), *RECORDED.glob(f"*-{profile_name}-campaign")},
+                  key=lambda p: p.name, reverse=True)
+    return next((r for r in runs if list(r.glob("process-*.csv"))), None)
+
+
+@dataclass
+class Measurements:
+    df: pd.DataFrame            # every record of the notebook's jobs, all processes
+    prov: dict
+    note: str                   # where the numbers come from, for the report
+    run_dir: Path
+    measured_now: bool
+
+
+def _needs_gpu(jobs):
+    from .. import registry
+    return any(registry.get(j.algorithm).device == "gpu" for j in jobs)
+
+
+def load(notebook, P, source="measure", seed=0):
+    """The records of ``notebook``'s jobs.  ``measure``: this batch's campaign if it ran, else
+    a campaign of this notebook alone (``P['processes']`` fresh processes); without a GPU where
+    one is needed, the recorded reference run.  ``recorded``: the newest recorded campaign of
+    this profile, else of ``paper``."""
+    if source not in ("measure", "recorded"):
+        raise ValueError(f"source must be 'measure' or 'recorded', got {source!r}")
+    jobs = plan.jobs_for(notebook, P)
+    can = gpu.available() or not _needs_gpu(jobs)
+    if source == "measure" and can:
+        d = campaign_dir(P["name"]) if batch_id() else None
+        if d is None or not list(d.glob("process-*.csv")):
+            d = RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}-{P['name']}-local-{notebook.split('_')[0]}"
+            campaign.run(P, d, notebooks=(notebook,), seed=seed)
+        df, prov = campaign.load(d)
+        df = campaign.select(df, jobs)
+        return Measurements(df, prov, (f"Measured now on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
+                                       f"({prov.get('timestamp')}), {prov['processes']} independent processes, "
+                                       f"commit {str(prov.get('git_commit'))[:12]}; records in `{d.relative_to(ROOT)}`."),
+                            d, True)
+    d = latest_campaign(P["name"]) or latest_campaign("paper")
+    if d is None:
+        raise FileNotFoundError(f"no recorded campaign under {RESULTS} and no GPU to measure ({gpu.gpu_status()[1]})")
+    df, prov = campaign.load(d)
+    df = campaign.select(df, plan.jobs_for(notebook, _profile_of(prov, P)))
+    why = "requested" if source == "recorded" else f"no GPU here: {gpu.gpu_status()[1]}"
+    return Measurements(df, prov, (f"**RECORDED results** ({why}): measured on {prov.get('gpu')} with {prov.get('cpu')}, "
+                                   f"{prov['processes']} independent processes from {prov.get('timestamp')}, commit "
+                                   f"{str(prov.get('git_commit'))[:12]}, profile {prov.get('profile')}, from "
+                                   f"`{d.relative_to(ROOT)}`. Nothing GPU-related was run now."), d, False)
+
+
+def _profile_of(prov, P):
+    from .profiles import profile
+    name = prov.get("profile") or P["name"]
+    return profile(name) if name != P["name"] else P
+
+
+# ------------------------------------------------------------------ per-size statistics
+def good(df):
+    """Runs that count: finished, and verified where they could be (sampled runs cannot)."""
+    ok = df["status"] == "ok"
+    v = df["verified"]
+    return df[ok & (v.isna() | (v.astype(str).str.lower() == "true"))]
+
+
+def summary(df, time_col="wall_ms", by=("algorithm", "variant", "graph", "params", "estimate", "n")):
+    """Median with its 95% interval per group, over every verified run of every process; a
+    group with a failed run is ``ok=False`` and gets no time."""
+    by = [b for b in by if b in df]
+    rows = []
+    for key, grp in df.groupby(by, sort=True, dropna=False):
+        g = good(grp)
+        ok = len(g) == len(grp) and len(g) > 0
+        t = g[time_col].dropna().to_numpy(float) if (ok and time_col in g) else np.array([])
+        med, lo, hi, cov = stats.median_ci(t) if t.size else (np.nan, np.nan, np.nan, 0.0)
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+        row.update(ok=ok, runs=len(grp), failed=len(grp) - len(g), processes=grp["process"].nunique() if "process" in grp else 1,
+                   median=med, ci_lo=lo, ci_hi=hi, coverage=cov)
+        if not ok:
+            errs = grp.get("error", pd.Series(dtype=str)).dropna()
+            row["error"] = errs.iloc[0] if len(errs) else "failed"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, memory=None, prefer="measured"):
+    """Verified times of one (algorithm, variant) at n: the full runs where there are any
+    (``prefer='measured'``), else the sampled estimates; returns (array, estimate kind)."""
+    d = df[(df["algorithm"] == algorithm) & (df["graph"] == graph)]
+    if variant is not None:
+        d = d[d["variant"].astype(str) == str(variant)]
+    if n is not None:
+        d = d[d["n"] == n]
+    mem = d["params"].str.contains('"memory"', regex=False)
+    d = d[d["params"].str.contains(f'"memory": "{memory}"', regex=False)] if memory is not None else d[~mem]
+    if (d.loc[~d.index.isin(good(d).index), "estimate"] == "measured").any():
+        return np.array([]), "failed"          # a full solve failed here: no time at this size
+    g = good(d)
+    for kind in ((prefer, "sampled" if prefer == "measured" else "measured")):
+        sel = g[g["estimate"] == kind]
+        if len(sel) and time_col in sel:
+            vals = sel[time_col].dropna().to_numpy(float)
+            if vals.size:
+                return vals, kind
+    return np.array([]), None
+
+
+def sizes_of(df, algorithm, variant=None, graph=KEMP):
+    d = df[(df["algorithm"] == algorithm) & (df["graph"] == graph)]
+    if variant is not None:
+        d = d[d["variant"].astype(str) == str(variant)]
+    return sorted(int(n) for n in good(d)["n"].unique())
+
+
+def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
+             base_time_col="wall_ms", sizes=None, invert=False, **kw):
+    """Per n: speed-up = baseline median / algorithm median (``invert``: the reverse, for a
+    slow-down) with its bootstrap 95% interval, and how each side was timed."""
+    ns = sorted(set(sizes_of(df, algorithm, variant)) & set(sizes_of(df, baseline, baseline_variant)))
+    if sizes is not None:
+        ns = [n for n in ns if n in set(sizes)]
+    rows = []
+    for n in ns:
+        a, ka = times(df, algorithm, variant, n, time_col, **kw)
+        b, kb = times(df, baseline, baseline_variant, n, base_time_col, **kw)
+        if not a.size or not b.size:
+            continue
+        v, lo, hi = stats.ratio_ci(a, b) if invert else stats.ratio_ci(b, a)
+        rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, algorithm_timed=ka, baseline_timed=kb,
+                         samples=min(a.size, b.size)))
+    return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "algorithm_timed", "baseline_timed", "samples"])
+
+
+def best_cpu_times(df, n, candidates=("dijkstra_cpu_parallel", "fw_blocked_parallel")):
+    """The fastest CPU code we have at n (by median), and its times."""
+    best = None
+    for c in candidates:
+        t, kind = times(df, c, None, n)
+        if t.size and (best is None or np.median(t) < np.median(best[1])):
+            best = (c, t, kind)
+    return best
+
+
+def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=None):
+    rows = []
+    for n in sizes_of(df, algorithm, variant):
+        if sizes is not None and n not in set(sizes):
+            continue
+        a, _ = times(df, algorithm, variant, n, time_col)
+        b = best_cpu_times(df, n)
+        if a.size and b:
+            v, lo, hi = stats.ratio_ci(b[1], a)
+            rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, best_cpu=b[0], baseline_timed=b[2]))
+    return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "best_cpu", "baseline_timed"])
+
+
+def process_disagreements(df, time_col="wall_ms"):
+    """Groups whose independent processes disagree: two processes' intervals (their own
+    min-max) do not overlap by more than the run-to-run spread allows.  Shown in red."""
+    rows = []
+    g = good(df)
+    if "process" not in g or g["process"].nunique() < 2:
+        return pd.DataFrame()
+    for key, grp in g.groupby(["algorithm", "variant", "graph", "params", "estimate", "n"]):
+        per = grp.groupby("process")[time_col].agg(["min", "max", "median"])
+        if len(per) < 2:
+            continue
+        lo_max, hi_min = per["min"].max(), per["max"].min()
+        spread = per["median"].max() / per["median"].min()
+        if lo_max > hi_min and spread > 1.10:
+            rows.append(dict(zip(["algorithm", "variant", "graph", "params", "estimate", "n"], key),
+                             process_medians_ms=", ".join(f"{m:.4g}" for m in per["median"]),
+                             max_over_min=round(spread, 3)))
+    return pd.DataFrame(rows)
+
+
+def sampled_validation(df):
+    """Where a CPU code ran both in full and sampled at one size: the two medians, their
+    ratio, and whether the sampled median lies inside the full runs' spread (min-max of every
+    process), which is the run-to-run spread the estimate must stay within."""
+    rows = []
+    g = good(df)
+    for (a, v, n), grp in g[g["device"] == "cpu"].groupby(["algorithm", "variant", "n"]):
+        full = grp.loc[grp["estimate"] == "measured", "wall_ms"].to_numpy(float)
+        samp = grp.loc[grp["estimate"] == "sampled", "wall_ms"].to_numpy(float)
+        if full.size and samp.size:
+            rows.append(dict(algorithm=a, variant=v, n=n, full_median_ms=np.median(full), full_min_ms=full.min(),
+                             full_max_ms=full.max(), sampled_median_ms=np.median(samp),
+                             sampled_over_full=np.median(samp) / np.median(full),
+                             full_spread=full.max() / full.min(),
+                             within_spread=bool(full.min() <= np.median(samp) <= full.max())))
+    return pd.DataFrame(rows)

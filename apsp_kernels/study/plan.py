@@ -1,0 +1,178 @@
+"""What each notebook measures, as data: a list of jobs (algorithm, variant, parameters,
+graph, n, full or sampled, repeats).  The campaign runs the union of the jobs of every
+notebook, each once per independent process, so that two notebooks never time the same
+(algorithm, graph) apart and every number has the same statistics behind it."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .. import registry
+from .profiles import graph_label, repeats_for
+
+KEMP = graph_label(2, 6)
+NOTEBOOKS = ("00_environment_and_cpu_baselines", "01_tran_fw", "02_katz_kider", "03_harish_scaling",
+             "04_memory_modes", "05_out_of_core", "06_all_algorithms")
+MEMORY_MODES = registry.MODES
+
+
+@dataclass(frozen=True)
+class Job:
+    algorithm: str
+    variant: str
+    params: str            # JSON, sorted keys
+    graph: str             # 'kemp 2-6'
+    n: int
+    samples: int | None    # None: a full, verified solve; else the sampled estimate
+    repeats: int
+    once: bool = False     # run in the first process only (a demonstration, not a statistic)
+
+    @property
+    def key(self):
+        return (self.algorithm, self.variant, self.params, self.graph, self.n, self.samples)
+
+    @property
+    def estimate(self):
+        return "measured" if self.samples is None else "sampled"
+
+
+def job(algorithm, variant, n, *, params=None, graph=KEMP, samples=None, repeats=1, once=False):
+    a = registry.get(algorithm)
+    v = str(variant if variant is not None else a.default_variant)
+    return Job(algorithm, v, json.dumps(dict(params or {}), sort_keys=True), graph, int(n), samples, int(repeats), once)
+
+
+def _upto(sizes, cap):
+    return sorted(n for n in set(sizes) if n <= cap)
+
+
+def ooc_budget(n, block, partitions=4):
+    """Device bytes that make Kemp's out-of-core KK split the graph into ``partitions`` parts,
+    as Kemp forced his small graphs through the partitioned path."""
+    N = -(-max(n, 1) // block) * block
+    nb = N // block
+    strip = block * N * 4
+    return int((2 + -(-nb // partitions)) * strip)
+
+
+# ------------------------------------------------------------------ CPU baselines
+def cpu_baselines(P, sizes):
+    """Sequential FW (Alg. 4), blocked FW (Alg. 8 as written), the best CPU codes (all-core
+    blocked FW and Dijkstra) and one-thread Dijkstra: in full where a solve is affordable,
+    sampled at every size (the full runs validate the sampled estimate)."""
+    out = []
+    sizes = sorted(set(sizes))
+    r = lambda n: repeats_for(P, n)
+    for n in sizes:
+        s = P["seq_samples"] if n < 8192 else P["seq_samples_large"]
+        out.append(job("fw_sequential", None, n, samples=s, repeats=r(n)))
+        if n <= P["blocked_cap"]:
+            out.append(job("fw_blocked", 64, n, samples=P["blocked_rounds"], repeats=r(n)))
+        out.append(job("fw_blocked_parallel", 64, n, samples=P["blocked_rounds"], repeats=r(n)))
+        out.append(job("dijkstra_cpu_parallel", None, n, samples=P["dijkstra_sources"], repeats=r(n)))
+        out.append(job("dijkstra_cpu", None, n, samples=P["dijkstra_sources"] // 8, repeats=r(n)))
+        if n <= P["full_cap"]:
+            for a, v in (("fw_sequential", None), ("fw_blocked", 64), ("fw_blocked_parallel", 64),
+                         ("dijkstra_cpu_parallel", None), ("dijkstra_cpu", None)):
+                out.append(job(a, v, n, repeats=r(n)))
+    if P.get("full_once"):
+        n = P["full_once"]
+        out += [job("fw_sequential", None, n, once=True), job("fw_blocked", 64, n, once=True)]
+    return out
+
+
+def gpu_sizes(P):
+    return sorted(P["gpu_sizes"])
+
+
+def _gpu(algorithm, variant, sizes, P, **kw):
+    return [job(algorithm, variant, n, repeats=repeats_for(P, n), **kw) for n in sizes]
+
+
+def jobs_for(notebook, P):
+    """The jobs behind one notebook (the shared CPU baselines included)."""
+    G = gpu_sizes(P)
+    base = cpu_baselines(P, G)
+    if notebook.startswith("00_"):
+        cs = P["cpu_sizes"]
+        out = cpu_baselines(P, cs + G)
+        for n in cs:
+            out.append(job("fw_blocked_vec", 64, n, samples=P["blocked_rounds"], repeats=repeats_for(P, n)))
+            if n <= P["full_cap"]:
+                out.append(job("fw_blocked_vec", 64, n, repeats=repeats_for(P, n)))
+            if n <= 1024:
+                out.append(job("scipy_fw", None, n, repeats=repeats_for(P, n)))
+        return out
+    if notebook.startswith("01_"):
+        # Tran's largest size (11,264: Kemp Sec. 5.4) is measured too: its time growth is a claim
+        tl = [P["tran_largest"]] if P.get("tran_largest") else []
+        base = base + [j for j in cpu_baselines(P, tl) if j.algorithm == "fw_sequential"]
+        mp = [job("minplus_cpu", None, n, samples=P["minplus_rows"], repeats=repeats_for(P, n))
+              for n in _upto(G + P["cpu_sizes"], P["minplus_cap"])]
+        mp += [job("minplus_cpu", None, n, repeats=repeats_for(P, n)) for n in _upto(P["cpu_sizes"], 512)]
+        return (base + mp + _gpu("tran_fw", None, _upto(G, P["tran_cap"]) + tl, P)
+                + _gpu("tran_minplus", None, _upto(G, P["cubic_cap"]) + tl, P)
+                + _gpu("hochberg_naive", None, _upto(G, P["cubic_cap"]), P)
+                + _gpu("thrust_fw", None, _upto(G, P["cubic_cap"]), P))
+    if notebook.startswith("02_"):
+        return base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, G, P) + _gpu("harish", "atomic", G, P)
+    if notebook.startswith("03_"):
+        out = base + _gpu("harish", "atomic", G, P)
+        for v in ("corrected", "original"):
+            out += _gpu("harish", v, _upto(G, P["variant_cap"]), P)
+        for n in P["race_sizes"]:
+            out += [job("harish", v, n, repeats=3) for v in ("original", "atomic")]
+        for lo, hi in P["degrees"]:
+            g = graph_label(lo, hi)
+            out += [job("harish", "atomic", P["degree_n"], graph=g, repeats=repeats_for(P, P["degree_n"])),
+                    job("dijkstra_cpu", None, P["degree_n"], graph=g, repeats=repeats_for(P, P["degree_n"])),
+                    job("dijkstra_cpu_parallel", None, P["degree_n"], graph=g, repeats=repeats_for(P, P["degree_n"]))]
+        dn = P["degree_n"]
+        for lo, hi in P["degrees"]:                 # the dense codes: is their time independent of degree?
+            g = graph_label(lo, hi)
+            out += [job("tran_fw", None, dn, graph=g, repeats=repeats_for(P, dn)),
+                    job("tran_minplus", None, dn, graph=g, repeats=repeats_for(P, dn)),
+                    job("katz_kider", 16, dn, graph=g, repeats=repeats_for(P, dn)),
+                    job("kemp_ooc", 16, dn, graph=g, params={"budget_bytes": ooc_budget(dn, 16)}, repeats=repeats_for(P, dn))]
+        return out
+    if notebook.startswith("04_"):
+        out = []
+        for n in P["mem_sizes"]:
+            reps = 3 if n <= 1024 else repeats_for(P, n)
+            for a in ("tran_fw", "hochberg_naive", "thrust_fw", "katz_kider"):
+                out += [job(a, None, n, params={"memory": m}, repeats=reps) for m in MEMORY_MODES]
+            out.append(job("fw_sequential", None, n, repeats=reps if n <= 1024 else repeats_for(P, n)))
+        return out
+    if notebook.startswith("05_"):
+        out = base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, G, P)
+        for v, cap in ((16, P["ooc_cap"]), (32, P["ooc32_cap"])):
+            out += [job("kemp_ooc", v, n, params={"budget_bytes": ooc_budget(n, v)}, repeats=repeats_for(P, n))
+                    for n in _upto(G, cap)]
+        big_n, big_mib = P["ooc_big"]
+        out.append(job("kemp_ooc", 32, big_n, params={"budget_bytes": int(big_mib * 2**20)}, once=True))
+        return out
+    if notebook.startswith("06_"):
+        seen, out = set(), []
+        for nb in NOTEBOOKS[1:6]:
+            if nb.startswith("04_"):
+                continue
+            for j in jobs_for(nb, P):
+                if j.graph == KEMP and j.key not in seen and (j.algorithm, j.variant) != ("harish", "original"):
+                    seen.add(j.key)
+                    out.append(j)
+        return out
+    return []
+
+
+def campaign_jobs(P, notebooks=NOTEBOOKS):
+    """The union of the notebooks' jobs, one per key (the most repeats asked for), ordered by
+    size so that CPU and GPU runs interleave, and small runs come first."""
+    merged = {}
+    for nb in notebooks:
+        for j in jobs_for(nb, P):
+            old = merged.get(j.key)
+            if old is None or j.repeats > old.repeats or (old.once and not j.once):
+                merged[j.key] = Job(*j.key[:5], j.samples, max(j.repeats, old.repeats if old else 0),
+                                    j.once and (old.once if old else True))
+    order = {a: i for i, a in enumerate(registry.ALGORITHMS)}
+    return sorted(merged.values(), key=lambda j: (j.n, j.graph, order[j.algorithm], j.variant, j.params, j.samples or 0))

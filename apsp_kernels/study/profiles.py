@@ -1,0 +1,78 @@
+"""What each profile measures, and the graphs it measures on.
+
+Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
+  processes     independent runs (fresh processes) of the whole measurement campaign
+  repeats       timed repeats per process at n <= large_n, ``repeats_large`` above
+  cpu_sizes     notebook 00's sizes;  gpu_sizes: the claim notebooks' sizes
+  full_cap      the largest n at which the single-thread CPU codes also run in full (the
+                sampled estimate is validated against these); ``full_once`` runs once per batch
+  seq_samples   pivots k timed per sampled sequential-FW solve (each one full n^2 pass);
+                ``seq_samples_large`` at n >= 8192
+  blocked_rounds, blocked_cap   whole rounds timed per sampled blocked-FW solve, and its cap
+  dijkstra_sources              sources timed per sampled Dijkstra-APSP
+  minplus_rows, minplus_cap     rows of one min-plus squaring timed, and the cap
+  tran_largest  Tran's largest graph in Kemp's runs (11,264), measured for Tran's FW and min-plus
+  cubic_cap     the dense GPU kernels that pass over the matrix once per k (naive, Thrust-style,
+                min-plus); ``tran_cap`` for Tran's FW, whose crossover with Harish needs larger n
+  ooc_cap       Kemp's out-of-core KK at B = 16 (``ooc32_cap`` at B = 32); ooc_big: (n, MiB) a
+                graph larger than the device budget, solved once per batch
+  variant_cap   Harish's original and corrected variants;  race_sizes: the race count
+  degree_n / degrees   the density study;  mem_sizes: the host memory mode study
+"""
+from __future__ import annotations
+
+from .. import generators
+
+KEMP_SIZES = tuple(generators.KEMP_SIZES)
+
+PROFILES = {
+    "smoke": dict(processes=2, repeats=1, repeats_large=1, large_n=256, cpu_sizes=[64, 128, 256],
+                  gpu_sizes=[128, 256], full_cap=256, full_once=None, seq_samples=8, seq_samples_large=8,
+                  blocked_rounds=1, blocked_cap=256, dijkstra_sources=32, minplus_rows=16, minplus_cap=256,
+                  cubic_cap=256, tran_cap=256, ooc_cap=256, ooc32_cap=256, ooc_big=(512, 0.5), variant_cap=256,
+                  race_sizes=[32, 64], degree_n=256, degrees=[(2, 6), (16, 24)], mem_sizes=[16, 64, 256]),
+    "quick": dict(processes=3, repeats=2, repeats_large=1, large_n=2048, cpu_sizes=[256, 512, 1024],
+                  gpu_sizes=[1024, 2048, 4096], full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
+                  blocked_rounds=1, blocked_cap=4096, dijkstra_sources=256, minplus_rows=32, minplus_cap=2048,
+                  cubic_cap=4096, tran_cap=4096, ooc_cap=2048, ooc32_cap=2048, ooc_big=(4096, 16),
+                  variant_cap=2048, race_sizes=[64, 256, 512], degree_n=1024, degrees=[(2, 6), (8, 12), (16, 24)],
+                  mem_sizes=[16, 64, 256, 1024]),
+    "paper": dict(processes=3, repeats=2, repeats_large=1, large_n=4096, cpu_sizes=[512, 1024, 2048, 3072],
+                  gpu_sizes=[1024, 2048, 3072, 4096, 8192, 12288, 16384, 19456, 21504],
+                  full_cap=2048, full_once=3072, seq_samples=16, seq_samples_large=8,
+                  blocked_rounds=1, blocked_cap=16384, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,
+                  cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_big=(16384, 512),
+                  variant_cap=4096, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
+                  degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048]),
+    "full": dict(processes=5, repeats=3, repeats_large=2, large_n=8192, cpu_sizes=[512, 1024, 2048, 3072, 4096],
+                 gpu_sizes=list(KEMP_SIZES), full_cap=4096, full_once=None, seq_samples=32, seq_samples_large=16,
+                 blocked_rounds=2, blocked_cap=21504, dijkstra_sources=1024, minplus_rows=64, minplus_cap=8192,
+                 cubic_cap=21504, tran_cap=21504, ooc_cap=21504, ooc32_cap=21504, ooc_big=(21504, 1024),
+                 variant_cap=21504, race_sizes=[64, 128, 256, 512, 1024, 2048], degree_n=4096,
+                 degrees=[(2, 6), (8, 12), (16, 24), (32, 48), (64, 96)],
+                 mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048, 4096]),
+}
+
+
+def profile(name):
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}; one of {sorted(PROFILES)}")
+    return dict(PROFILES[name], name=name)
+
+
+def repeats_for(P, n):
+    return P["repeats"] if n <= P["large_n"] else P["repeats_large"]
+
+
+def graph_label(min_degree=2, max_degree=6):
+    return f"kemp {min_degree}-{max_degree}"
+
+
+def make_graph(label, n, seed=0):
+    """Kemp's generator (weights 1..1000) with the degree range of ``label`` ('kemp 2-6')."""
+    lo, hi = (int(x) for x in label.split()[1].split("-"))
+    return generators.kemp(n, lo, hi, 1, 1000, seed=seed + n)
+
+
+def kemp_graph(n, seed=0, min_degree=2, max_degree=6):
+    return make_graph(graph_label(min_degree, max_degree), n, seed)

@@ -1,0 +1,152 @@
+"""The quantities behind claims that are not one speed-up per size: averages the way Kemp
+formed them, time growth from the smallest to the largest graph, memory limits, a peak
+ratio, memory-mode boundaries, flatness over degree.  Each returns (value, lo, hi, text)
+for :func:`verdicts.evaluate` (``aggregate=``) or the arguments of a crossover."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import registry
+from . import measurements as M
+from . import stats
+from .verdicts import matched_sizes
+
+
+def _pairs(df, a, va, b, vb, sizes, time_col="wall_ms", invert=False):
+    out = {}
+    for n in sizes:
+        ta, _ = M.times(df, a, va, n, time_col)
+        tb, _ = M.times(df, b, vb, n, time_col)
+        if ta.size and tb.size:
+            out[n] = (ta, tb) if invert else (tb, ta)        # (numerator, denominator): a speed-up of a
+    return out
+
+
+def average(df, c, default_variants):
+    """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm;
+    over several algorithms the mean of their means (declared in claims.yaml)."""
+    algos = c.get("algorithms") or [c["algorithm"]]
+    fam, used = {}, {}
+    for a in algos:
+        v = c.get("variant") if len(algos) == 1 else default_variants.get(a)
+        ns = sorted(set(M.sizes_of(df, a, v)) & set(M.sizes_of(df, c["baseline"], c.get("baseline_variant"))))
+        ns, _ = matched_sizes(c.get("paper_n"), ns)
+        p = _pairs(df, a, v, c["baseline"], c.get("baseline_variant"), ns)
+        if p:
+            fam[a] = list(p.values())
+            used[a] = list(p)
+    val, lo, hi = stats.nested_mean_ci(fam)
+    txt = (f"mean {val:.3g}x [{lo:.3g}, {hi:.3g}] over " +
+           "; ".join(f"{a} (n = {min(ns)}..{max(ns)}, {len(ns)} sizes)" for a, ns in used.items())) if fam else "-"
+    return val, lo, hi, txt
+
+
+def growth(df, c):
+    """Time at the paper's largest size over time at its smallest (one code)."""
+    lo_n, hi_n = min(c["paper_n"]), max(c["paper_n"])
+    ns = M.sizes_of(df, c["algorithm"], c.get("variant"))
+    if lo_n not in ns or hi_n not in ns:
+        return np.nan, np.nan, np.nan, f"not measured at both n = {lo_n} and n = {hi_n}"
+    a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n)
+    b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n)
+    v, l, h = stats.ratio_ci(a, b)
+    return v, l, h, f"t(n={hi_n}) / t(n={lo_n}) = {v:.3g}x [{l:.3g}, {h:.3g}]"
+
+
+def memory_limit(c, memory_bytes, grid):
+    """Largest size of ``grid`` whose device footprint (the registry's formula) fits in
+    ``memory_bytes``: computed, not run (our GPU has 64x the memory)."""
+    fp = registry.get(c["algorithm"]).footprint
+    fits = [n for n in grid if fp(n, 4 * n) <= memory_bytes]
+    v = float(max(fits)) if fits else np.nan
+    return v, v, v, (f"largest of Kemp's sizes whose footprint ({registry.get(c['algorithm']).name}: "
+                     f"{fp(int(v), 0) / 2**30:.2f} GiB at n = {int(v)}) fits in {memory_bytes / 2**30:.2f} GiB: "
+                     "computed from the registry's footprint, not run")
+
+
+def peak_ratio(df, c, others_variants):
+    """'At its peak ... at least v x faster than any other': per size the smallest ratio of any
+    other code's time to this one's; the value at the size where that is largest."""
+    best = None
+    for n in M.sizes_of(df, c["algorithm"], c.get("variant")):
+        a, _ = M.times(df, c["algorithm"], c.get("variant"), n)
+        worst = None
+        for o in c["baselines"]:
+            t, _ = M.times(df, o, others_variants.get(o), n)
+            if not t.size:
+                worst = None
+                break
+            r = stats.ratio_ci(t, a)
+            if worst is None or r[0] < worst[0]:
+                worst = (*r, o)
+        if worst and (best is None or worst[0] > best[1][0]):
+            best = (n, worst)
+    if best is None:
+        return np.nan, np.nan, np.nan, "no size with every other code measured"
+    n, (v, l, h, o) = best
+    return v, l, h, f"at n = {n}: {v:.3g}x [{l:.3g}, {h:.3g}] over the next fastest ({o})"
+
+
+def flat_over_degree(df, algorithms, n, default_variants):
+    """max / min end-to-end time over the degree ranges measured at one n, per code; the
+    largest of these (the claim says every dense code is flat)."""
+    worst, parts = None, []
+    graphs = sorted(g for g in df["graph"].unique())
+    for a in algorithms:
+        v = default_variants.get(a)
+        meds = {}
+        for g in graphs:
+            t, _ = M.times(df, a, v, n, graph=g)
+            if t.size:
+                meds[g] = t
+        if len(meds) < 2:
+            continue
+        hi_g = max(meds, key=lambda g: np.median(meds[g]))
+        lo_g = min(meds, key=lambda g: np.median(meds[g]))
+        r = stats.ratio_ci(meds[hi_g], meds[lo_g])
+        parts.append(f"{a} {r[0]:.3g}x ({hi_g} vs {lo_g})")
+        if worst is None or r[0] > worst[0]:
+            worst = r
+    if worst is None:
+        return np.nan, np.nan, np.nan, "fewer than two degree ranges measured"
+    return (*worst, f"largest max/min time over degrees at n = {n}: " + "; ".join(parts))
+
+
+def mode_times(df, algorithm, n, mode):
+    return M.times(df, algorithm, None, n, memory=mode)[0]
+
+
+def zero_copy_boundary(df, algorithm, modes):
+    """Where the copying modes overtake zero-copy: per n the ratio of zero-copy's time to the
+    fastest other mode's, and its crossover (log-log interpolation) with a bootstrap interval."""
+    ns = sorted(df.loc[(df["algorithm"] == algorithm) & df["params"].str.contains('"memory"', regex=False), "n"].unique())
+    rows = []
+    for n in ns:
+        z = mode_times(df, algorithm, n, "zero_copy")
+        others = {m: mode_times(df, algorithm, n, m) for m in modes if m != "zero_copy"}
+        others = {m: t for m, t in others.items() if t.size}
+        if not z.size or not others:
+            continue
+        best = min(others, key=lambda m: np.median(others[m]))
+        v, lo, hi = stats.ratio_ci(others[best], z)           # > 1: zero-copy faster
+        rows.append((int(n), v, lo, hi, best))
+    return rows
+
+
+def boundary(rows):
+    """The n at which a ratio (> 1 first) falls below 1: None if never, 0 if below at once."""
+    if not rows:
+        return None, None, None
+    vals = [r[1] for r in rows]
+    ns = [r[0] for r in rows]
+    if vals[0] < 1:
+        return 0, None, (ns[0], ns[-1])
+    for i in range(1, len(vals)):
+        if vals[i] < 1:
+            x0, x1 = np.log(ns[i - 1]), np.log(ns[i])
+            r0, r1 = np.log(vals[i - 1]), np.log(vals[i])
+            x = float(np.exp(x0 + (x1 - x0) * r0 / (r0 - r1)))
+            lo = rows[i - 1][0] if rows[i - 1][2] > 1 else None
+            hi = rows[i][0] if rows[i][3] < 1 else None
+            return x, ((lo, hi) if lo and hi else None), (ns[0], ns[-1])
+    return None, None, (ns[0], ns[-1])

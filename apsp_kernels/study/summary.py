@@ -1,0 +1,48 @@
+"""What every report shows first (where the numbers come from, what failed, where the
+independent runs disagree), and the collection of every notebook's verdicts for notebook 07."""
+from __future__ import annotations
+
+import pandas as pd
+
+from .. import claims as claims_mod
+from .. import paths
+from . import measurements as M
+
+
+def show_runs(meas):
+    """Provenance, failed runs, and (in red) groups whose independent processes disagree."""
+    from IPython.display import HTML, Markdown, display
+    display(Markdown(meas.note))
+    s = M.summary(meas.df)
+    bad = s.loc[~s["ok"], [c for c in ("algorithm", "variant", "graph", "n", "runs", "failed", "error") if c in s]]
+    if bad.empty:
+        display(Markdown("Every full run was **verified** against the CPU reference (Fletcher-64 of the exact "
+                         "distances); sampled CPU estimates are marked *sampled* wherever they are used."))
+    else:
+        display(Markdown("**Runs that FAILED verification or raised** (never plotted as times):"))
+        display(bad)
+    dis = M.process_disagreements(meas.df)
+    if len(dis):
+        display(HTML('<p style="color:#cf222e;font-weight:bold">Independent processes disagree (their run ranges do not '
+                     f'overlap and their medians differ by more than 10%) for {len(dis)} timed groups:</p>'))
+        display(dis)
+    return s
+
+
+NOTEBOOKS_WITH_CLAIMS = lambda: sorted({c["notebook"] for c in claims_mod.load().values()})
+
+
+def collect_verdicts(run_dir=None):
+    """Every notebook's verdict table: this batch's (reports/verdicts/) where the notebook ran,
+    else the one recorded beside the campaign it rendered (``run_dir``)."""
+    frames = []
+    for nb in NOTEBOOKS_WITH_CLAIMS():
+        f = paths.REPORTS / "verdicts" / f"{nb}.csv"
+        if not f.exists() and run_dir is not None:
+            f = run_dir / f"verdicts-{nb}.csv"
+        if not f.exists():
+            continue
+        t = pd.read_csv(f)
+        t["notebook"] = nb
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -1,0 +1,48 @@
+"""Sentences computed from the numbers: a notebook states a trend or an ordering only
+through these, so a sentence cannot say the opposite of the table beside it."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def trend(sp, what="the speed-up", unit="x", slope=None):
+    """'falls from 63x at n = 1024 to 3.1x at n = 21504' (or rises, or stays within ...)."""
+    if sp is None or len(sp) < 2:
+        return f"{what} was measured at fewer than two sizes"
+    sp = sp.sort_values("n")
+    a, b = sp.iloc[0], sp.iloc[-1]
+    if slope is not None and slope[1] == slope[1]:
+        s, lo, hi = slope
+        word = "rises" if lo > 0 else "falls" if hi < 0 else "shows no trend distinguishable from noise, going"
+        tail = f" (log-log slope {s:.2f}, 95% CI [{lo:.2f}, {hi:.2f}])"
+    else:
+        ratio = b["speedup"] / a["speedup"]
+        word = "rises" if ratio > 1.25 else "falls" if ratio < 0.8 else "stays within a factor 1.25, going"
+        tail = ""
+    return f"{what} {word} from {a['speedup']:.3g}{unit} at n = {int(a['n'])} to {b['speedup']:.3g}{unit} at n = {int(b['n'])}{tail}"
+
+
+def wins(sp, a, b):
+    """Which of two codes is faster, size by size, from speed-ups of ``a`` over ``b`` with CIs."""
+    if sp is None or sp.empty:
+        return f"{a} and {b} were not both measured"
+    faster = sp[sp["ci_lo"] > 1]["n"].astype(int).tolist()
+    slower = sp[sp["ci_hi"] < 1]["n"].astype(int).tolist()
+    tie = sp[(sp["ci_lo"] <= 1) & (sp["ci_hi"] >= 1)]["n"].astype(int).tolist()
+    parts = []
+    if faster:
+        parts.append(f"{a} is faster than {b} at n = {_ns(faster)}")
+    if slower:
+        parts.append(f"slower at n = {_ns(slower)}")
+    if tie:
+        parts.append(f"indistinguishable at n = {_ns(tie)}")
+    return "; ".join(parts) if parts else "-"
+
+
+def _ns(ns):
+    return ", ".join(str(n) for n in ns)
+
+
+def median(v):
+    v = np.asarray(v, float)
+    return float(np.median(v)) if v.size else float("nan")

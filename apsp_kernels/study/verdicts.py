@@ -1,0 +1,238 @@
+"""Claims against measurements: one row per claim, decided by the rules in :mod:`rules`
+at the paper's sizes, with the other time (kernel-only or end-to-end) and the best CPU code
+beside it.  Notebooks call :func:`evaluate` and :func:`publish`; nothing here is written
+per notebook."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from .. import claims as claims_mod
+from .. import registry
+from . import measurements as M
+from . import rules, stats
+
+COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "decided_by",
+           "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
+           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "verdict", "reason", "hardware", "notebook"]
+SHOWN = ["claim", "where", "quote", "decided_by", "paper_n", "ours_text", "ours_end_to_end", "ours_kernel",
+         "best_cpu", "baseline_timed", "kemp", "verdict", "reason"]
+
+
+def _time_cols(c):
+    """(algorithm's time column, baseline's) for the deciding time: kernel-only compares GPU
+    kernel time with a CPU code's whole solve (a CPU has no transfers), and two GPU codes
+    kernel against kernel."""
+    a = registry.get(c["algorithm"]) if c.get("algorithm") in registry.ALGORITHMS else None
+    b = registry.get(c["baseline"]) if c.get("baseline") in registry.ALGORITHMS else None
+    def cols(kind):
+        ta = "kernel_ms" if kind == "kernel" and a is not None and a.device == "gpu" else "wall_ms"
+        tb = "kernel_ms" if kind == "kernel" and b is not None and b.device == "gpu" else "wall_ms"
+        return ta, tb
+    return cols
+
+
+def matched_sizes(paper_n, measured):
+    """Our sizes that are the paper's; where none is, the nearest of ours within 12.5% of a
+    paper size (said in the table)."""
+    measured = sorted(set(int(n) for n in measured))
+    if not paper_n:
+        return measured, "the paper names no sizes: every measured size"
+    exact = [n for n in measured if n in set(paper_n)]
+    if exact:
+        return exact, ""
+    near = sorted({min(measured, key=lambda m: abs(m - p)) for p in paper_n if measured
+                   and abs(min(measured, key=lambda m: abs(m - p)) - p) <= p / 8})
+    return near, ("nearest measured sizes to the paper's" if near else "no measured size near the paper's")
+
+
+def _fmt_points(sp):
+    return "; ".join(f"n={int(r.n)}: {r.speedup:.3g}x [{r.ci_lo:.3g}, {r.ci_hi:.3g}]" for r in sp.itertuples())
+
+
+def _geo(sp):
+    if sp.empty:
+        return np.nan, np.nan, np.nan
+    # interval of the geometric mean: from the per-size intervals, as independent log-normal
+    logs = np.log(sp["speedup"].to_numpy())
+    half = (np.log(sp["ci_hi"].to_numpy()) - np.log(sp["ci_lo"].to_numpy())) / 2
+    g = np.exp(logs.mean())
+    se = np.sqrt(np.sum(half ** 2)) / len(logs)
+    return float(g), float(g * np.exp(-se)), float(g * np.exp(se))
+
+
+def _base_row(c):
+    cl = c.get("claimed") or [np.nan, np.nan]
+    return dict(claim=c["id"], source=c.get("source", ""), quote=c.get("quote", ""), where=c.get("where", ""),
+                kind=c.get("kind", ""), quantity=c.get("quantity", ""),
+                paper_n=", ".join(map(str, c.get("paper_n") or [])) or "-", claimed_lo=cl[0], claimed_hi=cl[-1],
+                tolerance=c.get("tolerance", np.nan), hardware=c.get("hardware", ""), notebook=c.get("notebook", ""),
+                kemp=claims_mod.fmt_range(c.get("kemp")), decided_by=c.get("time", "end_to_end"),
+                matched_n="-", ours=np.nan, ci_lo=np.nan, ci_hi=np.nan, ours_text="-", per_size="", ours_end_to_end="-",
+                ours_kernel="-", best_cpu="-", baseline_timed="-")
+
+
+def speedup_pair(df, c, sizes=None):
+    """(end-to-end, kernel-only) per-size speed-ups for a claim's algorithm over its baseline."""
+    cols = _time_cols(c)
+    kw = dict(variant=c.get("variant"), baseline_variant=c.get("baseline_variant"), sizes=sizes,
+              invert=bool(c.get("invert")))
+    e2e = M.speedups(df, c["algorithm"], c["baseline"], time_col=cols("end_to_end")[0],
+                     base_time_col=cols("end_to_end")[1], **kw)
+    ker = M.speedups(df, c["algorithm"], c["baseline"], time_col=cols("kernel")[0], base_time_col=cols("kernel")[1], **kw)
+    return e2e, ker
+
+
+def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=None, note=""):
+    """One verdict row.  The default measurement follows the claim's ``kind``; a notebook may
+    pass what it measured for claims of its own shape (``points``: [(n, v, lo, hi)], ``aggregate``:
+    (v, lo, hi, text), ``crossover``: (n or None or 0, ci, measured range), ``ordering``: points)."""
+    row = _base_row(c)
+    kind = c.get("kind")
+    claimed = c.get("claimed")
+    tol = float(c.get("tolerance") or 1.25)
+    if not c.get("testable_here", True):
+        row.update(verdict="not testable", reason=c.get("not_testable_reason") or "not testable here")
+        return row
+    if kind in ("range", "value") and points is None:
+        e2e, ker = speedup_pair(df, c)
+        dec = ker if c.get("time") == "kernel" else e2e
+        ns, why = matched_sizes(c.get("paper_n"), dec["n"])
+        d = dec[dec["n"].isin(ns)]
+        points = list(d[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))
+        g = _geo(d)
+        ge, gk = _geo(e2e[e2e["n"].isin(ns)]), _geo(ker[ker["n"].isin(ns)])
+        row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
+                   ours_text=f"{g[0]:.3g}x [{g[1]:.3g}, {g[2]:.3g}] (geometric mean over {len(d)} sizes)" if len(d) else "-",
+                   per_size=_fmt_points(d), ours_end_to_end=f"{ge[0]:.3g}x [{ge[1]:.3g}, {ge[2]:.3g}]" if len(d) else "-",
+                   ours_kernel=f"{gk[0]:.3g}x [{gk[1]:.3g}, {gk[2]:.3g}]" if len(d) else "-",
+                   baseline_timed=", ".join(sorted(set(d["baseline_timed"]))) if len(d) else "-")
+        if registry.get(c["algorithm"]).device == "gpu" and not c.get("invert"):
+            b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns)
+            gb = _geo(b)
+            if len(b):
+                row["best_cpu"] = (f"{gb[0]:.3g}x [{gb[1]:.3g}, {gb[2]:.3g}] over "
+                                   + "/".join(sorted(set(b["best_cpu"]))))
+        v, why = rules.range_rule(points, claimed, tol)
+    elif kind in ("range", "value"):
+        v, why = rules.range_rule(points, claimed, tol)
+        g = _geo(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
+        row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=f"{g[0]:.3g}x [{g[1]:.3g}, {g[2]:.3g}]" if points else "-",
+                   per_size="; ".join(f"n={n}: {x:.3g} [{lo:.3g}, {hi:.3g}]" for n, x, lo, hi in points))
+    elif kind in ("average", "limit") or aggregate is not None:
+        if aggregate is None:
+            row.update(verdict="not testable", reason="no measurement passed for this claim")
+            return row
+        val, lo, hi, text = aggregate
+        v, why = rules.aggregate_rule(val, lo, hi, claimed, tol, what=kind)
+        row.update(ours=val, ci_lo=lo, ci_hi=hi, ours_text=text)
+    elif kind in ("crossover", "break_even"):
+        x, ci, rng = crossover if crossover is not None else (None, None, None)
+        v, why = rules.crossover_rule(x, claimed, tol, rng, ci)
+        row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
+                   ours_text=("never, up to n = %g" % rng[1] if x is None and rng else
+                              "faster at every measured size" if x == 0 else
+                              f"n = {x:.0f}" + (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else "") if x else "-"))
+    elif kind == "ordering":
+        pts = ordering or []
+        v, why = rules.ordering_rule(pts)
+        row.update(per_size="; ".join(f"n={n}: {x:.3g}x [{lo:.3g}, {hi:.3g}]" for n, x, lo, hi in pts),
+                   ours_text=f"ratio {min(p[1] for p in pts):.3g}x .. {max(p[1] for p in pts):.3g}x over {len(pts)} sizes" if pts else "-")
+    elif kind == "trend":
+        v, why = points if isinstance(points, tuple) else ("not testable", "no trend measured")
+    else:
+        v, why = "not testable", f"unknown claim kind {kind!r}"
+    row.update(verdict=v, reason=why + (f"; {note}" if note else ""))
+    return row
+
+
+def trend(df, c, sizes=None):
+    """A growth claim: slope of log speed-up against log n with its bootstrap interval over
+    every size both codes were timed at (``sizes`` restricts), plus the per-size points."""
+    cols = _time_cols(c)(c.get("time", "end_to_end"))
+    sp = M.speedups(df, c["algorithm"], c["baseline"], variant=c.get("variant"), baseline_variant=c.get("baseline_variant"),
+                    time_col=cols[0], base_time_col=cols[1], sizes=sizes)
+    groups = []
+    for n in sp["n"]:
+        a, _ = M.times(df, c["algorithm"], c.get("variant"), n, cols[0])
+        b, _ = M.times(df, c["baseline"], c.get("baseline_variant"), n, cols[1])
+        groups.append((b, a))
+    slope = stats.loglog_slope_ci(sp["n"], groups)
+    return sp, slope
+
+
+def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None):
+    """Smallest n at which ``a`` becomes faster than ``b`` (medians, log-log interpolation), 0 if
+    it always is, None if never; with a bootstrap interval over the repeats, and the range of
+    sizes where both were timed."""
+    ns = sorted(set(M.sizes_of(df, a, variant_a)) & set(M.sizes_of(df, b, variant_b)))
+    if not ns:
+        return None, None, None
+    if memory_a is not None:
+        ns = sorted(set(df.loc[(df["algorithm"] == a) & df["params"].str.contains(f'"memory": "{memory_a}"', regex=False), "n"])
+                    & set(M.sizes_of(df, b, variant_b)))
+    ta = [M.times(df, a, variant_a, n, time_col, memory=memory_a)[0] for n in ns]
+    tb = [M.times(df, b, variant_b, n, time_col)[0] for n in ns]
+    keep = [i for i in range(len(ns)) if ta[i].size and tb[i].size]
+    ns = [ns[i] for i in keep]
+    ta, tb = [ta[i] for i in keep], [tb[i] for i in keep]
+    if not ns:
+        return None, None, None
+
+    def cross(ma, mb):
+        r = np.log(np.asarray(ma) / np.asarray(mb))
+        if r[0] < 0:
+            return 0.0
+        for i in range(1, len(r)):
+            if r[i] < 0:
+                x0, x1 = np.log(ns[i - 1]), np.log(ns[i])
+                return float(np.exp(x0 + (x1 - x0) * r[i - 1] / (r[i - 1] - r[i])))
+        return None
+
+    point = cross([np.median(x) for x in ta], [np.median(x) for x in tb])
+    rng = np.random.default_rng(stats._RNG_SEED)
+    boots = [cross([np.median(rng.choice(x, x.size)) for x in ta], [np.median(rng.choice(x, x.size)) for x in tb])
+             for _ in range(n_boot)]
+    finite = [x for x in boots if x]
+    ci = (float(np.quantile(finite, 0.025)), float(np.quantile(finite, 0.975))) if point and len(finite) > n_boot / 2 else None
+    return point, ci, (ns[0], ns[-1])
+
+
+def defaults():
+    """Each algorithm's default (faithful) variant as text, or None: what a claim about 'the'
+    algorithm measures."""
+    return {a.name: (None if a.default_variant is None else str(a.default_variant)) for a in registry.ALGORITHMS.values()}
+
+
+def table(rows):
+    return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+def publish(notebook, rows, meas, reports_dir=None):
+    """Write the notebook's verdict table where the index and notebook 07 find it
+    (``<reports>/verdicts/<notebook>.csv``) and, for a run measured now, beside its records;
+    returns the styled table to display (verdict words coloured)."""
+    from ..paths import REPORTS
+    t = table(rows).assign(device=M_device(meas.prov), results=str(meas.run_dir.relative_to(M.ROOT)),
+                           profile=meas.prov.get("profile", ""))
+    d = (reports_dir or REPORTS) / "verdicts"
+    d.mkdir(parents=True, exist_ok=True)
+    t.to_csv(d / f"{notebook}.csv", index=False)
+    if meas.measured_now:
+        t.assign(notebook=notebook).to_csv(meas.run_dir / f"verdicts-{notebook}.csv", index=False)
+    return style(t[SHOWN])
+
+
+COLOURS = {"reproduced": "#1a7f37", "differs in magnitude": "#9a6700", "not reproduced": "#cf222e", "not testable": "#57606a"}
+
+
+def style(t):
+    return (t.style.hide(axis="index")
+            .map(lambda v: f"color: {COLOURS.get(v, 'inherit')}; font-weight: bold" if v in COLOURS else "", subset=["verdict"])
+            .set_properties(**{"text-align": "left", "vertical-align": "top", "font-size": "90%"}))
+
+
+def M_device(prov):
+    return prov.get("gpu") or f"CPU only ({prov.get('cpu')})"

@@ -1,0 +1,114 @@
+"""Every outcome of every verdict rule, and the statistics behind them."""
+import numpy as np
+import pytest
+
+from apsp_kernels.study import rules, stats
+
+
+# ----------------------------------------------------------------- range / value
+def test_range_reproduced_at_two_thirds_of_sizes():
+    pts = [(1024, 55, 50, 60), (2048, 60, 58, 62), (4096, 200, 190, 210)]
+    assert rules.range_rule(pts, [48, 52], 1.25)[0] == "reproduced"
+
+
+def test_range_edge_overlap_is_not_enough():
+    # the old rule's failure: min-max over sizes touching the band (41x..177x vs 45-100x)
+    pts = [(1024, 41, 35, 44), (2048, 110, 100, 130), (3072, 177, 160, 190)]
+    v, why = rules.range_rule(pts, [45, 100], 1.0)
+    assert v == "differs in magnitude" and "above" in why and "below" in why
+
+
+def test_range_interval_straddling_the_band_does_not_count():
+    pts = [(1024, 60, 40, 80)]
+    assert rules.range_rule(pts, [48, 52], 1.25)[0] == "differs in magnitude"
+
+
+def test_range_larger_says_by_how_much():
+    v, why = rules.range_rule([(1024, 500, 480, 520)], [48, 52], 1.25)
+    assert v == "differs in magnitude" and "9.62x larger" in why
+
+
+def test_range_opposite_direction_is_not_reproduced():
+    pts = [(1024, 0.5, 0.4, 0.6), (2048, 0.8, 0.7, 0.9), (4096, 1.5, 1.4, 1.6)]
+    assert rules.range_rule(pts, [3.9, 94.4], 1.25)[0] == "not reproduced"
+
+
+def test_range_nothing_matched_is_not_testable():
+    assert rules.range_rule([], [5, 6], 1.25)[0] == "not testable"
+    assert rules.range_rule([(1024, float("nan"), 1, 2)], [5, 6], 1.25)[0] == "not testable"
+
+
+def test_single_value_is_a_degenerate_range():
+    assert rules.range_rule([(1024, 2400, 2300, 2600)], [2500, 2500], 1.25)[0] == "reproduced"
+    assert rules.range_rule([(1024, 276, 270, 280)], [2500, 2500], 1.25)[0] == "differs in magnitude"
+
+
+# ----------------------------------------------------------------- averages
+def test_average_outcomes():
+    assert rules.aggregate_rule(80, 70, 90, [76, 76], 1.25)[0] == "reproduced"
+    v, why = rules.aggregate_rule(133, 120, 150, [76, 76], 1.25)
+    assert v == "differs in magnitude" and "larger" in why
+    assert rules.aggregate_rule(0.5, 0.4, 0.6, [27, 27], 1.25)[0] == "not reproduced"
+    assert rules.aggregate_rule(float("nan"), float("nan"), float("nan"), [27, 27], 1.25)[0] == "not testable"
+
+
+# ----------------------------------------------------------------- trends
+def test_trend_outcomes():
+    assert rules.trend_rule(0.5, 0.3, 0.7, 5)[0] == "reproduced"
+    assert rules.trend_rule(-0.5, -0.7, -0.3, 5)[0] == "not reproduced"
+    v, why = rules.trend_rule(0.05, -0.1, 0.2, 5)
+    assert v == "not reproduced" and "noise" in why
+    assert rules.trend_rule(0.5, 0.3, 0.7, 3)[0] == "not testable"
+    assert rules.trend_rule(-0.5, -0.7, -0.3, 5, claimed_sign=-1)[0] == "reproduced"
+
+
+def test_trend_with_points_outcomes():
+    up = ("reproduced", "grows")
+    pts = [(1024, 2.1, 2.0, 2.2, 2), (2048, 7.5, 7, 8, 7), (19456, 400, 380, 420, 377)]
+    assert rules.trend_with_points_rule(up, pts, None, 1.25)[0] == "reproduced"
+    far = [(1024, 2.1, 2.0, 2.2, 2), (2048, 30, 28, 32, 7), (19456, 2000, 1900, 2100, 377)]
+    assert rules.trend_with_points_rule(up, far, None, 1.25)[0] == "differs in magnitude"
+    assert rules.trend_with_points_rule(("not reproduced", "opposite"), pts, None, 1.25)[0] == "not reproduced"
+    assert rules.trend_with_points_rule(up, [], None, 1.25)[0] == "not testable"
+
+
+# ----------------------------------------------------------------- crossovers, break-even
+def test_crossover_outcomes():
+    assert rules.crossover_rule(9000, [10000, 10000], 2, (1024, 21504), ci=(8000, 11000))[0] == "reproduced"
+    v, why = rules.crossover_rule(3000, [10000, 10000], 2, (1024, 21504), ci=(2800, 3200))
+    assert v == "differs in magnitude" and "smaller" in why
+    assert rules.crossover_rule(None, [6000, 7000], 2, (1024, 16384))[0] == "not reproduced"
+    assert rules.crossover_rule(None, [6000, 7000], 2, (1024, 12288))[0] == "not testable"     # cap below the window
+    assert rules.crossover_rule(0, [100, 100], 2, (16, 2048))[0] == "differs in magnitude"
+    assert rules.crossover_rule(0, [100, 100], 2, (64, 2048))[0] == "not testable"
+    assert rules.crossover_rule(None, [100, 100], 2, None)[0] == "not testable"
+
+
+# ----------------------------------------------------------------- orderings
+def test_ordering_outcomes():
+    assert rules.ordering_rule([(1024, 2, 1.8, 2.2), (2048, 3, 2.5, 3.5)])[0] == "reproduced"
+    assert rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 0.7, 0.6, 0.8)])[0] == "not reproduced"
+    assert rules.ordering_rule([(1024, 1.0, 0.9, 1.1)])[0] == "not testable"
+    assert rules.ordering_rule([])[0] == "not testable"
+
+
+# ----------------------------------------------------------------- statistics
+def test_median_ci_order_statistics():
+    med, lo, hi, cov = stats.median_ci(np.arange(1, 11))
+    assert med == 5.5 and lo == 2 and hi == 9 and cov >= 0.95
+    med, lo, hi, cov = stats.median_ci([3.0, 1.0, 2.0])
+    assert (lo, hi) == (1.0, 3.0) and cov == pytest.approx(0.75)
+
+
+def test_ratio_ci_contains_the_point_and_is_deterministic():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(100, 5, 6), rng.normal(10, 0.5, 6)
+    r1, r2 = stats.ratio_ci(a, b), stats.ratio_ci(a, b)
+    assert r1 == r2 and r1[1] <= r1[0] <= r1[2] and 8 < r1[1] and r1[2] < 12
+
+
+def test_slope_ci_detects_growth():
+    n = [1024, 2048, 4096, 8192]
+    groups = [(np.array([x, x * 1.01, x * 0.99]), np.ones(3)) for x in n]
+    s, lo, hi = stats.loglog_slope_ci(n, groups)
+    assert s == pytest.approx(1, abs=1e-6) and 0.9 < lo <= hi < 1.1
