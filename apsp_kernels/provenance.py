@@ -14,9 +14,11 @@ _PKGS = ("numpy", "scipy", "numba", "pandas", "cupy-cuda13x", "cupy-cuda12x", "c
 
 
 ROOT = Path(__file__).resolve().parent.parent
-# The files whose content decides a measurement: code, kernels, notebooks, claims, runner.
-CODE_GLOBS = ("apsp_kernels/**/*.py", "apsp_kernels/**/*.cu", "apsp_kernels/**/*.cuh", "notebooks/*.ipynb",
-              "data/claims.yaml", "run_all.sh")
+# The files whose content decides a measurement: the solvers, kernels, harness and the campaign's
+# plan.  The analysis (study's statistics, rules, verdicts, figures), the notebooks and the claims
+# only read measurements, so a recorded run can be re-rendered by later code.
+CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/*.cuh",
+              "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py")
 
 
 class ProvenanceError(RuntimeError):
@@ -52,8 +54,7 @@ def fingerprint_of_commit(commit, root=ROOT):
     for line in out.stdout.splitlines():
         meta, path = line.split("\t", 1)
         _, kind, sha = meta.split()
-        pats = [g.replace("**/", "*") for g in CODE_GLOBS]
-        if kind == "blob" and any(fnmatch.fnmatch(path, pt) for pt in pats) and "__pycache__" not in path:
+        if kind == "blob" and any(fnmatch.fnmatch(path, pt) and path.count("/") == pt.count("/") for pt in CODE_GLOBS):
             rows.append((path, sha))
     h = hashlib.sha1()
     for path, sha in sorted(rows):

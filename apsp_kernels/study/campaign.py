@@ -106,6 +106,7 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
                                   warmup=warm, reference=ref, params=params, samples=j.samples,
                                   extra=dict(graph=j.graph, samples=j.samples, process=index, pinned_core=core))
         recs += new
+        pd.DataFrame(recs).to_csv(out_dir / f"process-{index}.csv", index=False)   # a killed run keeps what it measured
         _log(f"  [process {index} {i + 1}/{len(jobs)}] {j.algorithm}/{j.variant} {j.graph} n={j.n} "
              f"{j.estimate}{'' if j.samples is None else f'({j.samples})'}: {new[-1]['status']}, "
              f"{time.perf_counter() - t0:.1f} s (total {time.perf_counter() - t_start:.0f} s)")
