@@ -1,7 +1,16 @@
-import numpy as np
-import pytest
+import os
+import tempfile
 
-from apsp_kernels import gpu
+# Tests never write into the checkout's reports/, data/results/ or figures/: every output of a
+# test run goes to one temporary folder (set before apsp_kernels computes its paths).
+_OUT = tempfile.mkdtemp(prefix="apsp-tests-")
+for _k, _d in (("APSP_REPORTS_DIR", "reports"), ("APSP_RESULTS_DIR", "results"), ("APSP_FIGURES_DIR", "figures")):
+    os.environ[_k] = os.path.join(_OUT, _d)
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from apsp_kernels import gpu  # noqa: E402
 
 
 def pytest_configure(config):
@@ -31,3 +40,8 @@ def smoke_reports():
     rc = runner.run("smoke", progress=False)
     assert rc == 0, "the smoke batch failed; see reports/index.html"
     return runner.REPORTS
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import shutil
+    shutil.rmtree(_OUT, ignore_errors=True)

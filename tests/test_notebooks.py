@@ -41,7 +41,9 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
     for p in NB:
         executed = nbformat.read(reports / "executed" / p.name, as_version=4)
         assert not any(o.get("output_type") == "error" for c in executed.cells for o in c.get("outputs", [])), p.name
-    assert (ROOT / "figures" / "smoke" / "fig0_cpu_baselines.png").exists()
+    from apsp_kernels import paths
+    assert (paths.FIGURES / "smoke" / "fig0_cpu_baselines.png").exists()
+    assert paths.REPORTS != ROOT / "reports" and not str(paths.FIGURES).startswith(str(ROOT))
     verdicts = pd.read_csv(reports / "verdicts.csv")
     assert set(verdicts["claim"]) == set(claims.load())                  # every claim has a verdict
     assert set(verdicts["verdict"]) <= set(claims.VERDICTS)

@@ -19,6 +19,14 @@ RESULTS = harness.RESULTS_DIR
 KEMP = graph_label(2, 6)
 
 
+def rel(p):
+    """A path as the reports show it: relative to the checkout where it lies inside it."""
+    try:
+        return Path(p).resolve().relative_to(ROOT)
+    except ValueError:
+        return Path(p)
+
+
 def batch_id():
     """``run_all.sh`` sets APSP_BATCH: the notebooks of one batch read one campaign."""
     return os.environ.get("APSP_BATCH") or None
@@ -38,11 +46,12 @@ def latest_campaign(profile_name):
 
 @dataclass
 class Measurements:
-    df: pd.DataFrame            # every record of the notebook's jobs, all processes
+    df: pd.DataFrame            # every record of the campaign, all processes (figures filter what they show)
     prov: dict
     note: str                   # where the numbers come from, for the report
     run_dir: Path
     measured_now: bool
+    own: pd.DataFrame = None    # the records of this notebook's own jobs (its failures are reported)
 
 
 def _needs_gpu(jobs):
@@ -65,21 +74,20 @@ def load(notebook, P, source="measure", seed=0):
             d = RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}-{P['name']}-local-{notebook.split('_')[0]}"
             campaign.run(P, d, notebooks=(notebook,), seed=seed)
         df, prov = campaign.load(d)
-        df = campaign.select(df, jobs)
         return Measurements(df, prov, (f"Measured now on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
                                        f"({prov.get('timestamp')}), {prov['processes']} independent processes, "
-                                       f"commit {str(prov.get('git_commit'))[:12]}; records in `{d.relative_to(ROOT)}`."),
-                            d, True)
-    d = latest_campaign(P["name"]) or latest_campaign("paper")
+                                       f"commit {str(prov.get('git_commit'))[:12]}; records in `{rel(d)}`."),
+                            d, True, campaign.select(df, jobs))
+    d = latest_campaign(P["name"]) or latest_campaign("paper") or latest_campaign("quick")
     if d is None:
         raise FileNotFoundError(f"no recorded campaign under {RESULTS} and no GPU to measure ({gpu.gpu_status()[1]})")
     df, prov = campaign.load(d)
-    df = campaign.select(df, plan.jobs_for(notebook, _profile_of(prov, P)))
+    own = campaign.select(df, plan.jobs_for(notebook, _profile_of(prov, P)))
     why = "requested" if source == "recorded" else f"no GPU here: {gpu.gpu_status()[1]}"
     return Measurements(df, prov, (f"**RECORDED results** ({why}): measured on {prov.get('gpu')} with {prov.get('cpu')}, "
                                    f"{prov['processes']} independent processes from {prov.get('timestamp')}, commit "
                                    f"{str(prov.get('git_commit'))[:12]}, profile {prov.get('profile')}, from "
-                                   f"`{d.relative_to(ROOT)}`. Nothing GPU-related was run now."), d, False)
+                                   f"`{rel(d)}`. Nothing GPU-related was run now."), d, False, own)
 
 
 def _profile_of(prov, P):

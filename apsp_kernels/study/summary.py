@@ -14,14 +14,15 @@ def show_runs(meas):
     from IPython.display import HTML, Markdown, display
     display(Markdown(meas.note))
     s = M.summary(meas.df)
-    bad = s.loc[~s["ok"], [c for c in ("algorithm", "variant", "graph", "n", "runs", "failed", "error") if c in s]]
+    own = M.summary(meas.own if meas.own is not None else meas.df)
+    bad = own.loc[~s["ok"], [c for c in ("algorithm", "variant", "graph", "n", "runs", "failed", "error") if c in own]]
     if bad.empty:
         display(Markdown("Every full run was **verified** against the CPU reference (Fletcher-64 of the exact "
                          "distances); sampled CPU estimates are marked *sampled* wherever they are used."))
     else:
         display(Markdown("**Runs that FAILED verification or raised** (never plotted as times):"))
         display(bad)
-    dis = M.process_disagreements(meas.df)
+    dis = M.process_disagreements(meas.own if meas.own is not None else meas.df)
     if len(dis):
         display(HTML('<p style="color:#cf222e;font-weight:bold">Independent processes disagree (their run ranges do not '
                      f'overlap and their medians differ by more than 10%) for {len(dis)} timed groups:</p>'))

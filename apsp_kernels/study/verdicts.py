@@ -96,7 +96,14 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     if not c.get("testable_here", True):
         row.update(verdict="not testable", reason=c.get("not_testable_reason") or "not testable here")
         return row
-    if kind in ("range", "value") and points is None:
+    if aggregate is not None or kind in ("average", "limit"):
+        if aggregate is None:
+            row.update(verdict="not testable", reason="no measurement passed for this claim")
+            return row
+        val, lo, hi, text = aggregate
+        v, why = rules.aggregate_rule(val, lo, hi, claimed, tol, what=kind)
+        row.update(ours=val, ci_lo=lo, ci_hi=hi, ours_text=text)
+    elif kind in ("range", "value") and points is None:
         e2e, ker = speedup_pair(df, c)
         dec = ker if c.get("time") == "kernel" else e2e
         ns, why = matched_sizes(c.get("paper_n"), dec["n"])
@@ -121,19 +128,12 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         g = _geo(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
         row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=f"{g[0]:.3g}x [{g[1]:.3g}, {g[2]:.3g}]" if points else "-",
                    per_size="; ".join(f"n={n}: {x:.3g} [{lo:.3g}, {hi:.3g}]" for n, x, lo, hi in points))
-    elif kind in ("average", "limit") or aggregate is not None:
-        if aggregate is None:
-            row.update(verdict="not testable", reason="no measurement passed for this claim")
-            return row
-        val, lo, hi, text = aggregate
-        v, why = rules.aggregate_rule(val, lo, hi, claimed, tol, what=kind)
-        row.update(ours=val, ci_lo=lo, ci_hi=hi, ours_text=text)
     elif kind in ("crossover", "break_even"):
         x, ci, rng = crossover if crossover is not None else (None, None, None)
         v, why = rules.crossover_rule(x, claimed, tol, rng, ci)
         row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
                    ours_text=("never, up to n = %g" % rng[1] if x is None and rng else
-                              "faster at every measured size" if x == 0 else
+                              f"already crossed at the smallest measured size (n = {rng[0]:g})" if x == 0 else
                               f"n = {x:.0f}" + (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else "") if x else "-"))
     elif kind == "ordering":
         pts = ordering or []
@@ -215,7 +215,7 @@ def publish(notebook, rows, meas, reports_dir=None):
     (``<reports>/verdicts/<notebook>.csv``) and, for a run measured now, beside its records;
     returns the styled table to display (verdict words coloured)."""
     from ..paths import REPORTS
-    t = table(rows).assign(device=M_device(meas.prov), results=str(meas.run_dir.relative_to(M.ROOT)),
+    t = table(rows).assign(device=M_device(meas.prov), results=str(M.rel(meas.run_dir)),
                            profile=meas.prov.get("profile", ""))
     d = (reports_dir or REPORTS) / "verdicts"
     d.mkdir(parents=True, exist_ok=True)

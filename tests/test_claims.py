@@ -1,0 +1,56 @@
+"""Every claim is exact data: quoted verbatim from its seed (when the seeds are beside the
+checkout), with its place, quantity, sizes, tolerance and a notebook; and a test per field."""
+import math
+import re
+
+import pytest
+
+from apsp_kernels import claims, paths, registry
+
+C = claims.load()
+KINDS = {"range", "value", "average", "trend", "crossover", "break_even", "ordering", "limit"}
+
+
+def _norm(s):
+    return re.sub(r"\s+", " ", s).strip()
+
+
+@pytest.mark.parametrize("cid", sorted(C))
+def test_claim_fields(cid):
+    c = C[cid]
+    assert c["kind"] in KINDS
+    for key in ("quote", "where", "quantity", "hardware", "notebook"):
+        assert c.get(key), f"{cid}: {key} missing"
+    assert re.search(r"seed \d{3}", c["where"]), c["where"]
+    assert isinstance(c["paper_n"], list) and (c["paper_n"] or c.get("paper_n_reason"))
+    if c["kind"] in ("range", "value", "average", "crossover", "break_even", "limit"):
+        lo, hi = c["claimed"]
+        assert lo <= hi and (c.get("tolerance") or 0) >= 1
+    for key in ("algorithm", "baseline"):
+        name = c.get(key)
+        assert name is None or name == "all_gpu" or name in registry.ALGORITHMS, f"{cid}: {key} {name}"
+    for name in (c.get("algorithms") or []) + (c.get("baselines") or []):
+        assert name in registry.ALGORITHMS, f"{cid}: {name}"
+    if not c.get("testable_here", True):
+        assert c.get("not_testable_reason")
+
+
+def test_no_hardware_that_no_seed_names():
+    text = " ".join(str(c.get("hardware")) for c in C.values())
+    assert "8800 GT" not in text and "8800 GTX" not in text
+
+
+def test_at_least_claims_have_no_upper_bound():
+    assert C["kk_peak_vs_others"]["claimed"][1] == math.inf
+
+
+@pytest.mark.skipif(not paths.SEEDS.is_dir(), reason=f"seeds not beside the checkout ({paths.SEEDS})")
+@pytest.mark.parametrize("cid", sorted(C))
+def test_quotes_are_verbatim(cid):
+    c = C[cid]
+    seeds = {f.name[:3]: _norm(f.read_text(encoding="utf-8")) for f in paths.SEEDS.glob("[0-9][0-9][0-9]_*.txt")}
+    quotes = [(c["quote"], c["where"])] + ([(c["kemp_quote"], "seed 000")] if c.get("kemp_quote") else [])
+    quotes += [(r["quote"], r.get("where", c["where"])) for r in c.get("readings") or []]
+    for q, where in quotes:
+        seed = re.search(r"seed (\d{3})", where).group(1)
+        assert _norm(q) in seeds[seed], f"{cid}: not verbatim in seed {seed}: {q[:80]!r}"
