@@ -55,6 +55,16 @@ def reference_checksum(g):
     return value
 
 
+def _start_thread_pool():
+    """Start numba's worker threads now, with every core allowed: threads inherit the affinity
+    of the thread that creates them, and the first parallel call (a Fletcher-64 check, say) may
+    otherwise come while a single-thread job holds the process on one core -- leaving every
+    multi-threaded code of the process on that one core (seen: 8-10x slower all-core codes in
+    the processes that found their references cached)."""
+    import numpy as np
+    fletcher64(np.zeros(1 << 22, np.int32))
+
+
 @contextlib.contextmanager
 def _pinned(algo):
     """Single-thread CPU codes run pinned to one core (the last one this process may use, away
@@ -83,6 +93,7 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index))
     provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
     (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
+    _start_thread_pool()
     has_gpu = gpu.available()
     jobs = [j for j in plan.campaign_jobs(P, notebooks) if (index == 0 or not j.once)
             and (has_gpu or registry.get(j.algorithm).device == "cpu")]
