@@ -1,0 +1,111 @@
+"""The campaign: independent processes, one commit per batch, thread affinity, the sampled
+estimate's bookkeeping, and what the reports draw from it."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from apsp_kernels import generators as G
+from apsp_kernels import harness, provenance, registry
+from apsp_kernels.study import campaign, measurements as M, plan, profiles
+
+
+def test_plan_interleaves_and_deduplicates():
+    P = profiles.profile("paper")
+    jobs = plan.campaign_jobs(P)
+    keys = [j.key for j in jobs]
+    assert len(keys) == len(set(keys))
+    assert [j.n for j in jobs] == sorted(j.n for j in jobs)                  # by size: CPU and GPU interleave
+    devices = {registry.get(j.algorithm).device for j in jobs if j.n == 4096}
+    assert devices == {"cpu", "gpu"}
+    seq = [j for j in jobs if j.algorithm == "fw_sequential" and j.graph == plan.KEMP]
+    assert {j.n for j in seq if j.samples} >= set(P["gpu_sizes"])             # sampled at every GPU size
+    assert {j.n for j in seq if j.samples is None} >= {n for n in P["cpu_sizes"] if n <= P["full_cap"]}
+
+
+def test_sampled_estimate_is_marked_and_scaled():
+    g = G.kemp(256, seed=3)
+    rec = harness.measure(registry.get("fw_sequential"), g, samples=16, repeats=1, warmup=0)[0]
+    assert rec["estimate"] == "sampled" and rec["verified"] is None
+    assert rec["total_units"] == 256 and rec["sample_units"] == 16
+    assert rec["wall_ms"] == pytest.approx(rec["setup_ms"] + rec["sample_work_ms"] * 16)
+
+
+def test_campaign_process_and_batch_provenance(tmp_path, monkeypatch):
+    P = profiles.profile("smoke")
+    monkeypatch.setenv("APSP_CACHE_DIR", str(tmp_path / "cache"))
+    df = campaign.run_process(P, tmp_path, 0, notebooks=("00_environment_and_cpu_baselines",))
+    assert (tmp_path / "process-0.csv").exists() and (tmp_path / "provenance-0.json").exists()
+    full = df[df["estimate"] == "measured"]
+    assert full["verified"].astype(bool).all() and (df["status"] == "ok").all()
+    single = df[(df["algorithm"] == "fw_sequential")]
+    if hasattr(os, "sched_setaffinity"):
+        assert single["pinned_core"].notna().all()
+    loaded, prov = campaign.load(tmp_path)
+    assert prov["processes"] == 1 and len(loaded) == len(df)
+    # a process measured at other code may not join the batch
+    p = json.loads((tmp_path / "provenance-0.json").read_text())
+    p["code_fingerprint"] = "0" * 40
+    (tmp_path / "provenance-0.json").write_text(json.dumps(p))
+    with pytest.raises(provenance.ProvenanceError):
+        campaign.run_process(P, tmp_path, 1, notebooks=("00_environment_and_cpu_baselines",))
+
+
+def test_reference_run_refuses_a_dirty_tree(tmp_path):
+    with pytest.raises(provenance.ProvenanceError):
+        provenance.check_batch(tmp_path, {"git_commit": "abc-dirty", "code_fingerprint": "x"}, strict=True)
+    provenance.check_batch(tmp_path, {"git_commit": "abc-dirty", "code_fingerprint": "x"}, strict=False)
+
+
+def test_fingerprint_matches_the_commit_of_a_clean_tree():
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=provenance.ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--"] + list(provenance.CODE_GLOBS),
+                           cwd=provenance.ROOT, capture_output=True, text=True)
+    if head.returncode or dirty.stdout.strip():
+        pytest.skip("no git, or the measurement code has uncommitted changes")
+    assert provenance.fingerprint_of_commit(head.stdout.strip()) == provenance.code_fingerprint()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs CPU affinity and at least 2 cores")
+def test_pinning_leaves_the_thread_pool_on_every_core():
+    code = """
+import os, numpy as np
+from apsp_kernels.study import campaign
+from apsp_kernels import registry, verify
+campaign._start_thread_pool()
+with campaign._pinned(registry.get("fw_sequential")):
+    verify.fletcher64(np.zeros(1 << 22, np.int32))
+allowed = []
+for t in os.listdir("/proc/self/task"):
+    for line in open(f"/proc/self/task/{t}/status"):
+        if line.startswith("Cpus_allowed_list"):
+            allowed.append(line.split(":")[1].strip())
+print(sorted(set(allowed)))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=provenance.ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    sets = eval(out.stdout.strip().splitlines()[-1])
+    assert len(sets) == 1, f"some threads are pinned: {sets}"
+
+
+def test_disagreeing_processes_are_found():
+    rows = []
+    for p, t in ((0, 100.0), (1, 101.0), (2, 300.0)):
+        rows += [dict(algorithm="a", variant="None", graph="kemp 2-6", params="{}", estimate="measured", n=8,
+                      process=p, wall_ms=t * f, status="ok", verified=True) for f in (1.0, 1.01)]
+    dis = M.process_disagreements(pd.DataFrame(rows))
+    assert len(dis) == 1 and dis["max_over_min"].iloc[0] > 2
+    same = pd.DataFrame([dict(r, wall_ms=100.0) for r in rows])
+    assert M.process_disagreements(same).empty
+
+
+def test_failed_full_solve_gives_no_time():
+    rows = [dict(algorithm="a", variant="None", graph="kemp 2-6", params="{}", estimate="measured", n=8, process=0,
+                 wall_ms=1.0, status=s, verified=v) for s, v in (("ok", True), ("failed_verification", False))]
+    t, kind = M.times(pd.DataFrame(rows), "a", None, 8)
+    assert t.size == 0 and kind == "failed"
