@@ -72,9 +72,11 @@ def cpu_baselines(P, sizes):
         out.append(job("dijkstra_cpu_parallel", None, n, samples=P["dijkstra_sources"], repeats=r(n)))
         out.append(job("dijkstra_cpu", None, n, samples=P["dijkstra_sources"] // 8, repeats=r(n)))
         if n <= P["full_cap"]:
-            for a, v in (("fw_sequential", None), ("fw_blocked", 64), ("fw_blocked_parallel", 64),
+            for a, v in (("fw_sequential", None), ("fw_blocked_parallel", 64),
                          ("dijkstra_cpu_parallel", None), ("dijkstra_cpu", None)):
                 out.append(job(a, v, n, repeats=r(n)))
+        if n <= P.get("blocked_full_cap", P["full_cap"]):
+            out.append(job("fw_blocked", 64, n, repeats=r(n)))
     if P.get("full_once"):
         n = P["full_once"]
         out += [job("fw_sequential", None, n, once=True), job("fw_blocked", 64, n, once=True)]
@@ -115,7 +117,8 @@ def jobs_for(notebook, P):
                 + _gpu("hochberg_naive", None, _upto(G, P["cubic_cap"]), P)
                 + _gpu("thrust_fw", None, _upto(G, P["cubic_cap"]), P))
     if notebook.startswith("02_"):
-        return base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, G, P) + _gpu("harish", "atomic", G, P)
+        return (base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, _upto(G, P.get("kk32_cap", max(G))), P)
+                + _gpu("harish", "atomic", G, P) + _gpu("harish", "corrected", _upto(G, P["variant_cap"]), P))
     if notebook.startswith("03_"):
         out = base + _gpu("harish", "atomic", G, P)
         for v in ("corrected", "original"):
@@ -144,7 +147,7 @@ def jobs_for(notebook, P):
             out.append(job("fw_sequential", None, n, repeats=reps if n <= 1024 else repeats_for(P, n)))
         return out
     if notebook.startswith("05_"):
-        out = base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, G, P)
+        out = base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, _upto(G, P.get("kk32_cap", max(G))), P)
         for v, cap in ((16, P["ooc_cap"]), (32, P["ooc32_cap"])):
             out += [job("kemp_ooc", v, n, params={"budget_bytes": ooc_budget(n, v)}, repeats=repeats_for(P, n))
                     for n in _upto(G, cap)]

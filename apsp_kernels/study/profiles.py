@@ -4,8 +4,9 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
   processes     independent runs (fresh processes) of the whole measurement campaign
   repeats       timed repeats per process at n <= large_n, ``repeats_large`` above
   cpu_sizes     notebook 00's sizes;  gpu_sizes: the claim notebooks' sizes
-  full_cap      the largest n at which the single-thread CPU codes also run in full (the
-                sampled estimate is validated against these); ``full_once`` runs once per batch
+  full_cap      the largest n at which the CPU codes also run in full (the sampled estimate is
+                validated against these; ``blocked_full_cap`` for Alg. 8 as written, the slowest);
+                ``full_once``: a larger size run in full once per batch
   seq_samples   pivots k timed per sampled sequential-FW solve (each one full n^2 pass);
                 ``seq_samples_large`` at n >= 8192
   blocked_rounds, blocked_cap   whole rounds timed per sampled blocked-FW solve, and its cap
@@ -16,6 +17,7 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
                 min-plus); ``tran_cap`` for Tran's FW, whose crossover with Harish needs larger n
   ooc_cap       Kemp's out-of-core KK at B = 16 (``ooc32_cap`` at B = 32); ooc_big: (n, MiB) a
                 graph larger than the device budget, solved once per batch
+  kk32_cap      Katz & Kider at B = 32 (B = 16 is the claims' block size)
   variant_cap   Harish's original and corrected variants;  race_sizes: the race count
   degree_n / degrees   the density study;  mem_sizes: the host memory mode study
 """
@@ -39,10 +41,10 @@ PROFILES = {
                   mem_sizes=[16, 64, 256, 1024]),
     "paper": dict(processes=3, repeats=2, repeats_large=1, large_n=4096, cpu_sizes=[512, 1024, 2048, 3072],
                   gpu_sizes=[1024, 2048, 3072, 4096, 8192, 12288, 16384, 19456, 21504],
-                  full_cap=2048, full_once=3072, seq_samples=16, seq_samples_large=8,
-                  blocked_rounds=1, blocked_cap=16384, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,
+                  full_cap=2048, blocked_full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
+                  blocked_rounds=1, blocked_cap=12288, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,
                   cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_big=(16384, 512),
-                  variant_cap=4096, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
+                  kk32_cap=8192, variant_cap=2048, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
                   degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048]),
     "full": dict(processes=5, repeats=3, repeats_large=2, large_n=8192, cpu_sizes=[512, 1024, 2048, 3072, 4096],
                  gpu_sizes=list(KEMP_SIZES), full_cap=4096, full_once=None, seq_samples=32, seq_samples_large=16,
