@@ -119,8 +119,8 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None):
         return "not testable", f"no crossing up to n = {m_hi:g}; the window [{b_lo:.0f}, {b_hi:.0f}] reaches beyond it"
     if ours == 0:
         if m_lo <= b_lo:
-            return "differs in magnitude", f"already faster at the smallest size n = {m_lo:g}, below the window [{b_lo:.0f}, {b_hi:.0f}]"
-        return "not testable", f"already faster at the smallest size n = {m_lo:g}; the crossing may lie below it"
+            return "differs in magnitude", f"already crossed at the smallest size n = {m_lo:g}, below the window [{b_lo:.0f}, {b_hi:.0f}]"
+        return "not testable", f"already crossed at the smallest size n = {m_lo:g}; the crossing may lie below it"
     lo, hi = ci if ci is not None else (ours, ours)
     if lo >= b_lo and hi <= b_hi:
         return "reproduced", f"crossing near n = {ours:.0f} [{lo:.0f}, {hi:.0f}], inside [{b_lo:.0f}, {b_hi:.0f}]"

@@ -16,9 +16,10 @@ from . import rules, stats
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
-           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "verdict", "reason", "hardware", "notebook"]
-SHOWN = ["claim", "where", "quote", "decided_by", "paper_n", "ours_text", "ours_end_to_end", "ours_kernel",
-         "best_cpu", "baseline_timed", "kemp", "verdict", "reason"]
+           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "reason",
+           "hardware", "notebook"]
+SHOWN = ["claim", "where", "quote", "decided_by", "matched_n", "ours_text", "ours_end_to_end", "ours_kernel",
+         "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "verdict", "reason"]
 
 
 def _time_cols(c):
@@ -63,6 +64,17 @@ def _geo(sp):
     return float(g), float(g * np.exp(-se)), float(g * np.exp(se))
 
 
+def _kemp_vs_ours(c, sp):
+    """Kemp's own numbers at his sizes beside ours at the same n, where he gives per-size values."""
+    pts = c.get("kemp_points") or {}
+    out = []
+    for n, k in sorted(pts.items()):
+        r = sp[sp["n"] == int(n)]
+        out.append(f"n={n}: Kemp {k:g}x, ours " + (f"{r['speedup'].iloc[0]:.3g}x [{r['ci_lo'].iloc[0]:.3g}, {r['ci_hi'].iloc[0]:.3g}]"
+                                                     if len(r) else "not measured"))
+    return "; ".join(out) or "-"
+
+
 def _base_row(c):
     cl = c.get("claimed") or [np.nan, np.nan]
     return dict(claim=c["id"], source=c.get("source", ""), quote=c.get("quote", ""), where=c.get("where", ""),
@@ -71,7 +83,7 @@ def _base_row(c):
                 tolerance=c.get("tolerance", np.nan), hardware=c.get("hardware", ""), notebook=c.get("notebook", ""),
                 kemp=claims_mod.fmt_range(c.get("kemp")), decided_by=c.get("time", "end_to_end"),
                 matched_n="-", ours=np.nan, ci_lo=np.nan, ci_hi=np.nan, ours_text="-", per_size="", ours_end_to_end="-",
-                ours_kernel="-", best_cpu="-", baseline_timed="-")
+                ours_kernel="-", best_cpu="-", baseline_timed="-", kemp_vs_ours="-")
 
 
 def speedup_pair(df, c, sizes=None):
@@ -115,7 +127,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
                    ours_text=f"{g[0]:.3g}x [{g[1]:.3g}, {g[2]:.3g}] (geometric mean over {len(d)} sizes)" if len(d) else "-",
                    per_size=_fmt_points(d), ours_end_to_end=f"{ge[0]:.3g}x [{ge[1]:.3g}, {ge[2]:.3g}]" if len(d) else "-",
                    ours_kernel=f"{gk[0]:.3g}x [{gk[1]:.3g}, {gk[2]:.3g}]" if len(d) else "-",
-                   baseline_timed=", ".join(sorted(set(d["baseline_timed"]))) if len(d) else "-")
+                   baseline_timed=", ".join(sorted(set(d["baseline_timed"]))) if len(d) else "-",
+                   kemp_vs_ours=_kemp_vs_ours(c, dec))
         if registry.get(c["algorithm"]).device == "gpu" and not c.get("invert"):
             b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns)
             gb = _geo(b)
@@ -150,8 +163,12 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
 
 def trend(df, c, sizes=None):
     """A growth claim: slope of log speed-up against log n with its bootstrap interval over
-    every size both codes were timed at (``sizes`` restricts), plus the per-size points."""
+    every size both codes were timed at within the paper's range (``sizes`` restricts further),
+    plus the per-size points."""
     cols = _time_cols(c)(c.get("time", "end_to_end"))
+    if c.get("paper_n") and sizes is None:
+        lo, hi = min(c["paper_n"]), max(c["paper_n"])
+        sizes = [n for n in M.sizes_of(df, c["algorithm"], c.get("variant")) if lo <= n <= hi]
     sp = M.speedups(df, c["algorithm"], c["baseline"], variant=c.get("variant"), baseline_variant=c.get("baseline_variant"),
                     time_col=cols[0], base_time_col=cols[1], sizes=sizes)
     groups = []
