@@ -47,6 +47,10 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
     verdicts = pd.read_csv(reports / "verdicts.csv")
     assert set(verdicts["claim"]) == set(claims.load())                  # every claim has a verdict
     assert set(verdicts["verdict"]) <= set(claims.VERDICTS)
+    need = {"claim", "quote", "where", "paper_n", "ours", "ci_lo", "ci_hi", "claimed_lo", "claimed_hi", "tolerance",
+            "verdict", "reason", "ours_end_to_end", "ours_kernel", "best_cpu", "baseline_timed"}
+    assert need <= set(verdicts.columns), need - set(verdicts.columns)
+    assert verdicts["reason"].notna().all()
 
 
 def test_failing_notebook_is_reported_and_others_continue(tmp_path, monkeypatch):

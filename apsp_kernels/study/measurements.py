@@ -59,23 +59,39 @@ def _needs_gpu(jobs):
     return any(registry.get(j.algorithm).device == "gpu" for j in jobs)
 
 
+def campaign_of_batch(P):
+    """This batch's campaign folder (``APSP_BATCH``), where it holds records."""
+    if not batch_id():
+        return None
+    for root in (RESULTS, _recorded()):
+        d = root / f"{batch_id()}-{P['name']}-campaign"
+        if list(d.glob("process-*.csv")):
+            return d
+    return None
+
+
+def _recorded():
+    from ..paths import RECORDED
+    return RECORDED
+
+
 def load(notebook, P, source="measure", seed=0):
-    """The records of ``notebook``'s jobs.  ``measure``: this batch's campaign if it ran, else
-    a campaign of this notebook alone (``P['processes']`` fresh processes); without a GPU where
-    one is needed, the recorded reference run.  ``recorded``: the newest recorded campaign of
-    this profile, else of ``paper``."""
+    """The records of ``notebook``'s jobs.  ``measure``: this batch's campaign (``APSP_BATCH``)
+    if it holds records, else a campaign of this notebook alone (``P['processes']`` fresh
+    processes); without a GPU where one is needed, the recorded reference run.  ``recorded``:
+    the newest recorded campaign of this profile, else of ``paper``, else of ``quick``."""
     if source not in ("measure", "recorded"):
         raise ValueError(f"source must be 'measure' or 'recorded', got {source!r}")
     jobs = plan.jobs_for(notebook, P)
     can = gpu.available() or not _needs_gpu(jobs)
-    if source == "measure" and can:
-        d = campaign_dir(P["name"]) if batch_id() else None
-        if d is None or not list(d.glob("process-*.csv")):
-            d = RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}-{P['name']}-local-{notebook.split('_')[0]}"
-            campaign.run(P, d, notebooks=(notebook,), seed=seed)
+    d = campaign_of_batch(P) if source == "measure" else None
+    if d is None and source == "measure" and can:
+        d = RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}-{P['name']}-local-{notebook.split('_')[0]}"
+        campaign.run(P, d, notebooks=(notebook,), seed=seed)
+    if d is not None:
         df, prov = campaign.load(d)
-        return Measurements(df, prov, (f"Measured now on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
-                                       f"({prov.get('timestamp')}), {prov['processes']} independent processes, "
+        return Measurements(df, prov, (f"Measured in this batch on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
+                                       f"(from {prov.get('timestamp')}), {prov['processes']} independent processes, "
                                        f"commit {str(prov.get('git_commit'))[:12]}; records in `{rel(d)}`."),
                             d, True, campaign.select(df, jobs))
     d = latest_campaign(P["name"]) or latest_campaign("paper") or latest_campaign("quick")
