@@ -212,15 +212,16 @@ def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=Non
 
 
 def process_disagreements(df, time_col="wall_ms"):
-    """Groups whose independent processes disagree: two processes' intervals (their own
-    min-max) do not overlap by more than the run-to-run spread allows.  Shown in red."""
+    """Groups whose independent processes disagree: each process timed the group at least twice,
+    two processes' ranges do not overlap, and their medians differ by more than 10%.  (With one
+    repeat a process has no range of its own; :func:`process_spread` summarises those.)"""
     rows = []
     g = good(df)
     if "process" not in g or g["process"].nunique() < 2:
         return pd.DataFrame()
     for key, grp in g.groupby(["algorithm", "variant", "graph", "params", "estimate", "n"]):
-        per = grp.groupby("process")[time_col].agg(["min", "max", "median"])
-        if len(per) < 2:
+        per = grp.groupby("process")[time_col].agg(["min", "max", "median", "size"])
+        if len(per) < 2 or per["size"].min() < 2:
             continue
         lo_max, hi_min = per["min"].max(), per["max"].min()
         spread = per["median"].max() / per["median"].min()
@@ -229,6 +230,17 @@ def process_disagreements(df, time_col="wall_ms"):
                              process_medians_ms=", ".join(f"{m:.4g}" for m in per["median"]),
                              max_over_min=round(spread, 3)))
     return pd.DataFrame(rows)
+
+
+def process_spread(df, time_col="wall_ms"):
+    """Per device: the median and largest ratio between the slowest and fastest process's median
+    of a timed group -- how much the machine moved between independent runs."""
+    g = good(df)
+    if "process" not in g or g["process"].nunique() < 2:
+        return pd.DataFrame()
+    r = (g.groupby(["device", "algorithm", "variant", "graph", "params", "estimate", "n", "process"])[time_col].median()
+         .groupby(level=[0, 1, 2, 3, 4, 5, 6]).agg(lambda x: x.max() / x.min()))
+    return r.groupby(level=0).describe(percentiles=[0.5, 0.9])[["count", "50%", "90%", "max"]].round(3)
 
 
 def sampled_validation(df):
