@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 CLAIMS_FILE = Path(__file__).resolve().parent.parent / "data" / "claims.yaml"
-VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "not testable")
+VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 
 
 def _expand(c):

@@ -15,11 +15,16 @@ def test_range_edge_overlap_is_not_enough():
     # the old rule's failure: min-max over sizes touching the band (41x..177x vs 45-100x)
     pts = [(1024, 41, 35, 44), (2048, 110, 100, 130), (3072, 177, 160, 190)]
     v, why = rules.range_rule(pts, [45, 100], 1.0)
-    assert v == "differs in magnitude" and "above" in why and "below" in why
+    assert v == "differs in magnitude" and "larger" in why and "smaller" in why
 
 
-def test_range_interval_straddling_the_band_does_not_count():
-    pts = [(1024, 60, 40, 80)]
+def test_range_interval_straddling_the_band_is_inconclusive():
+    assert rules.range_rule([(1024, 60, 40, 80)], [48, 52], 1.25)[0] == "inconclusive"
+    # one size inside, two across an edge: either verdict could hold
+    pts = [(1024, 50, 49, 51), (2048, 60, 50, 70), (4096, 64, 60, 70)]
+    assert rules.range_rule(pts, [48, 52], 1.25)[0] == "inconclusive"
+    # two sizes clearly above: reproduced is impossible whatever the third does
+    pts = [(1024, 50, 40, 80), (2048, 200, 190, 210), (4096, 300, 290, 310)]
     assert rules.range_rule(pts, [48, 52], 1.25)[0] == "differs in magnitude"
 
 
@@ -50,6 +55,7 @@ def test_average_outcomes():
     assert v == "differs in magnitude" and "larger" in why
     assert rules.aggregate_rule(0.5, 0.4, 0.6, [27, 27], 1.25)[0] == "not reproduced"
     assert rules.aggregate_rule(float("nan"), float("nan"), float("nan"), [27, 27], 1.25)[0] == "not testable"
+    assert rules.aggregate_rule(39.2, 37.3, 42.7, [32, 32], 1.25)[0] == "inconclusive"      # across the edge 40
 
 
 # ----------------------------------------------------------------- trends
@@ -57,7 +63,7 @@ def test_trend_outcomes():
     assert rules.trend_rule(0.5, 0.3, 0.7, 5)[0] == "reproduced"
     assert rules.trend_rule(-0.5, -0.7, -0.3, 5)[0] == "not reproduced"
     v, why = rules.trend_rule(0.05, -0.1, 0.2, 5)
-    assert v == "not reproduced" and "noise" in why
+    assert v == "inconclusive" and "noise" in why
     assert rules.trend_rule(0.5, 0.3, 0.7, 3)[0] == "not testable"
     assert rules.trend_rule(-0.5, -0.7, -0.3, 5, claimed_sign=-1)[0] == "reproduced"
 
@@ -68,6 +74,8 @@ def test_trend_with_points_outcomes():
     assert rules.trend_with_points_rule(up, pts, None, 1.25)[0] == "reproduced"
     far = [(1024, 2.1, 2.0, 2.2, 2), (2048, 30, 28, 32, 7), (19456, 2000, 1900, 2100, 377)]
     assert rules.trend_with_points_rule(up, far, None, 1.25)[0] == "differs in magnitude"
+    edge = [(1024, 1.4, 1.2, 1.9, 2), (2048, 5, 4, 6, 7), (19456, 400, 380, 420, 377)]
+    assert rules.trend_with_points_rule(up, edge, None, 1.25)[0] == "inconclusive"
     assert rules.trend_with_points_rule(("not reproduced", "opposite"), pts, None, 1.25)[0] == "not reproduced"
     assert rules.trend_with_points_rule(up, [], None, 1.25)[0] == "not testable"
 
@@ -82,13 +90,15 @@ def test_crossover_outcomes():
     assert rules.crossover_rule(0, [100, 100], 2, (16, 2048))[0] == "differs in magnitude"
     assert rules.crossover_rule(0, [100, 100], 2, (64, 2048))[0] == "not testable"
     assert rules.crossover_rule(None, [100, 100], 2, None)[0] == "not testable"
+    assert rules.crossover_rule(190, [100, 100], 2, (16, 2048), ci=(150, 260))[0] == "inconclusive"
 
 
 # ----------------------------------------------------------------- orderings
 def test_ordering_outcomes():
     assert rules.ordering_rule([(1024, 2, 1.8, 2.2), (2048, 3, 2.5, 3.5)])[0] == "reproduced"
     assert rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 0.7, 0.6, 0.8)])[0] == "not reproduced"
-    assert rules.ordering_rule([(1024, 1.0, 0.9, 1.1)])[0] == "not testable"
+    assert rules.ordering_rule([(1024, 1.0, 0.9, 1.1)])[0] == "inconclusive"
+    assert rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 2, 1.8, 2.2), (4096, 1.0, 0.9, 1.1)])[0] == "inconclusive"
     assert rules.ordering_rule([])[0] == "not testable"
 
 

@@ -128,7 +128,7 @@ def summary(df, time_col="wall_ms", by=("algorithm", "variant", "graph", "params
     for key, grp in df.groupby(by, sort=True, dropna=False):
         g = good(grp)
         ok = len(g) == len(grp) and len(g) > 0
-        t = g[time_col].dropna().to_numpy(float) if (ok and time_col in g) else np.array([])
+        t = per_process(g.dropna(subset=[time_col]), time_col) if (ok and time_col in g) else np.array([])
         med, lo, hi, cov = stats.median_ci(t) if t.size else (np.nan, np.nan, np.nan, 0.0)
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update(ok=ok, runs=len(grp), failed=len(grp) - len(g), processes=grp["process"].nunique() if "process" in grp else 1,
@@ -156,10 +156,19 @@ def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, m
     for kind in ((prefer, "sampled" if prefer == "measured" else "measured")):
         sel = g[g["estimate"] == kind]
         if len(sel) and time_col in sel:
-            vals = sel[time_col].dropna().to_numpy(float)
-            if vals.size:
-                return vals, kind
+            sel = sel.dropna(subset=[time_col])
+            if len(sel):
+                return per_process(sel, time_col), kind
     return np.array([]), None
+
+
+def per_process(d, time_col="wall_ms"):
+    """One number per independent process (the median of its repeats): the unit of every
+    interval.  Repeats inside one process are not independent draws on this machine -- the
+    processes' medians lie further apart than their repeats do (see process_spread)."""
+    if "process" not in d or d["process"].isna().all():
+        return d[time_col].to_numpy(float)
+    return d.groupby("process")[time_col].median().to_numpy(float)
 
 
 def sizes_of(df, algorithm, variant=None, graph=KEMP):

@@ -1,19 +1,29 @@
-"""Verdict rules, fixed before measuring.  Each takes what was measured (values with 95%
-intervals) and the claim (its band and a tolerance declared in ``data/claims.yaml``) and
+"""Verdict rules.  Each takes what was measured (values with 95% intervals over independent
+processes) and the claim (its band and a tolerance declared in ``data/claims.yaml``) and
 returns ``(verdict, reason)``; each can fail, and tests/test_rules.py has a case for every
 outcome of every rule.
 
 * reproduced           -- at the paper's sizes our interval lies inside the claimed band
                           widened by the tolerance, [lo / tol, hi * tol], at >= 2/3 of the sizes;
-* differs in magnitude -- the same direction, outside the tolerance: by what factor, which way;
+* differs in magnitude -- the same direction, and clearly outside the band: whichever way the
+                          intervals that straddle its edge fell, fewer than 2/3 of the sizes could
+                          be inside (the reason says by what factor and which way);
 * not reproduced       -- the ordering, direction or trend is the opposite;
+* inconclusive         -- the intervals straddle the band's edge (or 1, or 0 for a trend) so
+                          that either verdict could hold: a verdict is only stated when every
+                          resolution of the straddling intervals gives it;
 * not testable         -- nothing comparable measured (the reason says why).
+
+History: the first two paper runs (batches 20261122-2150 and -2215) were judged by rules that
+called every interval not inside the band 'differs', with intervals over pooled repeats; 3 of
+34 verdicts differed between them, each an interval at a band's edge.  The rules were then
+made three-valued and the intervals taken over independent processes (see README).
 """
 from __future__ import annotations
 
 import math
 
-VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "not testable")
+VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 SHARE = 2 / 3          # of the matched sizes that must agree
 
 
@@ -31,6 +41,17 @@ def _factor_text(value, claimed):
     return "inside the claimed range"
 
 
+def _place(lo, hi, b_lo, b_hi):
+    """'inside', 'above', 'below' the band, or 'edge' if the interval straddles an edge."""
+    if lo >= b_lo and hi <= b_hi:
+        return "inside"
+    if lo > b_hi:
+        return "above"
+    if hi < b_lo:
+        return "below"
+    return "edge"
+
+
 def range_rule(points, claimed, tolerance):
     """A speed-up (or slow-down) claimed as a range or a value, tested size by size.
     ``points``: [(n, value, lo, hi)] at the matched sizes, value = our ratio (> 1 = the
@@ -39,39 +60,44 @@ def range_rule(points, claimed, tolerance):
     if not points:
         return "not testable", "no measurement at the paper's sizes"
     b_lo, b_hi = band(claimed, tolerance)
-    inside = [p for p in points if p[2] >= b_lo and p[3] <= b_hi]
-    if len(inside) >= SHARE * len(points):
-        return "reproduced", f"interval inside [{b_lo:.3g}, {b_hi:.3g}]x at {len(inside)} of {len(points)} sizes"
+    where = [(p, _place(p[2], p[3], b_lo, b_hi)) for p in points]
+    inside = [p for p, w in where if w == "inside"]
+    edge = [p for p, w in where if w == "edge"]
+    above = [p for p, w in where if w == "above"]
+    below = [p for p, w in where if w == "below"]
+    k = len(points)
+    counts = f"inside at {len(inside)}, above at {len(above)}, below at {len(below)}, across an edge at {len(edge)} of {k} sizes"
+    if len(inside) >= SHARE * k:
+        return "reproduced", f"interval inside [{b_lo:.3g}, {b_hi:.3g}]x: {counts}"
     if claimed[0] >= 1:
         opposite = [p for p in points if p[3] < 1]
-        if len(opposite) > len(points) / 2:
-            return "not reproduced", (f"opposite direction: ratio below 1 at {len(opposite)} of {len(points)} sizes "
+        if len(opposite) > k / 2:
+            return "not reproduced", (f"opposite direction: ratio below 1 at {len(opposite)} of {k} sizes "
                                       f"(n = {', '.join(str(p[0]) for p in opposite)})")
-    above = [p for p in points if p[2] > b_hi]
-    below = [p for p in points if p[3] < b_lo]
+    if len(inside) + len(edge) >= SHARE * k:
+        return "inconclusive", f"band [{b_lo:.3g}, {b_hi:.3g}]x: {counts}"
     parts = []
     if above:
-        f = max(p[1] / claimed[1] for p in above)
-        parts.append(f"above the band at {len(above)} of {len(points)} sizes (up to {f:.3g}x larger than claimed)")
+        parts.append(f"up to {max(p[1] / claimed[1] for p in above):.3g}x larger than claimed")
     if below:
-        f = max(claimed[0] / p[1] for p in below)
-        parts.append(f"below it at {len(below)} of {len(points)} sizes (down to {f:.3g}x smaller)")
-    straddle = len(points) - len(inside) - len(above) - len(below)
-    if straddle:
-        parts.append(f"interval across the band's edge at {straddle}")
-    return "differs in magnitude", "; ".join(parts) + f"; inside at {len(inside)} of {len(points)}"
+        parts.append(f"down to {max(claimed[0] / p[1] for p in below):.3g}x smaller")
+    return "differs in magnitude", "; ".join(parts) + f": {counts}"
 
 
 def aggregate_rule(value, lo, hi, claimed, tolerance, what="average"):
-    """One number over a set (an average, a growth factor, a limit): its interval inside the band."""
+    """One number over a set (an average, a growth factor, a limit): its interval against the band."""
     if value != value or lo != lo:
         return "not testable", f"no {what} could be formed"
     b_lo, b_hi = band(claimed, tolerance)
-    if lo >= b_lo and hi <= b_hi:
-        return "reproduced", f"{what} {value:.3g} [{lo:.3g}, {hi:.3g}] inside [{b_lo:.3g}, {b_hi:.3g}]"
+    s = f"{what} {value:.3g} [{lo:.3g}, {hi:.3g}]"
+    w = _place(lo, hi, b_lo, b_hi)
+    if w == "inside":
+        return "reproduced", f"{s} inside [{b_lo:.3g}, {b_hi:.3g}]"
     if claimed[0] >= 1 and hi < 1:
-        return "not reproduced", f"{what} {value:.3g} [{lo:.3g}, {hi:.3g}] is below 1: the opposite direction"
-    return "differs in magnitude", f"{what} {value:.3g} [{lo:.3g}, {hi:.3g}]: {_factor_text(value, claimed)}"
+        return "not reproduced", f"{s} is below 1: the opposite direction"
+    if w == "edge":
+        return "inconclusive", f"{s} across an edge of [{b_lo:.3g}, {b_hi:.3g}]"
+    return "differs in magnitude", f"{s}: {_factor_text(value, claimed)}"
 
 
 def trend_rule(slope, lo, hi, sizes, claimed_sign=+1, min_sizes=4):
@@ -85,24 +111,27 @@ def trend_rule(slope, lo, hi, sizes, claimed_sign=+1, min_sizes=4):
         return "reproduced", f"{word}: {s}"
     if claimed_sign * hi < 0 and claimed_sign * lo < 0:
         return "not reproduced", f"opposite trend: {s}"
-    return "not reproduced", f"no {'growth' if claimed_sign > 0 else 'decline'} distinguishable from noise: {s}"
+    return "inconclusive", f"no {'growth' if claimed_sign > 0 else 'decline'} distinguishable from noise: {s}"
 
 
 def trend_with_points_rule(trend, points, claimed, tolerance):
     """A trend claimed with numbers at given sizes (Kemp's 2x at 1024 ... 377x at 19456):
     the trend decides the direction, the per-size points (each against its own claimed
-    value: ``points`` = [(n, value, lo, hi, claimed_value)]) the magnitude."""
+    value: ``points`` = [(n, value, lo, hi, claimed_value)]) the magnitude, as in range_rule."""
     t_verdict, t_reason = trend
     if t_verdict != "reproduced":
         return t_verdict, t_reason
     pts = [p for p in points if p[1] == p[1]]
     if not pts:
         return "not testable", t_reason + "; no measurement at the paper's sizes"
-    ok = [p for p in pts if p[2] >= p[4] / tolerance and p[3] <= p[4] * tolerance]
-    detail = "; ".join(f"n={p[0]}: {p[1]:.3g}x vs {p[4]:g}x" for p in pts)
-    if len(ok) >= SHARE * len(pts):
-        return "reproduced", f"{t_reason}; {len(ok)} of {len(pts)} points within tolerance ({detail})"
-    return "differs in magnitude", f"{t_reason}; {len(ok)} of {len(pts)} points within tolerance ({detail})"
+    where = [_place(p[2], p[3], p[4] / tolerance, p[4] * tolerance) for p in pts]
+    inside, edge = where.count("inside"), where.count("edge")
+    detail = "; ".join(f"n={p[0]}: {p[1]:.3g}x [{p[2]:.3g}, {p[3]:.3g}] vs {p[4]:g}x ({w})" for p, w in zip(pts, where))
+    if inside >= SHARE * len(pts):
+        return "reproduced", f"{t_reason}; {detail}"
+    if inside + edge >= SHARE * len(pts):
+        return "inconclusive", f"{t_reason}; {detail}"
+    return "differs in magnitude", f"{t_reason}; {detail}"
 
 
 def crossover_rule(ours, claimed, tolerance, measured, ci=None):
@@ -122,10 +151,13 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None):
             return "differs in magnitude", f"already crossed at the smallest size n = {m_lo:g}, below the window [{b_lo:.0f}, {b_hi:.0f}]"
         return "not testable", f"already crossed at the smallest size n = {m_lo:g}; the crossing may lie below it"
     lo, hi = ci if ci is not None else (ours, ours)
-    if lo >= b_lo and hi <= b_hi:
-        return "reproduced", f"crossing near n = {ours:.0f} [{lo:.0f}, {hi:.0f}], inside [{b_lo:.0f}, {b_hi:.0f}]"
-    return "differs in magnitude", (f"crossing near n = {ours:.0f} [{lo:.0f}, {hi:.0f}]: "
-                                    f"{_factor_text(ours, claimed).replace('than claimed', 'than the claimed n')}")
+    s = f"crossing near n = {ours:.0f} [{lo:.0f}, {hi:.0f}]"
+    w = _place(lo, hi, b_lo, b_hi)
+    if w == "inside":
+        return "reproduced", f"{s}, inside [{b_lo:.0f}, {b_hi:.0f}]"
+    if w == "edge":
+        return "inconclusive", f"{s}, across an edge of [{b_lo:.0f}, {b_hi:.0f}]"
+    return "differs in magnitude", f"{s}: {_factor_text(ours, claimed).replace('than claimed', 'than the claimed n')}"
 
 
 def ordering_rule(points):
@@ -135,12 +167,12 @@ def ordering_rule(points):
         return "not testable", "nothing measured"
     holds = [p for p in points if p[2] > 1]
     opposite = [p for p in points if p[3] < 1]
-    if len(holds) >= SHARE * len(points):
-        return "reproduced", f"holds at {len(holds)} of {len(points)} sizes"
-    if opposite:
-        return "not reproduced", (f"opposite at {len(opposite)} of {len(points)} sizes "
-                                  f"(n = {', '.join(str(p[0]) for p in opposite)})")
-    return "not testable", f"the difference is within the noise at {len(points) - len(holds)} of {len(points)} sizes"
+    k = len(points)
+    if len(holds) >= SHARE * k:
+        return "reproduced", f"holds at {len(holds)} of {k} sizes"
+    if len(opposite) > k / 2:
+        return "not reproduced", f"opposite at {len(opposite)} of {k} sizes (n = {', '.join(str(p[0]) for p in opposite)})"
+    return "inconclusive", f"holds at {len(holds)}, opposite at {len(opposite)}, within the noise at {k - len(holds) - len(opposite)} of {k} sizes"
 
 
 def describe(verdict, reason):

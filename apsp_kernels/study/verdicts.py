@@ -242,7 +242,8 @@ def publish(notebook, rows, meas, reports_dir=None):
     return style(t[SHOWN])
 
 
-COLOURS = {"reproduced": "#1a7f37", "differs in magnitude": "#9a6700", "not reproduced": "#cf222e", "not testable": "#57606a"}
+COLOURS = {"reproduced": "#1a7f37", "differs in magnitude": "#9a6700", "not reproduced": "#cf222e", "inconclusive": "#8250df",
+           "not testable": "#57606a"}
 
 
 def style(t):
