@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import gpu, harness
+from .. import gpu
+from ..paths import RESULTS
 from . import campaign, plan, stats
 from .profiles import graph_label
 
 ROOT = campaign.ROOT
-RESULTS = harness.RESULTS_DIR
 KEMP = graph_label(2, 6)
 
 
