@@ -117,6 +117,10 @@ def _cpu_state():
         out["cpu_affinity"] = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         out["cpu_affinity"] = None
+    try:   # which boot of which machine: processes of one campaign on different leases differ here
+        out["boot_id"] = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        out["boot_id"] = None
     return out
 
 
