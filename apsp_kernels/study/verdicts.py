@@ -97,10 +97,11 @@ def speedup_pair(df, c, sizes=None):
     return e2e, ker
 
 
-def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=None, note=""):
+def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=None, decided=None, note=""):
     """One verdict row.  The default measurement follows the claim's ``kind``; a notebook may
     pass what it measured for claims of its own shape (``points``: [(n, v, lo, hi)], ``aggregate``:
-    (v, lo, hi, text), ``crossover``: (n or None or 0, ci, measured range), ``ordering``: points)."""
+    (v, lo, hi, text), ``crossover``: (n or None or 0, ci, measured range), ``ordering``: points,
+    ``decided``: (verdict, reason) from a rule the notebook applied, for trends)."""
     row = _base_row(c)
     kind = c.get("kind")
     claimed = c.get("claimed")
@@ -154,7 +155,7 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         row.update(per_size="; ".join(f"n={n}: {x:.3g}x [{lo:.3g}, {hi:.3g}]" for n, x, lo, hi in pts),
                    ours_text=f"ratio {min(p[1] for p in pts):.3g}x .. {max(p[1] for p in pts):.3g}x over {len(pts)} sizes" if pts else "-")
     elif kind == "trend":
-        v, why = points if isinstance(points, tuple) else ("not testable", "no trend measured")
+        v, why = decided or ("not testable", "no trend measured")
     else:
         v, why = "not testable", f"unknown claim kind {kind!r}"
     row.update(verdict=v, reason=why + (f"; {note}" if note else ""))
