@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import generators, gpu, provenance, registry
-from .cpu import dijkstra_apsp, minplus_steps
+from .cpu import dijkstra_apsp
 from .verify import fletcher64
 
 _MICRO = r"""
@@ -69,18 +69,6 @@ def measure_limits(repeats=10):
     return {"bandwidth_Bps": float(bw), "minplus_ops": float(ops)}
 
 
-LIMIT_KIND = {"hochberg_naive": "bandwidth", "tran_fw": "bandwidth", "thrust_fw": "bandwidth", "harish": "bandwidth",
-              "katz_kider": "minplus", "tran_minplus": "minplus", "kemp_ooc": "minplus"}
-
-
-def updates(algo, g):
-    if algo.name == "harish":
-        return float(g.n) * g.m
-    if algo.name == "tran_minplus":
-        return float(g.n) ** 3 * minplus_steps(g)
-    return float(g.n) ** 3
-
-
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print):
     cp = gpu.require_gpu()
     lim = measure_limits()
@@ -94,10 +82,10 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
         ref = fletcher64(dijkstra_apsp(g, parallel=True))
         for algo in registry.by_device("gpu"):
             for variant in algo.variants:
-                if algo.name == "kemp_ooc" and n > ooc_max_n:
+                if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
                     continue
                 fp = algo.footprint(n, g.m)
-                if algo.representation == "dense" and algo.name != "kemp_ooc" and fp > 0.9 * cp.cuda.runtime.memGetInfo()[0]:
+                if algo.representation == "dense" and algo.forced_params is None and fp > 0.9 * cp.cuda.runtime.memGetInfo()[0]:
                     continue
                 reps = repeats if n <= 4096 else 1
                 try:
@@ -108,8 +96,8 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                         times.append(t["kernel_ms"])
                         ok &= fletcher64(d) == ref
                     ms = float(np.median(times))
-                    kind = LIMIT_KIND[algo.name]
-                    ups = updates(algo, g) / (ms / 1e3)
+                    kind = algo.limit_kind
+                    ups = algo.updates(g) / (ms / 1e3)
                     rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, kernel_ms=ms,
                                      updates_per_s=ups, limit_kind=kind, limit=limit_value[kind],
                                      fraction_of_limit=ups / limit_value[kind], verified=bool(ok), device=dev))

@@ -7,6 +7,7 @@ from typing import Callable
 
 from . import cpu
 from .graph import round_up
+from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,19 @@ class Algorithm:
     sampler: Callable | None = None
     sample_unit: str = ""
     multithreaded: bool = False       # CPU code over all cores (else: one thread, pinned when timed)
+    variant_param: str = "block"      # the launcher keyword a variant is passed as
+    inexact_variants: tuple = ()      # variants allowed to give wrong distances (a published race)
+    limit_kind: str | None = None     # the hardware limit it is judged against: "bandwidth" or "minplus"
+    work: Callable | None = None      # relaxations ("updates") of one solve of a graph, for throughput
+    forced_params: Callable | None = None   # (n, variant, rows_per_part) -> launcher keywords that force
+                                            # the out-of-core path into partitions of that many block rows
+
+    @property
+    def exact_variants(self):
+        return tuple(v for v in self.variants if v not in self.inexact_variants)
+
+    def updates(self, g):
+        return self.work(g) if self.work is not None else float(g.n) ** 3
 
     @property
     def default_variant(self):
@@ -45,7 +59,7 @@ class Algorithm:
             match = [v for v in self.variants if str(v) == str(variant)]
             if not match:
                 raise ValueError(f"{self.name}: unknown variant {variant!r}; one of {self.variants}")
-            kw[self._variant_arg] = match[0]
+            kw[self.variant_param] = match[0]
         return kw
 
     def run(self, graph, variant=None, **params):
@@ -56,10 +70,6 @@ class Algorithm:
         if self.sampler is None:
             raise ValueError(f"{self.name} has no sampled timing; run it in full")
         return self.sampler(graph, samples, **self._kwargs(variant, params))
-
-    @property
-    def _variant_arg(self):
-        return "variant" if self.name == "harish" else "block"
 
 
 ALGORITHMS: dict[str, Algorithm] = {}
@@ -83,7 +93,17 @@ def _gpu(fn_name):
     return call
 
 
-MODES = ("pageable", "pinned", "zero_copy", "managed")
+def ooc_budget(n, block, rows_per_part):
+    """Device bytes that give Kemp's out-of-core KK partitions of ``rows_per_part`` block rows:
+    two strips for the pivot row and column, and the partition (its launcher's budget rule)."""
+    size = round_up(max(n, 1), block)
+    return int((2 + rows_per_part) * block * size * 4)
+
+
+def rows_for_partitions(n, block, partitions):
+    """Block rows per partition that split an n-vertex graph into ``partitions`` parts."""
+    nb = -(-max(n, 1) // block)
+    return -(-nb // partitions)
 
 # ------------------------------------------------------------------ CPU baselines
 _add(name="fw_sequential", label="Sequential FW (CPU, 1 thread)", paper="Floyd 1962; Kemp Alg. 4",
@@ -126,26 +146,31 @@ _add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", k
 # ------------------------------------------------------------- faithful CUDA kernels
 _add(name="hochberg_naive", label="Naive CUDA FW (Hochberg)", paper="Hochberg 2012 (seed 002)",
      kemp_algorithm=None, device="gpu", representation="dense", footprint=_dense_bytes(1, 32),
-     launcher=_gpu("hochberg_naive"), memory_modes=MODES)
+     launcher=_gpu("hochberg_naive"), memory_modes=MODES, limit_kind="bandwidth")
 _add(name="tran_fw", label="Tran CUDA FW", paper="Tran 2010", kemp_algorithm="12, 13", device="gpu",
-     representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_fw"), memory_modes=MODES)
+     representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_fw"), memory_modes=MODES,
+     limit_kind="bandwidth")
 _add(name="tran_minplus", label="Tran CUDA min-plus APSP", paper="Tran 2010", kemp_algorithm="14, 15",
      device="gpu", representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_minplus"),
-     memory_modes=MODES, complexity="n^3 log n")
+     memory_modes=MODES, complexity="n^3 log n", limit_kind="minplus",
+     work=lambda g: float(g.n) ** 3 * cpu.minplus_steps(g))
 _add(name="katz_kider", label="Katz & Kider blocked FW", paper="Katz & Kider 2008", kemp_algorithm="16-18",
      device="gpu", representation="dense", footprint=_dense_bytes(1, 32), launcher=_gpu("katz_kider"),
-     variants=(16, 32), memory_modes=MODES)
+     variants=(16, 32), memory_modes=MODES, limit_kind="minplus")
 _add(name="kemp_ooc", label="Kemp out-of-core KK", paper="Kemp 2012", kemp_algorithm="19", device="gpu",
      representation="dense", footprint=lambda n, m: 3 * 32 * round_up(max(n, 1), 32) * 4,
-     launcher=_gpu("kemp_ooc"), variants=(16, 32),
+     launcher=_gpu("kemp_ooc"), variants=(16, 32), limit_kind="minplus",
+     forced_params=lambda n, v, rows: {"budget_bytes": ooc_budget(n, int(v), rows)},
      notes="host matrix in pinned memory; device use set by budget_bytes")
 _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Narayanan 2007",
      kemp_algorithm="10, 11", device="gpu", representation="csr",
      footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=_gpu("harish"),
-     variants=("atomic", "corrected", "original"), negative_weights=False, complexity="n m (sweeps)")
+     variants=("atomic", "corrected", "original"), negative_weights=False, complexity="n m (sweeps)",
+     variant_param="variant", inexact_variants=("original",), limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
+     notes="'original' keeps seed 001's race on U_a: it may return wrong distances")
 _add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", kemp_algorithm=None,
      device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=_gpu("thrust_fw"),
-     memory_modes=MODES)
+     memory_modes=MODES, limit_kind="bandwidth")
 
 
 def get(name) -> Algorithm:

@@ -8,7 +8,7 @@ from apsp_kernels import generators as G
 pytestmark = pytest.mark.gpu
 SIZES = (1, 2, 15, 16, 17, 31, 33, 100, 255, 1000, 1500)
 GPU = registry.by_device("gpu")
-EXACT = [(a, v) for a in GPU for v in a.variants if not (a.name == "harish" and v == "original")]
+EXACT = [(a, v) for a in GPU for v in a.exact_variants]
 
 
 def awkward_graph(n, seed, negative):
@@ -24,11 +24,11 @@ def awkward_graph(n, seed, negative):
     return G.with_potential(g, scale=40, seed=seed) if negative and g.m else g
 
 
-def ooc_budget(n, block):
-    """A device budget that forces about three partitions per round (Kemp's forced mode)."""
-    size = -(-max(n, 1) // block) * block
-    strip = block * size * 4
-    return (2 + max(1, size // block // 3)) * strip
+def forced(algo, n, block):
+    """Launcher keywords that force about three partitions per round (Kemp's forced mode)."""
+    if algo.forced_params is None:
+        return {}
+    return algo.forced_params(n, block, max(1, -(-max(n, 1) // block) // 3))
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -37,13 +37,13 @@ def test_exact(algo, variant, n):
     negative = algo.negative_weights and n % 2 == 1
     g = awkward_graph(n, seed=1000 + n, negative=negative)
     ref = reference_apsp(g)
-    kw = {"budget_bytes": ooc_budget(n, variant)} if algo.name == "kemp_ooc" else {}
+    kw = forced(algo, n, variant)
     d, t = algo.run(g, variant=variant, **kw)
     np.testing.assert_array_equal(d, ref)
     assert t["kernel_ms"] >= 0
 
 
-@pytest.mark.parametrize("mode", ["pageable", "pinned", "zero_copy", "managed"])
+@pytest.mark.parametrize("mode", registry.MODES)
 @pytest.mark.parametrize("algo", [a for a in GPU if a.memory_modes], ids=lambda a: a.name)
 def test_memory_modes(algo, mode):
     for n in (17, 100):

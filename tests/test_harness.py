@@ -1,8 +1,5 @@
-import json
-
 import numpy as np
 import pandas as pd
-import pytest
 
 from apsp_kernels import harness, registry, reference_apsp, fletcher64
 from apsp_kernels import generators as G

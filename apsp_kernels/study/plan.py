@@ -46,13 +46,11 @@ def _upto(sizes, cap):
     return sorted(n for n in set(sizes) if n <= cap)
 
 
-def ooc_budget(n, block, partitions=4):
-    """Device bytes that make Kemp's out-of-core KK split the graph into ``partitions`` parts,
-    as Kemp forced his small graphs through the partitioned path."""
-    N = -(-max(n, 1) // block) * block
-    nb = N // block
-    strip = block * N * 4
-    return int((2 + -(-nb // partitions)) * strip)
+def forced(algorithm, n, block, partitions=4):
+    """The launcher keywords that split the graph into ``partitions`` parts, as Kemp forced his
+    small graphs through the out-of-core path (the registry's rule)."""
+    a = registry.get(algorithm)
+    return a.forced_params(n, block, registry.rows_for_partitions(n, block, partitions))
 
 
 # ------------------------------------------------------------------ CPU baselines
@@ -136,7 +134,7 @@ def jobs_for(notebook, P):
             out += [job("tran_fw", None, dn, graph=g, repeats=repeats_for(P, dn)),
                     job("tran_minplus", None, dn, graph=g, repeats=repeats_for(P, dn)),
                     job("katz_kider", 16, dn, graph=g, repeats=repeats_for(P, dn)),
-                    job("kemp_ooc", 16, dn, graph=g, params={"budget_bytes": ooc_budget(dn, 16)}, repeats=repeats_for(P, dn))]
+                    job("kemp_ooc", 16, dn, graph=g, params=forced("kemp_ooc", dn, 16), repeats=repeats_for(P, dn))]
         return out
     if notebook.startswith("04_"):
         out = []
@@ -149,7 +147,7 @@ def jobs_for(notebook, P):
     if notebook.startswith("05_"):
         out = base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, _upto(G, P.get("kk32_cap", max(G))), P)
         for v, cap in ((16, P["ooc_cap"]), (32, P["ooc32_cap"])):
-            out += [job("kemp_ooc", v, n, params={"budget_bytes": ooc_budget(n, v)}, repeats=repeats_for(P, n))
+            out += [job("kemp_ooc", v, n, params=forced("kemp_ooc", n, v), repeats=repeats_for(P, n))
                     for n in _upto(G, cap)]
         big_n, big_mib = P["ooc_big"]
         out.append(job("kemp_ooc", 32, big_n, params={"budget_bytes": int(big_mib * 2**20)}, once=True))

@@ -4,7 +4,6 @@ beside it.  Notebooks call :func:`evaluate` and :func:`publish`; nothing here is
 per notebook."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd

@@ -1,0 +1,52 @@
+"""The registry is where an algorithm's facts live: each entry is complete and consistent,
+and its variants reach its launcher under the keyword it declares."""
+import inspect
+
+import pytest
+
+from apsp_kernels import registry
+from apsp_kernels import generators as G
+
+
+def _launcher_params(a):
+    fn = a.launcher
+    if a.device == "gpu":
+        from apsp_kernels import gpu_algorithms          # imports CuPy lazily: fine without a GPU
+        fn = getattr(gpu_algorithms, fn.__name__)
+    return inspect.signature(fn).parameters
+
+
+@pytest.mark.parametrize("a", list(registry.ALGORITHMS.values()), ids=lambda a: a.name)
+def test_entry_is_complete(a):
+    assert a.device in ("cpu", "gpu") and a.representation in ("dense", "csr")
+    assert set(a.inexact_variants) <= set(a.variants) and a.exact_variants
+    if a.device == "gpu":
+        assert a.limit_kind in ("bandwidth", "minplus"), f"{a.name}: no hardware limit to judge it against"
+        assert set(a.memory_modes) <= set(registry.MODES)
+    if a.variants != (None,):
+        assert a.variant_param in _launcher_params(a), f"{a.name}: launcher lacks '{a.variant_param}'"
+    if a.sampler is not None:
+        assert a.device == "cpu" and a.sample_unit
+
+
+def test_out_of_core_budget_rule_forces_partitions():
+    a = registry.get("kemp_ooc")
+    kw = a.forced_params(1000, 16, 3)
+    assert kw == {"budget_bytes": 5 * 16 * 1008 * 4}                 # two strips and three block rows
+    assert registry.rows_for_partitions(1024, 16, 4) == 16
+
+
+def test_work_formulas():
+    g = G.kemp(64, seed=1)
+    assert registry.get("harish").updates(g) == 64.0 * g.m
+    assert registry.get("katz_kider").updates(g) == 64.0 ** 3
+    assert registry.get("tran_minplus").updates(g) > 64.0 ** 3
+
+
+@pytest.mark.parametrize("a", [a for a in registry.ALGORITHMS.values() if a.device == "cpu"], ids=lambda a: a.name)
+def test_every_cpu_variant_runs(a):
+    from apsp_kernels import reference_apsp
+    import numpy as np
+    g = G.kemp(40, seed=2)
+    for v in a.variants:
+        assert np.array_equal(a.run(g, variant=v), reference_apsp(g))
