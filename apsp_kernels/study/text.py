@@ -46,3 +46,10 @@ def _ns(ns):
 def median(v):
     v = np.asarray(v, float)
     return float(np.median(v)) if v.size else float("nan")
+
+
+def n_or(x):
+    """A crossover size as text: 'n = 140', 'from the smallest size' (0), 'never' (None)."""
+    if x is None:
+        return "never"
+    return "from the smallest size" if x == 0 else f"n = {x:.0f}"

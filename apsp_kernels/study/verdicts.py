@@ -13,12 +13,12 @@ from .. import registry
 from . import measurements as M
 from . import rules, stats
 
-COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "decided_by",
+COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
            "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "reason",
            "hardware", "notebook"]
-SHOWN = ["claim", "where", "quote", "decided_by", "matched_n", "ours_text", "ours_end_to_end", "ours_kernel",
-         "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "verdict", "reason"]
+SHOWN = ["claim", "verdict", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
+         "ours_kernel", "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "reason"]
 
 
 def _time_cols(c):
@@ -74,11 +74,21 @@ def _kemp_vs_ours(c, sp):
     return "; ".join(out) or "-"
 
 
+def compact_sizes(ns):
+    """'1024..17408 (every 1024)' for a grid of sizes, else the list."""
+    ns = sorted(int(n) for n in ns or [])
+    if len(ns) > 3 and len({b - a for a, b in zip(ns, ns[1:])}) == 1:
+        return f"{ns[0]}..{ns[-1]} (every {ns[1] - ns[0]})"
+    return ", ".join(map(str, ns)) or "-"
+
+
 def _base_row(c):
     cl = c.get("claimed") or [np.nan, np.nan]
     return dict(claim=c["id"], source=c.get("source", ""), quote=c.get("quote", ""), where=c.get("where", ""),
                 kind=c.get("kind", ""), quantity=c.get("quantity", ""),
-                paper_n=", ".join(map(str, c.get("paper_n") or [])) or "-", claimed_lo=cl[0], claimed_hi=cl[-1],
+                paper_n=compact_sizes(c.get("paper_n")), claimed_lo=cl[0], claimed_hi=cl[-1],
+                claimed=claims_mod.fmt_range(c.get("claimed")) if c.get("unit") != "vertices" else
+                ("-" if not c.get("claimed") else f"n = {cl[0]:g}" + (f"-{cl[-1]:g}" if cl[-1] != cl[0] else "")),
                 tolerance=c.get("tolerance", np.nan), hardware=c.get("hardware", ""), notebook=c.get("notebook", ""),
                 kemp=claims_mod.fmt_range(c.get("kemp")), decided_by=c.get("time", "end_to_end"),
                 matched_n="-", ours=np.nan, ci_lo=np.nan, ci_hi=np.nan, ours_text="-", per_size="", ours_end_to_end="-",
@@ -247,7 +257,8 @@ COLOURS = {"reproduced": "#1a7f37", "differs in magnitude": "#9a6700", "not repr
 
 
 def style(t):
-    return (t.style.hide(axis="index")
+    return (t.style.hide(axis="index").format(precision=3, na_rep="-")
+            .set_table_styles([{"selector": "td", "props": "max-width: 24em; white-space: normal"}])
             .map(lambda v: f"color: {COLOURS.get(v, 'inherit')}; font-weight: bold" if v in COLOURS else "", subset=["verdict"])
             .set_properties(**{"text-align": "left", "vertical-align": "top", "font-size": "90%"}))
 
