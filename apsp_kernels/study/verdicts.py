@@ -82,15 +82,21 @@ def compact_sizes(ns):
     return ", ".join(map(str, ns)) or "-"
 
 
+def _fmt_claim(c, r):
+    """A claimed or Kemp's range in the claim's unit: '48-52x', '>= 2.3x', 'n = 6144-7168'."""
+    if c.get("unit") != "vertices" or not r:
+        return claims_mod.fmt_range(r)
+    return f"n = {r[0]:g}" + (f"-{r[-1]:g}" if r[-1] != r[0] else "")
+
+
 def _base_row(c):
     cl = c.get("claimed") or [np.nan, np.nan]
     return dict(claim=c["id"], source=c.get("source", ""), quote=c.get("quote", ""), where=c.get("where", ""),
                 kind=c.get("kind", ""), quantity=c.get("quantity", ""),
                 paper_n=compact_sizes(c.get("paper_n")), claimed_lo=cl[0], claimed_hi=cl[-1],
-                claimed=claims_mod.fmt_range(c.get("claimed")) if c.get("unit") != "vertices" else
-                ("-" if not c.get("claimed") else f"n = {cl[0]:g}" + (f"-{cl[-1]:g}" if cl[-1] != cl[0] else "")),
+                claimed=_fmt_claim(c, c.get("claimed")),
                 tolerance=c.get("tolerance", np.nan), hardware=c.get("hardware", ""), notebook=c.get("notebook", ""),
-                kemp=claims_mod.fmt_range(c.get("kemp")), decided_by=c.get("time", "end_to_end"),
+                kemp=_fmt_claim(c, c.get("kemp")), decided_by=c.get("time", "end_to_end"),
                 matched_n="-", ours=np.nan, ci_lo=np.nan, ci_hi=np.nan, ours_text="-", per_size="", ours_end_to_end="-",
                 ours_kernel="-", best_cpu="-", baseline_timed="-", kemp_vs_ours="-")
 
