@@ -235,6 +235,11 @@ def _rounds(n, block):
     return -(-max(n, 1) // int(block))
 
 
+def _csr64(g):
+    """The graph's CSR arrays as the int64 the Dijkstra kernels take."""
+    return g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64)
+
+
 def fw_sequential(g: Graph) -> np.ndarray:
     d = g.to_dense()
     _fw_sequential(d, _all(g.n))
@@ -285,8 +290,7 @@ def dijkstra_apsp(g: Graph, parallel=False) -> np.ndarray:
     if g.has_negative:
         raise GraphError("Dijkstra needs non-negative edge weights")
     out = np.empty((g.n, g.n), np.int64)
-    args = (g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64), out, _all(g.n))
-    (_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq)(*args)
+    (_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq)(*_csr64(g), out, _all(g.n))
     return out.astype(np.int32)  # INF stays INF: dist starts at INF and only decreases
 
 
@@ -343,11 +347,12 @@ def sample_fw_sequential(g: Graph, samples):
     return setup + _finish_ms(d), work, ks.size, g.n
 
 
-def _sample_blocked(kernel, g, block, samples, *extra):
+def _sample_blocked(kernel, g, block, samples):
     d, setup = _dense_setup(g)
-    rs = spaced(_rounds(g.n, block), samples)
+    total = _rounds(g.n, block)
+    rs = spaced(total, samples)
     work = _timed(kernel, d, int(block), rs)
-    return setup + _finish_ms(d), work, rs.size, _rounds(g.n, block)
+    return setup + _finish_ms(d), work, rs.size, total
 
 
 def sample_fw_blocked(g: Graph, samples, block=64):
@@ -377,7 +382,7 @@ def sample_dijkstra_apsp(g: Graph, samples, parallel=False):
     t0 = time.perf_counter()
     src = spaced(g.n, samples)
     out = np.empty((src.size, g.n), np.int64)
-    args = (g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64), out, src)
+    args = (*_csr64(g), out, src)
     setup = (time.perf_counter() - t0) * 1e3
     work = _timed(_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq, *args)
     t0 = time.perf_counter()

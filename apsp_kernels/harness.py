@@ -19,6 +19,14 @@ import pandas as pd
 from .verify import first_difference, fletcher64
 
 
+def _base_record(algo, graph, variant, params, extra):
+    """What every record of one (algorithm, variant, parameters, graph) carries."""
+    return dict(algorithm=algo.name, variant=str(variant if variant is not None else algo.default_variant),
+                device=algo.device, n=graph.n, m=graph.m, degree=round(graph.m / max(graph.n, 1), 3),
+                graph_seed=graph.meta.get("seed"), generator=graph.meta.get("generator"),
+                params=json.dumps(params, sort_keys=True), **(extra or {}))
+
+
 def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, params=None, extra=None,
             samples=None):
     """Run ``algo`` (a registry entry) on ``graph``; return one record per repeat.
@@ -33,11 +41,7 @@ def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, p
         return measure_sampled(algo, graph, samples, variant=variant, repeats=repeats, warmup=warmup,
                                params=params, extra=extra)
     params = dict(params or {})
-    base = dict(algorithm=algo.name, variant=str(variant if variant is not None else algo.default_variant),
-                device=algo.device,
-                n=graph.n, m=graph.m, degree=round(graph.m / max(graph.n, 1), 3),
-                graph_seed=graph.meta.get("seed"), generator=graph.meta.get("generator"),
-                params=json.dumps(params, sort_keys=True), **(extra or {}))
+    base = _base_record(algo, graph, variant, params, extra)
     records = []
     try:
         for _ in range(warmup):
@@ -76,10 +80,7 @@ def measure_sampled(algo, graph, samples, *, variant=None, repeats=3, warmup=1, 
     is ``estimate='sampled'``; its distances are no solution, so it is never verified (the
     full runs at small n are, and validate the estimate against measured times)."""
     params = dict(params or {})
-    base = dict(algorithm=algo.name, variant=str(variant if variant is not None else algo.default_variant),
-                device=algo.device, n=graph.n, m=graph.m, degree=round(graph.m / max(graph.n, 1), 3),
-                graph_seed=graph.meta.get("seed"), generator=graph.meta.get("generator"),
-                params=json.dumps(params, sort_keys=True), **(extra or {}))
+    base = _base_record(algo, graph, variant, params, extra)
     records = []
     try:
         for _ in range(warmup):

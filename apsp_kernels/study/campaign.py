@@ -24,8 +24,7 @@ from ..verify import fletcher64
 from . import plan
 from .profiles import make_graph, profile
 
-ROOT = Path(__file__).resolve().parents[2]
-CACHE = Path(os.environ.get("APSP_CACHE_DIR") or ROOT / "data" / "cache")
+from ..paths import CACHE, ROOT
 KEY = ["algorithm", "variant", "params", "graph", "n", "samples"]
 
 

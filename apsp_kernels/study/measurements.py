@@ -11,11 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .. import gpu
-from ..paths import RESULTS
+from ..paths import RECORDED, RESULTS, ROOT
 from . import campaign, plan, stats
 from .profiles import graph_label
 
-ROOT = campaign.ROOT
 KEMP = graph_label(2, 6)
 
 
@@ -38,7 +37,6 @@ def campaign_dir(profile_name, batch=None):
 
 def latest_campaign(profile_name):
     """Newest campaign of the profile, among this machine's results and the committed ones."""
-    from ..paths import RECORDED
     runs = sorted({*RESULTS.glob(f"*-{profile_name}-campaign"), *RECORDED.glob(f"*-{profile_name}-campaign")},
                   key=lambda p: p.name, reverse=True)
     return next((r for r in runs if list(r.glob("process-*.csv"))), None)
@@ -63,16 +61,11 @@ def campaign_of_batch(P):
     """This batch's campaign folder (``APSP_BATCH``), where it holds records."""
     if not batch_id():
         return None
-    for root in (RESULTS, _recorded()):
+    for root in (RESULTS, RECORDED):
         d = root / f"{batch_id()}-{P['name']}-campaign"
         if list(d.glob("process-*.csv")):
             return d
     return None
-
-
-def _recorded():
-    from ..paths import RECORDED
-    return RECORDED
 
 
 def load(notebook, P, source="measure", seed=0):
@@ -178,23 +171,38 @@ def sizes_of(df, algorithm, variant=None, graph=KEMP):
     return sorted(int(n) for n in good(d)["n"].unique())
 
 
-def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
-             base_time_col="wall_ms", sizes=None, invert=False, **kw):
-    """Per n: speed-up = baseline median / algorithm median (``invert``: the reverse, for a
-    slow-down) with its bootstrap 95% interval, and how each side was timed."""
+def pairs(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
+          base_time_col="wall_ms", sizes=None, **kw):
+    """Per n where both were timed (``sizes`` restricts): (n, algorithm's times, baseline's
+    times, how the algorithm was timed, how the baseline was)."""
     ns = sorted(set(sizes_of(df, algorithm, variant)) & set(sizes_of(df, baseline, baseline_variant)))
     if sizes is not None:
         ns = [n for n in ns if n in set(sizes)]
-    rows = []
+    out = []
     for n in ns:
         a, ka = times(df, algorithm, variant, n, time_col, **kw)
         b, kb = times(df, baseline, baseline_variant, n, base_time_col, **kw)
-        if not a.size or not b.size:
-            continue
+        if a.size and b.size:
+            out.append((n, a, b, ka, kb))
+    return out
+
+
+def speedup_table(ps, invert=False):
+    """Per n of :func:`pairs`: speed-up = baseline median / algorithm median (``invert``: the
+    reverse, for a slow-down) with its bootstrap 95% interval, and how each side was timed."""
+    rows = []
+    for n, a, b, ka, kb in ps:
         v, lo, hi = stats.ratio_ci(a, b) if invert else stats.ratio_ci(b, a)
         rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, algorithm_timed=ka, baseline_timed=kb,
                          samples=min(a.size, b.size)))
     return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "algorithm_timed", "baseline_timed", "samples"])
+
+
+def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
+             base_time_col="wall_ms", sizes=None, invert=False, **kw):
+    """Per n: the speed-up of ``algorithm`` over ``baseline`` (see :func:`speedup_table`)."""
+    return speedup_table(pairs(df, algorithm, baseline, variant, baseline_variant, time_col, base_time_col,
+                               sizes, **kw), invert)
 
 
 def best_cpu_times(df, n, candidates=("dijkstra_cpu_parallel", "fw_blocked_parallel")):

@@ -12,16 +12,6 @@ from . import stats
 from .verdicts import matched_sizes
 
 
-def _pairs(df, a, va, b, vb, sizes, time_col="wall_ms", invert=False):
-    out = {}
-    for n in sizes:
-        ta, _ = M.times(df, a, va, n, time_col)
-        tb, _ = M.times(df, b, vb, n, time_col)
-        if ta.size and tb.size:
-            out[n] = (ta, tb) if invert else (tb, ta)        # (numerator, denominator): a speed-up of a
-    return out
-
-
 def kemp_ran_up_to():
     """{algorithm: the largest of Kemp's graphs it ran at} (data/claims.yaml, from seed 000)."""
     import yaml
@@ -41,10 +31,10 @@ def average(df, c, default_variants):
         v = c.get("variant") if len(algos) == 1 else default_variants.get(a)
         ns = sorted(set(M.sizes_of(df, a, v)) & set(M.sizes_of(df, c["baseline"], c.get("baseline_variant"))))
         ns, _ = matched_sizes([n for n in c.get("paper_n") or [] if n <= cap.get(a, n)], ns)
-        p = _pairs(df, a, v, c["baseline"], c.get("baseline_variant"), ns)
+        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), sizes=ns)
         if p:
-            fam[a] = list(p.values())
-            used[a] = list(p)
+            fam[a] = [(b, t) for _, t, b, _, _ in p]           # (baseline, algorithm): a speed-up of a
+            used[a] = [n for n, *_ in p]
     val, lo, hi = stats.nested_mean_ci(fam)
     txt = (f"mean {val:.3g}x [{lo:.3g}, {hi:.3g}] over " +
            "; ".join(f"{a} (n = {min(ns)}..{max(ns)}, {len(ns)} sizes)" for a, ns in used.items())) if fam else "-"

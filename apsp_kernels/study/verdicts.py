@@ -185,14 +185,9 @@ def trend(df, c, sizes=None):
     if c.get("paper_n") and sizes is None:
         lo, hi = min(c["paper_n"]), max(c["paper_n"])
         sizes = [n for n in M.sizes_of(df, c["algorithm"], c.get("variant")) if lo <= n <= hi]
-    sp = M.speedups(df, c["algorithm"], c["baseline"], variant=c.get("variant"), baseline_variant=c.get("baseline_variant"),
-                    time_col=cols[0], base_time_col=cols[1], sizes=sizes)
-    groups = []
-    for n in sp["n"]:
-        a, _ = M.times(df, c["algorithm"], c.get("variant"), n, cols[0])
-        b, _ = M.times(df, c["baseline"], c.get("baseline_variant"), n, cols[1])
-        groups.append((b, a))
-    slope = stats.loglog_slope_ci(sp["n"], groups)
+    ps = M.pairs(df, c["algorithm"], c["baseline"], c.get("variant"), c.get("baseline_variant"), cols[0], cols[1], sizes)
+    sp = M.speedup_table(ps)
+    slope = stats.loglog_slope_ci(sp["n"], [(b, a) for _, a, b, _, _ in ps])
     return sp, slope
 
 
@@ -248,7 +243,7 @@ def publish(notebook, rows, meas, reports_dir=None):
     (``<reports>/verdicts/<notebook>.csv``) and, for a run measured now, beside its records;
     returns the styled table to display (verdict words coloured)."""
     from ..paths import REPORTS
-    t = table(rows).assign(device=M_device(meas.prov), results=str(M.rel(meas.run_dir)),
+    t = table(rows).assign(device=device_of(meas.prov), results=str(M.rel(meas.run_dir)),
                            profile=meas.prov.get("profile", ""))
     d = (reports_dir or REPORTS) / "verdicts"
     d.mkdir(parents=True, exist_ok=True)
@@ -269,5 +264,5 @@ def style(t):
             .set_properties(**{"text-align": "left", "vertical-align": "top", "font-size": "90%"}))
 
 
-def M_device(prov):
+def device_of(prov):
     return prov.get("gpu") or f"CPU only ({prov.get('cpu')})"
