@@ -4,7 +4,8 @@ import tempfile
 # Tests never write into the checkout's reports/, data/results/ or figures/: every output of a
 # test run goes to one temporary folder (set before apsp_kernels computes its paths).
 _OUT = tempfile.mkdtemp(prefix="apsp-tests-")
-for _k, _d in (("APSP_REPORTS_DIR", "reports"), ("APSP_RESULTS_DIR", "results"), ("APSP_FIGURES_DIR", "figures")):
+for _k, _d in (("APSP_REPORTS_DIR", "reports"), ("APSP_RESULTS_DIR", "results"), ("APSP_FIGURES_DIR", "figures"),
+               ("APSP_CACHE_DIR", "cache")):
     os.environ[_k] = os.path.join(_OUT, _d)
 
 import numpy as np  # noqa: E402

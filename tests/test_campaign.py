@@ -34,9 +34,8 @@ def test_sampled_estimate_is_marked_and_scaled():
     assert rec["wall_ms"] == pytest.approx(rec["setup_ms"] + rec["sample_work_ms"] * 16)
 
 
-def test_campaign_process_and_batch_provenance(tmp_path, monkeypatch):
+def test_campaign_process_and_batch_provenance(tmp_path):
     P = profiles.profile("smoke")
-    monkeypatch.setenv("APSP_CACHE_DIR", str(tmp_path / "cache"))
     df = campaign.run_process(P, tmp_path, 0, notebooks=("00_environment_and_cpu_baselines",))
     assert (tmp_path / "process-0.csv").exists() and (tmp_path / "provenance-0.json").exists()
     full = df[df["estimate"] == "measured"]
