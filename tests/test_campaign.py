@@ -53,6 +53,41 @@ def test_campaign_process_and_batch_provenance(tmp_path):
         campaign.run_process(P, tmp_path, 1, notebooks=("00_environment_and_cpu_baselines",))
 
 
+def test_processes_from_separate_machines_are_merged_only_at_one_commit(tmp_path):
+    """A reference run's processes are measured on separate machine leases and copied into one
+    folder: loading it checks again that they ran the same code, and counts the leases."""
+    rec = pd.DataFrame([dict(algorithm="fw_sequential", variant=None, device="cpu", n=64, graph=plan.KEMP,
+                             params="{}", status="ok", wall_ms=1.0, estimate="measured", verified=True, process=i)
+                        for i in range(2)])
+    for i, boot in enumerate(("boot-a", "boot-b")):
+        rec[rec["process"] == i].to_csv(tmp_path / f"process-{i}.csv", index=False)
+        (tmp_path / f"provenance-{i}.json").write_text(json.dumps(dict(git_commit="c1", code_fingerprint="f1", boot_id=boot)))
+    _, prov = campaign.load(tmp_path)
+    assert prov["processes"] == 2 and prov["machine_boots"] == 2
+    assert M.processes_text(prov) == "2 independent processes on 2 machine leases"
+    (tmp_path / "provenance-1.json").write_text(json.dumps(dict(git_commit="c2", code_fingerprint="f2", boot_id="boot-b")))
+    with pytest.raises(provenance.ProvenanceError, match="different code"):
+        campaign.load(tmp_path)
+
+
+def test_stability_table_keeps_superseded_runs_apart(tmp_path, monkeypatch):
+    from apsp_kernels import paths
+    from apsp_kernels.study import summary as S
+    monkeypatch.setattr(paths, "RECORDED", tmp_path)
+    for name, verdicts in (("20260101-000000", ["reproduced", "inconclusive"]),
+                           ("20260102-000000", ["reproduced", "reproduced"]),
+                           ("20260103-000000", ["reproduced", "reproduced"])):
+        d = tmp_path / f"{name}-paper-campaign"
+        d.mkdir()
+        pd.DataFrame(dict(claim=["a", "b"], verdict=verdicts)).to_csv(d / "verdicts.csv", index=False)
+    (tmp_path / "20260101-000000-paper-campaign" / S.SUPERSEDED).write_text("older intervals\n")
+    current, superseded = S.recorded_runs("paper")
+    assert [r.name[:15] for r in current] == ["20260102-000000", "20260103-000000"]
+    assert [r.name[:15] for r in superseded] == ["20260101-000000"]
+    assert S.verdict_table(current)["same"].all()
+    assert not S.verdict_table(current + superseded)["same"].all()
+
+
 def test_reference_run_refuses_a_dirty_tree(tmp_path):
     with pytest.raises(provenance.ProvenanceError):
         provenance.check_batch(tmp_path, {"git_commit": "abc-dirty", "code_fingerprint": "x"}, strict=True)

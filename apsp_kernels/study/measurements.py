@@ -84,7 +84,7 @@ def load(notebook, P, source="measure", seed=0):
     if d is not None:
         df, prov = campaign.load(d)
         return Measurements(df, prov, (f"Measured in this batch on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
-                                       f"(from {prov.get('timestamp')}), {prov['processes']} independent processes, "
+                                       f"(from {prov.get('timestamp')}), {processes_text(prov)}, "
                                        f"commit {str(prov.get('git_commit'))[:12]}; records in `{rel(d)}`."),
                             d, True, campaign.select(df, jobs))
     d = latest_campaign(P["name"]) or latest_campaign("paper") or latest_campaign("quick")
@@ -94,9 +94,16 @@ def load(notebook, P, source="measure", seed=0):
     own = campaign.select(df, plan.jobs_for(notebook, _profile_of(prov, P)))
     why = "requested" if source == "recorded" else f"no GPU here: {gpu.gpu_status()[1]}"
     return Measurements(df, prov, (f"**RECORDED results** ({why}): measured on {prov.get('gpu')} with {prov.get('cpu')}, "
-                                   f"{prov['processes']} independent processes from {prov.get('timestamp')}, commit "
+                                   f"{processes_text(prov)} from {prov.get('timestamp')}, commit "
                                    f"{str(prov.get('git_commit'))[:12]}, profile {prov.get('profile')}, from "
                                    f"`{rel(d)}`. Nothing GPU-related was run now."), d, False, own)
+
+
+def processes_text(prov):
+    """'3 independent processes on 3 machine leases' (distinct boot ids), where recorded."""
+    k, boots = prov["processes"], prov.get("machine_boots") or 0
+    where = f" on {boots} machine lease{'s' if boots != 1 else ''}" if boots else ""
+    return f"{k} independent process{'es' if k != 1 else ''}{where}"
 
 
 def _profile_of(prov, P):
@@ -189,7 +196,7 @@ def pairs(df, algorithm, baseline, variant=None, baseline_variant=None, time_col
 
 def speedup_table(ps, invert=False):
     """Per n of :func:`pairs`: speed-up = baseline median / algorithm median (``invert``: the
-    reverse, for a slow-down) with its bootstrap 95% interval, and how each side was timed."""
+    reverse, for a slow-down) with its 95% interval (stats.ratio_ci), and how each side was timed."""
     rows = []
     for n, a, b, ka, kb in ps:
         v, lo, hi = stats.ratio_ci(a, b) if invert else stats.ratio_ci(b, a)

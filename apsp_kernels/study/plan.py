@@ -139,7 +139,7 @@ def jobs_for(notebook, P):
     if notebook.startswith("04_"):
         out = []
         for n in P["mem_sizes"]:
-            reps = 3 if n <= 1024 else repeats_for(P, n)
+            reps = max(3, repeats_for(P, n)) if n <= 1024 else repeats_for(P, n)
             for a in ("tran_fw", "hochberg_naive", "thrust_fw", "katz_kider"):
                 out += [job(a, None, n, params={"memory": m}, repeats=reps) for m in MEMORY_MODES]
             out.append(job("fw_sequential", None, n, repeats=reps if n <= 1024 else repeats_for(P, n)))

@@ -118,7 +118,7 @@ def mode_times(df, algorithm, n, mode):
 
 def zero_copy_boundary(df, algorithm, modes):
     """Where the copying modes overtake zero-copy: per n the ratio of zero-copy's time to the
-    fastest other mode's, and its crossover (log-log interpolation) with a bootstrap interval."""
+    fastest other mode's, and its crossover (log-log interpolation) with a 95% interval."""
     ns = sorted(df.loc[(df["algorithm"] == algorithm) & df["params"].str.contains('"memory"', regex=False), "n"].unique())
     rows = []
     for n in ns:

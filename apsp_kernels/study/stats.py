@@ -1,9 +1,17 @@
-"""Statistics a reader can trust: medians with nonparametric 95% intervals, bootstrap
-intervals for ratios of medians (speed-ups), and a bootstrap interval on a log-log slope.
+"""Statistics a reader can trust: medians with 95% intervals, intervals for ratios of medians
+(speed-ups), averages of ratios, log-log slopes and crossovers.
 
-All intervals are over the pooled repeats of independent runs (fresh processes).  With
-fewer than 6 samples no order-statistic interval reaches 95%: the interval is then the
-sample range and ``coverage`` says what it covers."""
+The unit of every interval is the independent run (a fresh process, on its own machine lease
+for a reference run): one median per run.  A reference run has 3 of them, and with fewer than 6
+no distribution-free interval reaches 95% (three values cover the median with 75%), while a
+bootstrap over three values gives little more than their range -- which is how the first two
+reference runs (batches 213935 and 215654) got intervals narrower than the ~20% the timings
+moved between machine leases.  So every interval here draws the uncertain median of each group
+from one model: log-normal runs, the median's standard error sqrt(pi/2) * s / sqrt(k) on the log
+scale (s the sample standard deviation of the k runs' logs), scaled by Student's t with k - 1
+degrees of freedom (:func:`centre_draws`).  Ratios, averages, slopes and crossovers combine
+those draws.  A group of a single run has no interval (NaN): one run says nothing of its spread.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -12,22 +20,43 @@ from scipy.stats import binom
 CONF = 0.95
 N_BOOT = 4000
 _RNG_SEED = 20261122        # fixed: the same data give the same intervals (byte-identical reports)
+_MEDIAN_SE = np.sqrt(np.pi / 2)   # standard error of a median / that of a mean (normal samples)
 
 
 def median_ci(x, conf=CONF):
-    """(median, lo, hi, coverage): the distribution-free interval for the median from order
-    statistics (binomial), the narrowest symmetric one with coverage >= ``conf``; the sample
-    range (with its smaller coverage) when n is too small for that."""
+    """(median, lo, hi, coverage): from 6 values on, the distribution-free interval from order
+    statistics (binomial), the narrowest symmetric one with coverage >= ``conf``; below that,
+    the t-scaled log-normal interval of :func:`centre_draws`, computed in closed form (its
+    nominal coverage is ``conf`` under that model)."""
     x = np.sort(np.asarray(x, float)[np.isfinite(x)])
     n = x.size
     if n == 0:
         return np.nan, np.nan, np.nan, 0.0
     med = float(np.median(x))
+    if n < 6:
+        if n < 2 or np.any(x <= 0):
+            return med, np.nan, np.nan, 0.0
+        from scipy.stats import t
+        half = t.ppf((1 + conf) / 2, n - 1) * _MEDIAN_SE * np.log(x).std(ddof=1) / np.sqrt(n)
+        return med, float(med * np.exp(-half)), float(med * np.exp(half)), conf
     for j in range(n // 2, -1, -1):                        # widen from the centre outwards
         cov = binom.cdf(n - j - 1, n, 0.5) - binom.cdf(j - 1, n, 0.5)   # P(x_(j) <= m <= x_(n-1-j))
         if cov >= conf:
             return med, float(x[j]), float(x[n - 1 - j]), float(cov)
-    return med, float(x[0]), float(x[-1]), float(1 - 2 * 0.5 ** n) if n > 1 else 0.0
+    return med, float(x[0]), float(x[-1]), float(1 - 2 * 0.5 ** n)
+
+
+def centre_draws(x, rng, n_boot=N_BOOT):
+    """``n_boot`` draws of the uncertain median of one group of independent positive values (one
+    per run): log(median) + t_(k-1) * sqrt(pi/2) * s / sqrt(k), s the standard deviation of the
+    logs.  NaN for fewer than two values."""
+    x = np.asarray(x, float)
+    x = x[np.isfinite(x)]
+    if x.size < 2 or np.any(x <= 0):
+        return np.full(n_boot, np.nan)
+    lx = np.log(x)
+    se = _MEDIAN_SE * lx.std(ddof=1) / np.sqrt(x.size)
+    return np.exp(np.log(np.median(x)) + se * rng.standard_t(x.size - 1, n_boot))
 
 
 def _rng():
@@ -35,8 +64,8 @@ def _rng():
 
 
 def ratio_ci(numerator, denominator, conf=CONF, n_boot=N_BOOT):
-    """(ratio of medians, lo, hi): a speed-up base/algorithm with its percentile bootstrap
-    interval, resampling each side's repeats independently."""
+    """(ratio of medians, lo, hi): a speed-up base/algorithm with its 95% interval, each side's
+    median drawn independently (:func:`centre_draws`)."""
     a = np.asarray(numerator, float)
     b = np.asarray(denominator, float)
     a, b = a[np.isfinite(a)], b[np.isfinite(b)]
@@ -44,20 +73,26 @@ def ratio_ci(numerator, denominator, conf=CONF, n_boot=N_BOOT):
         return np.nan, np.nan, np.nan
     point = float(np.median(a) / np.median(b))
     rng = _rng()
-    ra = np.median(rng.choice(a, (n_boot, a.size)), axis=1)
-    rb = np.median(rng.choice(b, (n_boot, b.size)), axis=1)
-    lo, hi = np.quantile(ra / rb, [(1 - conf) / 2, (1 + conf) / 2])
-    return point, float(lo), float(hi)
+    lo, hi = _quantiles(centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot), conf)
+    return point, lo, hi
+
+
+def _quantiles(dist, conf):
+    """The central ``conf`` interval of draws; NaN where any draw is (a group of one run)."""
+    if np.isnan(dist).any():
+        return np.nan, np.nan
+    lo, hi = np.quantile(dist, [(1 - conf) / 2, (1 + conf) / 2])
+    return float(lo), float(hi)
 
 
 def geomean_ci(groups, conf=CONF, n_boot=N_BOOT):
-    """Geometric mean over sizes of per-size ratios, with a bootstrap interval: each group is
-    (numerator samples, denominator samples) at one size, resampled within the size."""
+    """Geometric mean over sizes of per-size ratios, with a 95% interval: each group is
+    (numerator runs, denominator runs) at one size."""
     return _mean_ci(groups, conf, n_boot, geometric=True)
 
 
 def mean_ci(groups, conf=CONF, n_boot=N_BOOT):
-    """Arithmetic mean over groups of per-group ratios (how Kemp averaged), bootstrap interval."""
+    """Arithmetic mean over groups of per-group ratios (how Kemp averaged), with a 95% interval."""
     return _mean_ci(groups, conf, n_boot, geometric=False)
 
 
@@ -69,19 +104,19 @@ def _mean_ci(groups, conf, n_boot, geometric):
     pts, boots = [], []
     for a, b in groups:
         pts.append(np.median(a) / np.median(b))
-        boots.append(np.median(rng.choice(a, (n_boot, a.size)), axis=1) / np.median(rng.choice(b, (n_boot, b.size)), axis=1))
+        boots.append(centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot))
     pts, boots = np.array(pts), np.array(boots)
     if geometric:
         point, dist = np.exp(np.mean(np.log(pts))), np.exp(np.mean(np.log(boots), axis=0))
     else:
         point, dist = np.mean(pts), np.mean(boots, axis=0)
-    lo, hi = np.quantile(dist, [(1 - conf) / 2, (1 + conf) / 2])
-    return float(point), float(lo), float(hi)
+    lo, hi = _quantiles(dist, conf)
+    return float(point), lo, hi
 
 
 def loglog_slope_ci(sizes, groups, conf=CONF, n_boot=N_BOOT):
-    """Slope of log(ratio) against log(n) (least squares) with a bootstrap interval that
-    resamples the repeats at each size: (slope, lo, hi).  Needs at least 3 sizes."""
+    """Slope of log(ratio) against log(n) (least squares) with a 95% interval from the draws of
+    each size's medians: (slope, lo, hi).  Needs at least 3 sizes."""
     sizes = np.asarray(sizes, float)
     if sizes.size < 3:
         return np.nan, np.nan, np.nan
@@ -91,13 +126,11 @@ def loglog_slope_ci(sizes, groups, conf=CONF, n_boot=N_BOOT):
     for a, b in groups:
         a, b = np.asarray(a, float), np.asarray(b, float)
         pts.append(np.log(np.median(a) / np.median(b)))
-        boots.append(np.log(np.median(rng.choice(a, (n_boot, a.size)), axis=1)
-                            / np.median(rng.choice(b, (n_boot, b.size)), axis=1)))
+        boots.append(np.log(centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot)))
     xc = x - x.mean()
     slope = float(np.dot(xc, np.array(pts)) / np.dot(xc, xc))
-    dist = xc @ np.array(boots) / np.dot(xc, xc)
-    lo, hi = np.quantile(dist, [(1 - conf) / 2, (1 + conf) / 2])
-    return slope, float(lo), float(hi)
+    lo, hi = _quantiles(xc @ np.array(boots) / np.dot(xc, xc), conf)
+    return slope, lo, hi
 
 
 def overlap(a_lo, a_hi, b_lo, b_hi):
@@ -106,7 +139,7 @@ def overlap(a_lo, a_hi, b_lo, b_hi):
 
 def nested_mean_ci(families, conf=CONF, n_boot=N_BOOT):
     """Mean over families (algorithms) of each family's mean over its groups (sizes) of
-    ratios of medians -- Kemp's 'average over all algorithms' -- with a bootstrap interval.
+    ratios of medians -- Kemp's 'average over all algorithms' -- with a 95% interval.
     ``families``: {name: [(numerator samples, denominator samples), ...]}."""
     rng = _rng()
     pts, boots = [], []
@@ -115,10 +148,8 @@ def nested_mean_ci(families, conf=CONF, n_boot=N_BOOT):
         if not groups:
             continue
         pts.append(np.mean([np.median(a) / np.median(b) for a, b in groups]))
-        boots.append(np.mean([np.median(rng.choice(a, (n_boot, a.size)), axis=1)
-                              / np.median(rng.choice(b, (n_boot, b.size)), axis=1) for a, b in groups], axis=0))
+        boots.append(np.mean([centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot) for a, b in groups], axis=0))
     if not pts:
         return np.nan, np.nan, np.nan
-    dist = np.mean(boots, axis=0)
-    lo, hi = np.quantile(dist, [(1 - conf) / 2, (1 + conf) / 2])
-    return float(np.mean(pts)), float(lo), float(hi)
+    lo, hi = _quantiles(np.mean(boots, axis=0), conf)
+    return float(np.mean(pts)), lo, hi

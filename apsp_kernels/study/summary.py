@@ -42,6 +42,24 @@ def show_runs(meas):
 NOTEBOOKS_WITH_CLAIMS = lambda: sorted({c["notebook"] for c in claims_mod.load().values()})
 
 
+SUPERSEDED = "SUPERSEDED.md"     # in a recorded run's folder: why its method is no longer the study's
+
+
+def recorded_runs(profile):
+    """The recorded campaigns of ``profile`` that hold a verdicts.csv, oldest first, split into
+    (current, superseded): a superseded run keeps its records and verdicts for comparison, and
+    its folder says in SUPERSEDED.md what changed in the method since."""
+    runs = sorted(d for d in paths.RECORDED.glob(f"*-{profile}-campaign") if (d / "verdicts.csv").exists())
+    return [r for r in runs if not (r / SUPERSEDED).exists()], [r for r in runs if (r / SUPERSEDED).exists()]
+
+
+def verdict_table(runs):
+    """Every claim's verdict in each run side by side, and whether they all agree."""
+    wide = pd.concat({r.name[:15]: pd.read_csv(r / "verdicts.csv").set_index("claim")["verdict"] for r in runs}, axis=1)
+    wide["same"] = wide.nunique(axis=1, dropna=False) == 1
+    return wide
+
+
 def collect_verdicts(run_dir=None):
     """Every notebook's verdict table: this batch's (reports/verdicts/) where the notebook ran,
     else the one recorded beside the campaign it rendered (``run_dir``)."""

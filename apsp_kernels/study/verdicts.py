@@ -178,7 +178,7 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
 
 
 def trend(df, c, sizes=None):
-    """A growth claim: slope of log speed-up against log n with its bootstrap interval over
+    """A growth claim: slope of log speed-up against log n with its 95% interval over
     every size both codes were timed at within the paper's range (``sizes`` restricts further),
     plus the per-size points."""
     cols = _time_cols(c)(c.get("time", "end_to_end"))
@@ -193,7 +193,7 @@ def trend(df, c, sizes=None):
 
 def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None):
     """Smallest n at which ``a`` becomes faster than ``b`` (medians, log-log interpolation), 0 if
-    it always is, None if never; with a bootstrap interval over the repeats, and the range of
+    it always is, None if never; with a 95% interval from the runs' medians, and the range of
     sizes where both were timed."""
     ns = sorted(set(M.sizes_of(df, a, variant_a)) & set(M.sizes_of(df, b, variant_b)))
     if not ns:
@@ -221,8 +221,10 @@ def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n
 
     point = cross([np.median(x) for x in ta], [np.median(x) for x in tb])
     rng = np.random.default_rng(stats._RNG_SEED)
-    boots = [cross([np.median(rng.choice(x, x.size)) for x in ta], [np.median(rng.choice(x, x.size)) for x in tb])
-             for _ in range(n_boot)]
+    da = np.array([stats.centre_draws(x, rng, n_boot) for x in ta])       # sizes x draws
+    db = np.array([stats.centre_draws(x, rng, n_boot) for x in tb])
+    boots = [cross(da[:, i], db[:, i]) if np.isfinite(da[:, i]).all() and np.isfinite(db[:, i]).all() else None
+             for i in range(n_boot)]
     finite = [x for x in boots if x]
     ci = (float(np.quantile(finite, 0.025)), float(np.quantile(finite, 0.975))) if point and len(finite) > n_boot / 2 else None
     return point, ci, (ns[0], ns[-1])
