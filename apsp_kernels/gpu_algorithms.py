@@ -13,7 +13,7 @@ import numpy as np
 
 from . import gpu
 from .cpu import minplus_steps
-from .graph import INF, Graph, GraphError, round_up
+from .graph import Graph, GraphError, round_up
 from .verify import finish
 
 KK_BLOCKS = (16, 32)

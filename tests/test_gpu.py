@@ -13,7 +13,6 @@ EXACT = [(a, v) for a in GPU for v in a.exact_variants]
 
 def awkward_graph(n, seed, negative):
     """Directed, asymmetric, zero-weight and duplicate edges, unreachable pairs."""
-    rng = np.random.default_rng(seed)
     g = G.kemp(n, 0, 4, 0, 100, seed=seed)           # out-degree 0 allowed: unreachable pairs
     s, d, w = g.edges()
     k = min(g.m, 5)
