@@ -86,6 +86,14 @@ def test_stability_table_keeps_superseded_runs_apart(tmp_path, monkeypatch):
     assert [r.name[:15] for r in superseded] == ["20260101-000000"]
     assert S.verdict_table(current)["same"].all()
     assert not S.verdict_table(current + superseded)["same"].all()
+    # only runs measured after the method was fixed can confirm it
+    from apsp_kernels.study import rules
+    early, late = current
+    for d, stamps in ((early, ["2000-01-01T00:00:00+00:00", "2099-01-01T00:00:00+00:00"]),
+                      (late, ["2099-01-01T00:00:00+00:00", "2099-01-02T00:00:00+00:00"])):
+        for i, t in enumerate(stamps):
+            (d / f"provenance-{i}.json").write_text(json.dumps(dict(timestamp=t)))
+    assert rules.METHOD_FIXED < "2099" and not S.measured_after_method(early) and S.measured_after_method(late)
 
 
 def test_reference_run_refuses_a_dirty_tree(tmp_path):

@@ -31,6 +31,10 @@ from __future__ import annotations
 
 import math
 
+# When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
+# reference runs measured after it confirm that verdicts are stable (notebook 07).
+METHOD_FIXED = "2026-11-22T23:22:04+00:00"    # commit 90b4f05
+
 VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 SHARE = 2 / 3          # of the matched sizes that must agree
 

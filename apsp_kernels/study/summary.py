@@ -2,6 +2,9 @@
 independent runs disagree), and the collection of every notebook's verdicts for notebook 07."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 
 from .. import claims as claims_mod
@@ -51,6 +54,14 @@ def recorded_runs(profile):
     its folder says in SUPERSEDED.md what changed in the method since."""
     runs = sorted(d for d in paths.RECORDED.glob(f"*-{profile}-campaign") if (d / "verdicts.csv").exists())
     return [r for r in runs if not (r / SUPERSEDED).exists()], [r for r in runs if (r / SUPERSEDED).exists()]
+
+
+def measured_after_method(run_dir):
+    """Whether every process of a run began after the method (rules.METHOD_FIXED) was fixed: only
+    such runs can confirm that the verdicts are stable; earlier ones were development data."""
+    from . import rules
+    stamps = [json.loads(p.read_text()).get("timestamp") or "" for p in Path(run_dir).glob("provenance-*.json")]
+    return bool(stamps) and min(stamps) >= rules.METHOD_FIXED
 
 
 def verdict_table(runs):
