@@ -2,7 +2,8 @@
 algorithms (Harish & Narayanan 2007, Katz & Kider 2008, Tran 2010, Kemp 2012, and the
 naive/Thrust FW of seeds 002/003) with their CPU baselines, verification and harness."""
 from .graph import INF, MAX_PATH_WEIGHT, Graph, GraphError, normalise_inf
-from .verify import (NegativeCycleError, VerificationError, assert_equal_distances, first_difference,
+from .distances import NegativeCycleError
+from .verify import (VerificationError, assert_equal_distances, first_difference,
                      fletcher64, reference_apsp)
 from . import generators, formats
 from .registry import ALGORITHMS, get as get_algorithm

@@ -33,8 +33,7 @@ def main(argv=None):
         g = read_graph(a.graph, a.format)
         al = registry.get(a.algorithm)
         v = type(al.default_variant)(a.variant) if a.variant is not None and al.default_variant is not None else None
-        out = al.run(g, variant=v)
-        d = out[0] if isinstance(out, tuple) else out
+        d, _ = al.run(g, variant=v)
         assert_equal_distances(d, reference_apsp(g), a.algorithm)
         print(f"{g}: verified, fletcher64 {fletcher64(d):016x}")
     elif a.cmd == "bench":

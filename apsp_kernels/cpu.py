@@ -20,7 +20,6 @@ All take a :class:`Graph` and return an int32 matrix with INF for "no path".
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numba
@@ -28,7 +27,7 @@ import numpy as np
 from numba import njit, prange
 
 from .graph import INF, Graph, GraphError
-from .verify import NegativeCycleError, finish, from_scipy
+from .distances import NegativeCycleError, finish, from_scipy, minplus_steps
 
 _INF64 = np.int64(INF)
 
@@ -264,17 +263,6 @@ def fw_blocked_parallel(g: Graph, block=64, threads=None) -> np.ndarray:
         numba.set_num_threads(int(threads))
     _fw_blocked_parallel(d, int(block), _all(_rounds(g.n, block)))
     return finish(d)
-
-
-def squarings_needed(n: int) -> int:
-    """ceil(log2(n - 1)) squarings cover paths of n - 1 edges (Tran; Kemp Alg. 14)."""
-    return 0 if n <= 2 else math.ceil(math.log2(n - 1))
-
-
-def minplus_steps(g: Graph) -> int:
-    """Squarings to run: enough for every shortest path, plus one where edges are negative,
-    so that a negative cycle of up to n edges shows on the diagonal."""
-    return squarings_needed(g.n) + (1 if g.has_negative and g.n > 1 else 0)
 
 
 def minplus_squaring(g: Graph) -> np.ndarray:

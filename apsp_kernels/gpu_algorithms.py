@@ -12,9 +12,8 @@ import time
 import numpy as np
 
 from . import gpu
-from .cpu import minplus_steps
+from .distances import finish, minplus_steps
 from .graph import Graph, GraphError, round_up
-from .verify import finish
 
 KK_BLOCKS = (16, 32)
 

@@ -48,9 +48,8 @@ def measure(algo, graph, *, variant=None, repeats=3, warmup=1, reference=None, p
             algo.run(graph, variant=variant, **params)
         for rep in range(repeats):
             t0 = time.perf_counter()
-            out = algo.run(graph, variant=variant, **params)   # run() synchronises before returning
+            d, timings = algo.run(graph, variant=variant, **params)   # run() synchronises before returning
             wall = (time.perf_counter() - t0) * 1e3
-            d, timings = out if isinstance(out, tuple) else (out, {})
             rec = dict(base, repeat=rep, status="ok", wall_ms=wall, estimate="measured", **timings)
             got = fletcher64(d)
             rec["checksum"] = f"{got:016x}"

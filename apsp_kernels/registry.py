@@ -1,11 +1,15 @@
 """The one registry of algorithms.  Notebooks, the CLI, the benchmark and the tests all
-iterate over :data:`ALGORITHMS`; adding an algorithm is one :func:`_add` call here."""
+iterate over :data:`ALGORITHMS`; adding an algorithm is one :func:`_add` call here.  Every
+launcher, CPU or GPU, returns ``(distances, timings)`` and takes its variant as one keyword."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
 from . import cpu
+from . import gpu_algorithms as gpu_codes   # imports no CuPy: each launcher does, when called
+from .distances import minplus_steps
 from .graph import round_up
 from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
 
@@ -19,7 +23,7 @@ class Algorithm:
     device: str                       # "cpu" or "gpu"
     representation: str               # "dense" (adjacency matrix) or "csr" (compacted adjacency list)
     footprint: Callable[[int, int], int]   # device (GPU) or host (CPU) bytes for (n, m)
-    launcher: Callable
+    launcher: Callable                # (graph, **keywords) -> (distances, timings), CPU and GPU alike
     variants: tuple = (None,)
     negative_weights: bool = True
     faithful: bool = True             # follows the paper; tuned versions say False
@@ -85,12 +89,13 @@ def _dense_bytes(count, multiple=1):
     return lambda n, m: count * round_up(max(n, 1), multiple) ** 2 * 4
 
 
-def _gpu(fn_name):
-    def call(graph, **kw):
-        from . import gpu_algorithms
-        return getattr(gpu_algorithms, fn_name)(graph, **kw)
-    call.__name__ = fn_name
-    return call
+def _cpu(solver, **fixed):
+    """A CPU solver as a launcher: ``(distances, timings)`` like the GPU launchers.  A CPU solve
+    has no kernel time of its own: the harness's wall clock is all of it, so timings is empty."""
+    @functools.wraps(solver)
+    def launch(graph, **kw):
+        return solver(graph, **fixed, **kw), {}
+    return launch
 
 
 def ooc_budget(n, block, rows_per_part):
@@ -108,68 +113,68 @@ def rows_for_partitions(n, block, partitions):
 # ------------------------------------------------------------------ CPU baselines
 _add(name="fw_sequential", label="Sequential FW (CPU, 1 thread)", paper="Floyd 1962; Kemp Alg. 4",
      kemp_algorithm="4", device="cpu", representation="dense", footprint=_dense_bytes(1),
-     launcher=cpu.fw_sequential, notes="the baseline of the papers' speed-ups",
+     launcher=_cpu(cpu.fw_sequential), notes="the baseline of the papers' speed-ups",
      sampler=cpu.sample_fw_sequential, sample_unit="pivot k (one n^2 pass)")
 _add(name="fw_blocked", label="Blocked FW, Alg. 8 as written (CPU, 1 thread)",
      paper="Venkataraman et al. 2003; Kemp Alg. 8", kemp_algorithm="8", device="cpu", representation="dense",
-     footprint=_dense_bytes(1), launcher=cpu.fw_blocked, variants=(64, 32, 128),
+     footprint=_dense_bytes(1), launcher=_cpu(cpu.fw_blocked), variants=(64, 32, 128),
      sampler=cpu.sample_fw_blocked, sample_unit="round (n^2 B relaxations)",
      notes="scalar, as Kemp's build: the divisor of the 'over blocked FW' claims")
 _add(name="fw_blocked_vec", label="Blocked FW, vectorised (CPU, 1 thread)",
      paper="Venkataraman et al. 2003, pivot row buffered (this study)", kemp_algorithm=None, device="cpu",
-     representation="dense", footprint=_dense_bytes(1), launcher=cpu.fw_blocked_vec, variants=(64, 32, 128),
+     representation="dense", footprint=_dense_bytes(1), launcher=_cpu(cpu.fw_blocked_vec), variants=(64, 32, 128),
      faithful=False, sampler=cpu.sample_fw_blocked_vec, sample_unit="round (n^2 B relaxations)",
      notes="the best single-thread CPU code here")
 _add(name="fw_blocked_parallel", label="Blocked FW (CPU, all cores)", paper="this study (best CPU code)",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(1),
-     launcher=cpu.fw_blocked_parallel, variants=(64, 32, 128), faithful=False, multithreaded=True,
+     launcher=_cpu(cpu.fw_blocked_parallel), variants=(64, 32, 128), faithful=False, multithreaded=True,
      sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)")
 _add(name="minplus_cpu", label="Min-plus squaring (CPU, 1 thread)", paper="Tran 2010's O(n^3 log n) baseline",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(2),
-     launcher=cpu.minplus_squaring, complexity="n^3 log n",
+     launcher=_cpu(cpu.minplus_squaring), complexity="n^3 log n",
      sampler=cpu.sample_minplus_squaring, sample_unit="row of one squaring (n^2 work)")
 _add(name="dijkstra_cpu", label="Dijkstra APSP (CPU, 1 thread)", paper="Dijkstra 1959; Kemp Alg. 5",
      kemp_algorithm="5", device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
-     launcher=cpu.dijkstra_apsp, negative_weights=False, complexity="n m log n",
+     launcher=_cpu(cpu.dijkstra_apsp), negative_weights=False, complexity="n m log n",
      sampler=cpu.sample_dijkstra_apsp, sample_unit="source")
 _add(name="dijkstra_cpu_parallel", label="Dijkstra APSP (CPU, all cores)", paper="this study",
      kemp_algorithm=None, device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
-     launcher=lambda g: cpu.dijkstra_apsp(g, parallel=True), negative_weights=False, faithful=False,
-     complexity="n m log n", sampler=lambda g, s: cpu.sample_dijkstra_apsp(g, s, parallel=True),
+     launcher=_cpu(cpu.dijkstra_apsp, parallel=True), negative_weights=False, faithful=False,
+     complexity="n m log n", sampler=functools.partial(cpu.sample_dijkstra_apsp, parallel=True),
      sample_unit="source", multithreaded=True)
 _add(name="scipy_fw", label="scipy floyd_warshall", paper="library reference", kemp_algorithm=None,
-     device="cpu", representation="dense", footprint=lambda n, m: 8 * n * n, launcher=cpu.scipy_floyd_warshall)
+     device="cpu", representation="dense", footprint=lambda n, m: 8 * n * n, launcher=_cpu(cpu.scipy_floyd_warshall))
 _add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", kemp_algorithm=None,
-     device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n, launcher=cpu.scipy_dijkstra,
+     device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n, launcher=_cpu(cpu.scipy_dijkstra),
      negative_weights=False, complexity="n m log n")
 
 # ------------------------------------------------------------- faithful CUDA kernels
 _add(name="hochberg_naive", label="Naive CUDA FW (Hochberg)", paper="Hochberg 2012 (seed 002)",
      kemp_algorithm=None, device="gpu", representation="dense", footprint=_dense_bytes(1, 32),
-     launcher=_gpu("hochberg_naive"), memory_modes=MODES, limit_kind="bandwidth")
+     launcher=gpu_codes.hochberg_naive, memory_modes=MODES, limit_kind="bandwidth")
 _add(name="tran_fw", label="Tran CUDA FW", paper="Tran 2010", kemp_algorithm="12, 13", device="gpu",
-     representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_fw"), memory_modes=MODES,
+     representation="dense", footprint=_dense_bytes(2, 16), launcher=gpu_codes.tran_fw, memory_modes=MODES,
      limit_kind="bandwidth")
 _add(name="tran_minplus", label="Tran CUDA min-plus APSP", paper="Tran 2010", kemp_algorithm="14, 15",
-     device="gpu", representation="dense", footprint=_dense_bytes(2, 16), launcher=_gpu("tran_minplus"),
+     device="gpu", representation="dense", footprint=_dense_bytes(2, 16), launcher=gpu_codes.tran_minplus,
      memory_modes=MODES, complexity="n^3 log n", limit_kind="minplus",
-     work=lambda g: float(g.n) ** 3 * cpu.minplus_steps(g))
+     work=lambda g: float(g.n) ** 3 * minplus_steps(g))
 _add(name="katz_kider", label="Katz & Kider blocked FW", paper="Katz & Kider 2008", kemp_algorithm="16-18",
-     device="gpu", representation="dense", footprint=_dense_bytes(1, 32), launcher=_gpu("katz_kider"),
+     device="gpu", representation="dense", footprint=_dense_bytes(1, 32), launcher=gpu_codes.katz_kider,
      variants=(16, 32), memory_modes=MODES, limit_kind="minplus")
 _add(name="kemp_ooc", label="Kemp out-of-core KK", paper="Kemp 2012", kemp_algorithm="19", device="gpu",
      representation="dense", footprint=lambda n, m: 3 * 32 * round_up(max(n, 1), 32) * 4,
-     launcher=_gpu("kemp_ooc"), variants=(16, 32), limit_kind="minplus",
+     launcher=gpu_codes.kemp_ooc, variants=(16, 32), limit_kind="minplus",
      forced_params=lambda n, v, rows: {"budget_bytes": ooc_budget(n, int(v), rows)},
      notes="host matrix in pinned memory; device use set by budget_bytes")
 _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Narayanan 2007",
      kemp_algorithm="10, 11", device="gpu", representation="csr",
-     footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=_gpu("harish"),
+     footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=gpu_codes.harish,
      variants=("atomic", "corrected", "original"), negative_weights=False, complexity="n m (sweeps)",
      variant_param="variant", inexact_variants=("original",), limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
      notes="'original' keeps seed 001's race on U_a: it may return wrong distances")
 _add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", kemp_algorithm=None,
-     device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=_gpu("thrust_fw"),
+     device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=gpu_codes.thrust_fw,
      memory_modes=MODES, limit_kind="bandwidth")
 
 

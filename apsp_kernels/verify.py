@@ -4,12 +4,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .graph import INF, Graph, normalise_inf
-
-
-
-class NegativeCycleError(ValueError):
-    """The graph has a cycle of negative total weight: shortest paths are undefined."""
+from .distances import NegativeCycleError, from_scipy
+from .graph import Graph
 
 
 class VerificationError(AssertionError):
@@ -101,26 +97,3 @@ def reference_apsp(g: Graph) -> np.ndarray:
     except csgraph.NegativeCycleError as e:
         raise NegativeCycleError(str(e)) from None
     return from_scipy(d)
-
-
-def from_scipy(d):
-    """scipy's float64 distances (inf = no path) as int32 with INF."""
-    out = np.full(d.shape, INF, dtype=np.int32)
-    fin = np.isfinite(d)
-    out[fin] = d[fin].astype(np.int64)
-    return out
-
-
-def check_no_negative_cycle(d):
-    """After FW, a negative diagonal entry means a negative cycle through that vertex."""
-    diag = np.diagonal(np.asarray(d))
-    if diag.size and diag.min() < 0:
-        v = int(np.argmin(diag))
-        raise NegativeCycleError(f"negative cycle through vertex {v} (d[{v},{v}] = {int(diag[v])})")
-
-
-def finish(d):
-    """The common epilogue of every dense solver: INF normalisation, negative-cycle check."""
-    normalise_inf(d)
-    check_no_negative_cycle(d)
-    return d

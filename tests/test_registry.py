@@ -49,4 +49,17 @@ def test_every_cpu_variant_runs(a):
     import numpy as np
     g = G.kemp(40, seed=2)
     for v in a.variants:
-        assert np.array_equal(a.run(g, variant=v), reference_apsp(g))
+        d, timings = a.run(g, variant=v)                   # the one launcher contract, as on the GPU
+        assert np.array_equal(d, reference_apsp(g)) and isinstance(timings, dict)
+
+
+def test_every_launcher_returns_distances_and_timings():
+    """One contract for every registry entry, CPU or GPU: the GPU ones are checked on the device
+    (tests/test_gpu.py); here that each launcher is a function of the graph, not looked up by name."""
+    import inspect
+    for a in registry.ALGORITHMS.values():
+        assert callable(a.launcher) and inspect.signature(a.launcher).parameters, a.name
+    g = G.kemp(16, seed=1)
+    for a in registry.by_device("cpu"):
+        out = a.run(g)
+        assert isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], dict), a.name
