@@ -7,8 +7,11 @@ from .verify import (VerificationError, assert_equal_distances, first_difference
                      fletcher64, reference_apsp)
 from . import generators, formats
 from .registry import ALGORITHMS, get as get_algorithm
+from .api import shortest_paths
+from .predecessors import NO_PREDECESSOR
 
 __version__ = "0.1.0"
 __all__ = ["INF", "MAX_PATH_WEIGHT", "Graph", "GraphError", "normalise_inf", "NegativeCycleError",
            "VerificationError", "assert_equal_distances", "first_difference", "fletcher64",
-           "reference_apsp", "generators", "formats", "ALGORITHMS", "get_algorithm"]
+           "reference_apsp", "generators", "formats", "ALGORITHMS", "get_algorithm", "shortest_paths",
+           "NO_PREDECESSOR"]

@@ -4,16 +4,28 @@ from __future__ import annotations
 import argparse
 import sys
 
+import numpy as np
+
+from .graph import INF
+
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="apsp", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="the algorithm registry")
-    s = sub.add_parser("solve", help="solve one graph file with one algorithm and verify it")
-    s.add_argument("graph")
-    s.add_argument("--algorithm", default="fw_blocked_parallel")
-    s.add_argument("--variant", default=None)
-    s.add_argument("--format", default=None)
+    s = sub.add_parser("solve", help="solve one graph file, verify it against scipy, write the distances",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    s.add_argument("graph", help="graph file (hochberg, dimacs .gr, SNAP .txt, MatrixMarket .mtx, .npz; .gz too)")
+    s.add_argument("--algorithm", default="auto", help="a name from `list`, or auto (the fastest verified code here)")
+    s.add_argument("--variant", default=None, help="the algorithm's variant (block size, Harish version)")
+    s.add_argument("--format", default=None, help="file format if the suffix does not say it")
+    s.add_argument("-o", "--output", default=None,
+                   help="write distances (float64, inf = no path) to .npy, .npz (with predecessors and vertex names) or .csv")
+    s.add_argument("--predecessors", action="store_true", help="also compute predecessors (-9999 = none; scipy's convention)")
+    s.add_argument("--undirected", action="store_true", help="SNAP: add both directions of every edge")
+    s.add_argument("--weight-column", type=int, default=None, help="SNAP: 0-based column holding edge weights (else weight 1)")
+    s.add_argument("--no-verify", action="store_true", help="skip the check against scipy (large graphs)")
+    s.add_argument("--print-max", type=int, default=16, help="print the matrix to stdout up to this many vertices")
     b = sub.add_parser("bench", help="GPU throughput against the hardware limits")
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
@@ -28,14 +40,7 @@ def main(argv=None):
             print(f"{al.name:22s} {al.device:3s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
                   f"{'faithful' if al.faithful else 'tuned   '} {al.paper}")
     elif a.cmd == "solve":
-        from .formats import read_graph
-        from .verify import assert_equal_distances, fletcher64, reference_apsp
-        g = read_graph(a.graph, a.format)
-        al = registry.get(a.algorithm)
-        v = type(al.default_variant)(a.variant) if a.variant is not None and al.default_variant is not None else None
-        d, _ = al.run(g, variant=v)
-        assert_equal_distances(d, reference_apsp(g), a.algorithm)
-        print(f"{g}: verified, fletcher64 {fletcher64(d):016x}")
+        return _solve(a)
     elif a.cmd == "bench":
         from . import bench
         df, lim, path = bench.run(a.sizes, a.repeats, a.out)
@@ -55,6 +60,55 @@ def main(argv=None):
                         assert_equal_distances(d, ref, f"{al.name}/{v}")
                     print(f"n={n} {al.name}/{v}: ok", flush=True)
     return 0
+
+
+def _solve(a):
+    from . import registry
+    from .api import shortest_paths
+    from .formats import read_graph
+    from .verify import assert_equal_distances, fletcher64, reference_apsp
+    if a.output and not a.output.lower().endswith((".npy", ".npz", ".csv")):
+        print(f"error: {a.output}: unknown output suffix (use .npy, .npz or .csv)", file=sys.stderr)
+        return 2
+    snap = {k: v for k, v in (("undirected", a.undirected), ("weight_column", a.weight_column)) if v}
+    g = read_graph(a.graph, a.format, **snap)
+    method = a.algorithm
+    variant = a.variant
+    if variant is not None and method != "auto":
+        al = registry.get(method)
+        variant = next((v for v in al.variants if str(v) == variant), variant)
+    out = shortest_paths(g, method=method, variant=variant, return_predecessors=a.predecessors,
+                         dtype=np.int32, return_method=True)
+    d, pred, used = (out[0], out[1], out[2]) if a.predecessors else (out[0], None, out[1])
+    if not a.no_verify:
+        assert_equal_distances(d, reference_apsp(g), used)
+    print(f"{g}: {used}, {'verified against scipy' if not a.no_verify else 'not verified'}, "
+          f"fletcher64 {fletcher64(d):016x}")
+    dist = d.astype(np.float64)
+    dist[d == INF] = np.inf
+    if a.output:
+        _write(a.output, dist, pred, g.names)
+        print(f"written {a.output}")
+    if g.n <= a.print_max:
+        print(np.array2string(dist, max_line_width=200))
+        if pred is not None:
+            print(np.array2string(pred, max_line_width=200))
+    return 0
+
+
+def _write(path, dist, pred, names):
+    """Distances (and predecessors) to .npy, .npz or .csv (checked before solving), by suffix."""
+    from pathlib import Path
+    suffix = Path(path).suffix.lower()
+    if suffix == ".npy":
+        np.save(path, dist)
+    elif suffix == ".npz":
+        extra = {} if pred is None else {"predecessors": pred}
+        if names is not None:
+            extra["names"] = np.array([str(x) for x in names])
+        np.savez_compressed(path, distances=dist, **extra)
+    else:
+        np.savetxt(path, dist, delimiter=",", fmt="%.17g")
 
 
 if __name__ == "__main__":

@@ -86,6 +86,45 @@ class Graph:
         return cls(n, indptr.astype(np.int32), dst.astype(np.int32), w64.astype(np.int32),
                    names=tuple(names) if names is not None else None, meta=dict(meta or {}))
 
+    @classmethod
+    def from_scipy(cls, matrix, directed=True, meta=None):
+        """From a scipy sparse matrix, as ``scipy.sparse.csgraph`` reads it: every stored entry is
+        an edge (explicit zeros are zero-weight edges); ``directed=False`` adds both directions."""
+        import scipy.sparse as sp
+        if not sp.issparse(matrix):
+            raise GraphError(f"from_scipy wants a scipy sparse matrix, got {type(matrix).__name__}")
+        if matrix.shape[0] != matrix.shape[1]:
+            raise GraphError(f"an adjacency matrix must be square, got shape {matrix.shape}")
+        c = matrix.tocoo()
+        return cls._with_direction(matrix.shape[0], c.row, c.col, c.data, directed, None, meta)
+
+    @classmethod
+    def from_dense(cls, matrix, directed=True, meta=None):
+        """From a dense adjacency matrix with scipy's dense convention: 0, inf and NaN are 'no edge'."""
+        a = np.asarray(matrix)
+        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            raise GraphError(f"an adjacency matrix must be square, got shape {a.shape}")
+        edge = (a != 0) & ~np.isnan(a) & ~np.isinf(a) if a.dtype.kind == "f" else a != 0
+        src, dst = np.nonzero(edge)
+        return cls._with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta)
+
+    @classmethod
+    def from_networkx(cls, nx_graph, weight="weight", default_weight=1, meta=None):
+        """From a networkx graph: vertices in ``nx_graph.nodes`` order (their labels become
+        ``names``), edge weights from the ``weight`` attribute (``default_weight`` where absent);
+        an undirected graph gets both directions."""
+        nodes = list(nx_graph.nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        e = [(index[u], index[v], d.get(weight, default_weight)) for u, v, d in nx_graph.edges(data=True)]
+        src, dst, w = (np.array(x) for x in zip(*e)) if e else (np.zeros(0, int),) * 3
+        return cls._with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta)
+
+    @classmethod
+    def _with_direction(cls, n, src, dst, w, directed, names, meta):
+        if not directed:
+            src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
+        return cls.from_edges(n, src, dst, w, names=names, meta=meta)
+
     def __eq__(self, other):
         return (isinstance(other, Graph) and self.n == other.n
                 and all(np.array_equal(a, b) for a, b in ((self.indptr, other.indptr),

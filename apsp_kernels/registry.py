@@ -43,6 +43,8 @@ class Algorithm:
     work: Callable | None = None      # relaxations ("updates") of one solve of a graph, for throughput
     forced_params: Callable | None = None   # (n, variant, rows_per_part) -> launcher keywords that force
                                             # the out-of-core path into partitions of that many block rows
+    auto_rank: int | None = None      # preference of shortest_paths(method="auto") among the codes
+                                      # that can run here (lower first; None: never chosen)
 
     @property
     def exact_variants(self):
@@ -128,7 +130,7 @@ _add(name="fw_blocked_vec", label="Blocked FW, vectorised (CPU, 1 thread)",
 _add(name="fw_blocked_parallel", label="Blocked FW (CPU, all cores)", paper="this study (best CPU code)",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(1),
      launcher=_cpu(cpu.fw_blocked_parallel), variants=(64, 32, 128), faithful=False, multithreaded=True,
-     sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)")
+     sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)", auto_rank=4)
 _add(name="minplus_cpu", label="Min-plus squaring (CPU, 1 thread)", paper="Tran 2010's O(n^3 log n) baseline",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(2),
      launcher=_cpu(cpu.minplus_squaring), complexity="n^3 log n",
@@ -141,7 +143,7 @@ _add(name="dijkstra_cpu_parallel", label="Dijkstra APSP (CPU, all cores)", paper
      kemp_algorithm=None, device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
      launcher=_cpu(cpu.dijkstra_apsp, parallel=True), negative_weights=False, faithful=False,
      complexity="n m log n", sampler=functools.partial(cpu.sample_dijkstra_apsp, parallel=True),
-     sample_unit="source", multithreaded=True)
+     sample_unit="source", multithreaded=True, auto_rank=3)
 _add(name="scipy_fw", label="scipy floyd_warshall", paper="library reference", kemp_algorithm=None,
      device="cpu", representation="dense", footprint=lambda n, m: 8 * n * n, launcher=_cpu(cpu.scipy_floyd_warshall))
 _add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", kemp_algorithm=None,
@@ -161,12 +163,12 @@ _add(name="tran_minplus", label="Tran CUDA min-plus APSP", paper="Tran 2010", ke
      work=lambda g: float(g.n) ** 3 * minplus_steps(g))
 _add(name="katz_kider", label="Katz & Kider blocked FW", paper="Katz & Kider 2008", kemp_algorithm="16-18",
      device="gpu", representation="dense", footprint=_dense_bytes(1, 32), launcher=gpu_codes.katz_kider,
-     variants=(16, 32), memory_modes=MODES, limit_kind="minplus")
+     variants=(16, 32), memory_modes=MODES, limit_kind="minplus", auto_rank=1)
 _add(name="kemp_ooc", label="Kemp out-of-core KK", paper="Kemp 2012", kemp_algorithm="19", device="gpu",
      representation="dense", footprint=lambda n, m: 3 * 32 * round_up(max(n, 1), 32) * 4,
      launcher=gpu_codes.kemp_ooc, variants=(16, 32), limit_kind="minplus",
      forced_params=lambda n, v, rows: {"budget_bytes": ooc_budget(n, int(v), rows)},
-     notes="host matrix in pinned memory; device use set by budget_bytes")
+     notes="host matrix in pinned memory; device use set by budget_bytes", auto_rank=2)
 _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Narayanan 2007",
      kemp_algorithm="10, 11", device="gpu", representation="csr",
      footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=gpu_codes.harish,
@@ -182,6 +184,14 @@ def get(name) -> Algorithm:
     if name not in ALGORITHMS:
         raise KeyError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
     return ALGORITHMS[name]
+
+
+def auto_candidates():
+    """The codes shortest_paths(method="auto") may choose, in order of preference: measured
+    fastest first (notebook 06: Katz & Kider on the GPU; Kemp's out-of-core KK where the matrix
+    does not fit; on the CPU the all-core Dijkstra, and the all-core blocked FW where edges are
+    negative)."""
+    return sorted((a for a in ALGORITHMS.values() if a.auto_rank is not None), key=lambda a: a.auto_rank)
 
 
 def by_device(device):
