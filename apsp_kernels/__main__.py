@@ -26,13 +26,57 @@ def main(argv=None):
     s.add_argument("--weight-column", type=int, default=None, help="SNAP: 0-based column holding edge weights (else weight 1)")
     s.add_argument("--no-verify", action="store_true", help="skip the check against scipy (large graphs)")
     s.add_argument("--print-max", type=int, default=16, help="print the matrix to stdout up to this many vertices")
+    s.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of an error")
     b = sub.add_parser("bench", help="GPU throughput against the hardware limits")
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--out", default=None)
     d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer)")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
+    p.add_argument("--debug", action="store_true", help="show the traceback of an error")
     a = p.parse_args(argv)
+    try:
+        return _run(a)
+    except Exception as e:
+        if a.debug or not _is_user_error(e):
+            raise
+        print(f"error: {_one_line(e, a)}", file=sys.stderr)
+        return 1
+
+
+def _is_user_error(e):
+    """What a user's input or machine causes (bad file, bad option, negative cycle, no GPU):
+    one line, no traceback.  Anything else is a bug and keeps its traceback."""
+    from .distances import NegativeCycleError
+    from .gpu import GPUUnavailable
+    from .graph import GraphError
+    from .verify import VerificationError
+    return isinstance(e, (GraphError, NegativeCycleError, GPUUnavailable, VerificationError, OSError, ValueError, KeyError))
+
+
+def _one_line(e, a):
+    from .distances import NegativeCycleError
+    msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+    if isinstance(e, NegativeCycleError) and getattr(a, "graph", None):
+        msg = f"{a.graph}: {_cycle_text(e, a)}"
+    return " ".join(msg.split())
+
+
+def _cycle_text(e, a):
+    """The negative cycle named by the file's own vertex name (1-based id for DIMACS/MatrixMarket)."""
+    v, g = e.vertex, getattr(a, "_graph", None)
+    if v is None or g is None:
+        return str(e)
+    if g.names is not None:
+        name = g.names[v]
+    elif g.meta.get("format") in ("dimacs", "mtx"):
+        name = v + 1
+    else:
+        name = v
+    return f"negative cycle through vertex {name}: shortest paths are undefined"
+
+
+def _run(a):
 
     from . import registry
     if a.cmd == "list":
@@ -72,6 +116,7 @@ def _solve(a):
         return 2
     snap = {k: v for k, v in (("undirected", a.undirected), ("weight_column", a.weight_column)) if v}
     g = read_graph(a.graph, a.format, **snap)
+    a._graph = g                                          # for an error message that names its vertices
     method = a.algorithm
     variant = a.variant
     if variant is not None and method != "auto":

@@ -12,7 +12,12 @@ from .graph import INF, normalise_inf
 
 
 class NegativeCycleError(ValueError):
-    """The graph has a cycle of negative total weight: shortest paths are undefined."""
+    """The graph has a cycle of negative total weight: shortest paths are undefined.  ``vertex``:
+    a vertex on it (0-based), where the solver knows one."""
+
+    def __init__(self, message, vertex=None):
+        super().__init__(message)
+        self.vertex = vertex
 
 
 def check_no_negative_cycle(d):
@@ -20,7 +25,7 @@ def check_no_negative_cycle(d):
     diag = np.diagonal(np.asarray(d))
     if diag.size and diag.min() < 0:
         v = int(np.argmin(diag))
-        raise NegativeCycleError(f"negative cycle through vertex {v} (d[{v},{v}] = {int(diag[v])})")
+        raise NegativeCycleError(f"negative cycle through vertex {v} (d[{v},{v}] = {int(diag[v])})", vertex=v)
 
 
 def finish(d):

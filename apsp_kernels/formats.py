@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -21,20 +23,39 @@ class GraphFormatError(GraphError):
         super().__init__(f"{where}: {what}")
 
 
+class GraphFileNotFound(GraphFormatError, FileNotFoundError):
+    """No such file (also a FileNotFoundError, for callers that catch that)."""
+
+
 def _open_text(path):
+    """The whole file as text (gunzipped where it ends in .gz), or one clear error naming the
+    file: a directory, a missing file, broken gzip data, bytes that are not UTF-8 text."""
     path = Path(path)
+    if path.is_dir():
+        raise GraphFormatError(path, None, "is a directory, not a graph file")
     if not path.exists():
-        raise FileNotFoundError(f"graph file not found: {path}")
+        raise GraphFileNotFound(path, None, "no such file")
+    raw = path.read_bytes()
     if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="strict")
-    return open(path, encoding="utf-8")
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as e:
+            raise GraphFormatError(path, None, f"broken or truncated gzip data ({e})") from None
+    try:
+        return io.StringIO(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise GraphFormatError(path, line, f"not a text graph file (byte 0x{raw[e.start]:02x} is not UTF-8 text)") from None
 
 
 def _int(tok, path, lineno, what):
     try:
-        return int(tok)
+        v = int(tok)
     except ValueError:
         raise GraphFormatError(path, lineno, f"{what} {tok!r} is not an integer") from None
+    if not -2**31 <= v < 2**31:
+        raise GraphFormatError(path, lineno, f"{what} {tok} does not fit in 32 bits")
+    return v
 
 
 # --------------------------------------------------------------- Hochberg text
@@ -156,6 +177,8 @@ def read_snap(path, undirected=False, weight=1, weight_column=None) -> Graph:
             src.append(ids.setdefault(a, len(ids)))
             dst.append(ids.setdefault(b, len(ids)))
             w.append(weight if weight_column is None else _int(parts[weight_column], path, lineno, "weight"))
+    if not ids:
+        raise GraphFormatError(path, None, "no edges: an empty SNAP edge list")
     if undirected:
         src, dst, w = src + dst, dst + src, w + w
     try:
@@ -165,11 +188,45 @@ def read_snap(path, undirected=False, weight=1, weight_column=None) -> Graph:
 
 
 # ------------------------------------------------------------ MatrixMarket
+def _check_mtx_entries(path):
+    """Line by line what scipy's reader would let through: entries of a coordinate file that are
+    not integers (4.5 in an 'integer' matrix is truncated to 4 by it), overflow 32 bits, or lie
+    outside the matrix."""
+    with _open_text(path) as f:
+        lines = enumerate(f, 1)
+        header = next(lines, (1, ""))[1]
+        if not header.startswith("%%MatrixMarket"):
+            raise GraphFormatError(path, 1, "not a MatrixMarket file (no '%%MatrixMarket' header)")
+        if "coordinate" not in header.lower():
+            return
+        size = None
+        for lineno, line in lines:
+            t = line.split()
+            if not t or t[0].startswith("%"):
+                continue
+            if size is None:
+                size = [_int(x, path, lineno, "matrix size") for x in t[:2]]
+                continue
+            i, j = _int(t[0], path, lineno, "row"), _int(t[1], path, lineno, "column")
+            if not (1 <= i <= size[0] and 1 <= j <= size[1]):
+                raise GraphFormatError(path, lineno, f"entry ({i}, {j}) outside the {size[0]} x {size[1]} matrix")
+            if len(t) > 2:
+                try:
+                    v = float(t[2])
+                except ValueError:
+                    raise GraphFormatError(path, lineno, f"weight {t[2]!r} is not a number") from None
+                if not np.isfinite(v) or v != int(v):
+                    raise GraphFormatError(path, lineno, f"weight {t[2]} is not an integer")
+                if not -2**31 <= v < 2**31:
+                    raise GraphFormatError(path, lineno, f"weight {t[2]} does not fit in 32 bits")
+
+
 def read_mtx(path) -> Graph:
     import scipy.io
+    _check_mtx_entries(path)
     try:
         a = scipy.io.mmread(str(path))
-    except (ValueError, OSError) as e:
+    except (ValueError, OSError, OverflowError) as e:
         raise GraphFormatError(path, None, f"not a readable MatrixMarket file: {e}") from None
     if a.shape[0] != a.shape[1]:
         raise GraphFormatError(path, None, f"matrix must be square, got {a.shape}")
@@ -194,11 +251,23 @@ def save_npz(g: Graph, path):
 
 
 def load_npz(path) -> Graph:
+    p = Path(path)
+    if p.is_dir() or not p.exists():
+        raise GraphFormatError(path, None, "is a directory, not a graph file") if p.is_dir() else GraphFileNotFound(path, None, "no such file")
     try:
-        with np.load(path) as z:
+        with np.load(path, allow_pickle=False) as z:
+            missing = [k for k in ("n", "indptr", "indices", "weights") if k not in z.files]
+            if missing:
+                raise GraphFormatError(path, None, f"not an apsp_kernels .npz graph: it holds {sorted(z.files)}, "
+                                                   "a graph holds n, indptr, indices, weights")
             n, indptr, indices, weights = int(z["n"]), z["indptr"], z["indices"], z["weights"]
-    except (KeyError, ValueError, OSError) as e:
-        raise GraphFormatError(path, None, f"not an apsp_kernels .npz graph: {e}") from None
+    except GraphFormatError:
+        raise
+    except ValueError as e:
+        what = "holds Python objects, which are never loaded" if "pickle" in str(e) else str(e)
+        raise GraphFormatError(path, None, f"not an apsp_kernels .npz graph: {what}") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as e:
+        raise GraphFormatError(path, None, f"not a readable .npz file ({e})") from None
     s = np.repeat(np.arange(n), np.diff(indptr))
     return Graph.from_edges(n, s, indices, weights, meta=dict(source=str(path), format="npz"))
 
@@ -219,7 +288,15 @@ def write_dot(g: Graph, path, max_vertices=2000):
         f.write("}\n")
 
 
-READERS = {".txt": read_hochberg, ".gr": read_dimacs, ".mtx": read_mtx, ".npz": load_npz}
+def _read_txt(path, **kw):
+    """A .txt is SNAP's edge list (its own convention) unless it is Hochberg's (a '--END--' line)."""
+    with _open_text(path) as f:
+        hochberg = any(line.strip() == "--END--" for line in f)
+    return read_hochberg(path) if hochberg and not kw else read_snap(path, **kw)
+
+
+READERS = {".txt": _read_txt, ".gr": read_dimacs, ".mtx": read_mtx, ".npz": load_npz, ".snap": read_snap,
+           ".tsv": read_snap, ".csv": read_snap, ".edges": read_snap}
 
 
 def read_graph(path, fmt=None, **kw) -> Graph:
@@ -227,11 +304,15 @@ def read_graph(path, fmt=None, **kw) -> Graph:
     table = {"hochberg": read_hochberg, "dimacs": read_dimacs, "snap": read_snap, "mtx": read_mtx, "npz": load_npz}
     if fmt is not None:
         if fmt not in table:
-            raise ValueError(f"unknown format {fmt!r}; one of {sorted(table)}")
+            raise GraphFormatError(path, None, f"unknown format {fmt!r}; one of {', '.join(sorted(table))}")
         return table[fmt](path, **kw)
-    suffix = Path(path).suffix
+    suffixes = [x.lower() for x in Path(path).suffixes]
+    suffix = suffixes[-2] if suffixes[-1:] == [".gz"] and len(suffixes) >= 2 else (suffixes[-1] if suffixes else "")
     if suffix == ".gz":
-        return read_snap(path, **kw)
-    if suffix not in READERS:
-        raise ValueError(f"cannot tell the format of {path} from its suffix; pass fmt=")
+        return read_snap(path, **kw)                     # SNAP publishes its edge lists as NAME.txt.gz or NAME.gz
+    if suffix not in READERS or (suffix == ".npz" and suffixes[-1] == ".gz"):
+        if Path(path).is_dir():
+            raise GraphFormatError(path, None, "is a directory, not a graph file")
+        raise GraphFormatError(path, None, f"cannot tell the format from the suffix {suffix or '(none)'!r}; "
+                                           f"use --format (fmt= in Python): one of {', '.join(sorted(table))}")
     return READERS[suffix](path, **kw)

@@ -49,7 +49,8 @@ def available() -> bool:
 def require_gpu():
     ok, why = gpu_status()
     if not ok:
-        raise GPUUnavailable(f"this algorithm needs a CUDA GPU: {why}")
+        raise GPUUnavailable(f"this algorithm needs a CUDA GPU: {why}; with a GPU, install CuPy: "
+                             "pip install -e .[gpu] (CUDA 13 driver) or .[gpu12] (CUDA 12)")
     import cupy as cp
     return cp
 
