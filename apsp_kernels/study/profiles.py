@@ -40,7 +40,7 @@ PROFILES = {
                   cubic_cap=4096, tran_cap=4096, ooc_cap=2048, ooc32_cap=2048, ooc_big=(4096, 16),
                   variant_cap=2048, race_sizes=[64, 256, 512], degree_n=1024, degrees=[(2, 6), (8, 12), (16, 24)],
                   mem_sizes=[16, 64, 256, 1024]),
-    "paper": dict(processes=3, repeats=2, repeats_large=1, large_n=4096, small_n=512, repeats_small=9, cpu_sizes=[512, 1024, 2048, 3072],
+    "paper": dict(processes=5, repeats=2, repeats_large=1, large_n=4096, small_n=512, repeats_small=9, cpu_sizes=[512, 1024, 2048, 3072],
                   gpu_sizes=[1024, 2048, 3072, 4096, 8192, 12288, 16384, 19456, 21504],
                   full_cap=2048, blocked_full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=12288, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,

@@ -26,6 +26,14 @@ little more than their range.  Before the next reference runs (and unchanged sin
 interval comes from one small-sample model (stats.centre_draws, t-scaled, tested for 95%
 coverage), each process of a reference run runs on its own machine lease, and runs of
 milliseconds are repeated 9 times per process.  The rules themselves did not change.
+The two runs measured that way (batches 232300 and 232301, 3 processes on 3 leases each) differed
+at 3 verdicts, each decided by the width of an interval whose median agreed between the runs
+(break-even n = 151 vs 144, crossover 12,651 vs 13,636, ratios 0.50-0.87 in both): from three
+runs a t-interval (t = 4.30) is as uncertain as the spread it estimates.  Two other interval
+models tried on those runs as development data did worse (5 differing verdicts each): a spread
+moderated towards the code's pooled spread, and ratios paired by run.  So the paper profile now
+runs 5 processes (t = 2.78, and a spread estimated with twice the degrees of freedom), each on
+its own lease; METHOD_FIXED below marks that change.
 """
 from __future__ import annotations
 
@@ -33,7 +41,7 @@ import math
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
-METHOD_FIXED = "2026-11-22T23:22:04+00:00"    # commit 90b4f05
+METHOD_FIXED = "2026-11-23T00:45:00+00:00"    # paper: 5 processes, each on its own lease
 
 VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 SHARE = 2 / 3          # of the matched sizes that must agree
