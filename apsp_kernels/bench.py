@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import generators, gpu, provenance, registry
-from .cpu import dijkstra_apsp
+from .algorithms.cpu import dijkstra_apsp
 from .verify import fletcher64
 
 _MICRO = r"""

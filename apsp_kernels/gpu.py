@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-CUDA_DIR = Path(__file__).resolve().parent / "cuda"
+CUDA_DIR = Path(__file__).resolve().parent / "algorithms" / "gpu" / "cuda"     # the kernels' sources
 MEMORY_MODES = ("pageable", "pinned", "zero_copy", "managed")
 
 

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # The files whose content decides a measurement: the solvers, kernels, harness and the campaign's
 # plan.  The analysis (study's statistics, rules, verdicts, figures), the notebooks and the claims
 # only read measurements, so a recorded run can be re-rendered by later code.
-CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/*.cuh",
+CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/*.cuh",      # before the algorithms/ layout
+              "apsp_kernels/algorithms/*.py", "apsp_kernels/algorithms/cpu/*.py", "apsp_kernels/algorithms/gpu/*.py",
+              "apsp_kernels/algorithms/gpu/cuda/*.cu", "apsp_kernels/algorithms/gpu/cuda/*.cuh",
               "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py")
 
 

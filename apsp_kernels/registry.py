@@ -7,8 +7,8 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import cpu
-from . import gpu_algorithms as gpu_codes   # imports no CuPy: each launcher does, when called
+from .algorithms import cpu
+from .algorithms import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
 from .distances import minplus_steps
 from .graph import round_up
 from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements

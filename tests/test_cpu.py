@@ -37,7 +37,7 @@ def test_cpu_matches_scipy_with_negative_edges(algo, g):
 
 @pytest.mark.parametrize("block", [32, 64, 128])
 def test_blocked_ragged_sizes(block):
-    from apsp_kernels import cpu
+    from apsp_kernels.algorithms import cpu
     for n in (1, block - 1, block + 1, 2 * block + 3):
         g = G.kemp(n, 1, 4, seed=n)
         ref = reference_apsp(g)
@@ -46,7 +46,8 @@ def test_blocked_ragged_sizes(block):
 
 
 def test_dijkstra_refuses_negative():
-    from apsp_kernels import GraphError, cpu
+    from apsp_kernels import GraphError
+    from apsp_kernels.algorithms import cpu
     g = Graph.from_edges(2, [0], [1], [-1])
     with pytest.raises(GraphError):
         cpu.dijkstra_apsp(g)

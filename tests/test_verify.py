@@ -37,7 +37,7 @@ def test_negative_cycle_is_detected():
     g = Graph.from_edges(3, [0, 1, 2], [1, 2, 0], [1, -3, 1])
     with pytest.raises(NegativeCycleError):
         reference_apsp(g)
-    from apsp_kernels import cpu
+    from apsp_kernels.algorithms import cpu
     for f in (cpu.fw_sequential, cpu.fw_blocked, cpu.fw_blocked_parallel, cpu.minplus_squaring):
         with pytest.raises(NegativeCycleError):
             f(g)

@@ -38,7 +38,7 @@ def _graph_key(g):
 def reference_checksum(g):
     """Fletcher-64 of the exact distances, from the parallel CPU Dijkstra (checked against
     scipy in the tests), cached on disk by a hash of the graph: one reference per graph."""
-    from ..cpu import dijkstra_apsp
+    from ..algorithms.cpu import dijkstra_apsp
     cache = CACHE / "reference_checksums.json"
     key = _graph_key(g)
     known = json.loads(cache.read_text()) if cache.exists() else {}

@@ -1,0 +1,21 @@
+"""scipy.sparse.csgraph's solvers as library references."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...distances import NegativeCycleError, from_scipy
+from ...graph import Graph, GraphError
+
+def scipy_floyd_warshall(g: Graph) -> np.ndarray:
+    from scipy.sparse import csgraph
+    try:
+        return from_scipy(csgraph.floyd_warshall(g.to_scipy(), directed=True))
+    except csgraph.NegativeCycleError as e:
+        raise NegativeCycleError(str(e)) from None
+
+
+def scipy_dijkstra(g: Graph) -> np.ndarray:
+    from scipy.sparse import csgraph
+    if g.has_negative:
+        raise GraphError("Dijkstra needs non-negative edge weights")
+    return from_scipy(csgraph.dijkstra(g.to_scipy(), directed=True))

@@ -1,0 +1,8 @@
+"""GPU launchers of the faithful CUDA kernels (``cuda/*.cu``), one module per family.  Each takes a
+Graph and returns ``(distances, timings)``; CuPy is imported inside them, when called."""
+from .fw_blocked import katz_kider, kemp_ooc
+from .fw_dense import hochberg_naive, thrust_fw, tran_fw
+from .harish import harish
+from .minplus import tran_minplus
+
+__all__ = ["katz_kider", "kemp_ooc", "hochberg_naive", "thrust_fw", "tran_fw", "harish", "tran_minplus"]

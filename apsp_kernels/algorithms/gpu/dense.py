@@ -1,0 +1,33 @@
+"""What the dense GPU launchers share: the padded host/device matrix in the chosen host memory
+mode, the result copied back and finished (INF, negative cycles), and ping-pong stepping."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import gpu
+from ...distances import finish
+from ...graph import Graph, round_up
+
+def dense(name, g: Graph, multiple, count, memory):
+    size = round_up(max(g.n, 1), multiple)
+    buf = gpu.DenseBuffers(name, size, count, memory)
+    g.to_dense(pad_to=size, out=buf.host)
+    buf.to_device()
+    return buf
+
+
+def result(buf, which, n):
+    d = buf.to_host(which)[:n, :n]
+    return finish(np.ascontiguousarray(d))
+
+
+def pingpong(name, g, memory, fn, steps, args_of):
+    with dense(name, g, 16, 2, memory) as buf:
+        size = buf.size
+        grid, block = (size // 16, size // 16), (16, 16)
+        with gpu.EventTimer() as t:
+            for s in range(steps):
+                src, dst = buf.dev[s % 2], buf.dev[(s + 1) % 2]
+                gpu.launch(name, fn, grid, block, args_of(src, dst, size, s))
+        d = result(buf, steps % 2, g.n)
+        return d, dict(buf.timings, kernel_ms=t.ms, launches=steps)

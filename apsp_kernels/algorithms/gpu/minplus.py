@@ -1,0 +1,14 @@
+"""Tran's min-plus APSP on the GPU (Kemp Algs. 14-15): repeated squaring, ping-pong buffers."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import gpu
+from ...distances import minplus_steps
+from ...graph import Graph
+from .dense import pingpong
+
+def tran_minplus(g: Graph, memory="pageable"):
+    k = gpu.kernel("tran_minplus.cu", "tran_minplus_square")
+    return pingpong("tran_minplus", g, memory, k, minplus_steps(g),
+                     lambda s, d, size, _: (s, d, np.int32(size)))
