@@ -68,7 +68,7 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
     S = cp.empty((rows_per_part * block, N), cp.int32)
     cp.cuda.Device().synchronize()
     timings["alloc_ms"] = (time.perf_counter() - t0) * 1e3
-    g.todense(pad_to=N, out=H)
+    g.to_dense(pad_to=N, out=H)
     hp = H.ctypes.data
     H2D, D2H = cp.cuda.runtime.memcpyHostToDevice, cp.cuda.runtime.memcpyDeviceToHost
     pitch, colw = N * 4, block * 4
