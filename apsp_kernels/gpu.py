@@ -55,17 +55,27 @@ def require_gpu():
     return cp
 
 
+def compile_options(defines=()):
+    """NVRTC/nvcc options of every kernel: the include folder, and the constants that Python and
+    the kernels share passed as defines, so that each is written once (INF in graph.py; a
+    launcher's tile size beside its launcher)."""
+    from .graph import INF
+    return ("-std=c++17", f"-I{CUDA_DIR}", f"-DAPSP_INF={int(INF)}",
+            *(f"-D{k}={v}" for k, v in defines))
+
+
 @functools.lru_cache(maxsize=None)
-def module(filename, name_expressions=()):
+def module(filename, name_expressions=(), defines=()):
     """Compile ``cuda/<filename>`` once with NVRTC (CuPy caches the binary on disk)."""
     cp = require_gpu()
     code = (CUDA_DIR / filename).read_text()
-    return cp.RawModule(code=code, options=("-std=c++17", f"-I{CUDA_DIR}"),
+    return cp.RawModule(code=code, options=compile_options(defines),
                         name_expressions=list(name_expressions) or None)
 
 
-def kernel(filename, name, name_expressions=()):
-    return module(filename, tuple(name_expressions)).get_function(name)
+def kernel(filename, name, name_expressions=(), defines=()):
+    """One kernel of ``cuda/<filename>``; ``defines``: ((NAME, value), ...) the file expects."""
+    return module(filename, tuple(name_expressions), tuple(defines)).get_function(name)
 
 
 def check_fits(algorithm, need_bytes, hint="the out-of-core algorithm 'kemp_ooc'"):

@@ -87,7 +87,8 @@ def test_too_big_is_refused_before_allocating():
 
 def test_kernel_error_names_the_algorithm():
     from apsp_kernels import gpu
-    k = gpu.kernel("tran_fw.cu", "tran_fw_step")
+    from apsp_kernels.algorithms.gpu.dense import TRAN_DEFINES
+    k = gpu.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
     import cupy as cp
     with pytest.raises(gpu.GPUKernelError, match="tran_fw"):
         gpu.launch("tran_fw", k, (1, 1), (64, 64), (cp.zeros(1, cp.int32), cp.zeros(1, cp.int32), 1, 0))

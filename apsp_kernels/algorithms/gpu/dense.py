@@ -8,6 +8,10 @@ from ... import gpu
 from ...distances import finish
 from ...graph import Graph, round_up
 
+TRAN_TILE = 16          # Tran's 16 x 16 thread blocks (Kemp Algs. 12-15); passed to his kernels as TRAN_B
+TRAN_DEFINES = (("TRAN_B", TRAN_TILE),)
+
+
 def dense(name, g: Graph, multiple, count, memory):
     size = round_up(max(g.n, 1), multiple)
     buf = gpu.DenseBuffers(name, size, count, memory)
@@ -22,9 +26,10 @@ def result(buf, which, n):
 
 
 def pingpong(name, g, memory, fn, steps, args_of):
-    with dense(name, g, 16, 2, memory) as buf:
+    """Tran's stepping: ``steps`` launches over TRAN_TILE x TRAN_TILE blocks between two buffers."""
+    with dense(name, g, TRAN_TILE, 2, memory) as buf:
         size = buf.size
-        grid, block = (size // 16, size // 16), (16, 16)
+        grid, block = (size // TRAN_TILE, size // TRAN_TILE), (TRAN_TILE, TRAN_TILE)
         with gpu.EventTimer() as t:
             for s in range(steps):
                 src, dst = buf.dev[s % 2], buf.dev[(s + 1) % 2]

@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import gpu
 from ...graph import Graph
-from .dense import dense, pingpong, result
+from .dense import TRAN_DEFINES, dense, pingpong, result
 
 def hochberg_naive(g: Graph, memory="pageable"):
     name = "hochberg_naive"
@@ -24,7 +24,7 @@ def hochberg_naive(g: Graph, memory="pageable"):
 
 
 def tran_fw(g: Graph, memory="pageable"):
-    k = gpu.kernel("tran_fw.cu", "tran_fw_step")
+    k = gpu.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
     return pingpong("tran_fw", g, memory, k, g.n,
                      lambda s, d, size, kk: (s, d, np.int32(size), np.int32(kk)))
 

@@ -6,9 +6,9 @@ import numpy as np
 from ... import gpu
 from ...distances import minplus_steps
 from ...graph import Graph
-from .dense import pingpong
+from .dense import TRAN_DEFINES, pingpong
 
 def tran_minplus(g: Graph, memory="pageable"):
-    k = gpu.kernel("tran_minplus.cu", "tran_minplus_square")
+    k = gpu.kernel("tran_minplus.cu", "tran_minplus_square", defines=TRAN_DEFINES)
     return pingpong("tran_minplus", g, memory, k, minplus_steps(g),
                      lambda s, d, size, _: (s, d, np.int32(size)))

@@ -11,17 +11,7 @@
 // unchanged and removes the read-write overlap on them that racecheck would report.
 // The matrix is padded to a multiple of B with isolated vertices (Kemp: "|V| may be padded").
 #include "common.cuh"
-
-template <int B>
-__device__ __forceinline__ void relax_tile(int (*cur)[B], int (*lhs)[B], int (*rhs)[B], int ty, int tx)
-{
-    for (int k = 0; k < B; ++k) {
-        int cand = lhs[ty][k] + rhs[k][tx];
-        if (cand < cur[ty][tx])
-            cur[ty][tx] = cand;
-        __syncthreads();
-    }
-}
+#include "tiles.cuh"
 
 template <int B>
 __global__ void kk_phase1(int* G, int n, int r)

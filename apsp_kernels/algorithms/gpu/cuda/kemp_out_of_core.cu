@@ -9,17 +9,7 @@
 // three-phase structure.  Phase 1 writes the primary block to both R and C so that the two
 // strips agree when they are copied back.  Same conditional write as katz_kider.cu.
 #include "common.cuh"
-
-template <int B>
-__device__ __forceinline__ void ooc_relax(int (*cur)[B], int (*lhs)[B], int (*rhs)[B], int ty, int tx)
-{
-    for (int k = 0; k < B; ++k) {
-        int cand = lhs[ty][k] + rhs[k][tx];
-        if (cand < cur[ty][tx])
-            cur[ty][tx] = cand;
-        __syncthreads();
-    }
-}
+#include "tiles.cuh"
 
 // R: rows r*B .. r*B+B-1 of the matrix (B x N, ld N).  C: columns r*B .. (N x B, ld B).
 template <int B>
@@ -29,7 +19,7 @@ __global__ void ooc_phase1(int* R, int* C, int N, int r)
     int ty = threadIdx.y, tx = threadIdx.x;
     primary[ty][tx] = R[ty * N + r * B + tx];
     __syncthreads();
-    ooc_relax<B>(primary, primary, primary, ty, tx);
+    relax_tile<B>(primary, primary, primary, ty, tx);
     R[ty * N + r * B + tx] = primary[ty][tx];
     C[(r * B + ty) * B + tx] = primary[ty][tx];
 }
@@ -46,9 +36,9 @@ __global__ void ooc_phase2(int* R, int* C, int N, int r)
     current[ty][tx] = *p;
     __syncthreads();
     if (blockIdx.y == 0)
-        ooc_relax<B>(current, primary, current, ty, tx);
+        relax_tile<B>(current, primary, current, ty, tx);
     else
-        ooc_relax<B>(current, current, primary, ty, tx);
+        relax_tile<B>(current, current, primary, ty, tx);
     *p = current[ty][tx];
 }
 

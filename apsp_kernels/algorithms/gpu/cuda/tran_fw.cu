@@ -9,7 +9,9 @@
 // the padding never changes a real distance.  No INF checks, as in the paper: INF + INF
 // fits in int32 (common.cuh) and values above INF/2 are mapped back to INF on the host.
 #include "common.cuh"
-#define TRAN_B 16
+#ifndef TRAN_B
+#error "TRAN_B (Tran's tile size) is passed as a define by its launcher (dense.TRAN_TILE)"
+#endif
 
 extern "C" __global__ void tran_fw_step(const int* __restrict__ G, int* __restrict__ P, int n, int k)
 {

@@ -6,7 +6,9 @@
 // Note: A[i][i] = 0, so min over m of A[i][m] + A[m][j] includes A[i][j] itself: one
 // squaring doubles the number of edges a path may have.
 #include "common.cuh"
-#define TRAN_B 16
+#ifndef TRAN_B
+#error "TRAN_B (Tran's tile size) is passed as a define by its launcher (dense.TRAN_TILE)"
+#endif
 
 extern "C" __global__ void tran_minplus_square(const int* __restrict__ G, int* __restrict__ P, int n)
 {
