@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 import sys
 import time
 import traceback
@@ -14,6 +15,7 @@ from pathlib import Path
 from .paths import REPORTS, ROOT
 
 NOTEBOOKS = ROOT / "notebooks"
+TEMPLATES = Path(__file__).resolve().parent / "report_templates"      # nbconvert's lab page, offline
 
 
 def _title(nb_path):
@@ -42,10 +44,15 @@ def render_html(executed, out_html):
     import nbformat
     from nbconvert import HTMLExporter
     nb = nbformat.read(executed, as_version=4)
-    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(nb)
-    link = f'<p style="font-family:sans-serif;margin:1em 2em">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
-    body = body.replace("</body>", link + "</body>", 1)
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
+                            template_name="offline", extra_template_basedirs=[str(TEMPLATES)])
+    title = _title(executed)
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    style = "font-family:sans-serif;margin:1em 2em"
+    back = f'<p style="{style}"><a href="index.html">&larr; all reports</a></p>'
+    link = f'<p style="{style}">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
+    body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + back, body, count=1)
+    body = body.replace("</body>", link + back + "</body>", 1)
     out_html.write_text(body, encoding="utf-8")
 
 

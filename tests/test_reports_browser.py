@@ -44,6 +44,12 @@ def test_reports_open_in_chromium(served, tmp_path):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)  # Playwright gives it a fresh profile
         page = browser.new_page()
+        outside = []                               # the network beyond this server is blocked, and counted
+
+        def block(route):
+            outside.append(route.request.url)
+            route.abort()
+        page.route(lambda url: not url.startswith(served), block)
         resp = page.goto(f"{served}/index.html")
         assert resp and resp.ok
         assert page.locator("table#reports tr").count() >= 9            # header + 8 notebooks
@@ -59,4 +65,22 @@ def test_reports_open_in_chromium(served, tmp_path):
             assert "Traceback" not in page.inner_text("body"), f"{href}: contains an error cell"
             if href.startswith("07_"):
                 assert page.locator("td", has_text="reproduced").count() >= 1
+            assert page.locator("a[href='index.html']").count() >= 1, f"{href}: no link back to the index"
         browser.close()
+        assert not outside, f"the reports load from the network: {sorted(set(outside))[:5]}"
+
+
+def test_reports_name_nothing_to_load_from_the_network(smoke_reports):
+    """Offline reports: no script, stylesheet or module from outside (an air-gapped reader opens
+    them from disk), and each page carries its notebook's title."""
+    import re
+    pages = sorted(smoke_reports.glob("*.html"))
+    assert len(pages) >= 9
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        loads = re.findall(r'<(?:script|img|iframe|source)\b[^>]*\bsrc="(https?://[^"]+)"', text)
+        loads += re.findall(r'<link\b[^>]*\bhref="(https?://[^"]+)"', text)
+        loads += re.findall(r'\b(?:from|import)\s*\(?\s*["\'](https?://[^"\']+)', text)
+        assert not loads, f"{page.name}: {loads[:3]}"
+        if page.name != "index.html":
+            assert "<title>Notebook</title>" not in text, page.name
