@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/bootstrap.sh
-exec "$PY" -m pytest -q -p no:cacheprovider "$@"
+exec "$PY" -m pytest -q -rs -p no:cacheprovider "$@"     # -rs: each skip with its reason

@@ -14,7 +14,12 @@ else
     echo "bootstrap: creating $venv (first use; takes a minute or two)" >&2
     python3 -m venv "$venv"
     extras="test"
-    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then extras="test,gpu"; fi
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+      # CuPy's wheel must match the CUDA major version the driver supports (nvidia-smi's header)
+      cuda=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9]*\).*/\1/p' | head -1)
+      if [ "${cuda:-13}" = "12" ]; then extras="test,gpu12"; else extras="test,gpu"; fi
+      echo "bootstrap: driver supports CUDA ${cuda:-?}: installing extras [$extras]" >&2
+    fi
     "$venv/bin/python" -m pip install -q --upgrade pip
     "$venv/bin/python" -m pip install -q -e "$root[$extras]"
     touch "$venv/.apsp-installed"
