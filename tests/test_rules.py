@@ -56,6 +56,8 @@ def test_average_outcomes():
     assert rules.aggregate_rule(0.5, 0.4, 0.6, [27, 27], 1.25)[0] == "not reproduced"
     assert rules.aggregate_rule(float("nan"), float("nan"), float("nan"), [27, 27], 1.25)[0] == "not testable"
     assert rules.aggregate_rule(39.2, 37.3, 42.7, [32, 32], 1.25)[0] == "inconclusive"      # across the edge 40
+    v, why = rules.aggregate_rule(80.0, float("nan"), float("nan"), [76, 76], 1.25)            # one run: no interval
+    assert v == "inconclusive" and "single run" in why
 
 
 # ----------------------------------------------------------------- trends
