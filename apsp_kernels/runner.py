@@ -80,10 +80,11 @@ def write_index(results):
             verdict_html = "<br>".join(html.escape(str(v)) for v in verdicts["verdict"])
         else:
             claims_html, verdict_html = "-", "-"
+        source = _source_html(r["name"])
         status = ("ok" if r["status"] == "ok" else
                   f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
         link = f'<a href="{r["html"]}">{html.escape(r["title"])}</a>' if r.get("html") else html.escape(r["title"])
-        rows.append(f"<tr><td>{link}</td><td>{claims_html}</td><td>{verdict_html}</td><td>{status}</td>"
+        rows.append(f"<tr><td>{link}</td><td>{claims_html}</td><td>{verdict_html}</td><td>{source}</td><td>{status}</td>"
                     f"<td>{r['seconds']:.0f} s</td></tr>")
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
@@ -95,9 +96,33 @@ def write_index(results):
 <p>Profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>, generated {time.strftime('%Y-%m-%d %H:%M:%S')}.
 Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).
 {extra}</p>
-<table id="reports"><tr><th>notebook</th><th>claims</th><th>verdict</th><th>status</th><th>time</th></tr>
+{_mixed_sources_html(results)}
+<table id="reports"><tr><th>notebook</th><th>claims</th><th>verdict</th><th>numbers from</th><th>status</th><th>time</th></tr>
 {''.join(rows)}</table></body></html>"""
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
+
+
+def _source(name):
+    f = REPORTS / "sources" / f"{name}.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def _source_html(name):
+    s = _source(name)
+    if s is None:
+        return "-"
+    how = "measured in this batch" if s["measured_now"] else "<b>recorded</b> run"
+    return (f"{how}: {html.escape(str(s['device']))}, {html.escape(s['date'])}, commit {html.escape(s['commit'])}"
+            f"<br><small>{html.escape(s['run'])}</small>")
+
+
+def _mixed_sources_html(results):
+    """Said in red when the reports draw their numbers from more than one run."""
+    runs = sorted({s["run"] for s in (_source(r["name"]) for r in results) if s})
+    if len(runs) <= 1:
+        return ""
+    return (f'<p class="failed">These reports draw on {len(runs)} different runs: '
+            + ", ".join(html.escape(r) for r in runs) + ". Numbers from different runs are not comparable row by row.</p>")
 
 
 def _status_file():

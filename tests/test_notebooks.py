@@ -51,6 +51,12 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
             "verdict", "reason", "ours_end_to_end", "ours_kernel", "best_cpu", "baseline_timed"}
     assert need <= set(verdicts.columns), need - set(verdicts.columns)
     assert verdicts["reason"].notna().all()
+    # the index says, per report, where its numbers come from (measured here or recorded: device, date, commit)
+    rows = re.findall(r"<tr><td><a href=\"(\d\d_[^\"]+)\.html\">.*?</tr>", index, flags=re.S)
+    assert "<th>numbers from</th>" in index and rows
+    for name in [r for r in rows if not r.startswith("07_")]:
+        row = re.search(rf'<tr><td><a href="{name}\.html">.*?</tr>', index, flags=re.S).group(0)
+        assert re.search(r"(measured in this batch|recorded</b> run): .+, \d{4}-\d\d-\d\d, commit", row), row[:300]
 
 
 def test_failing_notebook_is_reported_and_others_continue(tmp_path, monkeypatch):

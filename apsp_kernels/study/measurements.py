@@ -50,6 +50,7 @@ class Measurements:
     run_dir: Path
     measured_now: bool
     own: pd.DataFrame = None    # the records of this notebook's own jobs (its failures are reported)
+    notebook: str = ""          # whose numbers these are (the index says where each report's came from)
 
 
 def _needs_gpu(jobs):
@@ -86,7 +87,7 @@ def load(notebook, P, source="measure", seed=0):
         return Measurements(df, prov, (f"Measured in this batch on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
                                        f"(from {prov.get('timestamp')}), {processes_text(prov)}, "
                                        f"commit {str(prov.get('git_commit'))[:12]}; records in `{rel(d)}`."),
-                            d, True, campaign.select(df, jobs))
+                            d, True, campaign.select(df, jobs), notebook)
     d = latest_campaign(P["name"]) or latest_campaign("paper") or latest_campaign("quick")
     if d is None:
         raise FileNotFoundError(f"no recorded campaign under {RESULTS} and no GPU to measure ({gpu.gpu_status()[1]})")
@@ -96,7 +97,7 @@ def load(notebook, P, source="measure", seed=0):
     return Measurements(df, prov, (f"**RECORDED results** ({why}): measured on {prov.get('gpu')} with {prov.get('cpu')}, "
                                    f"{processes_text(prov)} from {prov.get('timestamp')}, commit "
                                    f"{str(prov.get('git_commit'))[:12]}, profile {prov.get('profile')}, from "
-                                   f"`{rel(d)}`. Nothing GPU-related was run now."), d, False, own)
+                                   f"`{rel(d)}`. Nothing GPU-related was run now."), d, False, own, notebook)
 
 
 def processes_text(prov):

@@ -12,9 +12,22 @@ from .. import paths
 from . import measurements as M
 
 
+def record_source(meas):
+    """Where this report's numbers come from, for the index (reports/sources/<notebook>.json)."""
+    if not meas.notebook:
+        return
+    p = meas.prov
+    out = paths.REPORTS / "sources"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{meas.notebook}.json").write_text(json.dumps(dict(
+        measured_now=bool(meas.measured_now), device=p.get("gpu") or p.get("cpu"), date=str(p.get("timestamp") or "")[:10],
+        commit=str(p.get("git_commit") or "")[:12], run=str(M.rel(meas.run_dir)))))
+
+
 def show_runs(meas):
     """Provenance, failed runs, and (in red) groups whose independent processes disagree."""
     from IPython.display import HTML, Markdown, display
+    record_source(meas)
     display(Markdown(meas.note))
     s = M.summary(meas.df)
     own = M.summary(meas.own if meas.own is not None else meas.df)
