@@ -45,6 +45,7 @@ class Algorithm:
                                             # the out-of-core path into partitions of that many block rows
     auto_rank: int | None = None      # preference of shortest_paths(method="auto") among the codes
                                       # that can run here (lower first; None: never chosen)
+    best_cpu: bool = False            # a candidate for "the best CPU code we have", set beside every claim
 
     @property
     def exact_variants(self):
@@ -130,7 +131,7 @@ _add(name="fw_blocked_vec", label="Blocked FW, vectorised (CPU, 1 thread)",
 _add(name="fw_blocked_parallel", label="Blocked FW (CPU, all cores)", paper="this study (best CPU code)",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(1),
      launcher=_cpu(cpu.fw_blocked_parallel), variants=(64, 32, 128), faithful=False, multithreaded=True,
-     sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)", auto_rank=4)
+     sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)", auto_rank=4, best_cpu=True)
 _add(name="minplus_cpu", label="Min-plus squaring (CPU, 1 thread)", paper="Tran 2010's O(n^3 log n) baseline",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(2),
      launcher=_cpu(cpu.minplus_squaring), complexity="n^3 log n",
@@ -143,7 +144,7 @@ _add(name="dijkstra_cpu_parallel", label="Dijkstra APSP (CPU, all cores)", paper
      kemp_algorithm=None, device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
      launcher=_cpu(cpu.dijkstra_apsp, parallel=True), negative_weights=False, faithful=False,
      complexity="n m log n", sampler=functools.partial(cpu.sample_dijkstra_apsp, parallel=True),
-     sample_unit="source", multithreaded=True, auto_rank=3)
+     sample_unit="source", multithreaded=True, auto_rank=3, best_cpu=True)
 _add(name="scipy_fw", label="scipy floyd_warshall", paper="library reference", kemp_algorithm=None,
      device="cpu", representation="dense", footprint=lambda n, m: 8 * n * n, launcher=_cpu(cpu.scipy_floyd_warshall))
 _add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", kemp_algorithm=None,
@@ -192,6 +193,11 @@ def auto_candidates():
     does not fit; on the CPU the all-core Dijkstra, and the all-core blocked FW where edges are
     negative)."""
     return sorted((a for a in ALGORITHMS.values() if a.auto_rank is not None), key=lambda a: a.auto_rank)
+
+
+def best_cpu_candidates():
+    """The all-core CPU codes among which the fastest at each n is 'the best CPU code we have'."""
+    return tuple(a.name for a in ALGORITHMS.values() if a.best_cpu)
 
 
 def by_device(device):

@@ -5,7 +5,6 @@ import pytest
 
 from apsp_kernels import Graph, generators as G
 from apsp_kernels import formats as F
-from apsp_kernels import datasets
 
 
 @pytest.fixture
@@ -96,38 +95,3 @@ def test_dot_export(tmp_path, g):
     p = tmp_path / "g.dot"
     F.write_dot(g, p)
     assert p.read_text().startswith("digraph") and "->" in p.read_text()
-
-
-def _fake_facebook(tmp_path):
-    # a small file in SNAP's ego-Facebook format (undirected pairs, space separated)
-    p = tmp_path / "facebook_combined.txt.gz"
-    with gzip.open(p, "wt") as f:
-        f.write("0 1\n0 2\n1 2\n2 3\n")
-    return p
-
-
-def test_dataset_from_local_dir(tmp_path, monkeypatch):
-    _fake_facebook(tmp_path)
-    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path))
-    g = datasets.load("ego-facebook", check_counts=False)
-    assert g.n == 4 and g.m == 8
-    with pytest.raises(datasets.DatasetError, match="SNAP publishes 4039"):
-        datasets.load("ego-facebook")  # the real counts are checked
-
-
-def test_dataset_checksum_mismatch(tmp_path, monkeypatch):
-    _fake_facebook(tmp_path)
-    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path))
-    with pytest.raises(datasets.DatasetError, match="does not match the pinned"):
-        datasets.fetch("ego-facebook", expected_sha="0" * 64)
-
-
-def test_dataset_download_failure_says_what_to_do(tmp_path, monkeypatch):
-    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path / "empty"))
-    monkeypatch.setenv("APSP_CACHE_DIR", str(tmp_path / "cache"))
-    import pooch
-    def boom(*a, **k):
-        raise OSError("network unreachable")
-    monkeypatch.setattr(pooch, "retrieve", boom)
-    with pytest.raises(datasets.DatasetError, match="APSP_DATA_DIR"):
-        datasets.fetch("ego-facebook")

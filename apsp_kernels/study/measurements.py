@@ -213,10 +213,11 @@ def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_
                                sizes, **kw), invert)
 
 
-def best_cpu_times(df, n, candidates=("dijkstra_cpu_parallel", "fw_blocked_parallel")):
-    """The fastest CPU code we have at n (by median), and its times."""
+def best_cpu_times(df, n, candidates=None):
+    """The fastest CPU code we have at n (by median, among the registry's best_cpu codes), and its times."""
+    from .. import registry
     best = None
-    for c in candidates:
+    for c in candidates or registry.best_cpu_candidates():
         t, kind = times(df, c, None, n)
         if t.size and (best is None or np.median(t) < np.median(best[1])):
             best = (c, t, kind)
