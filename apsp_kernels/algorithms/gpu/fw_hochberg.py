@@ -1,5 +1,5 @@
 """Hochberg's naive FW (seed 002) as his fw.c runs it, and his explorations (Sec. 2.4), each one change
-from the faithful kernel and layout: an N x Na host matrix (Na = N rounded up to ``alignment``) copied
+from the faithful kernel (hochberg_naive.cu, which the layouts run as it is) and layout: an N x Na host matrix (Na = N rounded up to ``alignment``) copied
 whole to an N x Na device matrix, one launch of 1 x 256 thread blocks per pivot on a grid of
 ceil(Na / 256) x N, the result copied back.  (fw_dense.hochberg_naive, the campaign's entry, pads rows
 too and sizes the grid by N; the results are the same.)
@@ -93,10 +93,11 @@ def hochberg_fw(g: Graph, alignment=ALIGN_TEXT, pitched=False, blocks="rows", sy
     if N == 0:
         z = np.zeros((0, 0), np.int32)
         return (z, z.copy(), timings) if next_hop else (z, timings)
-    fn, defines = (("hochberg_cols_step", ()) if blocks == "columns" else
-                   ("hochberg_rows_step_next", ()) if next_hop else
-                   ("hochberg_rows_step", () if sync else (("HOCHBERG_NO_SYNC", 1),)))
-    kernel = gpu.kernel("hochberg_explore.cu", fn, defines=defines)
+    if blocks == "rows" and sync and not next_hop:     # the layouts: his kernel itself, the faithful file
+        kernel = gpu.kernel("hochberg_naive.cu", "hochberg_fw_step")
+    else:
+        fn = "hochberg_cols_step" if blocks == "columns" else "hochberg_rows_step_next" if next_hop else "hochberg_rows_step"
+        kernel = gpu.kernel("hochberg_explore.cu", fn, defines=() if sync else (("HOCHBERG_NO_SYNC", 1),))
     d0 = g.to_dense()
     mats = [_Matrix(name, d0, alignment, pitched)]
     if next_hop:

@@ -1,15 +1,16 @@
 // Hochberg's explorations (seed 002, Sec. 2.4) of his naive FW kernel (fw.c), each ONE change from the
 // faithful kernel in hochberg_naive.cu, which stays as published.  Not one of Kemp's numbered algorithms.
-//  * hochberg_rows_step: his kernel, token for token (tests/test_hochberg_kernels.py checks that).
-//    Built with -DHOCHBERG_NO_SYNC it lacks the __syncthreads() (Exploration 2): a thread other than
-//    thread 0 may then read the shared trkc before thread 0 has written it, i.e. whatever an earlier
-//    block on that SM, or an earlier launch, left in that shared word.
+//  * hochberg_rows_step: his kernel, token for token (tests/test_hochberg_kernels.py checks that), for
+//    one build: with -DHOCHBERG_NO_SYNC it lacks the __syncthreads() (Exploration 2), and a thread other
+//    than thread 0 may read the shared trkc before thread 0 has written it, i.e. whatever an earlier
+//    block on that SM, or an earlier launch, left in that shared word.  (With the barrier, the
+//    launchers run hochberg_naive.cu's kernel itself.)
 //  * hochberg_cols_step: thread blocks are segments of a COLUMN (Exploration 4, his Fig. 1.5 right):
 //    the (k, j) entry is shared, the (i, k) and (i, j) reads are strided by Na (not coalesced).
 //  * hochberg_rows_step_next: his kernel plus the matrix of next vertices (Exploration 8): when k
 //    improves (i, j), the first step from i towards j becomes the first step from i towards k.
 // The layout explorations (Na = N, Na a multiple of 64, cudaMallocPitch; Exploration 3 and fwHelpers.h)
-// change no kernel: the launcher passes another Na (row stride in ints) to hochberg_rows_step.
+// change no kernel: the launcher passes another Na (row stride in ints) to hochberg_naive.cu's kernel.
 // Deviation from his code, as in hochberg_naive.cu: INF is our APSP_INF instead of INT_MAX.
 #include "common.cuh"
 
