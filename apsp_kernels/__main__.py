@@ -94,6 +94,7 @@ def _run(a):
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":
         from . import generators
+        from .distances import NegativeCycleError
         from .verify import assert_equal_distances, reference_apsp
         for n in a.sizes:
             g = generators.kemp(n, 1, 5, 0, 100, seed=n)
@@ -103,7 +104,13 @@ def _run(a):
                     if not _picked(al.name, v, a.only, a.skip):
                         continue
                     kw = al.forced_params(n, v, 3) if al.forced_params else {}     # 3 block rows per partition
-                    d, _ = al.run(g, variant=v, **kw)
+                    try:
+                        d, _ = al.run(g, variant=v, **kw)
+                    except NegativeCycleError as e:      # a racy variant's garbage can look like one
+                        if v in al.exact_variants:
+                            raise
+                        print(f"n={n} {al.name}/{v}: ok (inexact variant; its result was wrong: {e})", flush=True)
+                        continue
                     if v in al.exact_variants:
                         assert_equal_distances(d, ref, f"{al.name}/{v}")
                     print(f"n={n} {al.name}/{v}: ok", flush=True)

@@ -55,11 +55,13 @@ def table(df):
                                                   for r in e.itertuples()))
     rac = df[(df["stage"] == "race") & (df["status"].isin(["ok", "failed_verification"]))] if "stage" in df else df.iloc[0:0]
     if len(rac):
-        out.append("race: run, graph: sizes where some run was wrong (wrong entries, of them undershoots)")
+        out.append("race: run, graph: sizes where some run was wrong (wrong entries, of them undershoots; "
+                   "runs refused as negative cycles)")
         for (alg, var, kind), r in rac.groupby(["algorithm", "variant", "graph"], sort=False):
             bad = r[r["status"] == "failed_verification"]
-            txt = (f"wrong at n={list(bad['n'])} ({int(bad['wrong_entries'].sum())}, {int(bad['undershoots'].sum())})"
-                   if len(bad) else f"right at every n of {list(r['n'])}")
+            cyc = int(bad["spurious_negative_cycles"].sum()) if "spurious_negative_cycles" in bad else 0
+            txt = (f"wrong at n={list(bad['n'])} ({int(bad['wrong_entries'].sum())}, {int(bad['undershoots'].sum())}; "
+                   f"{cyc})" if len(bad) else f"right at every n of {list(r['n'])}")
             out.append(f"  {alg}/{var:9s} {kind:17s} {txt}")
     sms = df[df["stage"] == "sm_scaling"] if "stage" in df else df.iloc[0:0]
     for r in sms.itertuples():

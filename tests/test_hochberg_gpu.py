@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hochberg_golden as H
-from apsp_kernels import INF, generators as G, reference_apsp, registry
+from apsp_kernels import INF, NegativeCycleError, generators as G, reference_apsp, registry
 from apsp_kernels.algorithms.gpu import fw_hochberg
 from apsp_kernels.graph import normalise_inf
 from apsp_kernels.verify import next_hop_errors
@@ -107,10 +107,17 @@ def test_report_where_the_kernel_without_syncthreads_goes_wrong(capsys):
             g = make(n)
             ref = reference_apsp(g)
             np.testing.assert_array_equal(control.run(g, variant=32)[0], ref)
-            runs = [nosync.run(g, variant="nosync")[0] for _ in range(3)]
-            bad = [int((d != ref).sum()) for d in runs]
-            under = [int((d < ref).sum()) for d in runs]
-            wrong_inputs += any(bad)
+            bad, under = [], []
+            for _ in range(3):
+                try:
+                    d = nosync.run(g, variant="nosync")[0]
+                except NegativeCycleError:             # garbage read as trkc made a diagonal negative
+                    bad.append("negative cycle")
+                    under.append("-")
+                    continue
+                bad.append(int((d != ref).sum()))
+                under.append(int((d < ref).sum()))
+            wrong_inputs += any(b != 0 for b in bad)
             lines.append(f"  {name:17s} n={n:5d}: wrong entries per run {bad}, of them below the truth {under}")
     with capsys.disabled():
         print(f"\nhochberg_explore/nosync (no __syncthreads()): wrong on {wrong_inputs} of {len(lines)} inputs")

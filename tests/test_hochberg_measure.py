@@ -96,7 +96,7 @@ def test_table_shows_every_stage():
             dict(stage="explorations", graph="cycle_undirected", n=1000, algorithm="hochberg_explore", variant="pitch",
                  status="ok", event_ms=4.0),
             dict(stage="race", graph="chain", n=33, algorithm="hochberg_explore", variant="nosync",
-                 status="failed_verification", wrong_runs=2, wrong_entries=40, undershoots=3),
+                 status="failed_verification", wrong_runs=2, wrong_entries=40, undershoots=3, spurious_negative_cycles=1),
             dict(stage="race", graph="chain", n=33, algorithm="hochberg_align", variant="32", status="ok", wrong_runs=0,
                  wrong_entries=0, undershoots=0),
             dict(stage="sm_scaling", graph="cycle_undirected", n=1980, algorithm="hochberg_align", variant="64",
@@ -104,5 +104,5 @@ def test_table_shows_every_stage():
     text = table(pd.DataFrame(rows))
     assert "1.50 / 1.20 / 2.00 (True)" in text and "CPU 3.00" in text
     assert "explore/nosync failed_verification" in text and "explore/pitch 4.00" in text
-    assert "wrong at n=[33] (40, 3)" in text and "right at every n of [33]" in text
+    assert "wrong at n=[33] (40, 3; 1)" in text and "right at every n of [33]" in text
     assert "not_testable" in text and "no fair SM restriction" in text

@@ -13,6 +13,7 @@ import traceback
 import numpy as np
 
 from .. import difference_timing, gpu, harness, registry, sm_limit
+from ..distances import NegativeCycleError
 from ..verify import first_difference
 from . import hochberg_spec as spec
 
@@ -36,6 +37,8 @@ def gpu_difference(run, g, ref, repeats, **params):
     try:
         t = difference_timing.measure_algorithm(registry.get(name), g, variant=variant, repeats=repeats,
                                                 check=lambda d: first_difference(d, ref) is None, **params)
+    except NegativeCycleError as e:        # a wrong result (a racy variant's garbage), refused by the launcher
+        return dict(row, status="failed_verification", verified=False, error=f"spurious negative cycle: {e}")
     except Exception as e:
         return dict(row, status="error", verified=False, error=f"{type(e).__name__}: {e}",
                     traceback=traceback.format_exc(limit=3))
@@ -117,12 +120,18 @@ def race(S, log):
 
 
 def _race_runs(run, g, ref, repeats):
+    """A run whose garbage put a negative number on the diagonal is refused by the launcher as a
+    negative cycle: that is a wrong run too (``spurious_negative_cycles``)."""
     a = registry.get(run[0])
-    wrong_runs = wrong = under = 0
+    wrong_runs = wrong = under = cycles = 0
     first = None
     try:
         for _ in range(repeats):
-            d, _ = a.run(g, variant=run[1])
+            try:
+                d, _ = a.run(g, variant=run[1])
+            except NegativeCycleError as e:
+                wrong_runs, cycles, first = wrong_runs + 1, cycles + 1, first or str(e)
+                continue
             diff = d != ref
             if diff.any():
                 wrong_runs += 1
@@ -132,7 +141,8 @@ def _race_runs(run, g, ref, repeats):
     except Exception as e:
         return dict(status="error", verified=False, error=f"{type(e).__name__}: {e}")
     return dict(status="ok" if not wrong_runs else "failed_verification", verified=not wrong_runs, repeats=repeats,
-                wrong_runs=wrong_runs, wrong_entries=wrong, undershoots=under, first_difference=first)
+                wrong_runs=wrong_runs, wrong_entries=wrong, undershoots=under, spurious_negative_cycles=cycles,
+                first_difference=first)
 
 
 def sm_scaling(S, log, child_argv=None):
