@@ -1,8 +1,9 @@
 """Hochberg's naive FW (seed 002) as his fw.c runs it, and his explorations (Sec. 2.4), each one change
-from the faithful kernel (hochberg_naive.cu, which the layouts run as it is) and layout: an N x Na host matrix (Na = N rounded up to ``alignment``) copied
-whole to an N x Na device matrix, one launch of 1 x 256 thread blocks per pivot on a grid of
-ceil(Na / 256) x N, the result copied back.  (fw_dense.hochberg_naive, the campaign's entry, pads rows
-too and sizes the grid by N; the results are the same.)
+from the faithful kernel (hochberg_naive.cu, which the layouts run as it is) and layout: an N x Na host
+matrix (Na = N rounded up to ``alignment``) copied whole to an N x Na device matrix, one launch of
+1 x 256 thread blocks per pivot on a grid of ceil(Na / 256) x N, the host waiting for each launch (his
+cudaThreadSynchronize()), the result copied back.  (fw_dense.hochberg_naive, the campaign's entry, pads
+rows too, sizes the grid by N and queues the launches; the results are the same.)
 
 Every launcher returns ``(distances, timings)``: ``kernel_ms`` (CUDA events around the launches),
 ``alloc_ms``, ``h2d_ms``, ``d2h_ms``, ``launches`` and ``row_stride`` (Na, in ints).  ``launch=False``
@@ -84,8 +85,10 @@ def _next_hop_start(d0):
 
 
 def hochberg_fw(g: Graph, alignment=ALIGN_TEXT, pitched=False, blocks="rows", sync=True, next_hop=False,
-                launch=True, name="hochberg_fw"):
-    """His fw.c with one exploration switched on; ``next_hop=True`` returns (distances, next, timings)."""
+                launch=True, host_sync=True, name="hochberg_fw"):
+    """His fw.c with one exploration switched on; ``next_hop=True`` returns (distances, next, timings).
+    ``host_sync``: the host waits for each launch before the next, as his main's cudaThreadSynchronize()
+    does (hochberg_naive queues them all); the event time then includes those gaps, as his does."""
     if blocks not in ("rows", "columns") or (next_hop and (blocks != "rows" or not sync)):
         raise ValueError(f"{name}: one exploration at a time (blocks={blocks!r}, sync={sync}, next_hop={next_hop})")
     N = g.n
@@ -112,10 +115,13 @@ def hochberg_fw(g: Graph, alignment=ALIGN_TEXT, pitched=False, blocks="rows", sy
             grid = ((Na + THREADS - 1) // THREADS, N)
         args = (lambda k: (np.int32(k), mats[0].dev, mats[1].dev, np.int32(Na), np.int32(N))) if next_hop else \
                (lambda k: (np.int32(k), mats[0].dev, np.int32(Na), np.int32(N)))
+        stream = gpu.require_gpu().cuda.get_current_stream()
         with gpu.EventTimer() as t:
             for k in range(N if launch else 0):
                 gpu.launch(name, kernel, grid, (THREADS,), args(k))
-        timings.update(kernel_ms=t.ms, launches=N if launch else 0, row_stride=Na)
+                if host_sync:
+                    stream.synchronize()
+        timings.update(kernel_ms=t.ms, launches=N if launch else 0, row_stride=Na, host_sync=host_sync)
         if pitched:
             timings["pitch_bytes"] = mats[0].pitched.pitch
         out = []
