@@ -33,6 +33,8 @@ def main(argv=None):
     b.add_argument("--out", default=None)
     d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer)")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
+    d.add_argument("--only", nargs="+", default=None, help="run just these: NAME or NAME/VARIANT")
+    d.add_argument("--skip", nargs="+", default=[], help="leave out these: NAME or NAME/VARIANT")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error")
     a = p.parse_args(argv)
     try:
@@ -82,7 +84,7 @@ def _run(a):
     if a.cmd == "list":
         for al in registry.ALGORITHMS.values():
             print(f"{al.name:22s} {al.device:3s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
-                  f"{'faithful' if al.faithful else 'tuned   '} {al.paper}")
+                  f"{'faithful' if al.faithful else 'explores' if al.exploration else 'tuned   '} {al.paper}")
     elif a.cmd == "solve":
         return _solve(a)
     elif a.cmd == "bench":
@@ -92,18 +94,33 @@ def _run(a):
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":
         from . import generators
+        from .distances import NegativeCycleError
         from .verify import assert_equal_distances, reference_apsp
         for n in a.sizes:
             g = generators.kemp(n, 1, 5, 0, 100, seed=n)
             ref = reference_apsp(g)
             for al in registry.by_device("gpu"):
                 for v in al.variants:
+                    if not _picked(al.name, v, a.only, a.skip):
+                        continue
                     kw = al.forced_params(n, v, 3) if al.forced_params else {}     # 3 block rows per partition
-                    d, _ = al.run(g, variant=v, **kw)
+                    try:
+                        d, _ = al.run(g, variant=v, **kw)
+                    except NegativeCycleError as e:      # a racy variant's garbage can look like one
+                        if v in al.exact_variants:
+                            raise
+                        print(f"n={n} {al.name}/{v}: ok (inexact variant; its result was wrong: {e})", flush=True)
+                        continue
                     if v in al.exact_variants:
                         assert_equal_distances(d, ref, f"{al.name}/{v}")
                     print(f"n={n} {al.name}/{v}: ok", flush=True)
     return 0
+
+
+def _picked(name, variant, only, skip):
+    """Whether NAME/VARIANT is run: named (alone or with that variant) in ``only`` if given, not in ``skip``."""
+    keys = {name, f"{name}/{variant}"}
+    return (only is None or bool(keys & set(only))) and not keys & set(skip)
 
 
 def _solve(a):

@@ -80,7 +80,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     for n in sizes:
         g = generators.kemp(n, seed=n)
         ref = fletcher64(dijkstra_apsp(g, parallel=True))
-        for algo in registry.by_device("gpu"):
+        for algo in (a for a in registry.by_device("gpu") if not a.exploration):
             for variant in algo.variants:
                 if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
                     continue

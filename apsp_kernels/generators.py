@@ -6,6 +6,7 @@
   and its Bernoulli form.
 * :func:`cycle`  -- seed 002 (Hochberg): directed and undirected n-cycles, the
   worst case for FW (a full n iterations are needed).
+* :func:`chain`  -- a directed path: no FW update is redundant (adversarial for racy kernels).
 * :func:`complete` -- every ordered pair an edge.
 * :func:`with_potential` -- negative edges but no negative cycle (Johnson's trick
   in reverse), for testing the FW family.
@@ -106,16 +107,33 @@ def density(n, p, form="bernoulli", min_weight=1, max_weight=1000, seed=0):
     return Graph.from_edges(n, src, dst, w, meta=dict(generator="density", p=p, form=form, seed=seed))
 
 
-def cycle(n, directed=True, weight=1):
-    """Hochberg's cycles: i -> i+1 (mod n), and back too when undirected."""
+def cycle(n, directed=True, weight=1, max_weight=None, seed=0):
+    """Hochberg's cycles: i -> i+1 (mod n), and back too when undirected (his makeDirCycle and
+    makeUndirCycle, whose weights the seed does not print: ``weight`` each, or, with ``max_weight``,
+    uniform in 1..max_weight drawn with ``seed``, the same both ways round an undirected edge)."""
     if n < 1:
         raise GraphError(f"n must be >= 1, got {n}")
     i = np.arange(n)
     src, dst = i, (i + 1) % n
+    w = np.full(n, weight) if max_weight is None else _rng(seed).integers(1, max_weight + 1, size=n)
     if not directed:
-        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-    w = np.full(src.size, weight)
-    return Graph.from_edges(n, src, dst, w, meta=dict(generator="cycle", directed=directed, weight=weight))
+        src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
+    meta = dict(generator="cycle", directed=directed, weight=weight)
+    if max_weight is not None:
+        meta.update(max_weight=max_weight, seed=seed)
+    return Graph.from_edges(n, src, dst, w, meta=meta)
+
+
+def chain(n, reverse=False, weight=1):
+    """A directed path 0 -> 1 -> ... -> n-1 (``reverse``: n-1 -> ... -> 0).  For FW every update of
+    every round is needed and none is made twice: one missed update leaves a whole row short, so a
+    kernel that drops updates (a race) shows on it."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    i = np.arange(n - 1)
+    src, dst = (i + 1, i) if reverse else (i, i + 1)
+    return Graph.from_edges(n, src, dst, np.full(n - 1, weight),
+                            meta=dict(generator="chain", reverse=reverse, weight=weight))
 
 
 def complete(n, min_weight=1, max_weight=1000, seed=0):

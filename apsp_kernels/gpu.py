@@ -129,6 +129,48 @@ def _ms_since(t0):
     return (time.perf_counter() - t0) * 1e3
 
 
+@functools.lru_cache(maxsize=1)
+def _libcuda():
+    return ctypes.CDLL("libcuda.so.1")
+
+
+class PitchedMatrix:
+    """``rows`` x ``width`` int32 in one pitched allocation, as cudaMallocPitch makes it (seed 002's
+    Exploration 3).  CuPy wraps neither cudaMallocPitch nor cuMemAllocPitch, so this calls the
+    driver's cuMemAllocPitch (what cudaMallocPitch calls) through ctypes; the driver picks ``pitch``
+    (bytes per row).  ``array`` is the device matrix as CuPy sees it, (rows, pitch / 4); copies are
+    cudaMemcpy2D between an unpadded host matrix and the pitched rows."""
+
+    def __init__(self, algorithm, rows, width):
+        cp = require_gpu()
+        check_fits(algorithm, rows * (width * 4 + 1024))   # a pitch adds < 1 KiB a row; makes the context current
+        ptr, pitch = ctypes.c_uint64(), ctypes.c_size_t()
+        r = _libcuda().cuMemAllocPitch_v2(ctypes.byref(ptr), ctypes.byref(pitch), ctypes.c_size_t(width * 4),
+                                          ctypes.c_size_t(rows), ctypes.c_uint(4))
+        if r:
+            raise GPUMemoryError(f"{algorithm}: cuMemAllocPitch({width * 4} bytes x {rows} rows) failed: CUresult {r}")
+        self.cp, self.ptr, self.pitch, self.rows, self.width = cp, ptr.value, pitch.value, rows, width
+        mem = cp.cuda.UnownedMemory(self.ptr, self.pitch * rows, self)
+        self.array = cp.ndarray((rows, self.pitch // 4), cp.int32, cp.cuda.MemoryPointer(mem, 0))
+
+    def _copy(self, dst, dpitch, src, spitch, kind):
+        self.cp.cuda.runtime.memcpy2D(dst, dpitch, src, spitch, self.width * 4, self.rows, kind)
+
+    def set(self, host):
+        """Copy a (rows, width) C-ordered int32 host matrix in (cudaMemcpyHostToDevice = 1)."""
+        self._copy(self.ptr, self.pitch, host.ctypes.data, host.strides[0], 1)
+
+    def get(self, out):
+        self._copy(out.ctypes.data, out.strides[0], self.ptr, self.pitch, 2)   # cudaMemcpyDeviceToHost
+        return out
+
+    def free(self):
+        if self.ptr:
+            self.cp.cuda.Device().synchronize()
+            _libcuda().cuMemFree_v2(ctypes.c_uint64(self.ptr))
+            self.ptr, self.array = 0, None
+
+
 class DenseBuffers:
     """The distance matrix (and a ping-pong partner) in one of the host memory modes of seed 003.
 

@@ -46,6 +46,8 @@ class Algorithm:
     auto_rank: int | None = None      # preference of shortest_paths(method="auto") among the codes
                                       # that can run here (lower first; None: never chosen)
     best_cpu: bool = False            # a candidate for "the best CPU code we have", set beside every claim
+    exploration: bool = False         # a seed's exploration around a faithful kernel: measured by that
+                                      # study's own script (scripts/hochberg_measure.py), not by the benchmark
 
     @property
     def exact_variants(self):
@@ -176,6 +178,18 @@ _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Naraya
      variants=("atomic", "corrected", "original"), negative_weights=False, complexity="n m (sweeps)",
      variant_param="variant", inexact_variants=("original",), limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
      notes="'original' keeps seed 001's race on U_a: it may return wrong distances")
+_add(name="hochberg_align", label="Naive CUDA FW (Hochberg) as fw.c runs it: N x Na, Na % alignment",
+     paper="Hochberg 2012 (seed 002), fw.c and fwHelpers.h", kemp_algorithm=None, device="gpu", representation="dense",
+     footprint=lambda n, m: n * round_up(max(n, 1), 64) * 4, launcher=gpu_codes.hochberg_align, variants=(64, 32),
+     variant_param="alignment", limit_kind="bandwidth", exploration=True,
+     notes="the kernel of hochberg_naive.cu; Na a multiple of 64 (fwHelpers.h, his printout) or 32 (his text)")
+_add(name="hochberg_explore", label="Hochberg's explorations (Sec. 2.4), one change each",
+     paper="Hochberg 2012 (seed 002), Sec. 2.4", kemp_algorithm=None, device="gpu", representation="dense",
+     footprint=lambda n, m: 2 * n * round_up(max(n, 1), 256) * 4, launcher=gpu_codes.hochberg_explore,
+     variants=("unpadded", "pitch", "columns", "nosync", "next_hop"), variant_param="variant",
+     inexact_variants=("nosync",), faithful=False, limit_kind="bandwidth", exploration=True,
+     notes="from hochberg_align/32: Na = N; cudaMallocPitch; column blocks; no __syncthreads() (may be "
+           "wrong: a read of shared memory before it is written); the next-vertex matrix too")
 _add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", kemp_algorithm=None,
      device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=gpu_codes.thrust_fw,
      memory_modes=MODES, limit_kind="bandwidth")

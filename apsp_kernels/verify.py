@@ -82,6 +82,48 @@ def assert_equal_distances(got, want, what="result"):
         raise VerificationError(f"{what}: {n_bad} entries differ; first at (i={i}, j={j}): got {g}, reference {w}")
 
 
+def next_hop_errors(g: Graph, d, nxt, limit=5):
+    """What is wrong with a next-vertex matrix (seed 002's Exploration 8) for exact distances ``d``:
+    nxt[i, j] is the vertex to step to from i towards j, i on the diagonal, -1 where there is no
+    path.  Next vertices are not unique, so each step is checked rather than compared: an edge
+    (i, v) with w(i, v) + d[v, j] == d[i, j], and the walk from i reaching j (pointer doubling:
+    log2(n) rounds of nxt[i, j] <- nxt[nxt[i, j], j]).  Returns up to ``limit`` messages ([] if right)."""
+    from .graph import INF
+    d, nxt = np.asarray(d, np.int64), np.asarray(nxt, np.int64)
+    n = g.n
+    if nxt.shape != (n, n) or d.shape != (n, n):
+        return [f"shapes {nxt.shape} and {d.shape}, want ({n}, {n})"]
+    errs = []
+
+    def bad(mask, what):
+        for i, j in np.argwhere(mask)[:limit]:
+            errs.append(f"({i}, {j}): {what}, next = {nxt[i, j]}")
+
+    none, diag = d == int(INF), np.eye(n, dtype=bool)
+    bad(none & (nxt != -1), "no path but a next vertex")
+    bad(diag & (nxt != np.arange(n)[:, None]), "the diagonal must name i itself")
+    step = ~none & ~diag
+    bad(step & ((nxt < 0) | (nxt >= n)), "next vertex out of range")
+    if errs:
+        return errs[:limit]
+    rows, cols = np.nonzero(step)
+    v = nxt[rows, cols]
+    w = g.to_dense().astype(np.int64)[rows, v]
+    ok = (v != rows) & (w != int(INF)) & (w + d[v, cols] == d[rows, cols])
+    bad(_mask(n, rows[~ok], cols[~ok]), "not the first edge of a shortest path")
+    q = np.where(step, nxt, np.arange(n)[None, :])
+    for _ in range(max(1, int(np.ceil(np.log2(max(n, 2))))) + 1):
+        q = q[q, np.arange(n)[None, :]]
+    bad(step & (q != np.arange(n)[None, :]), "the walk does not reach j (a cycle of next vertices)")
+    return errs[:limit]
+
+
+def _mask(n, rows, cols):
+    m = np.zeros((n, n), bool)
+    m[rows, cols] = True
+    return m
+
+
 def reference_apsp(g: Graph) -> np.ndarray:
     """scipy.sparse.csgraph distances as an int32 matrix with INF for 'no path'.
 

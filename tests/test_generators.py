@@ -75,3 +75,21 @@ def test_bad_parameters():
         G.density(10, 1.5)
     with pytest.raises(GraphError):
         G.kemp(10, 5, 2)
+
+
+def test_cycle_weights_are_seeded_and_symmetric():
+    a, b = G.cycle(50, directed=False, max_weight=9, seed=4), G.cycle(50, directed=False, max_weight=9, seed=4)
+    assert a == b and a != G.cycle(50, directed=False, max_weight=9, seed=5)
+    d = a.to_dense()
+    assert (d == d.T).all() and 1 <= a.weights.min() and a.weights.max() <= 9
+    assert G.cycle(7).weights.tolist() == [1] * 7                      # his cycles: unit weights by default
+
+
+def test_chain():
+    from apsp_kernels import INF, reference_apsp
+    d = reference_apsp(G.chain(6))
+    assert d[0, 5] == 5 and d[5, 0] == INF and G.chain(6).m == 5
+    r = reference_apsp(G.chain(6, reverse=True))
+    assert r[5, 0] == 5 and r[0, 5] == INF
+    assert G.chain(1).m == 0
+
