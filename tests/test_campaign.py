@@ -111,6 +111,37 @@ def test_fingerprint_matches_the_commit_of_a_clean_tree():
     assert provenance.fingerprint_of_commit(head.stdout.strip()) == provenance.code_fingerprint()
 
 
+# sha1 of repr(plan.campaign_jobs(profile)) when the NTHU codes joined the registry: new codes must
+# not move a profile's jobs (recorded campaigns are compared against re-measured ones).
+FROZEN_PLANS = {"smoke": (128, "60923172e50c38b1460a6dc536a4b8642c1b821c"),
+                "quick": (171, "b419c2287eaf1f4044f9736f57c2caadfd0a8be3"),
+                "paper": (301, "9f5bf83c37ae18ab2181f65899c38573ea582a86"),
+                "full": (574, "e52b154eab66f805ed71e65aad5f11fb95f5db0e")}
+
+
+@pytest.mark.parametrize("name", sorted(FROZEN_PLANS))
+def test_profile_plans_are_unchanged(name):
+    import hashlib
+    jobs = plan.campaign_jobs(profiles.profile(name))
+    assert (len(jobs), hashlib.sha1(repr(jobs).encode()).hexdigest()) == FROZEN_PLANS[name]
+
+
+def test_recorded_runs_fingerprints_still_validate():
+    """Every recorded campaign's code fingerprint equals the one recomputed from git for its commit
+    under today's CODE_GLOBS (a glob added for new code matches nothing in an old commit)."""
+    import glob
+    provs = [json.loads(open(p).read()) for p in glob.glob(str(provenance.ROOT / "data/results/*/provenance*.json"))]
+    pairs = {(p["git_commit"], p["code_fingerprint"]) for p in provs
+             if p.get("code_fingerprint") and p.get("git_commit") and not p["git_commit"].endswith("-dirty")}
+    if not pairs:
+        pytest.skip("no recorded run with a clean commit and a fingerprint")
+    for commit, fp in sorted(pairs):
+        got = provenance.fingerprint_of_commit(commit)
+        if got is None:
+            pytest.skip(f"git cannot read commit {commit[:10]} here")
+        assert got == fp, f"recorded run at {commit[:10]}: fingerprint {fp[:12]} no longer validates ({got[:12]})"
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="needs CPU affinity and at least 2 cores")
 def test_pinning_leaves_the_thread_pool_on_every_core():
