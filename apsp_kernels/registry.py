@@ -9,6 +9,7 @@ from typing import Callable
 
 from .algorithms import cpu
 from .algorithms import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
+from .algorithms.gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
 from .distances import minplus_steps
 from .graph import round_up
 from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
@@ -179,6 +180,12 @@ _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Naraya
 _add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", kemp_algorithm=None,
      device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=gpu_codes.thrust_fw,
      memory_modes=MODES, limit_kind="bandwidth")
+
+# seed 004 (NTHU): a variant is b<bs>-<dim3|int>-<branch|select> (text, so that a results CSV keeps all three)
+_add(name="nthu_blocked", label="NTHU blocked FW", paper="NTHU HW4, Blocked APSP (seed 004)", kemp_algorithm=None,
+     device="gpu", representation="dense", footprint=lambda n, m: 4 * (max(n, 1) + 64) ** 2,
+     launcher=gpu_codes.nthu_blocked, variants=NTHU_VARIANTS, variant_param="variant", limit_kind="minplus",
+     notes="N_ext = N + (bs - N mod bs), as the seed pads; per-phase times (phase1_ms .. phase3_ms)")
 
 
 def get(name) -> Algorithm:

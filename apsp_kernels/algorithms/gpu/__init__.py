@@ -2,7 +2,9 @@
 Graph and returns ``(distances, timings)``; CuPy is imported inside them, when called."""
 from .fw_blocked import katz_kider, kemp_ooc
 from .fw_dense import hochberg_naive, thrust_fw, tran_fw
+from .fw_nthu import nthu_blocked
 from .harish import harish
 from .minplus import tran_minplus
 
-__all__ = ["katz_kider", "kemp_ooc", "hochberg_naive", "thrust_fw", "tran_fw", "harish", "tran_minplus"]
+__all__ = ["katz_kider", "kemp_ooc", "hochberg_naive", "thrust_fw", "tran_fw", "harish", "tran_minplus",
+           "nthu_blocked"]
