@@ -10,6 +10,7 @@ from typing import Callable
 from .algorithms import cpu
 from .algorithms import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
 from .algorithms.gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
+from .algorithms.gpu.multi import SYNC_DESIGNS
 from .distances import minplus_steps
 from .graph import round_up
 from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
@@ -186,6 +187,11 @@ _add(name="nthu_blocked", label="NTHU blocked FW", paper="NTHU HW4, Blocked APSP
      device="gpu", representation="dense", footprint=lambda n, m: 4 * (max(n, 1) + 64) ** 2,
      launcher=gpu_codes.nthu_blocked, variants=NTHU_VARIANTS, variant_param="variant", limit_kind="minplus",
      notes="N_ext = N + (bs - N mod bs), as the seed pads; per-phase times (phase1_ms .. phase3_ms)")
+_add(name="nthu_multi", label="NTHU multi-GPU blocked FW (NCCL)", paper="NTHU HW4, Multi-GPU (seed 004)",
+     kemp_algorithm=None, device="gpu", representation="dense", footprint=lambda n, m: 4 * (max(n, 1) + 64) ** 2,
+     launcher=gpu_codes.nthu_multi, variants=SYNC_DESIGNS, variant_param="sync", limit_kind="minplus",
+     notes="variants are the seed's synchronisation designs (3rd, 2nd, 1st); n_gpus=P spawns P-1 processes, "
+           "the whole matrix on every GPU; kernel=<NTHU variant>")
 
 
 def get(name) -> Algorithm:

@@ -5,6 +5,7 @@ from .fw_dense import hochberg_naive, thrust_fw, tran_fw
 from .fw_nthu import nthu_blocked
 from .harish import harish
 from .minplus import tran_minplus
+from .multi import nthu_multi
 
 __all__ = ["katz_kider", "kemp_ooc", "hochberg_naive", "thrust_fw", "tran_fw", "harish", "tran_minplus",
-           "nthu_blocked"]
+           "nthu_blocked", "nthu_multi"]
