@@ -33,6 +33,7 @@ def main(argv=None):
     b.add_argument("--out", default=None)
     d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer)")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
+    d.add_argument("--algorithms", nargs="+", default=None, help="only these GPU codes (default: every one)")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error")
     a = p.parse_args(argv)
     try:
@@ -97,6 +98,8 @@ def _run(a):
             g = generators.kemp(n, 1, 5, 0, 100, seed=n)
             ref = reference_apsp(g)
             for al in registry.by_device("gpu"):
+                if a.algorithms and al.name not in a.algorithms:
+                    continue
                 for v in al.variants:
                     kw = al.forced_params(n, v, 3) if al.forced_params else {}     # 3 block rows per partition
                     d, _ = al.run(g, variant=v, **kw)
