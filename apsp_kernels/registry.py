@@ -9,6 +9,8 @@ from typing import Callable
 
 from .algorithms import cpu
 from .algorithms import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
+from .algorithms.gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
+from .algorithms.gpu.multi import SYNC_DESIGNS
 from .distances import minplus_steps
 from .graph import round_up
 from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
@@ -193,6 +195,17 @@ _add(name="hochberg_explore", label="Hochberg's explorations (Sec. 2.4), one cha
 _add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", kemp_algorithm=None,
      device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=gpu_codes.thrust_fw,
      memory_modes=MODES, limit_kind="bandwidth")
+
+# seed 004 (NTHU): a variant is b<bs>-<dim3|int>-<branch|select> (text, so that a results CSV keeps all three)
+_add(name="nthu_blocked", label="NTHU blocked FW", paper="NTHU HW4, Blocked APSP (seed 004)", kemp_algorithm=None,
+     device="gpu", representation="dense", footprint=lambda n, m: 4 * (max(n, 1) + 64) ** 2,
+     launcher=gpu_codes.nthu_blocked, variants=NTHU_VARIANTS, variant_param="variant", limit_kind="minplus",
+     notes="N_ext = N + (bs - N mod bs), as the seed pads; per-phase times (phase1_ms .. phase3_ms)")
+_add(name="nthu_multi", label="NTHU multi-GPU blocked FW (NCCL)", paper="NTHU HW4, Multi-GPU (seed 004)",
+     kemp_algorithm=None, device="gpu", representation="dense", footprint=lambda n, m: 4 * (max(n, 1) + 64) ** 2,
+     launcher=gpu_codes.nthu_multi, variants=SYNC_DESIGNS, variant_param="sync", limit_kind="minplus",
+     notes="variants are the seed's synchronisation designs (3rd, 2nd, 1st); n_gpus=P spawns P-1 processes, "
+           "the whole matrix on every GPU; kernel=<NTHU variant>")
 
 
 def get(name) -> Algorithm:

@@ -60,6 +60,20 @@ def _fletcher_blocks(words):
     return s1, s2
 
 
+def fletcher64_combine(parts) -> int:
+    """Fletcher-64 of consecutive segments joined, from each segment's (checksum, words): for A
+    then B (b words), sum1 = sum1_A + sum1_B and sum2 = sum2_A + b * sum1_A + sum2_B (mod 2**32 - 1),
+    since a word of A weighs b more in the whole.  Lets ranks that each hold some block rows of a
+    matrix give the checksum of all of it without moving it."""
+    M = 0xFFFFFFFF
+    s1 = s2 = 0
+    for value, words in parts:
+        t1, t2 = int(value) & M, int(value) >> 32
+        s2 = (s2 + (int(words) % M) * s1 + t2) % M
+        s1 = (s1 + t1) % M
+    return (s2 << 32) | s1
+
+
 def first_difference(got, want):
     """None if equal, else (i, j, got[i, j], want[i, j]) for the first differing entry."""
     got, want = np.asarray(got), np.asarray(want)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over every GPU kernel at n = 64 and 100 (Hochberg's
 # explorations included: apsp_kernels sanitize-driver runs every registry variant).
+# Arguments, if any, name the codes to check (scripts/sanitize.sh nthu_blocked nthu_multi).
 # Prints one summary line per run; exits non-zero if any run does not end as expected.
 #
 # One run is EXPECTED to report hazards: racecheck on hochberg_explore/nosync, Hochberg's kernel
@@ -35,7 +36,13 @@ run() {  # name tool expect(clean|hazards) driver-args...
   echo "$name: exit $r, $verdict; $summary"
   [ "${verdict:0:2}" != ok ] && tail -30 "$log"
 }
-run memcheck memcheck clean
-run racecheck racecheck clean --skip $NOSYNC
-run racecheck-nosync racecheck hazards --only $NOSYNC
+if [ $# -gt 0 ]; then     # only the named codes: scripts/sanitize.sh nthu_blocked nthu_multi
+  run memcheck memcheck clean --only "$@" --skip $NOSYNC
+  run racecheck racecheck clean --only "$@" --skip $NOSYNC
+  case " $* " in *" hochberg_explore "*|*" $NOSYNC "*) run racecheck-nosync racecheck hazards --only $NOSYNC;; esac
+else
+  run memcheck memcheck clean
+  run racecheck racecheck clean --skip $NOSYNC
+  run racecheck-nosync racecheck hazards --only $NOSYNC
+fi
 exit $rc

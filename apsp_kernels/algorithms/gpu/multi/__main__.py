@@ -1,0 +1,99 @@
+"""Command line of the multi-GPU blocked FW.
+
+    python -m apsp_kernels.algorithms.gpu.multi plan --n 32768 --gpus 1 2 4 8        # no GPU needed
+    python -m apsp_kernels.algorithms.gpu.multi simulate --n 200 --gpus 1 2 3 4 8    # numpy, no GPU
+    mpirun -np 2 python -m apsp_kernels.algorithms.gpu.multi run --n 16384 --sync row --verify
+    python -m apsp_kernels.algorithms.gpu.multi run --gpus 2 --n 16384 --sync row    # spawn, one host
+
+``run`` takes its rank count from MPI where it runs under mpirun (``--gpus`` must then agree or be
+left out), else spawns ``--gpus`` processes on this host.  NCCL_NVLS_ENABLE=0 is set for you."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import schedule
+
+
+def _plan(a):
+    import pandas as pd
+    df = pd.DataFrame(schedule.dry_run(a.n, a.block, a.gpus, a.syncs))
+    size = df["size"].iloc[0]
+    print(f"n = {a.n}, bs = {a.block}: N_ext = {size}, K = {size // a.block} rounds")
+    cols = ["sync", "ranks", "rank", "first_block_row", "block_rows", "payload_bytes_per_round",
+            "received_bytes_per_round", "received_bytes"]
+    print(df[cols].to_string(index=False))
+    for P in a.gpus:
+        parts = schedule.partition(size // a.block, P)
+        for s in a.syncs:
+            for r in range(min(a.rounds, size // a.block)):
+                for line in schedule.describe_round(r, parts, s, a.block, size):
+                    print(f"P={P} {s}: {line}")
+    return 0
+
+
+def _simulate(a):
+    import numpy as np
+    from ....generators import kemp
+    from ....verify import reference_apsp
+    from .simulate import simulate
+    g = kemp(a.n, 0, 4, 0, 100, seed=a.seed)
+    ref = reference_apsp(g)
+    bad = 0
+    for P in a.gpus:
+        for s in a.syncs:
+            d, same = simulate(g, a.block, P, s)
+            ok = same and np.array_equal(d, ref)
+            bad += not ok
+            print(f"P={P} sync={s}: {'exact' if ok else 'WRONG'}")
+    return 1 if bad else 0
+
+
+def _run(a):
+    from . import jobs, launch
+    from ....generators import kemp
+    size = a.gpus[0] if a.gpus else None
+    todo = [jobs.job(a.n, s, a.kernel, a.seed, a.repeats) for s in a.syncs]
+    per_rank = launch.run(size, jobs.run_jobs, (todo,))
+    if per_rank is None:                 # an MPI rank other than 0
+        return 0
+    ref = None
+    if a.verify:                         # the all-core CPU Dijkstra (exact), as the campaign's reference
+        from ...cpu import dijkstra_apsp
+        from ....verify import fletcher64
+        ref = f"{fletcher64(dijkstra_apsp(kemp(a.n, seed=todo[0]['seed']), parallel=True)):016x}"
+    print(f"NCCL {launch.nccl_version()}, {len(per_rank)} rank(s)")
+    for rec in jobs.summarise(per_rank):
+        ok = "" if ref is None else ("verified" if rec["checksum"] == ref else "WRONG (differs from the CPU reference)")
+        print(f"n={rec['n']} P={rec['n_gpus']} sync={rec['sync']}: {rec['kernel_ms_max']:.1f} ms "
+              f"(compute {rec['compute_ms']:.1f}, comm {rec['comm_ms']:.1f} on rank 0), "
+              f"{rec['received_bytes'] / 1e6:.1f} MB received by rank 0, checksum {rec['checksum']} {ok}")
+        if ok.startswith("WRONG"):
+            return 1
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m apsp_kernels.algorithms.gpu.multi", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("plan", "simulate", "run"):
+        s = sub.add_parser(name)
+        s.add_argument("--n", type=int, default={"plan": 32768, "simulate": 200, "run": 16384}[name])
+        if name != "run":
+            s.add_argument("--block", type=int, default=32 if name == "plan" else 8)
+        s.add_argument("--gpus", type=int, nargs="+", default=[1, 2, 4, 8] if name != "run" else [])
+        s.add_argument("--syncs", "--sync", nargs="+", default=list(schedule.SYNC_DESIGNS),
+                       choices=schedule.SYNC_DESIGNS)
+        s.add_argument("--seed", type=int, default=None if name == "run" else 1)
+    sub.choices["plan"].add_argument("--rounds", type=int, default=2, help="print the transfers of this many rounds")
+    r = sub.choices["run"]
+    r.add_argument("--kernel", default="b32-dim3-branch", help="NTHU variant b<bs>-<dim3|int>-<branch|select>")
+    r.add_argument("--repeats", type=int, default=1)
+    r.add_argument("--verify", action="store_true", help="compare with the CPU reference's Fletcher-64 (cached)")
+    a = p.parse_args(argv)
+    return {"plan": _plan, "simulate": _simulate, "run": _run}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

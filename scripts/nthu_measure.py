@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""NTHU (seed 004) measurements on the device machine; results and provenance into $APSP_RESULTS_DIR.
+
+single  one GPU: every NTHU variant (bs 8/16/32/64 x dim3/int launches x branch/select update) at
+        n = 6000 and 12000, per-phase times, each run verified against the CPU reference
+        (about 2-3 minutes on an H100):
+            python3 scripts/nthu_measure.py single
+multi   P GPUs of one host (NCCL; NCCL_NVLS_ENABLE=0): the three synchronisation designs at each n
+        with P = 1 and 2 (strong scaling), and the 'row' design at n0 * sqrt(P) (weak scaling: n^2
+        per GPU fixed), per-round compute and communication, every solve verified by Fletcher-64
+        (the ranks' block-row checksums, combined) against the CPU reference and, block row by
+        block row, against the one-GPU result of the same n:
+            python3 scripts/nthu_measure.py multi --sizes 16384 32768 --gpus 1 2
+            python3 scripts/nthu_measure.py multi --sizes 65536 --syncs row --weak --gpus 1 2
+        Under mpirun (mpirun -np 2 python3 scripts/nthu_measure.py multi ...) only the jobs with
+        P = the MPI world size run (run -np 1 for the one-GPU baseline).
+Each invocation stops starting new work after --budget-s seconds (default 480: the device tool
+allows 10 minutes a command) and lists what it skipped.  Prints short tables at the end."""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from apsp_kernels import generators, harness, paths, provenance, registry
+from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
+from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, jobs, launch
+from apsp_kernels.study.campaign import reference_checksum
+
+T0 = time.perf_counter()
+
+
+def _elapsed():
+    return time.perf_counter() - T0
+
+
+def _out_dir(mode):
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    d = Path(paths.RESULTS) / f"{stamp}-nthu-{mode}"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _provenance(mode, args):
+    prov = provenance.collect(f"nthu-{mode}", {k: v for k, v in vars(args).items() if k != "func"})
+    import cupy as cp
+    prov["gpu_count"] = cp.cuda.runtime.getDeviceCount()
+    prov["nccl_version"] = launch.nccl_version()
+    prov["nccl_nvls_enable"] = os.environ.get("NCCL_NVLS_ENABLE")
+    prov["launched_by"] = "mpi" if launch.under_mpi() else "spawn"
+    prov["script_sha1"] = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()
+    return prov
+
+
+def _write(out, name, df, prov):
+    df.to_csv(out / f"{name}.csv", index=False)
+    (out / "provenance.json").write_text(json.dumps(prov, indent=2, default=str))
+    print(f"written {out / (name + '.csv')}")
+
+
+# ------------------------------------------------------------------------- one GPU
+def single(args):
+    algo = registry.get("nthu_blocked")
+    prov = _provenance("single", args)
+    out = _out_dir("single")
+    records, skipped = [], []
+    for i, n in enumerate(args.sizes):
+        g = generators.kemp(n, seed=n)
+        ref = reference_checksum(g)                      # all-core CPU Dijkstra, cached per graph
+        for v in args.variants:
+            if _elapsed() > args.budget_s:
+                skipped.append(f"{v} n={n}")
+                continue
+            recs = harness.measure(algo, g, variant=v, repeats=args.repeats, warmup=1 if i == 0 else 0,
+                                   reference=ref, extra=dict(n_gpus=1, graph="kemp 2-6"))
+            records += recs
+            ok = all(r.get("verified") for r in recs)
+            r = recs[-1]
+            print(f"n={n} {v:16s} kernel {r.get('kernel_ms', float('nan')):9.1f} ms  phases "
+                  f"{r.get('phase1_ms', 0):7.1f} {r.get('phase2_ms', 0):8.1f} {r.get('phase3_ms', 0):9.1f}  "
+                  f"{'verified' if ok else 'NOT VERIFIED: ' + str(r.get('error'))}", flush=True)
+    df = pd.DataFrame(records)
+    _write(out, "nthu-single", df, prov)
+    _single_tables(df)
+    if skipped:
+        print(f"skipped after {args.budget_s} s: {', '.join(skipped)}")
+    return 0 if df["verified"].astype(bool).all() else 1
+
+
+def _single_tables(df):
+    ok = df[df["status"] == "ok"].copy()
+    parts = ok["variant"].map(parse_variant)
+    ok["bs"], ok["launch"], ok["update"] = zip(*parts)
+    med = ok.groupby(["n", "bs", "launch", "update"])[["kernel_ms", "phase1_ms", "phase2_ms", "phase3_ms"]].median()
+    print("\nkernel time (median ms) by blocking factor; columns launch/update")
+    print(med["kernel_ms"].unstack(["launch", "update"]).round(1).to_string())
+    print("\nper phase in the seed's shape (dim3, branch): elapsed ms, time ratio, sequential ratio 1 : 2K : K^2")
+    base = ok[(ok["launch"] == "dim3") & (ok["update"] == "branch")]
+    for (n, bs), row in base.groupby(["n", "bs"])[["phase1_ms", "phase2_ms", "phase3_ms"]].median().iterrows():
+        K = padded_size(n, bs) // bs
+        p = [row[f"phase{i}_ms"] for i in (1, 2, 3)]
+        print(f"n={n} bs={bs:2d} K={K:5d}: {p[0]:8.2f} {p[1]:9.2f} {p[2]:10.2f} ms | ratio 1 : {p[1] / p[0]:.2f} : "
+              f"{p[2] / p[0]:.1f} | seq 1 : {2 * K} : {K * K}")
+
+
+# ------------------------------------------------------------------------ P GPUs
+def _jobs_by_gpus(args):
+    """{P: [job]} for strong scaling at each size (one GPU: the design does not matter, nothing
+    moves) and weak scaling from the smallest size (n = n0 sqrt(P), a multiple of bs)."""
+    bs = parse_variant(args.kernel)[0]
+    todo = {P: [] for P in args.gpus}
+    for n in args.sizes:
+        for P in args.gpus:
+            for s in (["row"] if P == 1 else args.syncs):
+                todo[P].append(jobs.job(n, s, args.kernel, repeats=args.repeats, label="strong"))
+    if args.weak:
+        n0 = min(args.sizes)
+        for P in args.gpus:
+            if P > 1:
+                n = int(round(n0 * math.sqrt(P) / bs)) * bs
+                todo[P] += [jobs.job(n, s, args.kernel, repeats=args.repeats, label="weak") for s in args.weak_syncs]
+    return todo
+
+
+def multi(args):
+    launch.nccl_environment()
+    mpi_world = None
+    if launch.under_mpi():
+        from mpi4py import MPI
+        mpi_world = MPI.COMM_WORLD.Get_size()
+    lead = mpi_world is None or _mpi_rank() == 0
+    prov = _provenance("multi", args) if lead else None
+    out = _out_dir("multi") if lead else None
+    rows, rounds, skipped = [], [], []
+    one_gpu = {}                                        # n -> block-row checksums of the P = 1 run
+    for P, todo in sorted(_jobs_by_gpus(args).items()):
+        if mpi_world is not None and P != mpi_world:
+            continue
+        if mpi_world is None and _elapsed() > args.budget_s:
+            skipped += [f"P={P} n={j['n']} {j['sync']}" for j in todo]
+            continue
+        per_rank = launch.run(P if mpi_world is None else None, jobs.run_jobs, (todo,))
+        if per_rank is None:
+            continue
+        for rec in jobs.summarise(per_rank):
+            _verify(rec, one_gpu, args.cpu_ref_cap)
+            for r in rec.pop("per_round"):
+                rounds.append(pd.DataFrame(dict(job=len(rows), **r, round=range(len(r["comm_ms"])))))
+            rows.append(dict(algorithm="nthu_multi", variant=rec["sync"], device="gpu", graph="kemp 2-6",
+                             status=rec["status"], **{
+                k: v for k, v in rec.items() if k not in ("block_checksums", "status")}))
+            print(_line(rows[-1]), flush=True)
+    if not lead:
+        return 0
+    df = pd.DataFrame(rows)
+    _write(out, "nthu-multi", df, prov)
+    if rounds:
+        pd.concat(rounds).to_csv(out / "nthu-multi-rounds.csv.gz", index=False)
+    _multi_tables(df)
+    if skipped:
+        print(f"skipped after {args.budget_s} s: {', '.join(skipped)}")
+    return 0 if len(df) and df["verified"].astype(bool).all() else 1
+
+
+def _mpi_rank():
+    from mpi4py import MPI
+    return MPI.COMM_WORLD.Get_rank()
+
+
+def _verify(rec, one_gpu, cap):
+    """Against the CPU reference (whole-matrix Fletcher-64, where n <= cap) and, block row by block
+    row, against the one-GPU run of the same n (where this invocation ran one)."""
+    n, blocks = rec["n"], rec["block_checksums"]
+    ref = f"{reference_checksum(generators.kemp(n, seed=rec['seed'])):016x}" if n <= cap else None
+    if rec["n_gpus"] == 1:
+        one_gpu.setdefault((n, rec["kernel"]), blocks)
+    base = one_gpu.get((n, rec["kernel"]))
+    rec["reference_checksum"] = ref
+    rec["same_as_1gpu"] = None if base is None or rec["n_gpus"] == 1 else blocks == base
+    checks = [c for c in (None if ref is None else rec["checksum"] == ref, rec["same_as_1gpu"]) if c is not None]
+    rec["verified"] = bool(checks) and all(checks) and rec["min_diagonal"] >= 0
+    rec["status"] = "ok" if rec["verified"] else "failed_verification"
+    rec["bandwidth_GBps"] = rec["received_bytes"] / max(rec["comm_ms"], 1e-9) / 1e6 if rec["received_bytes"] else None
+
+
+def _line(r):
+    return (f"P={r['n_gpus']} n={r['n']:6d} {r['variant']:6s} {r['label']:6s}: {r['kernel_ms_max'] / 1e3:8.2f} s "
+            f"(rank 0: compute {r['compute_ms'] / 1e3:.2f} s, comm {r['comm_ms'] / 1e3:.2f} s, "
+            f"{r['payload_bytes_per_round'] / 1e6:.2f} MB/round) {r['status']}")
+
+
+def _multi_tables(df):
+    if df.empty:
+        return
+    df = df.copy()
+    df["comm_pct"] = 100 * df["comm_ms"] / df["kernel_ms"]
+    print("\nstage table (rank 0): bytes per round as the seed counts them, bandwidth, compute vs communication")
+    cols = ["n", "n_gpus", "variant", "payload_bytes_per_round", "bandwidth_GBps", "compute_ms", "comm_ms", "comm_pct",
+            "kernel_ms_max", "verified"]
+    print(df[cols].groupby(["n", "n_gpus", "variant"]).median(numeric_only=False).round(2).to_string())
+    one = df[df["n_gpus"] == 1].groupby("n")["kernel_ms_max"].median()
+    print("\nstrong scaling: T(1 GPU) / T(P GPUs) at fixed n")
+    for (n, P, s), t in df[df["label"] == "strong"].groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
+        if n in one.index and P > 1:
+            print(f"n={n} P={P} {s:6s}: {one[n] / t:.2f}x  (efficiency {one[n] / t / P:.0%})")
+    weak = df[df["label"] == "weak"]
+    if len(weak) and len(one):
+        n0 = one.index.min()
+        print(f"\nweak scaling from n0={n0}: T(1, n0) / T(P, n0 sqrt P) (ideal: 1/sqrt(P) for n^3 work, n^2 per GPU)")
+        for (n, P, s), t in weak.groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
+            print(f"P={P} n={n} {s}: {one[n0] / t:.2f}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="mode", required=True)
+    s = sub.add_parser("single")
+    s.add_argument("--sizes", type=int, nargs="+", default=[6000, 12000])
+    s.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    s.add_argument("--repeats", type=int, default=2)
+    s.set_defaults(func=single)
+    m = sub.add_parser("multi")
+    m.add_argument("--sizes", type=int, nargs="+", default=[16384, 32768])
+    m.add_argument("--gpus", type=int, nargs="+", default=[1, 2])
+    m.add_argument("--syncs", nargs="+", default=list(SYNC_DESIGNS), choices=SYNC_DESIGNS)
+    m.add_argument("--weak", action="store_true", help="also n0 * sqrt(P) for P > 1, n0 the smallest size")
+    m.add_argument("--weak-syncs", nargs="+", default=["row"], choices=SYNC_DESIGNS)
+    m.add_argument("--kernel", default="b32-dim3-branch", help="the NTHU variant every rank runs")
+    m.add_argument("--repeats", type=int, default=1)
+    m.add_argument("--cpu-ref-cap", type=int, default=65536, help="largest n verified against the CPU reference")
+    m.set_defaults(func=multi)
+    for p in (s, m):
+        p.add_argument("--budget-s", type=float, default=480.0)
+    args = ap.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
