@@ -12,7 +12,9 @@ from apsp_kernels.graph import normalise_inf
 from apsp_kernels.verify import next_hop_errors
 
 pytestmark = pytest.mark.gpu
-HOCHBERG = [(a, v) for a in registry.by_device("gpu") if a.name.startswith("hochberg") for v in a.exact_variants]
+# his study's entries (hochberg_naive is the campaign's kernel, untouched: it has no launch=False)
+HOCHBERG = [(a, v) for a in registry.by_device("gpu") if a.name.startswith("hochberg") and a.name != "hochberg_naive"
+            for v in a.exact_variants]
 
 
 def test_his_kernel_prints_spot_check_4_after_every_launch():
