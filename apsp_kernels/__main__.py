@@ -81,7 +81,7 @@ def _run(a):
     from . import registry
     if a.cmd == "list":
         for al in registry.ALGORITHMS.values():
-            print(f"{al.name:22s} {al.device:3s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
+            print(f"{al.name:22s} {al.device:3s} {al.problem:4s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
                   f"{'faithful' if al.faithful else 'tuned   '} {al.paper}")
     elif a.cmd == "solve":
         return _solve(a)

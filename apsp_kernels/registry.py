@@ -1,6 +1,12 @@
 """The one registry of algorithms.  Notebooks, the CLI, the benchmark and the tests all
 iterate over :data:`ALGORITHMS`; adding an algorithm is one :func:`_add` call here.  Every
-launcher, CPU or GPU, returns ``(distances, timings)`` and takes its variant as one keyword."""
+launcher, CPU or GPU, returns ``(distances, timings)`` and takes its variant as one keyword.
+
+``problem`` says what a launcher solves: ``"apsp"`` (an n x n matrix; every code of the APSP study)
+or the single-source problems of seed 001, ``"bfs"`` and ``"sssp"``, whose launchers take
+``sources=`` and return one row per source, shape (len(sources), n).  The APSP study's consumers
+(plan, bench, CLI, auto choice, tests) ask :func:`by_device`, which lists APSP codes unless told
+otherwise, so a single-source code never enters an APSP comparison."""
 from __future__ import annotations
 
 import functools
@@ -46,6 +52,7 @@ class Algorithm:
     auto_rank: int | None = None      # preference of shortest_paths(method="auto") among the codes
                                       # that can run here (lower first; None: never chosen)
     best_cpu: bool = False            # a candidate for "the best CPU code we have", set beside every claim
+    problem: str = "apsp"             # "apsp"; "bfs" or "sssp": launcher(graph, sources=...) -> one row per source
 
     @property
     def exact_variants(self):
@@ -180,6 +187,27 @@ _add(name="thrust_fw", label="Thrust-style FW", paper="Sing et al. (seed 003)", 
      device="gpu", representation="dense", footprint=_dense_bytes(2), launcher=gpu_codes.thrust_fw,
      memory_modes=MODES, limit_kind="bandwidth")
 
+# ----------------------------------------- seed 001 (IIT Kharagpur): BFS and SSSP baselines
+# The single-source codes (problem "bfs"/"sssp") take sources=... and return one row per source;
+# by_device() leaves them out, so the APSP study never meets them.  Its APSP by repeated SSSP
+# (Alg. 13) is "harish" above (variants "corrected" and "original": the same kernels).
+SEED001 = "IIT Kharagpur (seed 001)"
+_csr_bytes = lambda n, m, weighted: 4 * (n + 1 + m * (2 if weighted else 1))
+_add(name="bfs_cpu", label="Sequential queue BFS (CPU, 1 thread)", paper=f"{SEED001}, §3 baseline",
+     kemp_algorithm=None, device="cpu", representation="csr", problem="bfs",
+     footprint=lambda n, m: _csr_bytes(n, m, False) + 8 * n, launcher=_cpu(cpu.bfs_levels),
+     complexity="n + m per source", work=lambda g: float(g.m), notes="the seed's was C++ (STL)")
+_add(name="dijkstra_sssp_cpu", label="Dijkstra SSSP, binary heap (CPU, 1 thread)",
+     paper=f"Dijkstra 1959; {SEED001}, §4 baseline", kemp_algorithm=None, device="cpu", representation="csr",
+     problem="sssp", footprint=lambda n, m: _csr_bytes(n, m, True) + 16 * n + 12 * (m + 1),
+     launcher=_cpu(cpu.dijkstra_sssp), negative_weights=False, complexity="m log n per source",
+     work=lambda g: float(g.m), notes="the APSP Dijkstra's compiled code from the given sources; "
+     "the seed's was C++ (STL priority queue)")
+
+PROBLEMS = ("apsp", "bfs", "sssp")
+# The CPU code each single-source problem's GPU results are checked against (tests, sanitizer)
+REFERENCES = {"bfs": "bfs_cpu", "sssp": "dijkstra_sssp_cpu"}
+
 
 def get(name) -> Algorithm:
     if name not in ALGORITHMS:
@@ -200,5 +228,13 @@ def best_cpu_candidates():
     return tuple(a.name for a in ALGORITHMS.values() if a.best_cpu)
 
 
-def by_device(device):
-    return [a for a in ALGORITHMS.values() if a.device == device]
+def by_device(device, problem="apsp"):
+    """The codes of one device that solve ``problem`` (all-pairs unless asked otherwise)."""
+    return [a for a in ALGORITHMS.values() if a.device == device and a.problem == problem]
+
+
+def by_problem(problem, device=None):
+    """The codes that solve ``problem`` ("apsp", "bfs" or "sssp"), of one device or both."""
+    if problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {problem!r}; one of {PROBLEMS}")
+    return [a for a in ALGORITHMS.values() if a.problem == problem and device in (None, a.device)]
