@@ -31,7 +31,8 @@ def main(argv=None):
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--out", default=None)
-    d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer)")
+    d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer): "
+                       "the APSP codes, then the BFS and SSSP codes from three sources")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
     p.add_argument("--debug", action="store_true", help="show the traceback of an error")
     a = p.parse_args(argv)
@@ -103,7 +104,27 @@ def _run(a):
                     if v in al.exact_variants:
                         assert_equal_distances(d, ref, f"{al.name}/{v}")
                     print(f"n={n} {al.name}/{v}: ok", flush=True)
+        _sanitize_single_source(a.sizes)
     return 0
+
+
+def _sanitize_single_source(sizes):
+    """The BFS and SSSP kernels (seed 001) on small undirected power-law graphs, three sources
+    from the largest component, checked against scipy (the racy variant only run)."""
+    from . import random_graphs, registry
+    from .sources import in_largest_component
+    from .verify import assert_equal_distances, reference_vectors
+    for n in sizes:
+        g = random_graphs.power_law(n, 4 * n, seed=n)
+        src = in_largest_component(g, 3, seed=n)
+        for problem in ("bfs", "sssp"):
+            ref = reference_vectors(g, src, problem)
+            for al in registry.by_problem(problem, "gpu"):
+                for v in al.variants:
+                    d, _ = al.run(g, variant=v, sources=src)
+                    if v in al.exact_variants:
+                        assert_equal_distances(d, ref, f"{al.name}/{v}")
+                    print(f"n={n} {al.name}/{v}: ok", flush=True)
 
 
 def _solve(a):

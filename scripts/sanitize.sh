@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# compute-sanitizer memcheck and racecheck over every GPU kernel at n = 64 and 100.
+# compute-sanitizer memcheck and racecheck over every GPU kernel at n = 64 and 100: the APSP codes on
+# Kemp's graphs, then seed 001's BFS and SSSP kernels (every variant, the racy original SSSP included)
+# from three sources of a power-law graph (apsp_kernels/__main__.py, sanitize-driver).  racecheck sees
+# shared memory only: the published race on U_a (global memory) is not one it reports.
 # Prints one summary line per tool; exits non-zero if either reports an error.
 set -uo pipefail
 cd "$(dirname "$0")/.."
