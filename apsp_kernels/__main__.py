@@ -31,7 +31,8 @@ def main(argv=None):
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--out", default=None)
-    d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer)")
+    d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer): "
+                       "the APSP codes, then the BFS and SSSP codes from three sources")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
     d.add_argument("--only", nargs="+", default=None, help="run just these: NAME or NAME/VARIANT")
     d.add_argument("--skip", nargs="+", default=[], help="leave out these: NAME or NAME/VARIANT")
@@ -83,7 +84,7 @@ def _run(a):
     from . import registry
     if a.cmd == "list":
         for al in registry.ALGORITHMS.values():
-            print(f"{al.name:22s} {al.device:3s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
+            print(f"{al.name:22s} {al.device:3s} {al.problem:4s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
                   f"{'faithful' if al.faithful else 'explores' if al.exploration else 'tuned   '} {al.paper}")
     elif a.cmd == "solve":
         return _solve(a)
@@ -114,6 +115,7 @@ def _run(a):
                     if v in al.exact_variants:
                         assert_equal_distances(d, ref, f"{al.name}/{v}")
                     print(f"n={n} {al.name}/{v}: ok", flush=True)
+        _sanitize_single_source(a.sizes, a.only, a.skip)
     return 0
 
 
@@ -121,6 +123,27 @@ def _picked(name, variant, only, skip):
     """Whether NAME/VARIANT is run: named (alone or with that variant) in ``only`` if given, not in ``skip``."""
     keys = {name, f"{name}/{variant}"}
     return (only is None or bool(keys & set(only))) and not keys & set(skip)
+
+
+def _sanitize_single_source(sizes, only=None, skip=()):
+    """The BFS and SSSP kernels (seed 001) on small undirected power-law graphs, three sources
+    from the largest component, checked against scipy (the racy variant only run)."""
+    from . import random_graphs, registry
+    from .sources import in_largest_component
+    from .verify import assert_equal_distances, reference_vectors
+    for n in sizes:
+        g = random_graphs.power_law(n, 4 * n, seed=n)
+        src = in_largest_component(g, 3, seed=n)
+        for problem in ("bfs", "sssp"):
+            ref = reference_vectors(g, src, problem)
+            for al in registry.by_problem(problem, "gpu"):
+                for v in al.variants:
+                    if not _picked(al.name, v, only, skip):
+                        continue
+                    d, _ = al.run(g, variant=v, sources=src)
+                    if v in al.exact_variants:
+                        assert_equal_distances(d, ref, f"{al.name}/{v}")
+                    print(f"n={n} {al.name}/{v}: ok", flush=True)
 
 
 def _solve(a):

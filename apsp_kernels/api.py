@@ -64,6 +64,9 @@ def shortest_paths(graph, method="auto", return_predecessors=False, directed=Tru
     negative cycle, as scipy does."""
     g = as_graph(graph, directed=directed, weight=weight)
     algo = choose(g) if method == "auto" else registry.get(method)
+    if algo.problem != "apsp":
+        raise ValueError(f"{algo.name} solves {algo.problem} from given sources (one row per source), not all "
+                         f"pairs: run it as registry.get({algo.name!r}).run(graph, sources=...)")
     if variant is not None and variant not in algo.exact_variants and str(variant) not in map(str, algo.exact_variants):
         raise ValueError(f"{algo.name}: variant {variant!r} is not one that returns exact distances "
                          f"({', '.join(map(str, algo.exact_variants))})")

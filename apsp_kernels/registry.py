@@ -1,6 +1,12 @@
 """The one registry of algorithms.  Notebooks, the CLI, the benchmark and the tests all
 iterate over :data:`ALGORITHMS`; adding an algorithm is one :func:`_add` call here.  Every
-launcher, CPU or GPU, returns ``(distances, timings)`` and takes its variant as one keyword."""
+launcher, CPU or GPU, returns ``(distances, timings)`` and takes its variant as one keyword.
+
+``problem`` says what a launcher solves: ``"apsp"`` (an n x n matrix; every code of the APSP study)
+or the single-source problems of seed 001, ``"bfs"`` and ``"sssp"``, whose launchers take
+``sources=`` and return one row per source, shape (len(sources), n).  The APSP study's consumers
+(plan, bench, CLI, auto choice, tests) ask :func:`by_device`, which lists APSP codes unless told
+otherwise, so a single-source code never enters an APSP comparison."""
 from __future__ import annotations
 
 import functools
@@ -50,6 +56,7 @@ class Algorithm:
     best_cpu: bool = False            # a candidate for "the best CPU code we have", set beside every claim
     exploration: bool = False         # a seed's exploration around a faithful kernel: measured by that
                                       # study's own script (scripts/hochberg_measure.py), not by the benchmark
+    problem: str = "apsp"             # "apsp"; "bfs" or "sssp": launcher(graph, sources=...) -> one row per source
 
     @property
     def exact_variants(self):
@@ -206,6 +213,55 @@ _add(name="nthu_multi", label="NTHU multi-GPU blocked FW (NCCL)", paper="NTHU HW
      launcher=gpu_codes.nthu_multi, variants=SYNC_DESIGNS, variant_param="sync", limit_kind="minplus",
      notes="variants are the seed's synchronisation designs (3rd, 2nd, 1st); n_gpus=P spawns P-1 processes, "
            "the whole matrix on every GPU; kernel=<NTHU variant>")
+# ----------------------------------------- seed 001 (IIT Kharagpur): BFS, SSSP, its naive FW
+# The single-source codes (problem "bfs"/"sssp") take sources=... and return one row per source;
+# by_device() leaves them out, so the APSP study never meets them.  Its APSP by repeated SSSP
+# (Alg. 13) is "harish" above (variants "corrected" and "original": the same kernels).
+SEED001 = "IIT Kharagpur (seed 001)"
+_csr_bytes = lambda n, m, weighted: 4 * (n + 1 + m * (2 if weighted else 1))
+_add(name="iitkgp_naive_fw", label="Naive CUDA FW, Alg. 14 (IIT Kharagpur)", paper=f"{SEED001}, Alg. 14",
+     kemp_algorithm=None, device="gpu", representation="dense", footprint=_dense_bytes(1),
+     launcher=gpu_codes.iitkgp_naive_fw, memory_modes=MODES, limit_kind="bandwidth",
+     notes="in place, one thread per (u, v), no shared memory; not Hochberg's naive kernel")
+_add(name="bfs_cpu", label="Sequential queue BFS (CPU, 1 thread)", paper=f"{SEED001}, §3 baseline",
+     kemp_algorithm=None, device="cpu", representation="csr", problem="bfs",
+     footprint=lambda n, m: _csr_bytes(n, m, False) + 8 * n, launcher=_cpu(cpu.bfs_levels),
+     complexity="n + m per source", work=lambda g: float(g.m), notes="the seed's was C++ (STL)")
+_add(name="parallel_bfs", label="parallelBFS, Algs. 1-2 (GPU)", paper=f"{SEED001}, Algs. 1-2",
+     kemp_algorithm=None, device="gpu", representation="csr", problem="bfs",
+     footprint=lambda n, m: _csr_bytes(n, m, False) + 8 * n + 8, launcher=gpu_codes.parallel_bfs,
+     complexity="n x levels + m per source", limit_kind="bandwidth", work=lambda g: float(g.m))
+_add(name="queue_bfs", label="queueBFS, Algs. 3-4 (GPU)", paper=f"{SEED001}, Algs. 3-4",
+     kemp_algorithm=None, device="gpu", representation="csr", problem="bfs",
+     footprint=lambda n, m: _csr_bytes(n, m, False) + 16 * n + 4, launcher=gpu_codes.queue_bfs,
+     complexity="n + m per source", limit_kind="bandwidth", work=lambda g: float(g.m))
+_add(name="scan_bfs", label="scanBFS, §3.3 Algs. 5-9 (GPU)", paper=f"{SEED001}, §3.3, Algs. 5-9",
+     kemp_algorithm=None, device="gpu", representation="csr", problem="bfs",
+     footprint=lambda n, m: _csr_bytes(n, m, False) + 24 * n, launcher=gpu_codes.scan_bfs,
+     complexity="n + m per source", limit_kind="bandwidth", work=lambda g: float(g.m),
+     notes="the prefix scan is CuPy's cumsum, not the seed's Alg. 8")
+_add(name="dijkstra_sssp_cpu", label="Dijkstra SSSP, binary heap (CPU, 1 thread)",
+     paper=f"Dijkstra 1959; {SEED001}, §4 baseline", kemp_algorithm=None, device="cpu", representation="csr",
+     problem="sssp", footprint=lambda n, m: _csr_bytes(n, m, True) + 16 * n + 12 * (m + 1),
+     launcher=_cpu(cpu.dijkstra_sssp), negative_weights=False, complexity="m log n per source",
+     work=lambda g: float(g.m), notes="the APSP Dijkstra's compiled code from the given sources; "
+     "the seed's was C++ (STL priority queue)")
+_add(name="harish_sssp", label="Harish SSSP, Algs. 10-12 (GPU)", paper=f"Harish & Narayanan 2007; {SEED001}, Algs. 10-12",
+     kemp_algorithm="10, 11", device="gpu", representation="csr", problem="sssp",
+     footprint=lambda n, m: _csr_bytes(n, m, True) + 9 * n + 4, launcher=gpu_codes.harish_sssp,
+     variants=("corrected", "original"), variant_param="variant", inexact_variants=("original",),
+     negative_weights=False, complexity="m per sweep", limit_kind="bandwidth", work=lambda g: float(g.m),
+     notes="'original' keeps the race on U_a (§4.2): it may return wrong distances")
+_add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)", paper=f"{SEED001}, §4.3",
+     kemp_algorithm=None, device="gpu", representation="csr", problem="sssp",
+     footprint=lambda n, m: _csr_bytes(n, m, True) + 9 * n + 4, launcher=gpu_codes.harish_sssp_coarsened,
+     variants=(1, 2, 4, 8, 16), variant_param="coarsen", negative_weights=False, complexity="m per sweep",
+     limit_kind="bandwidth", work=lambda g: float(g.m),
+     notes="the corrected kernels, each thread doing the work of 'coarsen' consecutive threads")
+
+PROBLEMS = ("apsp", "bfs", "sssp")
+# The CPU code each single-source problem's GPU results are checked against (tests, sanitizer)
+REFERENCES = {"bfs": "bfs_cpu", "sssp": "dijkstra_sssp_cpu"}
 
 
 def get(name) -> Algorithm:
@@ -227,5 +283,13 @@ def best_cpu_candidates():
     return tuple(a.name for a in ALGORITHMS.values() if a.best_cpu)
 
 
-def by_device(device):
-    return [a for a in ALGORITHMS.values() if a.device == device]
+def by_device(device, problem="apsp"):
+    """The codes of one device that solve ``problem`` (all-pairs unless asked otherwise)."""
+    return [a for a in ALGORITHMS.values() if a.device == device and a.problem == problem]
+
+
+def by_problem(problem, device=None):
+    """The codes that solve ``problem`` ("apsp", "bfs" or "sssp"), of one device or both."""
+    if problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {problem!r}; one of {PROBLEMS}")
+    return [a for a in ALGORITHMS.values() if a.problem == problem and device in (None, a.device)]

@@ -153,3 +153,20 @@ def reference_apsp(g: Graph) -> np.ndarray:
     except csgraph.NegativeCycleError as e:
         raise NegativeCycleError(str(e)) from None
     return from_scipy(d)
+
+
+def reference_vectors(g: Graph, sources, problem) -> np.ndarray:
+    """scipy's answer to a single-source problem, one int32 row per source (INF: unreachable):
+    ``"bfs"`` levels (edge counts along out-edges, weights ignored), ``"sssp"`` Dijkstra distances."""
+    from scipy.sparse import csgraph
+    from .sources import as_sources
+    src = as_sources(sources, g.n)
+    if src.size == 0:
+        return np.zeros((0, g.n), np.int32)
+    if problem == "bfs":
+        d = csgraph.shortest_path(g.to_scipy(), method="D", directed=True, unweighted=True, indices=src)
+    elif problem == "sssp":
+        d = csgraph.dijkstra(g.to_scipy(), directed=True, indices=src)
+    else:
+        raise ValueError(f"problem must be 'bfs' or 'sssp', got {problem!r}")
+    return from_scipy(np.atleast_2d(d))

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over every GPU kernel at n = 64 and 100 (Hochberg's
 # explorations included: apsp_kernels sanitize-driver runs every registry variant).
+# Then seed 001's BFS and SSSP kernels (every variant, the racy original SSSP included) from three
+# sources of a power-law graph; racecheck sees shared memory only, so the published race on U_a
+# (global memory) is not one it reports.
 # Arguments, if any, name the codes to check (scripts/sanitize.sh nthu_blocked nthu_multi).
 # Prints one summary line per run; exits non-zero if any run does not end as expected.
 #

@@ -26,6 +26,17 @@ def test_plan_interleaves_and_deduplicates():
     assert {j.n for j in seq if j.samples is None} >= {n for n in P["cpu_sizes"] if n <= P["full_cap"]}
 
 
+@pytest.mark.parametrize("name", ["smoke", "quick", "paper", "full"])
+def test_plans_are_those_of_the_all_pairs_codes(name, monkeypatch):
+    """The single-source codes (problem bfs/sssp) change no profile's campaign: its jobs are the
+    ones a registry of the APSP codes alone gives, and none of them is a single-source code."""
+    P = profiles.profile(name)
+    jobs = plan.campaign_jobs(P)
+    assert all(registry.get(j.algorithm).problem == "apsp" for j in jobs)
+    monkeypatch.setattr(registry, "ALGORITHMS", {k: a for k, a in registry.ALGORITHMS.items() if a.problem == "apsp"})
+    assert plan.campaign_jobs(P) == jobs
+
+
 def test_sampled_estimate_is_marked_and_scaled():
     g = G.kemp(256, seed=3)
     rec = harness.measure(registry.get("fw_sequential"), g, samples=16, repeats=1, warmup=0)[0]

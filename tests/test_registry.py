@@ -15,6 +15,7 @@ def _launcher_params(a):
 @pytest.mark.parametrize("a", list(registry.ALGORITHMS.values()), ids=lambda a: a.name)
 def test_entry_is_complete(a):
     assert a.device in ("cpu", "gpu") and a.representation in ("dense", "csr")
+    assert a.problem in registry.PROBLEMS
     assert set(a.inexact_variants) <= set(a.variants) and a.exact_variants
     if a.device == "gpu":
         assert a.limit_kind in ("bandwidth", "minplus"), f"{a.name}: no hardware limit to judge it against"
@@ -39,7 +40,7 @@ def test_work_formulas():
     assert registry.get("tran_minplus").updates(g) > 64.0 ** 3
 
 
-@pytest.mark.parametrize("a", [a for a in registry.ALGORITHMS.values() if a.device == "cpu"], ids=lambda a: a.name)
+@pytest.mark.parametrize("a", registry.by_device("cpu"), ids=lambda a: a.name)
 def test_every_cpu_variant_runs(a):
     from apsp_kernels import reference_apsp
     import numpy as np
@@ -51,7 +52,8 @@ def test_every_cpu_variant_runs(a):
 
 def test_every_launcher_returns_distances_and_timings():
     """One contract for every registry entry, CPU or GPU: the GPU ones are checked on the device
-    (tests/test_gpu.py); here that each launcher is a function of the graph, not looked up by name."""
+    (tests/test_gpu.py); here that each launcher is a function of the graph, not looked up by name
+    (the single-source ones, which also take sources=, in tests/test_single_source.py)."""
     import inspect
     for a in registry.ALGORITHMS.values():
         assert callable(a.launcher) and inspect.signature(a.launcher).parameters, a.name

@@ -1,7 +1,8 @@
 """Dense FW on the GPU, one pass over the matrix per pivot k: Hochberg's naive kernel (seed 002),
-Tran's FW (Kemp Algs. 12-13) and seed 003's Thrust-style transform.  Each returns
-``(distances, timings)``: int32 distances (INF for no path, negative cycles refused), ``kernel_ms``
-(CUDA events around the launches), ``alloc_ms``, ``h2d_ms``, ``d2h_ms``; each synchronises first."""
+seed 001's naive FW (its Alg. 14), Tran's FW (Kemp Algs. 12-13) and seed 003's Thrust-style
+transform.  Each returns ``(distances, timings)``: int32 distances (INF for no path, negative cycles
+refused), ``kernel_ms`` (CUDA events around the launches), ``alloc_ms``, ``h2d_ms``, ``d2h_ms``; each
+synchronises first."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,6 +20,23 @@ def hochberg_naive(g: Graph, memory="pageable"):
         with gpu.EventTimer() as t:
             for kk in range(N):
                 gpu.launch(name, k, grid, (256,), (np.int32(kk), buf.dev[0], np.int32(Na), np.int32(N)))
+        d = result(buf, 0, N)
+        return d, dict(buf.timings, kernel_ms=t.ms, launches=N)
+
+
+NAIVE_FW_TILE = 16      # seed 001 states no thread layout: 16 x 16 blocks (cuda/iitkgp_naive_fw.cu says why)
+
+
+def iitkgp_naive_fw(g: Graph, memory="pageable"):
+    """Seed 001's Algorithm 14: one launch per k, one thread per (u, v), in place, unpadded."""
+    name = "iitkgp_naive_fw"
+    k = gpu.kernel("iitkgp_naive_fw.cu", "naive_fw_step")
+    with dense(name, g, 1, 1, memory) as buf:
+        N, T = g.n, NAIVE_FW_TILE
+        grid = (max(1, -(-N // T)), max(1, -(-N // T)))
+        with gpu.EventTimer() as t:
+            for kk in range(N):
+                gpu.launch(name, k, grid, (T, T), (buf.dev[0], np.int32(N), np.int32(kk)))
         d = result(buf, 0, N)
         return d, dict(buf.timings, kernel_ms=t.ms, launches=N)
 
