@@ -56,6 +56,26 @@ def render_html(executed, out_html):
     out_html.write_text(body, encoding="utf-8")
 
 
+CLOCK_KEYS = ("start_time", "end_time", "duration")
+
+
+def without_clock(executed):
+    """The executed notebook without what changes between two runs of the same inputs: the
+    timestamps and durations papermill and the kernel client record, and the random id of
+    papermill's injected-parameters cell (which the HTML page carries)."""
+    import nbformat
+    nb = nbformat.read(executed, as_version=4)
+    for k in CLOCK_KEYS:
+        nb.metadata.get("papermill", {}).pop(k, None)
+    for c in nb.cells:
+        c.metadata.pop("execution", None)
+        for k in CLOCK_KEYS:
+            c.metadata.get("papermill", {}).pop(k, None)
+        if "injected-parameters" in c.metadata.get("tags", []):
+            c.id = "injected-parameters"
+    nbformat.write(nb, executed)
+
+
 def _error_of(executed):
     import nbformat
     try:
@@ -69,36 +89,48 @@ def _error_of(executed):
     return None
 
 
+VERDICT_CLASSES = {"reproduced": "v-reproduced", "differs in magnitude": "v-differs", "not reproduced": "v-not-reproduced",
+                   "inconclusive": "v-inconclusive", "not testable": "v-not-testable"}
+
+
 def write_index(results):
+    """reports/index.html: one row per claim (its verdict in the same row, so the two can never
+    drift apart), the notebook, where its numbers come from and its status spanning its claims.
+    Nothing on it depends on the clock: a re-render of recorded results gives the same bytes."""
     import pandas as pd
+    from .study.tables import VERDICT_COLOURS
     rows = []
     for r in results:
         vfile = REPORTS / "verdicts" / f"{r['name']}.csv"
         verdicts = pd.read_csv(vfile) if vfile.exists() and r["status"] == "ok" else None
-        if verdicts is not None and len(verdicts):
-            claims_html = "<br>".join(html.escape(str(a)) for a in verdicts["claim"])
-            verdict_html = "<br>".join(html.escape(str(v)) for v in verdicts["verdict"])
-        else:
-            claims_html, verdict_html = "-", "-"
-        source = _source_html(r["name"])
+        pairs = list(zip(verdicts["claim"], verdicts["verdict"])) if verdicts is not None and len(verdicts) else [("-", "-")]
+        span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else
                   f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
         link = f'<a href="{r["html"]}">{html.escape(r["title"])}</a>' if r.get("html") else html.escape(r["title"])
-        rows.append(f"<tr><td>{link}</td><td>{claims_html}</td><td>{verdict_html}</td><td>{source}</td><td>{status}</td>"
-                    f"<td>{r['seconds']:.0f} s</td></tr>")
+        for i, (claim, verdict) in enumerate(pairs):
+            cls = VERDICT_CLASSES.get(str(verdict), "")
+            cells = (f'<td class="claim">{html.escape(str(claim))}</td>'
+                     f'<td class="verdict{" " + cls if cls else ""}">{html.escape(str(verdict))}</td>')
+            if i == 0:
+                cells = (f'<td class="notebook"{span}>{link}</td>{cells}'
+                         f'<td class="source"{span}>{_source_html(r["name"])}</td><td class="status"{span}>{status}</td>')
+            rows.append(f'<tr class="claim-row" data-notebook="{html.escape(r["name"])}">{cells}</tr>\n')
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
+    colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro reports</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top}}
-.failed{{color:#b00;font-weight:bold}}</style></head><body>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
+td.claim,td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}</style></head><body>
 <h1>apsp-repro: reproduction reports</h1>
-<p>Profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>, generated {time.strftime('%Y-%m-%d %H:%M:%S')}.
+<p>Profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>.
 Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).
 {extra}</p>
 {_mixed_sources_html(results)}
-<table id="reports"><tr><th>notebook</th><th>claims</th><th>verdict</th><th>numbers from</th><th>status</th><th>time</th></tr>
-{''.join(rows)}</table></body></html>"""
+<table id="reports"><tr><th>notebook</th><th>claim</th><th>verdict</th><th>numbers from</th><th>status</th></tr>
+{''.join(rows)}</table></body></html>
+"""
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
 
 
@@ -141,7 +173,8 @@ def _merge_status(results):
     names = {r["name"] for r in results}
     merged = sorted([r for r in old if r.get("name") not in names and (REPORTS / f"{r.get('name')}.html").exists()]
                     + results, key=lambda r: r["name"])
-    _status_file().write_text(json.dumps(merged, indent=1))
+    # no durations on disk: the same render gives the same files (the console shows the times)
+    _status_file().write_text(json.dumps([{k: v for k, v in r.items() if k != "seconds"} for r in merged], indent=1))
     return merged
 
 
@@ -200,6 +233,7 @@ def run(profile="smoke", only=None, source="measure", progress=True, stage="all"
         r["seconds"] = time.time() - t0
         if executed.exists():
             try:
+                without_clock(executed)
                 render_html(executed, REPORTS / f"{name}.html")
                 r["html"] = f"{name}.html"
             except Exception as e:

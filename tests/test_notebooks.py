@@ -52,11 +52,98 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
     assert need <= set(verdicts.columns), need - set(verdicts.columns)
     assert verdicts["reason"].notna().all()
     # the index says, per report, where its numbers come from (measured here or recorded: device, date, commit)
-    rows = re.findall(r"<tr><td><a href=\"(\d\d_[^\"]+)\.html\">.*?</tr>", index, flags=re.S)
-    assert "<th>numbers from</th>" in index and rows
+    rows = re.findall(r'<tr class="claim-row" data-notebook="(\d\d_[^"]+)"><td class="notebook"[^>]*><a href=.*?</tr>',
+                      index, flags=re.S)
+    assert "<th>numbers from</th>" in index and set(rows) == {p.stem for p in NB}
     for name in [r for r in rows if not r.startswith("07_")]:
-        row = re.search(rf'<tr><td><a href="{name}\.html">.*?</tr>', index, flags=re.S).group(0)
+        row = re.search(rf'<tr class="claim-row" data-notebook="{name}"><td class="notebook".*?</tr>', index, flags=re.S).group(0)
         assert re.search(r"(measured in this batch|recorded</b> run): .+, \d{4}-\d\d-\d\d, commit", row), row[:300]
+    # one row per claim, its verdict in the same row: exactly the verdict recorded for that claim
+    pairs = re.findall(r'<td class="claim">([^<]*)</td><td class="verdict[^"]*">([^<]*)</td>', index)
+    assert {c: v for c, v in pairs if c != "-"} == {k: v for k, v in zip(verdicts["claim"], verdicts["verdict"])}
+    assert not re.search(r"\d\d:\d\d:\d\d", index)                          # no clock on the index
+
+
+@pytest.mark.slow
+def test_reports_tables_and_outputs_read_well(smoke_reports):
+    """Every table of every report: no index column, a unit in the header of every column that
+    holds numbers (identifiers such as a variant aside), no raw float (more than 4 significant
+    digits after a decimal point); no stderr output (a
+    progress log or a warning) in any report."""
+    from apsp_kernels.study import tables
+    text_columns = {h for h, u in tables.COLUMNS.values() if u is None}
+    for page in sorted(smoke_reports.glob("*.html")):
+        for t in html_tables(page.read_text(encoding="utf-8")):
+            head = [c for c in t[0] if c[0] == "th"] if t else []
+            assert not any(k in c[1] for r in t for c in r for k in ("row_heading", "blank", "index_name")), \
+                f"{page.name}: a pandas index column in {[c[2] for c in head]}"
+            for r in t[1:]:
+                for i, (tag, _, txt) in enumerate(r):
+                    for num in re.findall(r"(?<![\d.])\d+\.\d+(?![\d.])", txt):        # 3 significant figures (fmt), never a raw float
+                        assert len(re.sub(r"\D", "", num).lstrip("0")) <= 4, f"{page.name}: raw float {num!r} in {txt[:80]!r}"
+                    if tag == "td" and re.fullmatch(r"-?\d+(\.\d+)?", txt.strip()) and i < len(head):
+                        h = head[i][2].strip()
+                        assert h in text_columns or re.search(r"\([^()]+\)$", h), f"{page.name}: no unit in {h!r} ({txt})"
+    for p in NB:
+        executed = nbformat.read(smoke_reports / "executed" / p.name, as_version=4)
+        streams = [o.get("text", "")[:200] for c in executed.cells for o in c.get("outputs", [])
+                   if o.get("output_type") == "stream" and o.get("name") == "stderr"]
+        assert not streams, f"{p.name}: stderr in the report: {streams[:3]}"
+
+
+def html_tables(page):
+    """[[(tag, class, text), ...] per row] per <table> of an HTML page."""
+    from html.parser import HTMLParser
+
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables, self.cell = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.tables.append([])
+            elif tag == "tr" and self.tables:
+                self.tables[-1].append([])
+            elif tag in ("td", "th") and self.tables and self.tables[-1]:
+                self.cell = [tag, dict(attrs).get("class") or "", ""]
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None:
+                self.tables[-1][-1].append(tuple(self.cell))
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell[2] += data
+    p = P()
+    p.feed(page)
+    return [[r for r in t if r] for t in p.tables]
+
+
+def test_rendering_the_same_notebook_twice_gives_the_same_bytes(tmp_path, monkeypatch):
+    """Reports re-rendered from the same records are byte-identical: no timestamps, durations or
+    random ids in the executed notebooks, the HTML pages, the index or the status file."""
+    from apsp_kernels import runner
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# a table"),
+        nbformat.v4.new_code_cell("profile = 'smoke'", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("import pandas as pd\nfrom apsp_kernels.study import tables\n"
+                                  "tables.show(pd.DataFrame({'n': [1024], 'median': [872.7391]}))")])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, nbdir / "a_table.ipynb")
+    monkeypatch.setattr(runner, "NOTEBOOKS", nbdir)
+    out = []
+    for i in range(2):
+        monkeypatch.setattr(runner, "REPORTS", tmp_path / "reports")
+        assert runner.run("smoke", progress=False) == 0
+        out.append({p.relative_to(tmp_path / "reports"): p.read_bytes()
+                    for p in sorted((tmp_path / "reports").rglob("*")) if p.is_file()})
+    assert out[0] == out[1]
+    page = out[0][Path("a_table.html")].decode()
+    assert "873" in page and "872.7391" not in page and "Styler at 0x" not in out[0][Path("executed/a_table.ipynb")].decode()
 
 
 def test_failing_notebook_is_reported_and_others_continue(tmp_path, monkeypatch):

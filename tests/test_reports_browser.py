@@ -38,7 +38,7 @@ def served(smoke_reports):
 
 
 @pytest.mark.slow
-def test_reports_open_in_chromium(served, tmp_path):
+def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
     _need_browser()
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
@@ -52,7 +52,19 @@ def test_reports_open_in_chromium(served, tmp_path):
         page.route(lambda url: not url.startswith(served), block)
         resp = page.goto(f"{served}/index.html")
         assert resp and resp.ok
-        assert page.locator("table#reports tr").count() >= 9            # header + 8 notebooks
+        # one row per claim: each row's own verdict cell holds exactly the verdict recorded for its claim
+        import pandas as pd
+        from apsp_kernels import claims
+        recorded = pd.read_csv(smoke_reports / "verdicts.csv").set_index("claim")["verdict"].to_dict()
+        rows = page.locator("table#reports tr.claim-row")
+        seen = {}
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            claim, verdict = row.locator("td.claim").inner_text().strip(), row.locator("td.verdict").inner_text().strip()
+            if claim != "-":
+                assert verdict in claims.VERDICTS and verdict == recorded[claim], (claim, verdict)
+                seen[claim] = verdict
+        assert seen == recorded and page.locator("table#reports tr").count() == len(recorded) + 2   # + header, 07
         hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
         assert any(h.startswith("07_summary") for h in hrefs)
         for href in hrefs:
@@ -66,6 +78,12 @@ def test_reports_open_in_chromium(served, tmp_path):
             if href.startswith("07_"):
                 assert page.locator("td", has_text="reproduced").count() >= 1
             assert page.locator("a[href='index.html']").count() >= 1, f"{href}: no link back to the index"
+            # a wide table scrolls inside its output; the page itself never runs off to the side
+            assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"), href
+            wide = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output')]
+                .filter(d => d.querySelector('table') && d.scrollWidth > d.clientWidth + 1)
+                .map(d => getComputedStyle(d).overflowX)""")
+            assert all(o in ("auto", "scroll") for o in wide), f"{href}: a wide table is cut ({wide})"
         browser.close()
         assert not outside, f"the reports load from the network: {sorted(set(outside))[:5]}"
 

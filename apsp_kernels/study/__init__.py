@@ -1,15 +1,16 @@
 """What the claim notebooks share, in small modules: profiles (what a run measures), plan (the
 jobs of each notebook), campaign (independent processes that measure them), measurements
 (loading and per-size statistics), stats, rules (verdict rules), verdicts and quantities
-(claims against measurements), figures, text (sentences from data), summary (notebook 07)."""
+(claims against measurements), figures (one style, one colour per algorithm), tables (every table and
+number a report shows), text (sentences from data), summary (notebook 07)."""
 from __future__ import annotations
 
-from . import figures, measurements, plan, profiles, quantities, rules, stats, text, verdicts
+from . import figures, measurements, plan, profiles, quantities, rules, stats, tables, text, verdicts
 from .figures import plot_speedups, plot_times, save_figure
 from .measurements import batch_id, load, speedups, summary, times
 from .profiles import kemp_graph, profile, repeats_for
 from .summary import collect_verdicts, show_runs
 
-__all__ = ["figures", "measurements", "plan", "profiles", "quantities", "rules", "stats", "text", "verdicts",
+__all__ = ["figures", "measurements", "plan", "profiles", "quantities", "rules", "stats", "tables", "text", "verdicts",
            "plot_speedups", "plot_times", "save_figure", "batch_id", "load", "speedups", "summary", "times",
            "kemp_graph", "profile", "repeats_for", "collect_verdicts", "show_runs"]

@@ -125,17 +125,40 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     return df
 
 
+def _in_kernel():
+    """Inside a Jupyter kernel (a notebook measuring for itself), whatever a child process writes
+    to the kernel's stdout or stderr is captured into the notebook, and its report."""
+    return type(sys.stdout).__module__.startswith("ipykernel")
+
+
 def run(P, out_dir, processes=None, notebooks=plan.NOTEBOOKS, seed=0, only=None):
-    """``processes`` independent fresh processes, one after the other (``only``: just these)."""
+    """``processes`` independent fresh processes, one after the other (``only``: just these).
+    Their progress goes to the console; from inside a notebook to ``out_dir/campaign.log``
+    instead (a report shows results, not a progress log)."""
     idx = range(processes or P["processes"]) if only is None else only
-    for i in idx:
-        t0 = time.perf_counter()
-        _log(f"campaign {P['name']}: process {i} -> {out_dir}")
-        cmd = [sys.executable, "-m", "apsp_kernels.study.campaign", "--profile", P["name"], "--out", str(out_dir),
-               "--process", str(i), "--seed", str(seed), "--notebooks", ",".join(notebooks)]
-        subprocess.run(cmd, check=True, cwd=ROOT)
-        _log(f"campaign {P['name']}: process {i} done in {time.perf_counter() - t0:.0f} s")
-    return Path(out_dir)
+    out_dir = Path(out_dir)
+    log = None
+    if _in_kernel():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        log = open(out_dir / "campaign.log", "a", encoding="utf-8")
+    say = (lambda m: print(m, file=log, flush=True)) if log else _log
+    try:
+        for i in idx:
+            t0 = time.perf_counter()
+            say(f"campaign {P['name']}: process {i} -> {out_dir}")
+            # -c, not -m apsp_kernels.study.campaign: the package imports the module before runpy
+            # would run it as __main__ (a RuntimeWarning in every process)
+            cmd = [sys.executable, "-c", "from apsp_kernels.study.campaign import main; main()", "--profile", P["name"],
+                   "--out", str(out_dir), "--process", str(i), "--seed", str(seed), "--notebooks", ",".join(notebooks)]
+            r = subprocess.run(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT if log else None)
+            if r.returncode != 0:
+                where = f"; its log: {out_dir / 'campaign.log'}" if log else ""
+                raise RuntimeError(f"campaign process {i} failed (exit {r.returncode}){where}")
+            say(f"campaign {P['name']}: process {i} done in {time.perf_counter() - t0:.0f} s")
+    finally:
+        if log:
+            log.close()
+    return out_dir
 
 
 def load(run_dir):

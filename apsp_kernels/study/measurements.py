@@ -14,6 +14,7 @@ from .. import gpu
 from ..paths import RECORDED, RESULTS, ROOT
 from . import campaign, plan, stats
 from .profiles import graph_label
+from .tables import fmt
 
 KEMP = graph_label(2, 6)
 
@@ -86,7 +87,8 @@ def load(notebook, P, source="measure", seed=0):
         df, prov = campaign.load(d)
         return Measurements(df, prov, (f"Measured in this batch on {prov.get('gpu') or 'the CPU'} with {prov.get('cpu')} "
                                        f"(from {prov.get('timestamp')}), {processes_text(prov)}, "
-                                       f"commit {str(prov.get('git_commit'))[:12]}; records in `{rel(d)}`."),
+                                       f"commit {str(prov.get('git_commit'))[:12]}; records in `{rel(d)}`"
+                                       + (" (its progress log: `campaign.log`)." if (d / "campaign.log").exists() else ".")),
                             d, True, campaign.select(df, jobs), notebook)
     d = latest_campaign(P["name"]) or latest_campaign("paper") or latest_campaign("quick")
     if d is None:
@@ -208,9 +210,12 @@ def speedup_table(ps, invert=False):
 
 def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
              base_time_col="wall_ms", sizes=None, invert=False, **kw):
-    """Per n: the speed-up of ``algorithm`` over ``baseline`` (see :func:`speedup_table`)."""
-    return speedup_table(pairs(df, algorithm, baseline, variant, baseline_variant, time_col, base_time_col,
-                               sizes, **kw), invert)
+    """Per n: the speed-up of ``algorithm`` over ``baseline`` (see :func:`speedup_table`); what
+    it compares rides along in ``attrs`` (the figures colour it by algorithm)."""
+    t = speedup_table(pairs(df, algorithm, baseline, variant, baseline_variant, time_col, base_time_col,
+                            sizes, **kw), invert)
+    t.attrs.update(algorithm=algorithm, variant=variant, baseline=baseline, baseline_variant=baseline_variant)
+    return t
 
 
 def best_cpu_times(df, n, candidates=None):
@@ -234,7 +239,9 @@ def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=Non
         if a.size and b:
             v, lo, hi = stats.ratio_ci(b[1], a)
             rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, best_cpu=b[0], baseline_timed=b[2]))
-    return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "best_cpu", "baseline_timed"])
+    t = pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "best_cpu", "baseline_timed"])
+    t.attrs.update(algorithm=algorithm, variant=variant, baseline=None, baseline_variant=None)
+    return t
 
 
 def process_disagreements(df, time_col="wall_ms"):
@@ -253,8 +260,8 @@ def process_disagreements(df, time_col="wall_ms"):
         spread = per["median"].max() / per["median"].min()
         if lo_max > hi_min and spread > 1.10:
             rows.append(dict(zip(["algorithm", "variant", "graph", "params", "estimate", "n"], key),
-                             process_medians_ms=", ".join(f"{m:.4g}" for m in per["median"]),
-                             max_over_min=round(spread, 3)))
+                             process_medians_ms="; ".join(fmt(m, 4) for m in per["median"]),
+                             max_over_min=spread))
     return pd.DataFrame(rows)
 
 
@@ -266,7 +273,9 @@ def process_spread(df, time_col="wall_ms"):
         return pd.DataFrame()
     r = (g.groupby(["device", "algorithm", "variant", "graph", "params", "estimate", "n", "process"])[time_col].median()
          .groupby(level=[0, 1, 2, 3, 4, 5, 6]).agg(lambda x: x.max() / x.min()))
-    return r.groupby(level=0).describe(percentiles=[0.5, 0.9])[["count", "50%", "90%", "max"]].round(3)
+    d = r.groupby(level=0).describe(percentiles=[0.5, 0.9])[["count", "50%", "90%", "max"]]
+    d.columns = ["timed_groups", "spread_median", "spread_p90", "spread_max"]
+    return d.reset_index()
 
 
 def sampled_validation(df):

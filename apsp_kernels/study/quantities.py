@@ -9,6 +9,7 @@ import numpy as np
 from .. import registry
 from . import measurements as M
 from . import stats
+from .tables import fmt, interval
 from .verdicts import matched_sizes
 
 
@@ -36,7 +37,7 @@ def average(df, c, default_variants):
             fam[a] = [(b, t) for _, t, b, _, _ in p]           # (baseline, algorithm): a speed-up of a
             used[a] = [n for n, *_ in p]
     val, lo, hi = stats.nested_mean_ci(fam)
-    txt = (f"mean {val:.3g}x [{lo:.3g}, {hi:.3g}] over " +
+    txt = (f"mean {interval(val, lo, hi)} over " +
            "; ".join(f"{a} (n = {min(ns)}..{max(ns)}, {len(ns)} sizes)" for a, ns in used.items())) if fam else "-"
     return val, lo, hi, txt
 
@@ -50,7 +51,7 @@ def growth(df, c):
     a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n)
     b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n)
     v, l, h = stats.ratio_ci(a, b)
-    return v, l, h, f"t(n={hi_n}) / t(n={lo_n}) = {v:.3g}x [{l:.3g}, {h:.3g}]"
+    return v, l, h, f"t(n={hi_n}) / t(n={lo_n}) = {interval(v, l, h)}"
 
 
 def memory_limit(c, memory_bytes, grid):
@@ -84,7 +85,7 @@ def peak_ratio(df, c, others_variants):
     if best is None:
         return np.nan, np.nan, np.nan, "no size with every other code measured"
     n, (v, l, h, o) = best
-    return v, l, h, f"at n = {n}: {v:.3g}x [{l:.3g}, {h:.3g}] over the next fastest ({o})"
+    return v, l, h, f"at n = {n}: {interval(v, l, h)} over the next fastest ({o})"
 
 
 def flat_over_degree(df, algorithms, n, default_variants):
@@ -104,7 +105,7 @@ def flat_over_degree(df, algorithms, n, default_variants):
         hi_g = max(meds, key=lambda g: np.median(meds[g]))
         lo_g = min(meds, key=lambda g: np.median(meds[g]))
         r = stats.ratio_ci(meds[hi_g], meds[lo_g])
-        parts.append(f"{a} {r[0]:.3g}x ({hi_g} vs {lo_g})")
+        parts.append(f"{a} {fmt(r[0])}x ({hi_g} vs {lo_g})")
         if worst is None or r[0] > worst[0]:
             worst = r
     if worst is None:

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import math
 
+from .tables import fmt
+
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
 METHOD_FIXED = "2026-11-23T00:45:00+00:00"    # paper: 5 processes, each on its own lease
@@ -55,9 +57,9 @@ def band(claimed, tolerance):
 def _factor_text(value, claimed):
     lo, hi = claimed
     if value > hi:
-        return f"{value / hi:.3g}x larger than claimed"
+        return f"{fmt(value / hi)}x larger than claimed"
     if value < lo:
-        return f"{lo / value:.3g}x smaller than claimed"
+        return f"{fmt(lo / value)}x smaller than claimed"
     return "inside the claimed range"
 
 
@@ -88,19 +90,19 @@ def range_rule(points, claimed, tolerance):
     k = len(points)
     counts = f"inside at {len(inside)}, above at {len(above)}, below at {len(below)}, across an edge at {len(edge)} of {k} sizes"
     if len(inside) >= SHARE * k:
-        return "reproduced", f"interval inside [{b_lo:.3g}, {b_hi:.3g}]x: {counts}"
+        return "reproduced", f"interval inside [{fmt(b_lo)}, {fmt(b_hi)}]x: {counts}"
     if claimed[0] >= 1:
         opposite = [p for p in points if p[3] < 1]
         if len(opposite) > k / 2:
             return "not reproduced", (f"opposite direction: ratio below 1 at {len(opposite)} of {k} sizes "
                                       f"(n = {', '.join(str(p[0]) for p in opposite)})")
     if len(inside) + len(edge) >= SHARE * k:
-        return "inconclusive", f"band [{b_lo:.3g}, {b_hi:.3g}]x: {counts}"
+        return "inconclusive", f"band [{fmt(b_lo)}, {fmt(b_hi)}]x: {counts}"
     parts = []
     if above:
-        parts.append(f"up to {max(p[1] / claimed[1] for p in above):.3g}x larger than claimed")
+        parts.append(f"up to {fmt(max(p[1] / claimed[1] for p in above))}x larger than claimed")
     if below:
-        parts.append(f"down to {max(claimed[0] / p[1] for p in below):.3g}x smaller")
+        parts.append(f"down to {fmt(max(claimed[0] / p[1] for p in below))}x smaller")
     return "differs in magnitude", "; ".join(parts) + f": {counts}"
 
 
@@ -109,16 +111,16 @@ def aggregate_rule(value, lo, hi, claimed, tolerance, what="average"):
     if value != value:
         return "not testable", f"no {what} could be formed"
     if lo != lo or hi != hi:
-        return "inconclusive", f"{what} {value:.3g} from a single run: no interval"
+        return "inconclusive", f"{what} {fmt(value)} from a single run: no interval"
     b_lo, b_hi = band(claimed, tolerance)
-    s = f"{what} {value:.3g} [{lo:.3g}, {hi:.3g}]"
+    s = f"{what} {fmt(value)} [{fmt(lo)}, {fmt(hi)}]"
     w = _place(lo, hi, b_lo, b_hi)
     if w == "inside":
-        return "reproduced", f"{s} inside [{b_lo:.3g}, {b_hi:.3g}]"
+        return "reproduced", f"{s} inside [{fmt(b_lo)}, {fmt(b_hi)}]"
     if claimed[0] >= 1 and hi < 1:
         return "not reproduced", f"{s} is below 1: the opposite direction"
     if w == "edge":
-        return "inconclusive", f"{s} across an edge of [{b_lo:.3g}, {b_hi:.3g}]"
+        return "inconclusive", f"{s} across an edge of [{fmt(b_lo)}, {fmt(b_hi)}]"
     return "differs in magnitude", f"{s}: {_factor_text(value, claimed)}"
 
 
@@ -128,7 +130,7 @@ def trend_rule(slope, lo, hi, sizes, claimed_sign=+1, min_sizes=4):
     if sizes < min_sizes or slope != slope:
         return "not testable", f"{sizes} sizes; a trend needs at least {min_sizes}"
     word = "grows" if claimed_sign > 0 else "falls"
-    s = f"log-log slope {slope:.3g} [{lo:.3g}, {hi:.3g}] over {sizes} sizes"
+    s = f"log-log slope {fmt(slope)} [{fmt(lo)}, {fmt(hi)}] over {sizes} sizes"
     if claimed_sign * lo > 0 and claimed_sign * hi > 0:
         return "reproduced", f"{word}: {s}"
     if claimed_sign * hi < 0 and claimed_sign * lo < 0:
@@ -148,7 +150,7 @@ def trend_with_points_rule(trend, points, claimed, tolerance):
         return "not testable", t_reason + "; no measurement at the paper's sizes"
     where = [_place(p[2], p[3], p[4] / tolerance, p[4] * tolerance) for p in pts]
     inside, edge = where.count("inside"), where.count("edge")
-    detail = "; ".join(f"n={p[0]}: {p[1]:.3g}x [{p[2]:.3g}, {p[3]:.3g}] vs {p[4]:g}x ({w})" for p, w in zip(pts, where))
+    detail = "; ".join(f"n={p[0]}: {fmt(p[1])}x [{fmt(p[2])}, {fmt(p[3])}] vs {p[4]:g}x ({w})" for p, w in zip(pts, where))
     if inside >= SHARE * len(pts):
         return "reproduced", f"{t_reason}; {detail}"
     if inside + edge >= SHARE * len(pts):

@@ -56,7 +56,9 @@ def centre_draws(x, rng, n_boot=N_BOOT):
         return np.full(n_boot, np.nan)
     lx = np.log(x)
     se = _MEDIAN_SE * lx.std(ddof=1) / np.sqrt(x.size)
-    return np.exp(np.log(np.median(x)) + se * rng.standard_t(x.size - 1, n_boot))
+    # t with 1 or 2 degrees of freedom has tails heavy enough to leave float range: held at e^+-300
+    # (far outside any interval), so that a ratio of two draws is never inf / inf = NaN
+    return np.exp(np.clip(np.log(np.median(x)) + se * rng.standard_t(x.size - 1, n_boot), -300.0, 300.0))
 
 
 def _rng():

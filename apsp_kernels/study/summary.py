@@ -10,6 +10,7 @@ import pandas as pd
 from .. import claims as claims_mod
 from .. import paths
 from . import measurements as M
+from . import tables
 
 
 def record_source(meas):
@@ -37,13 +38,13 @@ def show_runs(meas):
                          "distances); sampled CPU estimates are marked *sampled* wherever they are used."))
     else:
         display(Markdown("**Runs that FAILED verification or raised** (never plotted as times):"))
-        display(bad)
+        display(tables.show(bad))
     d = meas.own if meas.own is not None else meas.df
     spread = M.process_spread(d)
     if len(spread):
         display(Markdown("How far the independent processes' medians of one timed group lie apart "
                          "(slowest / fastest process), per device:"))
-        display(spread)
+        display(tables.show(spread))
     dis = M.process_disagreements(d)
     if len(dis):
         display(HTML('<p style="color:#cf222e;font-weight:bold">Independent processes disagree for '
@@ -51,7 +52,7 @@ def show_runs(meas):
                      'overlap and their medians differ by more than 10% (the 10 largest below). Repeats inside one '
                      'process understate the uncertainty on this machine; the intervals in the tables pool every '
                      'process.</p>'))
-        display(dis.nlargest(10, "max_over_min"))
+        display(tables.show(dis.nlargest(10, "max_over_min")))
     return s
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .tables import fmt
+
 
 def trend(sp, what="the speed-up", unit="x", slope=None):
     """'falls from 63x at n = 1024 to 3.1x at n = 21504' (or rises, or stays within ...)."""
@@ -19,7 +21,7 @@ def trend(sp, what="the speed-up", unit="x", slope=None):
         ratio = b["speedup"] / a["speedup"]
         word = "rises" if ratio > 1.25 else "falls" if ratio < 0.8 else "stays within a factor 1.25, going"
         tail = ""
-    return f"{what} {word} from {a['speedup']:.3g}{unit} at n = {int(a['n'])} to {b['speedup']:.3g}{unit} at n = {int(b['n'])}{tail}"
+    return f"{what} {word} from {fmt(a['speedup'])}{unit} at n = {int(a['n'])} to {fmt(b['speedup'])}{unit} at n = {int(b['n'])}{tail}"
 
 
 def wins(sp, a, b):

@@ -11,7 +11,8 @@ import pandas as pd
 from .. import claims as claims_mod
 from .. import registry
 from . import measurements as M
-from . import rules, stats
+from . import rules, stats, tables
+from .tables import fmt, interval
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
@@ -49,7 +50,7 @@ def matched_sizes(paper_n, measured):
 
 
 def _fmt_points(sp):
-    return "; ".join(f"n={int(r.n)}: {r.speedup:.3g}x [{r.ci_lo:.3g}, {r.ci_hi:.3g}]" for r in sp.itertuples())
+    return "; ".join(f"n={int(r.n)}: {interval(r.speedup, r.ci_lo, r.ci_hi)}" for r in sp.itertuples())
 
 
 def _geo(sp):
@@ -69,7 +70,7 @@ def _kemp_vs_ours(c, sp):
     out = []
     for n, k in sorted(pts.items()):
         r = sp[sp["n"] == int(n)]
-        out.append(f"n={n}: Kemp {k:g}x, ours " + (f"{r['speedup'].iloc[0]:.3g}x [{r['ci_lo'].iloc[0]:.3g}, {r['ci_hi'].iloc[0]:.3g}]"
+        out.append(f"n={n}: Kemp {k:g}x, ours " + (interval(r['speedup'].iloc[0], r['ci_lo'].iloc[0], r['ci_hi'].iloc[0])
                                                      if len(r) else "not measured"))
     return "; ".join(out) or "-"
 
@@ -140,23 +141,23 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         g = _geo(d)
         ge, gk = _geo(e2e[e2e["n"].isin(ns)]), _geo(ker[ker["n"].isin(ns)])
         row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
-                   ours_text=f"{g[0]:.3g}x [{g[1]:.3g}, {g[2]:.3g}] (geometric mean over {len(d)} sizes)" if len(d) else "-",
-                   per_size=_fmt_points(d), ours_end_to_end=f"{ge[0]:.3g}x [{ge[1]:.3g}, {ge[2]:.3g}]" if len(d) else "-",
-                   ours_kernel=f"{gk[0]:.3g}x [{gk[1]:.3g}, {gk[2]:.3g}]" if len(d) else "-",
+                   ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes)" if len(d) else "-",
+                   per_size=_fmt_points(d), ours_end_to_end=interval(*ge) if len(d) else "-",
+                   ours_kernel=interval(*gk) if len(d) else "-",
                    baseline_timed=", ".join(sorted(set(d["baseline_timed"]))) if len(d) else "-",
                    kemp_vs_ours=_kemp_vs_ours(c, dec))
         if registry.get(c["algorithm"]).device == "gpu" and not c.get("invert"):
             b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns)
             gb = _geo(b)
             if len(b):
-                row["best_cpu"] = (f"{gb[0]:.3g}x [{gb[1]:.3g}, {gb[2]:.3g}] over "
+                row["best_cpu"] = (f"{interval(*gb)} over "
                                    + "/".join(sorted(set(b["best_cpu"]))))
         v, why = rules.range_rule(points, claimed, tol)
     elif kind in ("range", "value"):
         v, why = rules.range_rule(points, claimed, tol)
         g = _geo(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
-        row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=f"{g[0]:.3g}x [{g[1]:.3g}, {g[2]:.3g}]" if points else "-",
-                   per_size="; ".join(f"n={n}: {x:.3g} [{lo:.3g}, {hi:.3g}]" for n, x, lo, hi in points))
+        row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=interval(*g) if points else "-",
+                   per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in points))
     elif kind in ("crossover", "break_even"):
         x, ci, rng = crossover if crossover is not None else (None, None, None)
         v, why = rules.crossover_rule(x, claimed, tol, rng, ci)
@@ -167,8 +168,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     elif kind == "ordering":
         pts = ordering or []
         v, why = rules.ordering_rule(pts)
-        row.update(per_size="; ".join(f"n={n}: {x:.3g}x [{lo:.3g}, {hi:.3g}]" for n, x, lo, hi in pts),
-                   ours_text=f"ratio {min(p[1] for p in pts):.3g}x .. {max(p[1] for p in pts):.3g}x over {len(pts)} sizes" if pts else "-")
+        row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts),
+                   ours_text=f"ratio {fmt(min(p[1] for p in pts))}x .. {fmt(max(p[1] for p in pts))}x over {len(pts)} sizes" if pts else "-")
     elif kind == "trend":
         v, why = decided or ("not testable", "no trend measured")
     else:
@@ -255,15 +256,12 @@ def publish(notebook, rows, meas, reports_dir=None):
     return style(t[SHOWN])
 
 
-COLOURS = {"reproduced": "#1a7f37", "differs in magnitude": "#9a6700", "not reproduced": "#cf222e", "inconclusive": "#8250df",
-           "not testable": "#57606a"}
+COLOURS = tables.VERDICT_COLOURS
 
 
 def style(t):
-    return (t.style.hide(axis="index").format(precision=3, na_rep="-")
-            .set_table_styles([{"selector": "td", "props": "max-width: 24em; white-space: normal"}])
-            .map(lambda v: f"color: {COLOURS.get(v, 'inherit')}; font-weight: bold" if v in COLOURS else "", subset=["verdict"])
-            .set_properties(**{"text-align": "left", "vertical-align": "top", "font-size": "90%"}))
+    """A verdict table as the reports show it (tables.show: units in the headers, verdicts coloured)."""
+    return tables.show(t)
 
 
 def device_of(prov):
