@@ -43,8 +43,7 @@ def choose(g: Graph):
             continue
         if a.device == "gpu":
             if free is None:
-                import cupy as cp
-                free = cp.cuda.runtime.memGetInfo()[0]
+                free = gpu.free_bytes()[0]
             if a.footprint(g.n, g.m) > 0.9 * free:
                 continue
         return a

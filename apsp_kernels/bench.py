@@ -70,7 +70,7 @@ def measure_limits(repeats=10):
 
 
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print):
-    cp = gpu.require_gpu()
+    gpu.require_gpu()         # a clear error before any work when there is no GPU
     lim = measure_limits()
     limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
     log(f"limits: copy bandwidth {lim['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), "
@@ -85,7 +85,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
                     continue
                 fp = algo.footprint(n, g.m)
-                if algo.representation == "dense" and algo.forced_params is None and fp > 0.9 * cp.cuda.runtime.memGetInfo()[0]:
+                if algo.representation == "dense" and algo.forced_params is None and fp > 0.9 * gpu.free_bytes()[0]:
                     continue
                 reps = repeats if n <= 4096 else 1
                 try:

@@ -78,12 +78,17 @@ def kernel(filename, name, name_expressions=(), defines=()):
     return module(filename, tuple(name_expressions), tuple(defines)).get_function(name)
 
 
-def check_fits(algorithm, need_bytes, hint="the out-of-core algorithm 'kemp_ooc'"):
-    """Refuse before allocating when the device cannot hold ``need_bytes``."""
+def free_bytes():
+    """(free, total) device bytes, counting blocks CuPy's pool holds but does not use as free: the
+    one answer to "does it fit" for the launchers, the solver's auto choice and the benchmark."""
     cp = require_gpu()
     free, total = cp.cuda.runtime.memGetInfo()
-    pool = cp.get_default_memory_pool()
-    free += pool.free_bytes()  # blocks CuPy holds but does not use count as free
+    return free + cp.get_default_memory_pool().free_bytes(), total
+
+
+def check_fits(algorithm, need_bytes, hint="the out-of-core algorithm 'kemp_ooc'"):
+    """Refuse before allocating when the device cannot hold ``need_bytes``."""
+    free, total = free_bytes()
     if need_bytes > free:
         raise GPUMemoryError(
             f"{algorithm}: needs {need_bytes / 2**20:.1f} MiB of device memory, {free / 2**20:.1f} MiB free "
