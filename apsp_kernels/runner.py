@@ -1,6 +1,7 @@
 """Batch runner behind ``./run_all.sh``: executes every notebook with papermill under a
-profile, renders each to HTML (nbconvert) and writes ``reports/index.html``.  A failing
-notebook does not stop the others; the exit status is non-zero if any failed."""
+profile (by name, the summary last: :func:`order`), renders each to HTML (nbconvert) and writes
+``reports/index.html``.  A failing notebook does not stop the others; the exit status is
+non-zero if any failed."""
 from __future__ import annotations
 
 import argparse
@@ -194,6 +195,13 @@ def measure(profile, processes=None):
     return campaign.run(P, d, only=processes)
 
 
+def order(notebooks):
+    """The order of execution: by name, except that a summary notebook (``*_summary``), which
+    collects the others' verdict tables, runs after all of them (08_hochberg after 07_summary by
+    name).  The index lists them by name."""
+    return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
+
+
 def run(profile="smoke", only=None, source="measure", progress=True, stage="all", processes=None):
     """Measure (the campaign) and render (execute the notebooks; ``only``: comma-separated parts
     of their names) under one batch id (``APSP_BATCH``, set here unless given)."""
@@ -208,7 +216,7 @@ def run(profile="smoke", only=None, source="measure", progress=True, stage="all"
     # progress bars belong on the console (papermill's, per cell), not in the rendered reports
     os.environ.setdefault("TQDM_DISABLE", "1")
     print(f"batch {os.environ['APSP_BATCH']}", flush=True)
-    nbs = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+    nbs = order(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
     if only:
         parts = [o.strip() for o in only.split(",") if o.strip()]
         nbs = [p for p in nbs if any(o in p.stem for o in parts)]

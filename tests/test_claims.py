@@ -8,7 +8,7 @@ import pytest
 from apsp_kernels import claims, paths, registry
 
 C = claims.load()
-KINDS = {"range", "value", "average", "trend", "crossover", "break_even", "ordering", "limit"}
+KINDS = {"range", "value", "average", "trend", "crossover", "break_even", "ordering", "limit", "occurrence"}
 
 
 def _norm(s):
@@ -33,6 +33,10 @@ def test_claim_fields(cid):
         assert name in registry.ALGORITHMS, f"{cid}: {name}"
     if not c.get("testable_here", True):
         assert c.get("not_testable_reason")
+    if c["kind"] == "occurrence":
+        assert isinstance(c.get("occurs"), bool), f"{cid}: an occurrence says whether the event can happen"
+    if c.get("unit") == "slope":
+        assert len(c["claimed"]) == 2 and (c.get("tolerance") or 0) >= 1
 
 
 def test_no_hardware_that_no_seed_names():

@@ -95,6 +95,49 @@ def test_crossover_outcomes():
     assert rules.crossover_rule(190, [100, 100], 2, (16, 2048), ci=(150, 260))[0] == "inconclusive"
 
 
+def test_parity_claim_has_no_direction():
+    # a claimed 1x (two timing methods agree): below 1 is a magnitude, not the opposite direction
+    v, why = rules.range_rule([(10, 0.5, 0.45, 0.55), (20, 0.6, 0.55, 0.65)], [1, 1], 1.25)
+    assert v == "differs in magnitude" and "smaller" in why
+    assert rules.range_rule([(10, 0.97, 0.95, 0.99), (20, 1.0, 0.98, 1.02)], [1, 1], 1.25)[0] == "reproduced"
+    assert rules.aggregate_rule(0.5, 0.45, 0.55, [1, 1], 1.25)[0] == "differs in magnitude"
+    # a claimed speed-up above 1 keeps its direction
+    assert rules.aggregate_rule(0.5, 0.45, 0.55, [1.5, 1.5], 1.25)[0] == "not reproduced"
+
+
+# ----------------------------------------------------------------- power laws (log-log slopes)
+def test_slope_outcomes():
+    assert rules.slope_rule(-0.95, -1.05, -0.85, 9, -1, 1.25)[0] == "reproduced"
+    v, why = rules.slope_rule(-0.6, -0.65, -0.55, 9, -1, 1.25)
+    assert v == "differs in magnitude" and "1.67x less steep" in why
+    v, why = rules.slope_rule(-2.0, -2.1, -1.9, 9, -1, 1.25)
+    assert v == "differs in magnitude" and "2x steeper" in why
+    v, why = rules.slope_rule(0.02, -0.05, 0.09, 9, -1, 1.25)
+    assert v == "differs in magnitude" and "distinguishable from 0" in why
+    assert rules.slope_rule(0.3, 0.2, 0.4, 9, -1, 1.25)[0] == "not reproduced"             # time rises with cores
+    assert rules.slope_rule(-0.8, -0.9, -0.7, 9, -1, 1.25)[0] == "inconclusive"            # across the edge -0.8
+    assert rules.slope_rule(-0.9, float("nan"), float("nan"), 9, -1, 1.25)[0] == "inconclusive"
+    assert rules.slope_rule(-1.0, -1.1, -0.9, 3, -1, 1.25)[0] == "not testable"
+    assert rules.slope_rule(1.0, 0.9, 1.1, 5, 1, 1.25)[0] == "reproduced"                  # a positive exponent
+    assert rules.slope_rule(-1.0, -1.1, -0.9, 5, 1, 1.25)[0] == "not reproduced"
+
+
+# ----------------------------------------------------------------- occurrences (races)
+def test_occurrence_outcomes():
+    # 'can happen' (the wrong answer without __syncthreads())
+    assert rules.occurrence_rule(105, 105, True, hazards=164)[0] == "reproduced"
+    assert rules.occurrence_rule(0, 105, True, hazards=164)[0] == "inconclusive"
+    assert rules.occurrence_rule(0, 105, True)[0] == "inconclusive"
+    v, why = rules.occurrence_rule(0, 105, True, hazards=0)
+    assert v == "not reproduced" and "never happened in 105 runs" in why
+    # 'cannot happen' (block order changes nothing)
+    assert rules.occurrence_rule(0, 4000, False)[0] == "reproduced"
+    assert rules.occurrence_rule(0, 4000, False, hazards=0)[0] == "reproduced"
+    assert rules.occurrence_rule(2, 4000, False)[0] == "not reproduced"
+    assert rules.occurrence_rule(0, 4000, False, hazards=3)[0] == "inconclusive"
+    assert rules.occurrence_rule(0, 0, True)[0] == "not testable"
+
+
 # ----------------------------------------------------------------- orderings
 def test_ordering_outcomes():
     assert rules.ordering_rule([(1024, 2, 1.8, 2.2), (2048, 3, 2.5, 3.5)])[0] == "reproduced"

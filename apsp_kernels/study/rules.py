@@ -14,6 +14,12 @@ outcome of every rule.
                           resolution of the straddling intervals gives it;
 * not testable         -- nothing comparable measured (the reason says why).
 
+The rules: range_rule (a speed-up band, size by size), aggregate_rule (one number with its
+interval), trend_rule and trend_with_points_rule (growth with n), crossover_rule (also break-even),
+slope_rule (a claimed power law: Hochberg's run time inversely proportional to the cores),
+occurrence_rule (an event the seed says can or cannot happen: Hochberg's race without
+__syncthreads(), his block order), ordering_rule (X faster than Y).
+
 History: the first two paper runs (batches 20261122-2150 and -2215) were judged by rules that
 called every interval not inside the band 'differs', with intervals over pooled repeats; 3 of
 34 verdicts differed between them, each an interval at a band's edge.  The rules were then
@@ -34,6 +40,10 @@ models tried on those runs as development data did worse (5 differing verdicts e
 moderated towards the code's pooled spread, and ratios paired by run.  So the paper profile now
 runs 5 processes (t = 2.78, and a spread estimated with twice the degrees of freedom), each on
 its own lease; METHOD_FIXED below marks that change.
+Later additions change no earlier verdict: slope_rule and occurrence_rule (the Hochberg study), and
+range_rule / aggregate_rule no longer read a claimed parity (exactly 1x, Hochberg's difference
+timing against CUDA events) as a direction, so a ratio below 1 is not 'opposite' there (the one
+earlier band starting at exactly 1, dense_independent_of_degree's max/min time, cannot fall below 1).
 """
 from __future__ import annotations
 
@@ -91,7 +101,7 @@ def range_rule(points, claimed, tolerance):
     counts = f"inside at {len(inside)}, above at {len(above)}, below at {len(below)}, across an edge at {len(edge)} of {k} sizes"
     if len(inside) >= SHARE * k:
         return "reproduced", f"interval inside [{fmt(b_lo)}, {fmt(b_hi)}]x: {counts}"
-    if claimed[0] >= 1:
+    if claimed[0] > 1:          # a claimed speed-up has a direction; a claimed parity (1x) has none
         opposite = [p for p in points if p[3] < 1]
         if len(opposite) > k / 2:
             return "not reproduced", (f"opposite direction: ratio below 1 at {len(opposite)} of {k} sizes "
@@ -117,7 +127,7 @@ def aggregate_rule(value, lo, hi, claimed, tolerance, what="average"):
     w = _place(lo, hi, b_lo, b_hi)
     if w == "inside":
         return "reproduced", f"{s} inside [{fmt(b_lo)}, {fmt(b_hi)}]"
-    if claimed[0] >= 1 and hi < 1:
+    if claimed[0] > 1 and hi < 1:
         return "not reproduced", f"{s} is below 1: the opposite direction"
     if w == "edge":
         return "inconclusive", f"{s} across an edge of [{fmt(b_lo)}, {fmt(b_hi)}]"
@@ -182,6 +192,54 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None):
     if w == "edge":
         return "inconclusive", f"{s}, across an edge of [{b_lo:.0f}, {b_hi:.0f}]"
     return "differs in magnitude", f"{s}: {_factor_text(ours, claimed).replace('than claimed', 'than the claimed n')}"
+
+
+def slope_rule(slope, lo, hi, sizes, claimed, tolerance, min_sizes=4, what="log-log slope"):
+    """A claimed power law, time ~ x^claimed (Hochberg: run time inversely proportional to the
+    cores, slope -1): the 95% interval of the fitted log-log slope against the claimed exponent's
+    band [claimed * tol, claimed / tol] for a negative one ([claimed / tol, claimed * tol] for a
+    positive one).  Opposite sign, the whole interval on the other side of 0: not reproduced."""
+    if sizes < min_sizes or slope != slope:
+        return "not testable", f"{sizes} points; a slope needs at least {min_sizes}"
+    s = f"{what} {fmt(slope)} [{fmt(lo)}, {fmt(hi)}] over {sizes} points"
+    if lo != lo or hi != hi:
+        return "inconclusive", f"{s}: no interval"
+    b_lo, b_hi = sorted((claimed * tolerance, claimed / tolerance))
+    w = _place(lo, hi, b_lo, b_hi)
+    if w == "inside":
+        return "reproduced", f"{s} inside [{fmt(b_lo)}, {fmt(b_hi)}]"
+    if (claimed < 0 and lo > 0) or (claimed > 0 and hi < 0):
+        return "not reproduced", f"{s}: the opposite sign to the claimed {fmt(claimed)}"
+    if w == "edge":
+        return "inconclusive", f"{s} across an edge of [{fmt(b_lo)}, {fmt(b_hi)}]"
+    if slope * claimed <= 0:
+        return "differs in magnitude", f"{s}, outside [{fmt(b_lo)}, {fmt(b_hi)}]: no change distinguishable from 0"
+    r = slope / claimed
+    how = f"{fmt(1 / r)}x less steep" if r < 1 else f"{fmt(r)}x steeper"
+    return "differs in magnitude", f"{s}, outside [{fmt(b_lo)}, {fmt(b_hi)}]: {how} than the claimed {fmt(claimed)}"
+
+
+def occurrence_rule(observed, runs, occurs, hazards=None):
+    """An event the seed says can happen (``occurs`` True: 'the wrong answer could be arrived at
+    without this call') or cannot (False: block order 'does not' change the outcome).  ``observed``:
+    runs in which it happened, of ``runs`` verified runs; ``hazards``: what a race detector reported
+    on the same code (None: not run).  Seen once decides; never seen decides only where the
+    detector agrees (or, for 'cannot', was not run)."""
+    if not runs:
+        return "not testable", "nothing run"
+    seen, never = f"happened in {observed} of {runs} runs", f"never happened in {runs} runs"
+    det = "" if hazards is None else f"; the race detector reports {hazards} race{'s' if hazards != 1 else ''}"
+    if occurs:
+        if observed:
+            return "reproduced", seen + det
+        if hazards is None or hazards > 0:
+            return "inconclusive", never + (det or "; no race detector run") + ": it may be rare"
+        return "not reproduced", never + det
+    if observed:
+        return "not reproduced", seen + det
+    if hazards:
+        return "inconclusive", f"{never}, but{det[1:]}"
+    return "reproduced", never + det
 
 
 def ordering_rule(points):

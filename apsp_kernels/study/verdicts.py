@@ -85,6 +85,8 @@ def compact_sizes(ns):
 
 def _fmt_claim(c, r):
     """A claimed or Kemp's range in the claim's unit: '48-52x', '>= 2.3x', 'n = 6144-7168'."""
+    if c.get("unit") == "slope" and r:
+        return f"log-log slope {r[0]:g}" + (f" to {r[-1]:g}" if r[-1] != r[0] else "")
     if c.get("unit") != "vertices" or not r:
         return claims_mod.fmt_range(r)
     return f"n = {r[0]:g}" + (f"-{r[-1]:g}" if r[-1] != r[0] else "")
@@ -170,8 +172,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         v, why = rules.ordering_rule(pts)
         row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts),
                    ours_text=f"ratio {fmt(min(p[1] for p in pts))}x .. {fmt(max(p[1] for p in pts))}x over {len(pts)} sizes" if pts else "-")
-    elif kind == "trend":
-        v, why = decided or ("not testable", "no trend measured")
+    elif kind in ("trend", "occurrence"):
+        v, why = decided or ("not testable", f"no {kind} measured")
     else:
         v, why = "not testable", f"unknown claim kind {kind!r}"
     row.update(verdict=v, reason=why + (f"; {note}" if note else ""))
@@ -192,18 +194,19 @@ def trend(df, c, sizes=None):
     return sp, slope
 
 
-def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None):
+def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None,
+                 graph=M.KEMP):
     """Smallest n at which ``a`` becomes faster than ``b`` (medians, log-log interpolation), 0 if
     it always is, None if never; with a 95% interval from the runs' medians, and the range of
-    sizes where both were timed."""
-    ns = sorted(set(M.sizes_of(df, a, variant_a)) & set(M.sizes_of(df, b, variant_b)))
+    sizes where both were timed (on ``graph``: Kemp's graphs unless a study names its own)."""
+    ns = sorted(set(M.sizes_of(df, a, variant_a, graph)) & set(M.sizes_of(df, b, variant_b, graph)))
     if not ns:
         return None, None, None
     if memory_a is not None:
         ns = sorted(set(df.loc[(df["algorithm"] == a) & df["params"].str.contains(f'"memory": "{memory_a}"', regex=False), "n"])
-                    & set(M.sizes_of(df, b, variant_b)))
-    ta = [M.times(df, a, variant_a, n, time_col, memory=memory_a)[0] for n in ns]
-    tb = [M.times(df, b, variant_b, n, time_col)[0] for n in ns]
+                    & set(M.sizes_of(df, b, variant_b, graph)))
+    ta = [M.times(df, a, variant_a, n, time_col, graph=graph, memory=memory_a)[0] for n in ns]
+    tb = [M.times(df, b, variant_b, n, time_col, graph=graph)[0] for n in ns]
     keep = [i for i in range(len(ns)) if ta[i].size and tb[i].size]
     ns = [ns[i] for i in keep]
     ta, tb = [ta[i] for i in keep], [tb[i] for i in keep]
