@@ -22,6 +22,7 @@ the limit measured by its own invocation).
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import time
 from pathlib import Path
 
@@ -86,6 +87,14 @@ def _warm(algo, variant):
     algo.run(generators.kemp(256, seed=1), variant=variant)
 
 
+def _write(before, rows, path):
+    df = pd.DataFrame(rows)
+    if before is not None:
+        df = pd.concat([before, df], ignore_index=True)
+    df.to_csv(path, index=False)
+    return df
+
+
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print, algorithms=None, cpu=(),
         tag=None, append=False):
     cp = gpu.require_gpu()
@@ -94,6 +103,18 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     log(f"limits: copy bandwidth {lim['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), "
         f"int32 min-plus {lim['minplus_ops'] / 1e12:.2f} Tops/s")
     dev = provenance.gpu_info()["gpu"]
+    out_dir = Path(out_dir or Path(__file__).resolve().parent.parent / "data" / "results" / "benchmarks")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}" + (f"-{tag}" if tag else "")
+    path = out_dir / f"{stem}.csv"
+    before = pd.read_csv(path) if append and path.exists() else None
+    prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, algorithms=algorithms,
+                                            cpu=list(cpu), **lim))
+    pj = out_dir / f"{stem}.provenance.json"
+    if append and pj.exists():
+        old = json.loads(pj.read_text())
+        prov = {"invocations": (old.get("invocations") or [old]) + [prov]}
+    pj.write_text(json.dumps(prov, indent=2, default=str))
     codes = [(a, v) for a in registry.by_device("gpu") if not a.exploration for v in a.variants
              if picked(a.name, v, algorithms)]
     codes += [(a, v) for a in registry.by_device("cpu") for v in a.variants if a.name in cpu or f"{a.name}/{v}" in cpu]
@@ -134,24 +155,10 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, verified=False,
                                  device=dev, error=f"{type(e).__name__}: {e}"))
             r = rows[-1]
+            _write(before, rows, path)              # after every row: a run cut short keeps what it measured
             log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "
                 + (f"{r['kernel_ms']:10.1f} ms {r['updates_per_s'] / 1e9:9.1f} G/s "
                    f"{100 * r['fraction_of_limit']:6.2f}% of {r['limit_kind'] or 'no limit (CPU wall time)'} "
                    f"verified={r['verified']}" if "kernel_ms" in r else f"ERROR {r['error']}"))
-    df = pd.DataFrame(rows)
-    out_dir = Path(out_dir or Path(__file__).resolve().parent.parent / "data" / "results" / "benchmarks")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}" + (f"-{tag}" if tag else "")
-    path = out_dir / f"{stem}.csv"
-    if append and path.exists():
-        df = pd.concat([pd.read_csv(path), df], ignore_index=True)
-    df.to_csv(path, index=False)
-    prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, algorithms=algorithms,
-                                            cpu=list(cpu), **lim))
-    import json
-    pj = out_dir / f"{stem}.provenance.json"
-    if append and pj.exists():
-        old = json.loads(pj.read_text())
-        prov = {"invocations": (old.get("invocations") or [old]) + [prov]}
-    pj.write_text(json.dumps(prov, indent=2, default=str))
+    df = _write(before, rows, path)
     return df, lim, path
