@@ -31,6 +31,11 @@ def main(argv=None):
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
     b.add_argument("--out", default=None)
+    b.add_argument("--algorithms", nargs="+", default=None,
+                   help="GPU codes to run: NAME or NAME/VARIANT (default: every one but the explorations)")
+    b.add_argument("--cpu", nargs="+", default=[], help="CPU codes as rows beside them (wall time, no limit)")
+    b.add_argument("--tag", default=None, help="file <device>-<date>-<tag>.csv")
+    b.add_argument("--append", action="store_true", help="add the rows to that file if it exists")
     d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer): "
                        "the APSP codes, then the BFS and SSSP codes from three sources")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
@@ -90,7 +95,8 @@ def _run(a):
         return _solve(a)
     elif a.cmd == "bench":
         from . import bench
-        df, lim, path = bench.run(a.sizes, a.repeats, a.out)
+        df, lim, path = bench.run(a.sizes, a.repeats, a.out, algorithms=a.algorithms, cpu=a.cpu, tag=a.tag,
+                                  append=a.append)
         print(df.to_string(index=False))
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":

@@ -12,10 +12,18 @@ Which limit bounds what (the "two numbers" of METHOD.md):
 * harish: an edge relaxation reads Ea and Wa (8 bytes) at least -> edges/s <= bandwidth / 8.
 Updates: n^3 for the FW family, n^3 x squarings for min-plus, n x m for Harish (each edge
 relaxed at least once per source; a lower bound on its work).
+
+``algorithms`` picks codes (NAME or NAME/VARIANT, as the sanitizer driver takes them); ``cpu`` adds CPU
+codes as rows beside them (their ``kernel_ms`` is the solve's wall time, with no limit), so that a GPU
+code and the CPU code it is compared with share one file.  A ``tag`` names the file
+``<device>-<date>-<tag>.csv``; ``append`` adds to it (several invocations, one table: each row carries
+the limit measured by its own invocation).
 """
 from __future__ import annotations
 
 import datetime as _dt
+import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -69,52 +77,88 @@ def measure_limits(repeats=10):
     return {"bandwidth_Bps": float(bw), "minplus_ops": float(ops)}
 
 
-def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print):
+def picked(name, variant, only):
+    """NAME or NAME/VARIANT named in ``only`` (None: every code)."""
+    return only is None or bool({name, f"{name}/{variant}"} & set(only))
+
+
+def _warm(algo, variant):
+    """One small solve first: compilation (NVRTC, CuPy's own kernels, numba) stays out of every timing."""
+    algo.run(generators.kemp(256, seed=1), variant=variant)
+
+
+def _write(before, rows, path):
+    df = pd.DataFrame(rows)
+    if before is not None:
+        df = pd.concat([before, df], ignore_index=True)
+    df.to_csv(path, index=False)
+    return df
+
+
+def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print, algorithms=None, cpu=(),
+        tag=None, append=False):
     gpu.require_gpu()         # a clear error before any work when there is no GPU
     lim = measure_limits()
     limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
     log(f"limits: copy bandwidth {lim['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), "
         f"int32 min-plus {lim['minplus_ops'] / 1e12:.2f} Tops/s")
     dev = provenance.gpu_info()["gpu"]
+    out_dir = Path(out_dir or Path(__file__).resolve().parent.parent / "data" / "results" / "benchmarks")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}" + (f"-{tag}" if tag else "")
+    path = out_dir / f"{stem}.csv"
+    before = pd.read_csv(path) if append and path.exists() else None
+    prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, algorithms=algorithms,
+                                            cpu=list(cpu), **lim))
+    pj = out_dir / f"{stem}.provenance.json"
+    if append and pj.exists():
+        old = json.loads(pj.read_text())
+        prov = {"invocations": (old.get("invocations") or [old]) + [prov]}
+    pj.write_text(json.dumps(prov, indent=2, default=str))
+    codes = [(a, v) for a in registry.by_device("gpu") if not a.exploration for v in a.variants
+             if picked(a.name, v, algorithms)]
+    codes += [(a, v) for a in registry.by_device("cpu") for v in a.variants if a.name in cpu or f"{a.name}/{v}" in cpu]
+    warm = set()
     rows = []
     for n in sizes:
         g = generators.kemp(n, seed=n)
         ref = fletcher64(dijkstra_apsp(g, parallel=True))
-        for algo in (a for a in registry.by_device("gpu") if not a.exploration):
-            for variant in algo.variants:
-                if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
-                    continue
-                fp = algo.footprint(n, g.m)
-                if algo.representation == "dense" and algo.forced_params is None and fp > 0.9 * gpu.free_bytes()[0]:
-                    continue
-                reps = repeats if n <= 4096 else 1
-                try:
-                    algo.run(g, variant=variant) if n <= 4096 else None   # warm-up (compile, caches)
-                    times, ok = [], True
-                    for _ in range(reps):
-                        d, t = algo.run(g, variant=variant)
-                        times.append(t["kernel_ms"])
-                        ok &= fletcher64(d) == ref
-                    ms = float(np.median(times))
-                    kind = algo.limit_kind
-                    ups = algo.updates(g) / (ms / 1e3)
-                    rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, kernel_ms=ms,
-                                     updates_per_s=ups, limit_kind=kind, limit=limit_value[kind],
-                                     fraction_of_limit=ups / limit_value[kind], verified=bool(ok), device=dev))
-                except Exception as e:
-                    rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, verified=False,
-                                     device=dev, error=f"{type(e).__name__}: {e}"))
-                r = rows[-1]
-                log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "
-                    + (f"{r['kernel_ms']:10.1f} ms {r['updates_per_s'] / 1e9:9.1f} G/s "
-                       f"{100 * r['fraction_of_limit']:6.2f}% of {r['limit_kind']} verified={r['verified']}"
-                       if "kernel_ms" in r else f"ERROR {r['error']}"))
-    df = pd.DataFrame(rows)
-    out_dir = Path(out_dir or Path(__file__).resolve().parent.parent / "data" / "results" / "benchmarks")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}"
-    df.to_csv(out_dir / f"{stem}.csv", index=False)
-    prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, **lim))
-    import json
-    (out_dir / f"{stem}.provenance.json").write_text(json.dumps(prov, indent=2, default=str))
-    return df, lim, out_dir / f"{stem}.csv"
+        for algo, variant in codes:
+            if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
+                continue
+            fp = algo.footprint(n, g.m)
+            if algo.device == "gpu" and algo.forced_params is None and fp > 0.9 * gpu.free_bytes()[0]:
+                continue
+            if g.has_negative and not algo.negative_weights:
+                continue
+            reps = repeats if n <= 4096 else 1
+            kind = algo.limit_kind
+            try:
+                if (algo.name, variant) not in warm:
+                    _warm(algo, variant)
+                    warm.add((algo.name, variant))
+                algo.run(g, variant=variant) if n <= 4096 else None   # warm-up (caches)
+                times, ok = [], True
+                for _ in range(reps):
+                    t0 = time.perf_counter()
+                    d, t = algo.run(g, variant=variant)
+                    wall = (time.perf_counter() - t0) * 1e3
+                    times.append(t["kernel_ms"] if algo.device == "gpu" else wall)
+                    ok &= fletcher64(d) == ref
+                ms = float(np.median(times))
+                ups = algo.updates(g) / (ms / 1e3)
+                lv = limit_value[kind] if kind else float("nan")
+                rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, kernel_ms=ms,
+                                 updates_per_s=ups, limit_kind=kind or "", limit=lv,
+                                 fraction_of_limit=ups / lv, verified=bool(ok), device=dev))
+            except Exception as e:
+                rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, verified=False,
+                                 device=dev, error=f"{type(e).__name__}: {e}"))
+            r = rows[-1]
+            _write(before, rows, path)              # after every row: a run cut short keeps what it measured
+            log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "
+                + (f"{r['kernel_ms']:10.1f} ms {r['updates_per_s'] / 1e9:9.1f} G/s "
+                   f"{100 * r['fraction_of_limit']:6.2f}% of {r['limit_kind'] or 'no limit (CPU wall time)'} "
+                   f"verified={r['verified']}" if "kernel_ms" in r else f"ERROR {r['error']}"))
+    df = _write(before, rows, path)
+    return df, lim, path

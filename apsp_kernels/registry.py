@@ -17,6 +17,8 @@ from .algorithms import cpu
 from .algorithms import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
 from .algorithms.gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
 from .algorithms.gpu.multi import SYNC_DESIGNS
+from .algorithms.gpu import tuned
+from .algorithms.gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
 from .distances import minplus_steps
 from .graph import round_up
 from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
@@ -258,6 +260,31 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
      variants=(1, 2, 4, 8, 16), variant_param="coarsen", negative_weights=False, complexity="m per sweep",
      limit_kind="bandwidth", work=lambda g: float(g.m),
      notes="the corrected kernels, each thread doing the work of 'coarsen' consecutive threads")
+
+# ------------------------------------------- the 2026 line (issue 14): tuned, not faithful
+# Each beside the faithful codes, never replacing one.  auto_rank stays None until an H100 benchmark has
+# verified and timed them: the auto choice ranks codes by what notebook 06 measured, and nothing has
+# measured these yet.  They enter no campaign plan (study/plan.py names its codes).
+TUNED = "this study (issue 14: written for the H100 today; not a paper kernel)"
+_add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
+     kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
+     launcher=tuned.tuned_fw, faithful=False, limit_kind="minplus",
+     notes="phase 3 a 128 x 128 register-tiled min-plus product (8 x 8 cells a thread, cp.async double "
+           "buffers, VIADDMNMX); phase 2 as products with the pivot's closure; n padded to 128; "
+           "phases=True adds per-phase times")
+_add(name="tuned_fw_stream", label="One-k-per-launch FW: int4 kernel, or the three CuPy lines", paper=TUNED,
+     kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_stream_mod.footprint,
+     launcher=tuned.tuned_fw_stream, variants=tuned_stream_mod.VARIANTS, variant_param="variant",
+     faithful=False, limit_kind="bandwidth",
+     notes="int4: 16-byte loads and stores, 4 cells a thread, one launch per k; cupy: "
+           + tuned_stream_mod.CUPY_FW + " (what a user writes; the benchmark's comparison row)")
+_add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman-Ford)", paper=TUNED,
+     kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_sparse_mod.footprint,
+     launcher=tuned.tuned_sparse, variants=tuned_sparse_mod.BATCHES, variant_param="batch",
+     negative_weights=False, faithful=False, complexity="n m (frontier sweeps)", limit_kind="bandwidth",
+     work=lambda g: float(g.n) * g.m,
+     notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "
+           "(int4), vertex frontier, in place; work counted as n m like Harish's")
 
 PROBLEMS = ("apsp", "bfs", "sssp")
 # The CPU code each single-source problem's GPU results are checked against (tests, sanitizer)

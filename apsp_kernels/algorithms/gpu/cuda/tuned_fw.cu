@@ -1,0 +1,285 @@
+// tuned_fw: blocked Floyd-Warshall written for the H100 today (issue 14, "the 2026 line").
+// NOT a paper kernel: faithful=False in the registry; the faithful Katz & Kider kernel stays in
+// katz_kider.cu.  Same algorithm as Venkataraman et al.'s blocked FW (Kemp Alg. 8), block B = 128,
+// n padded to a multiple of 128 with isolated vertices (INF rows and columns, 0 diagonal).
+//
+// Round r (pivot block r, the 128 vertices r*128 .. r*128+127), three launches:
+//  phase 1  tfw_phase1: the pivot block's own FW, k in order (the FW dependency): one CTA of 256
+//           threads, each holding 8 x 8 cells in registers; before step k the owners of row k and of
+//           column k publish them to shared memory (double-buffered by the parity of k, so one
+//           __syncthreads per k suffices), then every thread relaxes its 64 cells.  Result: the
+//           closure P* of the pivot block (0 diagonal when there is no negative cycle).
+//  phase 2  tfw_phase2: the pivot's row and column as min-plus PRODUCTS with the closure, with no
+//           sequential k: row tile R' = min(R, P* (x) R), column tile C' = min(C, C (x) P*).  Exact:
+//           split a path i -> j (intermediates in blocks <= r) at its last (row) or first (column)
+//           vertex in block r; the part inside is bounded by P*, the rest by the old D.  The column
+//           tiles are also written transposed into colT (128 x N) for phase 3.
+//  phase 3  tfw_phase3: every other tile, D(bi,bj) = min(D(bi,bj), C'(bi) (x) R'(bj)): a register-
+//           tiled min-plus product, the O(n^3) part.
+// Every update is min(a + b, c) with plain int32 adds, the project's INF convention (common.cuh:
+// INF = 2^30 - 1, so INF + INF fits in int32; entries never exceed INF, and the graph checker keeps
+// path weights within INF/2, so INF-derived sums stay above MAX_PATH_WEIGHT and are mapped back to
+// INF by the launcher's finish()).  No saturating logic is needed anywhere.
+//
+// The product (phases 2 and 3), 128 x 128 output tile per CTA, 256 threads, 8 x 8 cells a thread:
+//  * a thread owns rows {4ty..4ty+3} U {64+4ty..64+4ty+3} and the same pattern of columns in tx
+//    (ty = tid / 16, tx = tid % 16): its operands for one k are two 16-byte shared loads of the A
+//    column and two of the B row; a warp (2 ty values x 16 tx) reads 2 distinct A vectors (broadcast)
+//    and 16 contiguous B vectors (256 bytes: the 2-wavefront minimum): no bank conflicts;
+//  * k in slabs of 16: A slab (16 x 128, from colT: k-major, so A needs no transposition) and B slab
+//    (16 x 128 rows of D), 16 KB a stage, two stages, filled by cp.async 16-byte copies (no register
+//    staging) while the previous slab is consumed; 32 KB static shared memory a CTA, 2 CTAs an SM;
+//  * the C tile lives in 64 registers, loaded and stored with 16-byte global accesses (a warp's
+//    row segment is 256 contiguous bytes), once per round;
+//  * the add-min is __viaddmin_s32, which sm_90 executes as one DPX instruction (SASS VIADDMNMX;
+//    tests/test_tuned_sass.py checks the phase-3 kernel's SASS for it).
+// Phase 2 reads its A operand row-major (the column tile itself, or P*): padded [128][20] shared
+// rows, scalar broadcast loads; it is 2/nb of the work (nb = N/128).
+// Why B = 128: phase 3 reads and writes each C cell once per round for B updates, 8 bytes per B
+// updates; at B = 128 the C traffic needs ~1 TB/s at the int32 add-min rate (16-17 T/s), a third of
+// the copy bandwidth, where B = 32 (Katz & Kider's largest) would need 4 TB/s and be memory-bound.
+#include "common.cuh"
+
+#define TFW_T 128          // block (and product tile) size
+#define TFW_KS 16          // k slab of the product
+#define TFW_THREADS 256
+#define TFW_APAD 20        // row stride (ints) of a row-major A slab: 16 + 4, conflict-free broadcasts
+
+__device__ __forceinline__ int tfw_addmin(int a, int b, int c)
+{
+    return __viaddmin_s32(a, b, c);        // min(a + b, c): one VIADDMNMX on sm_90
+}
+
+// 8 rows (or columns) of a thread: 4 at 4*t and 4 at 64 + 4*t
+__device__ __forceinline__ int tfw_line(int t, int i)
+{
+    return (i < 4 ? 0 : 64) + 4 * t + (i & 3);
+}
+
+// cp.async: 16-byte global -> shared copies, grouped by commit, complete at cp_async_wait<N> (all but the
+// N newest groups).  APSP_HOST_EMULATION is defined only by the tests' CPU emulation (tests/emulate/),
+// which queues the copies and performs them at the wait, as late as the hardware may.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem)
+{
+#ifdef APSP_HOST_EMULATION
+    apsp_emulated_copy16(smem, gmem);
+#else
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit()
+{
+#ifdef APSP_HOST_EMULATION
+    apsp_emulated_commit();
+#else
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void cp_async_wait()
+{
+#ifdef APSP_HOST_EMULATION
+    apsp_emulated_wait(N);
+#else
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+// The 8 x 8 cells of a thread in a 128 x 128 tile at (row0, col0) of a matrix with row stride ld
+__device__ __forceinline__ void tfw_load_tile(int (&c)[8][8], const int* M, size_t ld, int row0, int col0, int ty, int tx)
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const int* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
+        int4 lo = *reinterpret_cast<const int4*>(p);
+        int4 hi = *reinterpret_cast<const int4*>(p + 64);
+        c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
+        c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
+    }
+}
+
+__device__ __forceinline__ void tfw_store_tile(const int (&c)[8][8], int* M, size_t ld, int row0, int col0, int ty, int tx)
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        int* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
+        *reinterpret_cast<int4*>(p) = make_int4(c[i][0], c[i][1], c[i][2], c[i][3]);
+        *reinterpret_cast<int4*>(p + 64) = make_int4(c[i][4], c[i][5], c[i][6], c[i][7]);
+    }
+}
+
+__device__ __forceinline__ void tfw_relax(int (&c)[8][8], const int (&a)[8], const int (&b)[8])
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            c[i][j] = tfw_addmin(a[i], b[j], c[i][j]);
+}
+
+__device__ __forceinline__ void tfw_split(const int4& lo, const int4& hi, int (&v)[8])
+{
+    v[0] = lo.x; v[1] = lo.y; v[2] = lo.z; v[3] = lo.w;
+    v[4] = hi.x; v[5] = hi.y; v[6] = hi.z; v[7] = hi.w;
+}
+
+// ---------------------------------------------------------------- phase 1: the pivot block
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfw_phase1(int* D, int N, int r)
+{
+    __shared__ __align__(16) int rowk[2][TFW_T];
+    __shared__ __align__(16) int colk[2][TFW_T];
+    const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
+    const int base = r * TFW_T;
+    int c[8][8];
+    tfw_load_tile(c, D, (size_t)N, base, base, ty, tx);
+    for (int k = 0; k < TFW_T; ++k) {
+        const int buf = k & 1;
+        const int kt = (k & 63) >> 2, ki = (k & 3) + ((k >> 6) << 2);   // owner t and line index of k
+        if (ty == kt) {                     // my line ki is row k: publish its 8 cells
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+                if (i == ki) {
+                    *reinterpret_cast<int4*>(&rowk[buf][4 * tx]) = make_int4(c[i][0], c[i][1], c[i][2], c[i][3]);
+                    *reinterpret_cast<int4*>(&rowk[buf][64 + 4 * tx]) = make_int4(c[i][4], c[i][5], c[i][6], c[i][7]);
+                }
+        }
+        if (tx == kt) {                     // my column ki is column k
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                if (j == ki) {
+                    *reinterpret_cast<int4*>(&colk[buf][4 * ty]) = make_int4(c[0][j], c[1][j], c[2][j], c[3][j]);
+                    *reinterpret_cast<int4*>(&colk[buf][64 + 4 * ty]) = make_int4(c[4][j], c[5][j], c[6][j], c[7][j]);
+                }
+        }
+        __syncthreads();   // one barrier per k: buffer buf is rewritten at k + 2, after every thread passed k + 1's
+        int a[8], b[8];
+        tfw_split(*reinterpret_cast<const int4*>(&colk[buf][4 * ty]),
+                  *reinterpret_cast<const int4*>(&colk[buf][64 + 4 * ty]), a);
+        tfw_split(*reinterpret_cast<const int4*>(&rowk[buf][4 * tx]),
+                  *reinterpret_cast<const int4*>(&rowk[buf][64 + 4 * tx]), b);
+        tfw_relax(c, a, b);
+    }
+    tfw_store_tile(c, D, (size_t)N, base, base, ty, tx);
+}
+
+// ---------------------------------------------------------------- phase 2: pivot row and column
+// blockIdx.y == 0: row tile (r, b):    C = D(r, b), A = P* = D(r, r), B = D(r, b) (C itself)
+// blockIdx.y == 1: column tile (b, r): C = D(b, r), A = D(b, r) (C itself), B = P*; also colT(:, b)
+// b = blockIdx.x, skipping r.  Both operands come straight from D: A row-major (padded rows),
+// B row-major.  Each CTA reads only P* and its own tile and writes only its own tile, after the
+// last slab it reads has arrived: no dependency between CTAs.
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfw_phase2(int* D, int* colT, int N, int r)
+{
+    __shared__ __align__(16) int As[2][TFW_T][TFW_APAD];     // [row][k], row-major A slab
+    __shared__ __align__(16) int Bs[2][TFW_KS][TFW_T];       // [k][col]
+    const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
+    const int b = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
+    const bool col = blockIdx.y == 1;
+    const int pr = r * TFW_T;
+    const int crow = col ? b * TFW_T : pr, ccol = col ? pr : b * TFW_T;   // C tile
+    const int arow = crow;                  // A: rows of C, the pivot's columns (P* for a row tile)
+    const int bcol = ccol;                  // B: the pivot's rows, columns of C (P* for a column tile)
+    const size_t ld = (size_t)N;
+    auto load_slab = [&](int s, int st) {
+        const int k0 = s * TFW_KS;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            int q = tid + h * TFW_THREADS;                   // 512 16-byte chunks per operand
+            int ar = q >> 2, ak = (q & 3) * 4;              // A: 128 rows x 4 chunks
+            cp_async16(&As[st][ar][ak], D + (size_t)(arow + ar) * ld + pr + k0 + ak);
+            int bk = q >> 5, bc = (q & 31) * 4;             // B: 16 rows x 32 chunks
+            cp_async16(&Bs[st][bk][bc], D + (size_t)(pr + k0 + bk) * ld + bcol + bc);
+        }
+        cp_async_commit();
+    };
+    load_slab(0, 0);
+    int c[8][8];
+    tfw_load_tile(c, D, ld, crow, ccol, ty, tx);
+    constexpr int NS = TFW_T / TFW_KS;
+    for (int s = 0; s < NS; ++s) {
+        const int st = s & 1;
+        if (s + 1 < NS) {
+            load_slab(s + 1, st ^ 1);
+            cp_async_wait<1>();
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < TFW_KS; ++kk) {
+            int a[8], bv[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+                a[i] = As[st][tfw_line(ty, i)][kk];
+            tfw_split(*reinterpret_cast<const int4*>(&Bs[st][kk][4 * tx]),
+                      *reinterpret_cast<const int4*>(&Bs[st][kk][64 + 4 * tx]), bv);
+            tfw_relax(c, a, bv);
+        }
+        __syncthreads();     // stage st is refilled by the next iteration's load of slab s + 2
+    }
+    tfw_store_tile(c, D, ld, crow, ccol, ty, tx);
+    if (col) {               // colT(k, i) = C'(i, k): phase 3's A operand, k-major
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            int* p = colT + (size_t)tfw_line(tx, j) * ld + crow + 4 * ty;
+            *reinterpret_cast<int4*>(p) = make_int4(c[0][j], c[1][j], c[2][j], c[3][j]);
+            *reinterpret_cast<int4*>(p + 64) = make_int4(c[4][j], c[5][j], c[6][j], c[7][j]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- phase 3: every other tile
+// Tile (bi, bj), bi and bj skipping r (Kemp's Fig. 4.3 skip, written b + (b >= r)).
+// A = colT(:, bi) (k-major, 128 x 128), B = D(r, bj) (the pivot's rows), C = D(bi, bj) in registers.
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
+tfw_phase3(int* D, const int* __restrict__ colT, int N, int r)
+{
+    __shared__ __align__(16) int As[2][TFW_KS][TFW_T];       // [k][row]
+    __shared__ __align__(16) int Bs[2][TFW_KS][TFW_T];       // [k][col]
+    const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
+    const int bj = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
+    const int bi = blockIdx.y + ((int)blockIdx.y >= r ? 1 : 0);
+    const int pr = r * TFW_T, crow = bi * TFW_T, ccol = bj * TFW_T;
+    const size_t ld = (size_t)N;
+    auto load_slab = [&](int s, int st) {
+        const int k0 = s * TFW_KS;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            int q = tid + h * TFW_THREADS;
+            int kk = q >> 5, cc = (q & 31) * 4;             // 16 rows x 32 chunks, both operands
+            cp_async16(&As[st][kk][cc], colT + (size_t)(k0 + kk) * ld + crow + cc);
+            cp_async16(&Bs[st][kk][cc], D + (size_t)(pr + k0 + kk) * ld + ccol + cc);
+        }
+        cp_async_commit();
+    };
+    load_slab(0, 0);
+    int c[8][8];
+    tfw_load_tile(c, D, ld, crow, ccol, ty, tx);
+    constexpr int NS = TFW_T / TFW_KS;
+    for (int s = 0; s < NS; ++s) {
+        const int st = s & 1;
+        if (s + 1 < NS) {
+            load_slab(s + 1, st ^ 1);
+            cp_async_wait<1>();
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < TFW_KS; ++kk) {
+            int a[8], b[8];
+            tfw_split(*reinterpret_cast<const int4*>(&As[st][kk][4 * ty]),
+                      *reinterpret_cast<const int4*>(&As[st][kk][64 + 4 * ty]), a);
+            tfw_split(*reinterpret_cast<const int4*>(&Bs[st][kk][4 * tx]),
+                      *reinterpret_cast<const int4*>(&Bs[st][kk][64 + 4 * tx]), b);
+            tfw_relax(c, a, b);
+        }
+        __syncthreads();
+    }
+    tfw_store_tile(c, D, ld, crow, ccol, ty, tx);
+}

@@ -1,0 +1,8 @@
+"""Tuned GPU codes (issue 14, "the 2026 line"): the same algorithms written for the H100 today, beside
+the faithful kernels and never replacing them (registry ``faithful=False``).  Kernels in
+``cuda/tuned_*.cu``, each with a header that says what it is and why it is built as it is."""
+from .fw import tuned_fw
+from .sparse import tuned_sparse
+from .stream import tuned_fw_stream
+
+__all__ = ["tuned_fw", "tuned_fw_stream", "tuned_sparse"]

@@ -1,0 +1,67 @@
+// The tuned kernels (the real .cu sources) on the CPU emulation of cuda_host.h, launched as their Python
+// launchers launch them (algorithms/gpu/tuned/*.py).  Built by tests/test_tuned_emulated.py as a shared
+// library; each function works in place on a padded int32 matrix and returns the number of launches.
+#include "cuda_host.h"
+#include "tuned_fw.cu"
+#include "tuned_fw_stream.cu"
+#include "tuned_sparse.cu"
+
+extern "C" int emu_tuned_fw(int* D, int N)
+{
+    const int T = TFW_T, nb = N / T;
+    std::vector<int4> colT_store((size_t)T * N / 4 + 1);
+    int* colT = reinterpret_cast<int*>(colT_store.data());
+    std::fill(colT, colT + (size_t)T * N, -7);         // poison: phase 3 must read only what phase 2 wrote
+    int launches = 0;
+    for (int r = 0; r < nb; ++r) {
+        emu_launch({1, 1, 1}, {TFW_THREADS, 1, 1}, true, [&] { tfw_phase1(D, N, r); });
+        ++launches;
+        if (nb > 1) {
+            emu_launch({(unsigned)nb - 1, 2, 1}, {TFW_THREADS, 1, 1}, true, [&] { tfw_phase2(D, colT, N, r); });
+            emu_launch({(unsigned)nb - 1, (unsigned)nb - 1, 1}, {TFW_THREADS, 1, 1}, true,
+                       [&] { tfw_phase3(D, colT, N, r); });
+            launches += 2;
+        }
+    }
+    return launches;
+}
+
+extern "C" int emu_tuned_fw_stream(int* D, int N, int n)
+{
+    const unsigned gy = std::max(1, (N / 4 + 255) / 256);
+    for (int k = 0; k < n; ++k)
+        emu_launch({(unsigned)std::max(n, 1), gy, 1}, {256, 1, 1}, false, [&] { tfs_step(D, N, k); });
+    return n;
+}
+
+// D: n x N (N a multiple of batch), written whole; returns the total number of sweeps, -1 on no convergence
+extern "C" int emu_tuned_sparse(int* D, int n, int N, const int* indptr, const int* indices, const int* weights,
+                                int batch)
+{
+    const int V = batch / 128, slots = n + 2;
+    std::vector<unsigned char> F0(n), F1(n), F2(n);
+    unsigned char* F[3] = {F0.data(), F1.data(), F2.data()};
+    std::vector<int> any(slots);
+    emu_launch({(unsigned)n, (unsigned)std::max(1, (N / 4 + 255) / 256), 1}, {256, 1, 1}, false,
+               [&] { tsp_init_matrix(D, N); });
+    const unsigned ib = (unsigned)(std::max(n, slots) + 255) / 256, sb = (unsigned)((n * 32 + 255) / 256);
+    int total = 0;
+    for (int t0 = 0; t0 < n; t0 += batch) {
+        emu_launch({ib, 1, 1}, {256, 1, 1}, false, [&] { tsp_init_batch(F[0], F[1], F[2], any.data(), n, t0, batch, slots); });
+        int s = 0;
+        for (;; ++s) {
+            if (s >= slots)
+                return -1;
+            unsigned char *fin = F[s % 3], *fout = F[(s + 1) % 3], *fclear = F[(s + 2) % 3];
+            emu_launch({sb, 1, 1}, {256, 1, 1}, true, [&] {
+                if (V == 1) tsp_sweep<1>(D, N, indptr, indices, weights, n, t0, fin, fout, fclear, any.data(), s);
+                else if (V == 2) tsp_sweep<2>(D, N, indptr, indices, weights, n, t0, fin, fout, fclear, any.data(), s);
+                else tsp_sweep<4>(D, N, indptr, indices, weights, n, t0, fin, fout, fclear, any.data(), s);
+            });
+            if (!any[s])
+                break;
+        }
+        total += s + 1;
+    }
+    return total;
+}

@@ -1,0 +1,100 @@
+"""The tuned kernels' real sources on a CPU emulation of CUDA (tests/emulate/cuda_host.h: a thread per
+CUDA thread, barriers for __syncthreads and the warp intrinsics, cp.async copies performed as late as
+the hardware may), launched as the Python launchers launch them, exact against the reference on
+awkward sizes and kinds.  This checks each kernel's logic (tiling, phases, slabs, padding, frontier)
+without a GPU; tests/test_tuned_gpu.py runs the same checks on the device."""
+import ctypes
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from apsp_kernels import reference_apsp
+from apsp_kernels.distances import finish
+from apsp_kernels.gpu import CUDA_DIR, compile_options
+from apsp_kernels.graph import round_up
+
+from tuned_graphs import kinds
+
+HERE = Path(__file__).resolve().parent / "emulate"
+INT = ctypes.POINTER(ctypes.c_int)
+
+
+@pytest.fixture(scope="module", params=("late", "early"))
+def emu(request, tmp_path_factory):
+    """The emulation built twice: cp.async copies performed at their wait (a read of a stage before its
+    wait sees stale data) or at their issue (a stage refilled while other threads still read it shows)."""
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not found: the CPU emulation of the tuned kernels is skipped")
+    so = tmp_path_factory.mktemp("emu") / f"tuned_emu_{request.param}.so"
+    defines = [o for o in compile_options() if o.startswith("-D")]
+    early = ["-DAPSP_EMU_COPY_EARLY"] if request.param == "early" else []
+    r = subprocess.run(["g++", "-std=c++20", "-O2", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas",
+                        f"-I{HERE}", f"-I{CUDA_DIR}", *defines, "-DAPSP_HOST_EMULATION", *early,
+                        str(HERE / "tuned_harness.cpp"), "-o", str(so)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return ctypes.CDLL(str(so))
+
+
+def _p(a):
+    assert a.flags.c_contiguous and a.ctypes.data % 16 == 0
+    return a.ctypes.data_as(INT)
+
+
+def run_fw(lib, g):
+    N = round_up(max(g.n, 1), 128)
+    D = g.to_dense(pad_to=N)
+    assert lib.emu_tuned_fw(_p(D), N) == (N // 128) * (3 if N > 128 else 1)
+    return finish(np.ascontiguousarray(D[:g.n, :g.n]))
+
+
+def run_stream(lib, g):
+    N = round_up(max(g.n, 1), 4)
+    D = g.to_dense(pad_to=N)
+    lib.emu_tuned_fw_stream(_p(D), N, g.n)
+    return finish(np.ascontiguousarray(D[:g.n, :g.n]))
+
+
+def run_sparse(lib, g, batch):
+    n, N = g.n, round_up(g.n, batch)
+    D = np.full((n, N), -5, np.int32)          # poison: every cell must be written
+    csr = [np.ascontiguousarray(a.astype(np.int32)) for a in (g.indptr, g.indices, g.weights)]
+    sweeps = lib.emu_tuned_sparse(_p(D), n, N, *map(_p, csr), batch)
+    assert sweeps >= 0, "no convergence"
+    return np.ascontiguousarray(D[:, :n])
+
+
+EMU_SIZES = (1, 2, 31, 33, 127, 129, 257)      # 1025 and more: on the GPU (tests/test_tuned_gpu.py)
+
+
+@pytest.mark.parametrize("n", EMU_SIZES)
+def test_tuned_fw_emulated(emu, n):
+    for negative in (False, True):
+        for label, g in kinds(n, seed=500 + n, negative=negative):
+            if n > 129 and label != "awkward":
+                continue                         # a 3 x 3 tiling once is enough (a few seconds each)
+            np.testing.assert_array_equal(run_fw(emu, g), reference_apsp(g), err_msg=f"{label} n={n}")
+
+
+@pytest.mark.parametrize("n", EMU_SIZES)
+def test_tuned_fw_stream_emulated(emu, n):
+    for label, g in kinds(n, seed=600 + n, negative=n % 2 == 1):
+        np.testing.assert_array_equal(run_stream(emu, g), reference_apsp(g), err_msg=f"{label} n={n}")
+
+
+@pytest.mark.parametrize("batch, n", [(128, n) for n in (1, 2, 31, 33, 129)] + [(256, 33), (256, 129), (512, 129)])
+def test_tuned_sparse_emulated(emu, n, batch):
+    for label, g in kinds(n, seed=700 + n, negative=False):
+        if label == "complete" and n > 33:
+            continue
+        np.testing.assert_array_equal(run_sparse(emu, g, batch), reference_apsp(g), err_msg=f"{label} n={n}")
+
+
+def test_tuned_fw_refuses_a_negative_cycle(emu):
+    from apsp_kernels import Graph
+    from apsp_kernels.distances import NegativeCycleError
+    g = Graph.from_edges(140, [0, 1, 2, 130], [1, 2, 0, 131], [1, 1, -3, 5])
+    with pytest.raises(NegativeCycleError):
+        run_fw(emu, g)
