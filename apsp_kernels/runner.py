@@ -143,6 +143,8 @@ def _source_html(name):
     s = _source(name)
     if s is None:
         return "-"
+    if s.get("missing"):        # a study whose own measurement has not run yet (notebook 10 before the device run)
+        return html.escape(s["missing"])
     how = "measured in this batch" if s["measured_now"] else "<b>recorded</b> run"
     return (f"{how}: {html.escape(str(s['device']))}, {html.escape(s['date'])}, commit {html.escape(s['commit'])}"
             f"<br><small>{html.escape(s['run'])}</small>")
@@ -150,7 +152,7 @@ def _source_html(name):
 
 def _mixed_sources_html(results):
     """Said in red when the reports draw their numbers from more than one run."""
-    runs = sorted({s["run"] for s in (_source(r["name"]) for r in results) if s})
+    runs = sorted({s["run"] for s in (_source(r["name"]) for r in results) if s and not s.get("missing")})
     if len(runs) <= 1:
         return ""
     return (f'<p class="failed">These reports draw on {len(runs)} different runs: '
@@ -194,6 +196,12 @@ def measure(profile, processes=None):
     return campaign.run(P, d, only=processes)
 
 
+def ordered(notebooks):
+    """The notebooks in the order they run: sorted by name, the summary last (it collects the verdicts
+    of every other notebook, and 10_iitkgp sorts after 07_summary)."""
+    return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
+
+
 def run(profile="smoke", only=None, source="measure", progress=True, stage="all", processes=None):
     """Measure (the campaign) and render (execute the notebooks; ``only``: comma-separated parts
     of their names) under one batch id (``APSP_BATCH``, set here unless given)."""
@@ -208,7 +216,7 @@ def run(profile="smoke", only=None, source="measure", progress=True, stage="all"
     # progress bars belong on the console (papermill's, per cell), not in the rendered reports
     os.environ.setdefault("TQDM_DISABLE", "1")
     print(f"batch {os.environ['APSP_BATCH']}", flush=True)
-    nbs = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+    nbs = ordered(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
     if only:
         parts = [o.strip() for o in only.split(",") if o.strip()]
         nbs = [p for p in nbs if any(o in p.stem for o in parts)]
