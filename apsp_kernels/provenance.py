@@ -25,7 +25,10 @@ CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/
               "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py",
               # the Hochberg study's own runner and sweep (no file matched these before it: older commits'
               # fingerprints are unchanged, tests/test_plan_frozen.py checks the recorded ones)
-              "apsp_kernels/study/hochberg_*.py", "data/sweeps/*.yaml")
+              "apsp_kernels/study/hochberg_*.py", "data/sweeps/*.yaml",
+              # the IIT Kharagpur study's runs and sweep (seed 001; its report, iitkgp_report.py and
+              # iitkgp_figures.py, only reads them): no older commit holds these files
+              "apsp_kernels/study/iitkgp_runs.py", "apsp_kernels/study/iitkgp_spec.py")
 
 
 class ProvenanceError(RuntimeError):

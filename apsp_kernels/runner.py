@@ -144,6 +144,8 @@ def _source_html(name):
     s = _source(name)
     if s is None:
         return "-"
+    if s.get("missing"):        # a study whose own measurement has not run yet (notebook 10 before the device run)
+        return html.escape(s["missing"])
     how = "measured in this batch" if s["measured_now"] else "<b>recorded</b> run"
     return (f"{how}: {html.escape(str(s['device']))}, {html.escape(s['date'])}, commit {html.escape(s['commit'])}"
             f"<br><small>{html.escape(s['run'])}</small>")
@@ -151,7 +153,7 @@ def _source_html(name):
 
 def _mixed_sources_html(results):
     """Said in red when the reports draw their numbers from more than one run."""
-    runs = sorted({s["run"] for s in (_source(r["name"]) for r in results) if s})
+    runs = sorted({s["run"] for s in (_source(r["name"]) for r in results) if s and not s.get("missing")})
     if len(runs) <= 1:
         return ""
     return (f'<p class="failed">These reports draw on {len(runs)} different runs: '
@@ -197,8 +199,8 @@ def measure(profile, processes=None):
 
 def order(notebooks):
     """The order of execution: by name, except that a summary notebook (``*_summary``), which
-    collects the others' verdict tables, runs after all of them (08_hochberg after 07_summary by
-    name).  The index lists them by name."""
+    collects the others' verdict tables, runs after all of them (08_hochberg, 10_iitkgp ... sort after
+    07_summary by name).  The index lists them by name."""
     return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
 
 

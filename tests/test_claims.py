@@ -8,7 +8,7 @@ import pytest
 from apsp_kernels import claims, paths, registry
 
 C = claims.load()
-KINDS = {"range", "value", "average", "trend", "crossover", "break_even", "ordering", "limit", "occurrence"}
+KINDS = {"range", "value", "average", "trend", "crossover", "break_even", "ordering", "limit", "occurrence", "exists"}
 
 
 def _norm(s):

@@ -147,7 +147,31 @@ def test_ordering_outcomes():
     assert rules.ordering_rule([])[0] == "not testable"
 
 
+def test_exists_outcomes():
+    """Seed 001's 'can be even worse than CPU': somewhere, not everywhere."""
+    v, why = rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 1.5, 1.3, 1.7)])
+    assert v == "reproduced" and "n = 1694616" in why
+    assert rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 0.7, 0.6, 0.8)])[0] == "not reproduced"
+    assert rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 1.0, 0.9, 1.1)])[0] == "inconclusive"
+    assert rules.exists_rule([(82168, float("nan"), 1, 2)])[0] == "not testable"
+    assert rules.exists_rule([])[0] == "not testable"
+
+
 # ----------------------------------------------------------------- statistics
+def test_pooled_slope_over_groups_with_their_own_levels():
+    """Seed 001's coarsening: time against the factor on several graphs, each at its own level."""
+    cf = [1, 2, 4, 8, 16]
+    rng = np.random.default_rng(3)
+    groups = [(cf, [np.array([lvl * f * e for e in np.exp(rng.normal(0, 0.02, 3))]) for f in cf]) for lvl in (1.0, 50.0, 1e4)]
+    s, lo, hi = stats.pooled_slope_ci(groups)
+    assert s == pytest.approx(1, abs=0.03) and lo < s < hi and 0.9 < lo and hi < 1.1
+    flat = [(cf, [np.array([lvl * e for e in np.exp(rng.normal(0, 0.05, 3))]) for _ in cf]) for lvl in (1.0, 9.0)]
+    s, lo, hi = stats.pooled_slope_ci(flat)
+    assert lo < 0 < hi                                       # no trend: the interval holds 0
+    assert np.isnan(stats.pooled_slope_ci([([1], [np.ones(3)])])[0])          # too few points
+    assert np.isnan(stats.pooled_slope_ci([(cf[:3], [np.ones(1)] * 3)])[1])    # one run each: no interval
+
+
 def test_median_ci_order_statistics():
     med, lo, hi, cov = stats.median_ci(np.arange(1, 11))
     assert med == 5.5 and lo == 2 and hi == 9 and cov >= 0.95

@@ -257,6 +257,23 @@ def ordering_rule(points):
     return "inconclusive", f"holds at {len(holds)}, opposite at {len(opposite)}, within the noise at {k - len(holds) - len(opposite)} of {k} sizes"
 
 
+def exists_rule(points):
+    """X *can* be slower than Y (seed 001: queueBFS "can be even worse than CPU implementation of BFS"):
+    ``points`` = [(n, ratio time_X / time_Y, lo, hi)] where the claim says it may happen.  It happens
+    somewhere if one interval lies above 1; it is refuted only where every interval lies below 1."""
+    points = [p for p in points if p[1] == p[1]]
+    if not points:
+        return "not testable", "nothing measured"
+    seen = [p for p in points if p[2] > 1]
+    never = [p for p in points if p[3] < 1]
+    k = len(points)
+    if seen:
+        return "reproduced", f"happens at {len(seen)} of {k} (n = {', '.join(str(p[0]) for p in seen)})"
+    if len(never) == k:
+        return "not reproduced", f"the opposite holds at every one of {k}"
+    return "inconclusive", f"within the noise at {k - len(never)} of {k}, the opposite at {len(never)}"
+
+
 def describe(verdict, reason):
     assert verdict in VERDICTS, verdict
     return f"{verdict}: {reason}"

@@ -135,6 +135,33 @@ def loglog_slope_ci(sizes, groups, conf=CONF, n_boot=N_BOOT):
     return slope, lo, hi
 
 
+def pooled_slope_ci(per_group, conf=CONF, n_boot=N_BOOT):
+    """Slope of log(median) against log(x), pooled over groups that each have their own level (seed
+    001's coarsening: time against the coarsening factor on several graphs): every group is centred
+    on its own means, the slope is sum(xc * yc) / sum(xc^2) over all of them, with a 95% interval from
+    the draws of each median (:func:`centre_draws`).  ``per_group``: [(x values, [runs at each x])];
+    (slope, lo, hi), NaN without at least 3 points over groups of 2 or more."""
+    rng = _rng()
+    num = den = 0.0
+    num_d = np.zeros(n_boot)
+    used = 0
+    for xs, rs in per_group:
+        if len(xs) < 2:
+            continue
+        xc = np.log(np.asarray(xs, float))
+        xc = xc - xc.mean()
+        y = np.log([np.median(np.asarray(r, float)) for r in rs])
+        d = np.log(np.array([centre_draws(r, rng, n_boot) for r in rs]))
+        num += float(xc @ (y - y.mean()))
+        num_d = num_d + xc @ (d - d.mean(axis=0))
+        den += float(xc @ xc)
+        used += len(xs)
+    if used < 3 or den == 0:
+        return np.nan, np.nan, np.nan
+    lo, hi = _quantiles(num_d / den, conf)
+    return num / den, lo, hi
+
+
 def overlap(a_lo, a_hi, b_lo, b_hi):
     return not (a_hi < b_lo or b_hi < a_lo)
 

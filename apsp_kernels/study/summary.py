@@ -87,8 +87,11 @@ def verdict_table(runs):
 
 def collect_verdicts(run_dir=None):
     """Every notebook's verdict table: this batch's (reports/verdicts/) where the notebook ran,
-    else the one recorded beside the campaign it rendered (``run_dir``)."""
+    else the one recorded beside the campaign it rendered (``run_dir``).  A claim that data/claims.yaml
+    now gives to another notebook (seed 001's, moved from 06 to 10) is taken from that notebook only, so
+    that an older recorded table cannot list it twice or under the notebook that no longer tests it."""
     frames = []
+    owner = {cid: c["notebook"] for cid, c in claims_mod.load().items()}
     for nb in NOTEBOOKS_WITH_CLAIMS():
         f = paths.REPORTS / "verdicts" / f"{nb}.csv"
         if not f.exists() and run_dir is not None:
@@ -96,6 +99,7 @@ def collect_verdicts(run_dir=None):
         if not f.exists():
             continue
         t = pd.read_csv(f)
+        t = t[t["claim"].map(lambda cid: owner.get(cid, nb) == nb)].copy()
         t["notebook"] = nb
         frames.append(t)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -118,7 +118,8 @@ def speedup_pair(df, c, sizes=None):
 def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=None, decided=None, note=""):
     """One verdict row.  The default measurement follows the claim's ``kind``; a notebook may
     pass what it measured for claims of its own shape (``points``: [(n, v, lo, hi)], ``aggregate``:
-    (v, lo, hi, text), ``crossover``: (n or None or 0, ci, measured range), ``ordering``: points,
+    (v, lo, hi, text), ``crossover``: (n or None or 0, ci, measured range), ``ordering``: points (also of an
+    ``exists`` claim),
     ``decided``: (verdict, reason) from a rule the notebook applied, for trends)."""
     row = _base_row(c)
     kind = c.get("kind")
@@ -172,6 +173,10 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         v, why = rules.ordering_rule(pts)
         row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts),
                    ours_text=f"ratio {fmt(min(p[1] for p in pts))}x .. {fmt(max(p[1] for p in pts))}x over {len(pts)} sizes" if pts else "-")
+    elif kind == "exists":
+        pts = ordering or []
+        v, why = rules.exists_rule(pts)
+        row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts))
     elif kind in ("trend", "occurrence"):
         v, why = decided or ("not testable", f"no {kind} measured")
     else:
