@@ -117,22 +117,24 @@ def _single_tables(df):
 
 # ------------------------------------------------------------------------ P GPUs
 def _jobs_by_gpus(args):
-    """{P: [job]} for strong scaling at each size (one GPU: the design does not matter, nothing
-    moves) and weak scaling from the smallest size (n = n0 sqrt(P), a multiple of bs)."""
-    bs = parse_variant(args.kernel)[0]
+    """{P: [job]} for strong scaling at each size and kernel (one GPU: the design does not matter,
+    nothing moves) and weak scaling from the smallest size with the first kernel (n = n0 sqrt(P),
+    a multiple of bs, on P GPUs and on one)."""
     todo = {P: [] for P in args.gpus}
-    for n in args.sizes:
-        for P in args.gpus:
-            for s in (["row"] if P == 1 else args.syncs):
-                todo[P].append(jobs.job(n, s, args.kernel, repeats=args.repeats, label="strong"))
+    for k in args.kernels:
+        for n in args.sizes:
+            for P in args.gpus:
+                for s in (["row"] if P == 1 else args.syncs):
+                    todo[P].append(jobs.job(n, s, k, repeats=args.repeats, label="strong"))
     if args.weak:                 # n0 sqrt(P) with P GPUs, and on one GPU too (its reference, and T(1, n))
-        n0 = min(args.sizes)
+        k = args.kernels[0]
+        bs, n0 = parse_variant(k)[0], min(args.sizes)
         for P in args.gpus:
             if P > 1:
                 n = int(round(n0 * math.sqrt(P) / bs)) * bs
-                todo[P] += [jobs.job(n, s, args.kernel, repeats=args.repeats, label="weak") for s in args.weak_syncs]
-                if 1 in todo and n not in {j["n"] for j in todo[1]}:
-                    todo[1].append(jobs.job(n, "row", args.kernel, repeats=args.repeats, label="weak"))
+                todo[P] += [jobs.job(n, s, k, repeats=args.repeats, label="weak") for s in args.weak_syncs]
+                if 1 in todo and (n, k) not in {(j["n"], j["kernel"]) for j in todo[1]}:
+                    todo[1].append(jobs.job(n, "row", k, repeats=args.repeats, label="weak"))
     return todo
 
 
@@ -283,7 +285,8 @@ def main(argv=None):
     m.add_argument("--syncs", nargs="+", default=list(SYNC_DESIGNS), choices=SYNC_DESIGNS)
     m.add_argument("--weak", action="store_true", help="also n0 * sqrt(P) for P > 1, n0 the smallest size")
     m.add_argument("--weak-syncs", nargs="+", default=["row"], choices=SYNC_DESIGNS)
-    m.add_argument("--kernel", default="b32-dim3-branch", help="the NTHU variant every rank runs")
+    m.add_argument("--kernels", "--kernel", nargs="+", default=["b32-dim3-branch"],
+                   help="the NTHU variants the ranks run, each at every size (weak scaling: the first)")
     m.add_argument("--repeats", type=int, default=1)
     m.add_argument("--cpu-ref-cap", type=int, default=16384,
                    help="largest n whose one-GPU result is checked against the CPU reference (16384: about 6 s on "

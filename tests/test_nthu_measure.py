@@ -61,12 +61,16 @@ def _ranks(records):
 
 def test_jobs_weak_scaling_runs_on_one_gpu_too(nm):
     args = nm.main.__globals__["argparse"].Namespace(sizes=[2048, 4096], gpus=[1, 2], syncs=["row", "whole"],
-                                                     weak=True, weak_syncs=["row"], kernel="b32-dim3-branch", repeats=1)
+                                                     weak=True, weak_syncs=["row"], kernels=["b32-dim3-branch"], repeats=1)
     todo = nm._jobs_by_gpus(args)
     assert [(j["n"], j["sync"], j["label"]) for j in todo[1]] == [(2048, "row", "strong"), (4096, "row", "strong"),
                                                                    (2912, "row", "weak")]
     assert [(j["n"], j["sync"]) for j in todo[2]] == [(2048, "row"), (2048, "whole"), (4096, "row"), (4096, "whole"),
                                                       (2912, "row")]
+    args.kernels, args.weak = ["b8-dim3-branch", "b64-dim3-branch"], False
+    todo = nm._jobs_by_gpus(args)
+    assert [(j["n"], j["kernel"]) for j in todo[1]] == [(2048, "b8-dim3-branch"), (4096, "b8-dim3-branch"),
+                                                        (2048, "b64-dim3-branch"), (4096, "b64-dim3-branch")]
 
 
 def test_a_p_gpu_result_is_checked_against_the_one_gpu_result(nm, monkeypatch):
