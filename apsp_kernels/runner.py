@@ -194,6 +194,12 @@ def measure(profile, processes=None):
     return campaign.run(P, d, only=processes)
 
 
+def order(notebooks):
+    """The notebooks in name order, except that a summary (``*_summary``) runs after all the others:
+    it collects every other notebook's verdicts (07 before 08, 09, ... would miss theirs)."""
+    return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
+
+
 def run(profile="smoke", only=None, source="measure", progress=True, stage="all", processes=None):
     """Measure (the campaign) and render (execute the notebooks; ``only``: comma-separated parts
     of their names) under one batch id (``APSP_BATCH``, set here unless given)."""
@@ -208,7 +214,7 @@ def run(profile="smoke", only=None, source="measure", progress=True, stage="all"
     # progress bars belong on the console (papermill's, per cell), not in the rendered reports
     os.environ.setdefault("TQDM_DISABLE", "1")
     print(f"batch {os.environ['APSP_BATCH']}", flush=True)
-    nbs = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+    nbs = order(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
     if only:
         parts = [o.strip() for o in only.split(",") if o.strip()]
         nbs = [p for p in nbs if any(o in p.stem for o in parts)]
