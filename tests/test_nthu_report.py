@@ -204,3 +204,12 @@ def test_notebook_09_judges_synthetic_two_gpu_runs(tmp_path, monkeypatch):
     text = out.read_text()
     assert (paths.FIGURES / "smoke" / "fig_nthu_scaling.png").exists() and R.PENDING + "." not in text
 
+
+def test_the_device_commands_are_the_device_scripts():
+    """The commands the notebook prints while two-GPU results are pending are those that
+    scripts/device_nthu_multi.sh runs (and the README lists)."""
+    import re
+    text = re.sub(r"\s+", " ", (R.paths.ROOT / "scripts" / "device_nthu_multi.sh").read_text().replace("\\\n", " "))
+    readme = re.sub(r"\s+", " ", (R.paths.ROOT / "README.md").read_text())
+    for cmd in R.DEVICE_COMMANDS:
+        assert cmd in text and cmd.split("multi ", 1)[1] in readme
