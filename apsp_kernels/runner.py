@@ -1,6 +1,7 @@
 """Batch runner behind ``./run_all.sh``: executes every notebook with papermill under a
-profile, renders each to HTML (nbconvert) and writes ``reports/index.html``.  A failing
-notebook does not stop the others; the exit status is non-zero if any failed."""
+profile (by name, the summary last: :func:`order`), renders each to HTML (nbconvert) and writes
+``reports/index.html``.  A failing notebook does not stop the others; the exit status is
+non-zero if any failed."""
 from __future__ import annotations
 
 import argparse
@@ -195,8 +196,9 @@ def measure(profile, processes=None):
 
 
 def order(notebooks):
-    """The notebooks in name order, except that a summary (``*_summary``) runs after all the others:
-    it collects every other notebook's verdicts (07 before 08, 09, ... would miss theirs)."""
+    """The order of execution: by name, except that a summary notebook (``*_summary``), which
+    collects the others' verdict tables, runs after all of them (08_hochberg after 07_summary by
+    name).  The index lists them by name."""
     return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
 
 

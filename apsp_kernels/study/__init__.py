@@ -2,8 +2,7 @@
 jobs of each notebook), campaign (independent processes that measure them), measurements
 (loading and per-size statistics), stats, rules (verdict rules), verdicts and quantities
 (claims against measurements), figures (one style, one colour per algorithm), tables (every table and
-number a report shows), text (sentences from data), summary (notebook 07); nthu_report, nthu_verdicts and
-nthu_figures (notebook 09, seed 004's recorded runs)."""
+number a report shows), text (sentences from data), summary (notebook 07)."""
 from __future__ import annotations
 
 from . import figures, measurements, plan, profiles, quantities, rules, stats, tables, text, verdicts
