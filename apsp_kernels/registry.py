@@ -213,8 +213,8 @@ _add(name="nthu_blocked", label="NTHU blocked FW", paper="NTHU HW4, Blocked APSP
 _add(name="nthu_multi", label="NTHU multi-GPU blocked FW (NCCL)", paper="NTHU HW4, Multi-GPU (seed 004)",
      kemp_algorithm=None, device="gpu", representation="dense", footprint=lambda n, m: 4 * (max(n, 1) + 64) ** 2,
      launcher=gpu_codes.nthu_multi, variants=SYNC_DESIGNS, variant_param="sync", limit_kind="minplus",
-     notes="variants are the seed's synchronisation designs (3rd, 2nd, 1st); n_gpus=P spawns P-1 processes, "
-           "the whole matrix on every GPU; kernel=<NTHU variant>")
+     notes="variants are the seed's synchronisation designs (3rd, 2nd, 1st); n_gpus=P > 1 spawns P processes "
+           "(this one coordinates, with a deadline), the whole matrix on every GPU; kernel=<NTHU variant>")
 # ----------------------------------------- seed 001 (IIT Kharagpur): BFS, SSSP, its naive FW
 # The single-source codes (problem "bfs"/"sssp") take sources=... and return one row per source;
 # by_device() leaves them out, so the APSP study never meets them.  Its APSP by repeated SSSP

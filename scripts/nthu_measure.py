@@ -6,16 +6,20 @@ single  one GPU: every NTHU variant (bs 8/16/32/64 x dim3/int launches x branch/
         (about 2-3 minutes on an H100):
             python3 scripts/nthu_measure.py single
 multi   P GPUs of one host (NCCL; NCCL_NVLS_ENABLE=0): the three synchronisation designs at each n
-        with P = 1 and 2 (strong scaling), and the 'row' design at n0 * sqrt(P) (weak scaling: n^2
-        per GPU fixed), per-round compute and communication, every solve verified by Fletcher-64
-        (the ranks' block-row checksums, combined) against the CPU reference and, block row by
-        block row, against the one-GPU result of the same n:
-            python3 scripts/nthu_measure.py multi --sizes 16384 32768 --gpus 1 2
-            python3 scripts/nthu_measure.py multi --sizes 65536 --syncs row --weak --gpus 1 2
+        with P = 1 and 2 (strong scaling), and the 'row' design at n0 * sqrt(P) with P = 1 and 2
+        (weak scaling: n^2 per GPU fixed), per-round compute and communication.  Every P-GPU solve
+        is verified block row by block row (the ranks' Fletcher-64 checksums) against the one-GPU
+        result of the same graph (this run's or an earlier one's, kept in the cache), and the
+        one-GPU result against the CPU reference up to --cpu-ref-cap; the ranks compute no reference.
+        Each P is one start of P rank processes (this process only coordinates); a line per
+        finished solve as it finishes:
+            python3 scripts/nthu_measure.py multi --sizes 16384 32768 --gpus 1 2 --weak
+            python3 scripts/nthu_measure.py multi --sizes 65536 --syncs row --gpus 1 2
         Under mpirun (mpirun -np 2 python3 scripts/nthu_measure.py multi ...) only the jobs with
-        P = the MPI world size run (run -np 1 for the one-GPU baseline).
+        P = the MPI world size run (run -np 1 first, for the one-GPU result).
 Each invocation stops starting new work after --budget-s seconds (default 480: the device tool
-allows 10 minutes a command) and lists what it skipped.  Prints short tables at the end."""
+allows 10 minutes a command), lists what it skipped, and kills ranks still running at --deadline-s
+(default 570) with one line naming them.  Prints short tables at the end."""
 from __future__ import annotations
 
 import argparse
@@ -33,7 +37,7 @@ import pandas as pd
 from apsp_kernels import generators, harness, paths, provenance, registry
 from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
 from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, jobs, launch
-from apsp_kernels.study.campaign import reference_checksum
+from apsp_kernels.study.campaign import _graph_key, reference_checksum
 
 T0 = time.perf_counter()
 
@@ -113,20 +117,24 @@ def _single_tables(df):
 
 # ------------------------------------------------------------------------ P GPUs
 def _jobs_by_gpus(args):
-    """{P: [job]} for strong scaling at each size (one GPU: the design does not matter, nothing
-    moves) and weak scaling from the smallest size (n = n0 sqrt(P), a multiple of bs)."""
-    bs = parse_variant(args.kernel)[0]
+    """{P: [job]} for strong scaling at each size and kernel (one GPU: the design does not matter,
+    nothing moves) and weak scaling from the smallest size with the first kernel (n = n0 sqrt(P),
+    a multiple of bs, on P GPUs and on one)."""
     todo = {P: [] for P in args.gpus}
-    for n in args.sizes:
-        for P in args.gpus:
-            for s in (["row"] if P == 1 else args.syncs):
-                todo[P].append(jobs.job(n, s, args.kernel, repeats=args.repeats, label="strong"))
-    if args.weak:
-        n0 = min(args.sizes)
+    for k in args.kernels:
+        for n in args.sizes:
+            for P in args.gpus:
+                for s in (["row"] if P == 1 else args.syncs):
+                    todo[P].append(jobs.job(n, s, k, repeats=args.repeats, label="strong"))
+    if args.weak:                 # n0 sqrt(P) with P GPUs, and on one GPU too (its reference, and T(1, n))
+        k = args.kernels[0]
+        bs, n0 = parse_variant(k)[0], min(args.sizes)
         for P in args.gpus:
             if P > 1:
                 n = int(round(n0 * math.sqrt(P) / bs)) * bs
-                todo[P] += [jobs.job(n, s, args.kernel, repeats=args.repeats, label="weak") for s in args.weak_syncs]
+                todo[P] += [jobs.job(n, s, k, repeats=args.repeats, label="weak") for s in args.weak_syncs]
+                if 1 in todo and (n, k) not in {(j["n"], j["kernel"]) for j in todo[1]}:
+                    todo[1].append(jobs.job(n, "row", k, repeats=args.repeats, label="weak"))
     return todo
 
 
@@ -139,19 +147,30 @@ def multi(args):
     lead = mpi_world is None or _mpi_rank() == 0
     prov = _provenance("multi", args) if lead else None
     out = _out_dir("multi") if lead else None
-    rows, rounds, skipped = [], [], []
-    one_gpu = {}                                        # n -> block-row checksums of the P = 1 run
+    rows, rounds, skipped, errors = [], [], [], []
+    soft = time.time() + args.budget_s - _elapsed()          # no solve starts after this (wall clock)
     for P, todo in sorted(_jobs_by_gpus(args).items()):
         if mpi_world is not None and P != mpi_world:
             continue
         if mpi_world is None and _elapsed() > args.budget_s:
             skipped += [f"P={P} n={j['n']} {j['sync']}" for j in todo]
             continue
-        per_rank = launch.run(P if mpi_world is None else None, jobs.run_jobs, (todo,))
+        if lead:
+            print(f"P={P}: {len(todo)} job(s), {_elapsed():.0f} s into the run", flush=True)
+        say = lambda rank, kind, text: print(f"  {text}", flush=True) if kind == "note" and rank == 0 else None
+        try:
+            per_rank = launch.run(P if mpi_world is None else None, jobs.run_jobs, (todo, True, soft),
+                                  timeout_s=max(10.0, args.deadline_s - _elapsed()), on_message=say, isolate=True)
+        except launch.RankError as e:               # one line; keep what every rank finished
+            errors.append(f"P={P}: {e}")
+            print(f"error: P={P}: {e}", flush=True)
+            per_rank = jobs.records_of(e.messages)
         if per_rank is None:
             continue
+        done = {(r["job"], r["repeat"]) for r in (per_rank[0] if per_rank else [])}
+        skipped += [f"P={P} n={j['n']} {j['sync']}" for i, j in enumerate(todo) if (i, 0) not in done]
         for rec in jobs.summarise(per_rank):
-            _verify(rec, one_gpu, args.cpu_ref_cap)
+            _verify(rec, args.cpu_ref_cap)
             for r in rec.pop("per_round"):
                 rounds.append(pd.DataFrame(dict(job=len(rows), **r, round=range(len(r["comm_ms"])))))
             rows.append(dict(algorithm="nthu_multi", variant=rec["sync"], device="gpu", graph="kemp 2-6",
@@ -160,14 +179,17 @@ def multi(args):
             print(_line(rows[-1]), flush=True)
     if not lead:
         return 0
+    prov["errors"] = errors
+    prov["skipped"] = skipped
     df = pd.DataFrame(rows)
     _write(out, "nthu-multi", df, prov)
     if rounds:
         pd.concat(rounds).to_csv(out / "nthu-multi-rounds.csv.gz", index=False)
     _multi_tables(df)
     if skipped:
-        print(f"skipped after {args.budget_s} s: {', '.join(skipped)}")
-    return 0 if len(df) and df["verified"].astype(bool).all() else 1
+        print(f"skipped (budget {args.budget_s:g} s or a failed rank): {', '.join(skipped)}")
+    ok = len(df) and df["verified"].map(lambda v: v is not False).all()
+    return 0 if ok and not errors else 1
 
 
 def _mpi_rank():
@@ -175,19 +197,45 @@ def _mpi_rank():
     return MPI.COMM_WORLD.Get_rank()
 
 
-def _verify(rec, one_gpu, cap):
-    """Against the CPU reference (whole-matrix Fletcher-64, where n <= cap) and, block row by block
-    row, against the one-GPU run of the same n (where this invocation ran one)."""
+ONE_GPU = "nthu_one_gpu_checksums.json"     # in the cache: the one-GPU result of each (graph, kernel)
+
+
+def _one_gpu_store(key, value=None):
+    """The one-GPU run's block-row checksums, kept on disk (paths.CACHE) so that a later
+    invocation (mpirun -np 2 after -np 1, another device command) verifies against them."""
+    f = paths.CACHE / ONE_GPU
+    known = json.loads(f.read_text()) if f.exists() else {}
+    if value is None:
+        got = known.get(key)
+        return None if got is None else {int(b): tuple(v) for b, v in got.items()}
+    known[key] = {str(b): list(v) for b, v in value.items()}
+    paths.CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(known))
+    tmp.replace(f)
+    return value
+
+
+def _verify(rec, cap):
+    """A P-GPU result against the one-GPU result of the same graph and kernel, block row by block
+    row (the one-GPU run of this invocation or of an earlier one, kept in the cache); the one-GPU
+    result against the CPU reference (Fletcher-64 of the all-core Dijkstra's exact distances,
+    computed here once per graph and cached on disk) where n <= ``cap``.  The ranks never compute a
+    reference."""
     n, blocks = rec["n"], rec["block_checksums"]
-    ref = f"{reference_checksum(generators.kemp(n, seed=rec['seed'])):016x}" if n <= cap else None
-    if rec["n_gpus"] == 1:
-        one_gpu.setdefault((n, rec["kernel"]), blocks)
-    base = one_gpu.get((n, rec["kernel"]))
+    key = f"{_graph_key(generators.kemp(n, seed=rec['seed']))}|{rec['kernel']}"
+    base = _one_gpu_store(key) if rec["n_gpus"] > 1 else None
+    ref = None
+    if n <= cap and (rec["n_gpus"] == 1 or base is None):
+        ref = f"{reference_checksum(generators.kemp(n, seed=rec['seed'])):016x}"
+    if rec["n_gpus"] == 1 and (ref is None or rec["checksum"] == ref):
+        _one_gpu_store(key, blocks)
     rec["reference_checksum"] = ref
-    rec["same_as_1gpu"] = None if base is None or rec["n_gpus"] == 1 else blocks == base
+    rec["same_as_1gpu"] = None if base is None else blocks == base
     checks = [c for c in (None if ref is None else rec["checksum"] == ref, rec["same_as_1gpu"]) if c is not None]
-    rec["verified"] = bool(checks) and all(checks) and rec["min_diagonal"] >= 0
-    rec["status"] = "ok" if rec["verified"] else "failed_verification"
+    rec["verified_by"] = " and ".join(w for w, c in (("cpu reference", ref), ("one-GPU result", base)) if c is not None) or "none"
+    rec["verified"] = (all(checks) and rec["min_diagonal"] >= 0) if checks else None
+    rec["status"] = "failed_verification" if rec["verified"] is False else "ok"
     rec["bandwidth_GBps"] = rec["received_bytes"] / max(rec["comm_ms"], 1e-9) / 1e6 if rec["received_bytes"] else None
 
 
@@ -204,8 +252,12 @@ def _multi_tables(df):
     df["comm_pct"] = 100 * df["comm_ms"] / df["kernel_ms"]
     print("\nstage table (rank 0): bytes per round as the seed counts them, bandwidth, compute vs communication")
     cols = ["n", "n_gpus", "variant", "payload_bytes_per_round", "bandwidth_GBps", "compute_ms", "comm_ms", "comm_pct",
-            "kernel_ms_max", "verified"]
-    print(df[cols].groupby(["n", "n_gpus", "variant"]).median(numeric_only=False).round(2).to_string())
+            "kernel_ms_max"]
+    df["bandwidth_GBps"] = pd.to_numeric(df["bandwidth_GBps"], errors="coerce")
+    table = df[cols].groupby(["n", "n_gpus", "variant"]).median().round(2)
+    table["verified_by"] = df.groupby(["n", "n_gpus", "variant"])["verified_by"].first()
+    table["status"] = df.groupby(["n", "n_gpus", "variant"])["status"].agg(lambda x: ",".join(sorted(set(x))))
+    print(table.to_string())
     one = df[df["n_gpus"] == 1].groupby("n")["kernel_ms_max"].median()
     print("\nstrong scaling: T(1 GPU) / T(P GPUs) at fixed n")
     for (n, P, s), t in df[df["label"] == "strong"].groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
@@ -215,7 +267,7 @@ def _multi_tables(df):
     if len(weak) and len(one):
         n0 = one.index.min()
         print(f"\nweak scaling from n0={n0}: T(1, n0) / T(P, n0 sqrt P) (ideal: 1/sqrt(P) for n^3 work, n^2 per GPU)")
-        for (n, P, s), t in weak.groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
+        for (n, P, s), t in weak[weak["n_gpus"] > 1].groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
             print(f"P={P} n={n} {s}: {one[n0] / t:.2f}")
 
 
@@ -233,9 +285,14 @@ def main(argv=None):
     m.add_argument("--syncs", nargs="+", default=list(SYNC_DESIGNS), choices=SYNC_DESIGNS)
     m.add_argument("--weak", action="store_true", help="also n0 * sqrt(P) for P > 1, n0 the smallest size")
     m.add_argument("--weak-syncs", nargs="+", default=["row"], choices=SYNC_DESIGNS)
-    m.add_argument("--kernel", default="b32-dim3-branch", help="the NTHU variant every rank runs")
+    m.add_argument("--kernels", "--kernel", nargs="+", default=["b32-dim3-branch"],
+                   help="the NTHU variants the ranks run, each at every size (weak scaling: the first)")
     m.add_argument("--repeats", type=int, default=1)
-    m.add_argument("--cpu-ref-cap", type=int, default=65536, help="largest n verified against the CPU reference")
+    m.add_argument("--cpu-ref-cap", type=int, default=16384,
+                   help="largest n whose one-GPU result is checked against the CPU reference (16384: about 6 s on "
+                        "16 cores, once per graph, cached); larger P = 1 results are the reference of the P > 1 runs")
+    m.add_argument("--deadline-s", type=float, default=570.0,
+                   help="hard limit of the whole run: ranks not finished by then are killed, one line says which")
     m.set_defaults(func=multi)
     for p in (s, m):
         p.add_argument("--budget-s", type=float, default=480.0)

@@ -73,6 +73,7 @@ UNITS = {
     "vertices": ("vertices", _integer), "count": ("count", _integer),
     "fraction": ("%", lambda v: MISSING if v != v or v is None else fmt(100 * float(v))),
     "G updates/s": ("G updates/s", fmt), "GB/s": ("GB/s", fmt), "G ops/s": ("G ops/s", fmt), "GB": ("GB", fmt),
+    "MB": ("MB", fmt),
 }
 
 # column -> (header, unit): unit None is text.  A numeric column that a table shows must have a

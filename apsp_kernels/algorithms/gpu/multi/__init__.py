@@ -16,15 +16,17 @@ TIMINGS = ("kernel_ms", "comm_ms", "compute_ms", "phase1_ms", "phase2_ms", "phas
            "n_gpus", "nccl", "rounds", "n_ext", "block", "received_bytes", "payload_bytes_per_round")
 
 
-def nthu_multi(g, sync="row", n_gpus=1, kernel=DEFAULT_VARIANT, use_nccl=None):
-    """The registry's launcher: solve ``g`` on ``n_gpus`` GPUs of this host (this process is rank 0,
-    the others are spawned), gather the result on rank 0 and return ``(distances, timings)``.
-    ``use_nccl``: None uses NCCL only with more than one GPU; True makes a one-rank communicator
-    and runs every broadcast through it (the NCCL calls checked on a one-GPU machine)."""
+def nthu_multi(g, sync="row", n_gpus=1, kernel=DEFAULT_VARIANT, use_nccl=None, timeout_s=None):
+    """The registry's launcher: solve ``g`` on ``n_gpus`` GPUs of this host (one GPU: in this
+    process; more: one spawned process per GPU, this one only coordinating), gather the result on
+    rank 0 and return ``(distances, timings)``.  ``use_nccl``: None uses NCCL only with more than
+    one GPU; True makes a one-rank communicator and runs every broadcast through it (the NCCL calls
+    checked on a one-GPU machine).  ``timeout_s``: a rank that has not finished by then ends the
+    call with ``launch.RankError`` (default ``launch.RANK_TIMEOUT_S``)."""
     from . import launch, rank
     if sync not in SYNC_DESIGNS:
         raise ValueError(f"sync must be one of {SYNC_DESIGNS}, got {sync!r}")
-    values = launch.spawn(int(n_gpus), rank.solve_gathered, (g, kernel, sync), use_nccl)
+    values = launch.spawn(int(n_gpus), rank.solve_gathered, (g, kernel, sync), use_nccl, timeout_s=timeout_s)
     first = values[0]
     timings = {k: first[k] for k in TIMINGS if k in first}
     timings["kernel_ms_max"] = max(v["kernel_ms"] for v in values)

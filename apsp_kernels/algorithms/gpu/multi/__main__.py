@@ -19,8 +19,10 @@ def _plan(a):
     import pandas as pd
     df = pd.DataFrame(schedule.dry_run(a.n, a.block, a.gpus, a.syncs))
     size = df["size"].iloc[0]
-    print(f"n = {a.n}, bs = {a.block}: N_ext = {size}, K = {size // a.block} rounds")
-    cols = ["sync", "ranks", "rank", "first_block_row", "block_rows", "payload_bytes_per_round",
+    print(f"n = {a.n}, bs = {a.block}: N_ext = {size}, K = {size // a.block} rounds; every rank holds the whole "
+          f"matrix: {schedule.device_bytes('row', a.block, size) / 1e9:.1f} GB per GPU (rowcol: "
+          f"{schedule.device_bytes('rowcol', a.block, size) / 1e9:.1f} GB)")
+    cols = ["sync", "ranks", "rank", "first_block_row", "block_rows", "phase3_blocks", "payload_bytes_per_round",
             "received_bytes_per_round", "received_bytes"]
     print(df[cols].to_string(index=False))
     for P in a.gpus:
@@ -54,14 +56,18 @@ def _run(a):
     from ....generators import kemp
     size = a.gpus[0] if a.gpus else None
     todo = [jobs.job(a.n, s, a.kernel, a.seed, a.repeats) for s in a.syncs]
-    per_rank = launch.run(size, jobs.run_jobs, (todo,))
+    say = lambda rank, kind, text: print(text, flush=True) if kind == "note" and rank == 0 else None
+    try:
+        per_rank = launch.run(size, jobs.run_jobs, (todo,), timeout_s=a.timeout_s, on_message=say)
+    except launch.RankError as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        return 1
     if per_rank is None:                 # an MPI rank other than 0
         return 0
     ref = None
-    if a.verify:                         # the all-core CPU Dijkstra (exact), as the campaign's reference
-        from ...cpu import dijkstra_apsp
-        from ....verify import fletcher64
-        ref = f"{fletcher64(dijkstra_apsp(kemp(a.n, seed=todo[0]['seed']), parallel=True)):016x}"
+    if a.verify:                         # the all-core CPU Dijkstra (exact), cached on disk per graph
+        from ....study.campaign import reference_checksum
+        ref = f"{reference_checksum(kemp(a.n, seed=todo[0]['seed'])):016x}"
     print(f"NCCL {launch.nccl_version()}, {len(per_rank)} rank(s)")
     for rec in jobs.summarise(per_rank):
         ok = "" if ref is None else ("verified" if rec["checksum"] == ref else "WRONG (differs from the CPU reference)")
@@ -91,6 +97,8 @@ def main(argv=None):
     r.add_argument("--kernel", default="b32-dim3-branch", help="NTHU variant b<bs>-<dim3|int>-<branch|select>")
     r.add_argument("--repeats", type=int, default=1)
     r.add_argument("--verify", action="store_true", help="compare with the CPU reference's Fletcher-64 (cached)")
+    r.add_argument("--timeout-s", type=float, default=None,
+                   help="spawned ranks: end with one line naming a rank not finished by then (default 540)")
     a = p.parse_args(argv)
     return {"plan": _plan, "simulate": _simulate, "run": _run}[a.cmd](a)
 

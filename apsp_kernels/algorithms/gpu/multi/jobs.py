@@ -4,6 +4,8 @@ results (:func:`summarise`): one row per solve with rank 0's times, the slowest 
 checksum of the whole result combined from the ranks' block-row checksums."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ....generators import kemp
@@ -20,22 +22,47 @@ def job(n, sync="row", kernel="b32-dim3-branch", seed=None, repeats=1, label="")
                 label=label)
 
 
-def run_jobs(ctx, jobs, warmup=True):
+def run_jobs(ctx, jobs, warmup=True, deadline=None):
     """On this rank: a small warm-up solve (compiles the kernels, opens NCCL's channels), then every
-    job's repeats.  Each rank builds the graph itself from (n, seed): nothing is shipped."""
+    job's repeats.  Each rank builds the graph itself from (n, seed): nothing is shipped.  Each
+    finished solve is sent at once (``ctx.send("record", ...)`` on every rank, a progress line on
+    rank 0), so that a run cut short keeps what it finished.  ``deadline`` (a ``time.time()``): no
+    solve starts after it; the ranks decide that together (``ctx.any``), never one alone."""
     out = []
     if warmup and jobs:
         for k in sorted({j["kernel"] for j in jobs}):
             solve(ctx, kemp(96 * ctx.size, seed=1), k, "rowcol")
     for i, j in enumerate(jobs):
-        g = kemp(j["n"], seed=j["seed"])
+        g = None
         for rep in range(j["repeats"]):
+            if ctx.any(deadline is not None and time.time() > deadline):
+                ctx.send("note", f"P={ctx.size}: time budget spent; {len(jobs) - i} job(s) not started")
+                return out
+            g = g or kemp(j["n"], seed=j["seed"])
             sol = solve(ctx, g, j["kernel"], j["sync"])
             res = dict(sol.info, job=i, repeat=rep, seed=j["seed"], label=j["label"], m=g.m)
             res["checksums"], res["min_diagonal"] = own_row_checksums(sol, g.n)
-            out.append(res)
             del sol
+            out.append(res)
+            ctx.send("record", res)
+            if ctx.rank == 0:
+                ctx.send("note", progress_line(res))
     return out
+
+
+def progress_line(res):
+    """One line per finished solve, as rank 0 saw it."""
+    return (f"P={res['n_gpus']} n={res['n']} {res['sync']} {res['label'] or ''} repeat {res['repeat']}: "
+            f"{res['kernel_ms'] / 1e3:.2f} s on rank 0 (compute {res['compute_ms'] / 1e3:.2f} s, "
+            f"comm {res['comm_ms'] / 1e3:.2f} s, {res['received_bytes'] / 1e6:.0f} MB received)")
+
+
+def records_of(messages):
+    """Every rank's finished solves from the messages it sent ({rank: [(kind, payload)]}), cut to
+    the solves every rank finished: what :func:`summarise` takes after a run that stopped early."""
+    per_rank = [[p for k, p in messages[r] if k == "record"] for r in sorted(messages)]
+    done = min((len(x) for x in per_rank), default=0)
+    return [x[:done] for x in per_rank]
 
 
 def own_row_checksums(sol, n):

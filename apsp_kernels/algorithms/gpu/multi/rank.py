@@ -32,11 +32,45 @@ class Solution:
 @dataclass
 class Context:
     """Who this process is: its rank among ``size`` ranks, its GPU, and its NCCL communicator
-    (None where nothing needs to move: one rank, unless NCCL is asked for)."""
+    (None where nothing needs to move: one rank, unless NCCL is asked for).  ``channel``: where
+    :meth:`send` goes (set by ``launch``: the pipe to the parent for a spawned rank; None prints
+    rank 0's notes and drops the rest)."""
     rank: int
     size: int
     device: int = 0
     comm: object | None = None
+    channel: object | None = None
+
+    def send(self, kind, payload):
+        """A message to whoever started the ranks, now (not at the end): ``("note", text)`` is a
+        progress line, anything else data the caller may collect (``jobs`` sends each finished
+        solve as ``"record"``, so that a run cut short keeps what it finished)."""
+        if self.channel is not None:
+            self.channel(kind, payload)
+        elif kind == "note" and self.rank == 0:
+            print(payload, flush=True)
+
+    def any(self, flag):
+        """Whether ``flag`` holds on any rank (an NCCL all-reduce of one int32; every rank must
+        call it): for decisions every rank must take alike, such as not starting another job."""
+        if self.comm is None:
+            return bool(flag)
+        import cupy as cp
+        from cupy.cuda import nccl
+        buf = cp.asarray([int(bool(flag))], dtype=cp.int32)
+        stream = cp.cuda.get_current_stream()
+        self.comm.allReduce(buf.data.ptr, buf.data.ptr, 1, nccl.NCCL_INT32, nccl.NCCL_MAX, stream.ptr)
+        stream.synchronize()
+        return bool(int(buf.get()[0]))
+
+    def close(self):
+        """Destroy the communicator.  NCCL's destroy waits for the other ranks of the node to
+        destroy theirs (its proxy threads serve each other until then), so every rank calls this
+        at the same point, after its last collective; a rank that instead waits for another rank's
+        process to exit before destroying deadlocks with it (the spawn path's stall, see launch)."""
+        comm, self.comm = self.comm, None
+        if comm is not None:
+            comm.destroy()
 
 
 def device_matrix(cp, g: Graph, size):
@@ -163,3 +197,9 @@ def solve_gathered(ctx: Context, g: Graph, kernel=DEFAULT_VARIANT, sync="row"):
     if d is not None:
         info["distances"] = d
     return info
+
+
+def solve_each(ctx: Context, problems):
+    """:func:`solve_gathered` for each (graph, kernel, sync) of ``problems`` on one communicator:
+    many small solves for the price of one start of the ranks (the 2-GPU tests)."""
+    return [solve_gathered(ctx, g, kernel, sync) for g, kernel, sync in problems]

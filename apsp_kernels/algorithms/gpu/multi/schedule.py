@@ -107,6 +107,12 @@ def payload_bytes(sync, block, size):
     return per * INT_BYTES
 
 
+def device_bytes(sync, block, size):
+    """What one rank holds on its GPU: the whole padded matrix (every rank does), and for
+    ``rowcol`` the B-wide buffer its pivot column is packed into (65536: 17.2 GB, 131072: 68.7 GB)."""
+    return size * size * INT_BYTES + (size * block * INT_BYTES if sync == "rowcol" else 0)
+
+
 def received_bytes(rank, transfers, block, size):
     """Bytes that ``rank`` receives in these transfers (its own broadcasts it only sends)."""
     return sum(t.nbytes(block, size) for t in transfers if t.root != rank)
@@ -132,7 +138,8 @@ def plan(n, block, ranks, sync):
         rows.append(dict(sync=sync, ranks=ranks, rank=p.rank, n=n, size=size, block=block, rounds=K,
                          first_block_row=p.first, block_rows=p.count, phase3_blocks=p.count * K * K,
                          payload_bytes_per_round=payload_bytes(sync, block, size) if ranks > 1 else 0,
-                         received_bytes=recv, sent_bytes=sent, received_bytes_per_round=recv / K))
+                         received_bytes=recv, sent_bytes=sent, received_bytes_per_round=recv / K,
+                         device_bytes=device_bytes(sync, block, size)))
     return rows
 
 
