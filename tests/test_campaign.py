@@ -90,13 +90,18 @@ def test_stability_table_keeps_superseded_runs_apart(tmp_path, monkeypatch):
                            ("20260103-000000", ["reproduced", "reproduced"])):
         d = tmp_path / f"{name}-paper-campaign"
         d.mkdir()
-        pd.DataFrame(dict(claim=["a", "b"], verdict=verdicts)).to_csv(d / "verdicts.csv", index=False)
+        pd.DataFrame(dict(claim=["tran_fw_vs_fw", "kk_vs_fw"], verdict=verdicts)).to_csv(d / "verdicts.csv", index=False)
     (tmp_path / "20260101-000000-paper-campaign" / S.SUPERSEDED).write_text("older intervals\n")
     current, superseded = S.recorded_runs("paper")
     assert [r.name[:15] for r in current] == ["20260102-000000", "20260103-000000"]
     assert [r.name[:15] for r in superseded] == ["20260101-000000"]
     assert S.verdict_table(current)["same"].all()
     assert not S.verdict_table(current + superseded)["same"].all()
+    # a claim of a study with its own run (08-10) is the same beside every campaign: it is left out
+    d = tmp_path / "20260103-000000-paper-campaign"
+    pd.DataFrame(dict(claim=["tran_fw_vs_fw", "kk_vs_fw", "hochberg_syncthreads_needed"],
+                      verdict=["reproduced"] * 3)).to_csv(d / "verdicts.csv", index=False)
+    assert list(S.verdict_table(current).index) == ["tran_fw_vs_fw", "kk_vs_fw"]
     # only runs measured after the method was fixed can confirm it
     from apsp_kernels.study import rules
     early, late = current

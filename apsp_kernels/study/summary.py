@@ -79,8 +79,16 @@ def measured_after_method(run_dir):
 
 
 def verdict_table(runs):
-    """Every claim's verdict in each run side by side, and whether they all agree."""
-    wide = pd.concat({r.name[:15]: pd.read_csv(r / "verdicts.csv").set_index("claim")["verdict"] for r in runs}, axis=1)
+    """Every campaign claim's verdict in each run side by side, and whether they all agree.  Only the
+    claims of the campaign's notebooks (plan.NOTEBOOKS): a study with its own measurement (08, 09, 10)
+    is rendered beside a campaign from its own run, the same in every campaign's table, and counting
+    it would make two campaigns look more alike than their measurements are."""
+    from .plan import NOTEBOOKS
+    owner = {cid: c["notebook"] for cid, c in claims_mod.load().items()}
+    def campaign_claims(r):
+        v = pd.read_csv(r / "verdicts.csv").set_index("claim")["verdict"]
+        return v[[owner.get(cid) in NOTEBOOKS for cid in v.index]]
+    wide = pd.concat({r.name[:15]: campaign_claims(r) for r in runs}, axis=1)
     wide["same"] = wide.nunique(axis=1, dropna=False) == 1
     return wide
 
