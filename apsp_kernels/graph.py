@@ -141,6 +141,11 @@ class Graph:
     def has_negative(self) -> bool:
         return bool(self.weights.size and self.weights.min() < 0)
 
+    def require_non_negative(self, who):
+        """The one refusal of a negative weight by a code that cannot take one (Dijkstra, Harish, ...)."""
+        if self.has_negative:
+            raise GraphError(f"{who} needs non-negative edge weights (min weight {int(self.weights.min())})")
+
     def edges(self):
         """(src, dst, w) arrays."""
         src = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(self.indptr))

@@ -7,7 +7,7 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from ...graph import INF, Graph, GraphError
+from ...graph import INF, Graph
 from .units import _all, _timed, spaced
 
 _INF64 = np.int64(INF)
@@ -89,16 +89,14 @@ def _csr64(g):
 
 
 def dijkstra_apsp(g: Graph, parallel=False) -> np.ndarray:
-    if g.has_negative:
-        raise GraphError("Dijkstra needs non-negative edge weights")
+    g.require_non_negative("Dijkstra")
     out = np.empty((g.n, g.n), np.int64)
     (_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq)(*_csr64(g), out, _all(g.n))
     return out.astype(np.int32)  # INF stays INF: dist starts at INF and only decreases
 
 
 def sample_dijkstra_apsp(g: Graph, samples, parallel=False):
-    if g.has_negative:
-        raise GraphError("Dijkstra needs non-negative edge weights")
+    g.require_non_negative("Dijkstra")
     t0 = time.perf_counter()
     src = spaced(g.n, samples)
     out = np.empty((src.size, g.n), np.int64)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...distances import NegativeCycleError, from_scipy
-from ...graph import Graph, GraphError
+from ...graph import Graph
 
 def scipy_floyd_warshall(g: Graph) -> np.ndarray:
     from scipy.sparse import csgraph
@@ -16,6 +16,5 @@ def scipy_floyd_warshall(g: Graph) -> np.ndarray:
 
 def scipy_dijkstra(g: Graph) -> np.ndarray:
     from scipy.sparse import csgraph
-    if g.has_negative:
-        raise GraphError("Dijkstra needs non-negative edge weights")
+    g.require_non_negative("Dijkstra")
     return from_scipy(csgraph.dijkstra(g.to_scipy(), directed=True))

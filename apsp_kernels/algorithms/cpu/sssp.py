@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...graph import Graph, GraphError
+from ...graph import Graph
 from ...sources import as_sources
 from .dijkstra import _dijkstra_apsp_seq
 
@@ -14,8 +14,7 @@ from .dijkstra import _dijkstra_apsp_seq
 def dijkstra_sssp(g: Graph, sources=None) -> np.ndarray:
     """Distances from each of ``sources``: an int32 array of shape (len(sources), n), INF where
     a vertex is unreachable."""
-    if g.has_negative:
-        raise GraphError("Dijkstra needs non-negative edge weights")
+    g.require_non_negative("Dijkstra")
     src = as_sources(sources, g.n)
     out = np.empty((src.size, g.n), np.int64)
     _dijkstra_apsp_seq(g.indptr, g.indices, g.weights, out, src)

@@ -7,7 +7,7 @@ import numpy as np
 
 from ... import gpu
 from ...distances import finish
-from ...graph import Graph, GraphError
+from ...graph import Graph
 
 HARISH_VARIANTS = ("original", "atomic", "corrected")
 
@@ -16,9 +16,7 @@ def harish(g: Graph, variant="atomic"):
     """Harish & Narayanan's APSP: SSSP from every source, Ca copied to pinned host memory after each."""
     if variant not in HARISH_VARIANTS:
         raise ValueError(f"variant must be one of {HARISH_VARIANTS}, got {variant!r}")
-    if g.has_negative:
-        raise GraphError("Harish & Narayanan's algorithm needs non-negative edge weights "
-                         f"(min weight {int(g.weights.min())})")
+    g.require_non_negative("Harish & Narayanan's algorithm")
     cp = gpu.require_gpu()
     import cupyx
     name = f"harish_{variant}"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import gpu
-from ...graph import Graph, GraphError
+from ...graph import Graph
 from ...sources import as_sources
 from .csr import Searches, blocks
 
@@ -29,9 +29,7 @@ HARISH_THREADS = 32
 
 
 def _checked(g, name):
-    if g.has_negative:
-        raise GraphError(f"{name}: Harish & Narayanan's algorithm needs non-negative edge weights "
-                         f"(min weight {int(g.weights.min())})")
+    g.require_non_negative(f"{name}: Harish & Narayanan's algorithm")
 
 
 def _search(name, g, sources, phase1, phase2, grid, threads):

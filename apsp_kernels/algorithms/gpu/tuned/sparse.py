@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from .... import gpu
-from ....graph import Graph, GraphError, normalise_inf, round_up
+from ....graph import Graph, normalise_inf, round_up
 
 BATCHES = (256, 128, 512)         # the default first
 THREADS = 256                     # 8 warps a block, a warp per vertex
@@ -25,9 +25,7 @@ def footprint(n, m, batch=max(BATCHES)):
 def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     if batch not in BATCHES:
         raise ValueError(f"batch must be one of {BATCHES}, got {batch}")
-    if g.has_negative:
-        raise GraphError("tuned_sparse needs non-negative edge weights "
-                         f"(min weight {int(g.weights.min())})")
+    g.require_non_negative("tuned_sparse")
     cp = gpu.require_gpu()
     import cupyx
     name = f"tuned_sparse_b{batch}"
