@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import gpu, provenance, reference_apsp, registry
+from apsp_kernels import gpu_runtime, provenance, reference_apsp, registry
 from apsp_kernels.study import hochberg_spec as S
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,7 +77,7 @@ def test_dry_run_writes_results_and_provenance(tmp_path):
     cpu = df[df["algorithm"] == "fw_blocked_parallel"]
     assert len(cpu) == 2 * 2 and (cpu["status"] == "ok").all() and cpu["end_to_end_ms"].gt(0).all()
     gpu_rows = df[df["algorithm"].str.startswith("hochberg")]
-    if not gpu.available():
+    if not gpu_runtime.available():
         assert (gpu_rows["status"] == "skipped").all()
     else:
         good = gpu_rows[~gpu_rows["variant"].eq("nosync")]
