@@ -171,9 +171,8 @@ def load(run_dir):
     if "samples" in df:
         df["samples"] = pd.to_numeric(df["samples"], errors="coerce")
     provs = [json.loads(p.read_text()) for p in sorted(run_dir.glob("provenance-*.json"))]
-    code = sorted({(str(p.get("git_commit")), str(p.get("code_fingerprint"))) for p in provs})
-    if len(code) > 1:      # processes measured on separate machines are merged here: check again
-        raise provenance.ProvenanceError(f"{run_dir}: its processes were measured at different code {code}: one batch, one commit")
+    if provs:              # processes measured on separate machines are merged here: check again
+        provenance.check_batch(run_dir, provs[0])
     prov = dict(provs[0]) if provs else {}
     prov["processes"] = len(files)
     prov["process_timestamps"] = [p.get("timestamp") for p in provs]
