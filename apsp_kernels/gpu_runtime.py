@@ -1,50 +1,18 @@
-"""GPU runtime for the CUDA algorithms: availability, compiling the kernels of ``algorithms/gpu/cuda``
-(one cached module per source and defines), launching with errors that name the algorithm, and
-timing with CUDA events.  Imports CuPy lazily, so the package imports and the CPU parts run on
-machines without a GPU.  Device memory (free bytes, fits, host memory modes) is ``gpu_memory``."""
+"""GPU runtime for the CUDA algorithms: compiling the kernels of ``algorithms/gpu/cuda`` (one cached
+module per source and defines), launching with errors that name the algorithm, and timing with CUDA
+events.  Whether there is a device, and its memory, is ``gpu_device``."""
 from __future__ import annotations
 
 import functools
 from pathlib import Path
 
+from .gpu_device import require_gpu
+
 CUDA_DIR = Path(__file__).resolve().parent / "algorithms" / "gpu" / "cuda"     # the kernels' sources
-
-
-class GPUUnavailable(RuntimeError):
-    pass
 
 
 class GPUKernelError(RuntimeError):
     pass
-
-
-@functools.lru_cache(maxsize=1)
-def gpu_status():
-    """(available: bool, reason: str)."""
-    try:
-        import cupy as cp
-    except Exception as e:  # ImportError, or a broken CUDA install
-        return False, f"CuPy is not importable ({type(e).__name__}: {e})"
-    try:
-        n = cp.cuda.runtime.getDeviceCount()
-    except Exception as e:
-        return False, f"no CUDA device ({type(e).__name__}: {e})"
-    if n < 1:
-        return False, "no CUDA device"
-    return True, "ok"
-
-
-def available() -> bool:
-    return gpu_status()[0]
-
-
-def require_gpu():
-    ok, why = gpu_status()
-    if not ok:
-        raise GPUUnavailable(f"this algorithm needs a CUDA GPU: {why}; with a GPU, install CuPy: "
-                             "pip install -e .[gpu] (CUDA 13 driver) or .[gpu12] (CUDA 12)")
-    import cupy as cp
-    return cp
 
 
 def compile_options(defines=()):

@@ -19,7 +19,7 @@ import tempfile
 
 import numpy as np
 
-from . import gpu_runtime
+from . import gpu_device, gpu_runtime
 
 _CENSUS = r"""
 extern "C" __global__ void sm_census(int* seen, long long spin)
@@ -41,7 +41,7 @@ class SMLimitError(RuntimeError):
 
 def sm_census(blocks_per_sm=4, spin=200_000):
     """(distinct SMs that ran blocks of a launch on the current stream, ms the launch took)."""
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     total = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
     k = cp.RawKernel(_CENSUS, "sm_census")          # a new module, loaded in the context current now
     # only memset, this kernel and a copy: no CuPy kernel loaded earlier in another context runs here
@@ -74,7 +74,7 @@ def _driver():
 
 
 def device_sm_count():
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
 
 
@@ -83,7 +83,7 @@ def green_context(sm_count):
     """Run the body on a green context of ``sm_count`` SMs (rounded by the driver: on compute
     capability 9.0 a multiple of 8, at least 8); yields the SMs granted.  ``sm_count`` >= the device's
     SMs gives a green context over all of them, so that every point is measured the same way."""
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     cu = _driver()
     cp.cuda.Device().synchronize()                  # the primary context is current on this thread
     _check(cu.cuInit(0), "cuInit")

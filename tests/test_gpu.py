@@ -77,11 +77,11 @@ def test_harish_refuses_negative_weights():
 
 def test_too_big_is_refused_before_allocating():
     import cupy as cp
-    from apsp_kernels.gpu_memory import GPUMemoryError
+    from apsp_kernels.gpu_device import GPUMemoryError
     free = cp.cuda.runtime.memGetInfo()[0]
     n = int((free / 4) ** 0.5) + 1024                 # one matrix more than the free memory
     with pytest.raises(GPUMemoryError, match="kemp_ooc"):
-        from apsp_kernels.gpu_memory import check_fits
+        from apsp_kernels.gpu_device import check_fits
         check_fits("tran_fw", registry.get("tran_fw").footprint(n, 0))
 
 

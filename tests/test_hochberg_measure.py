@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import gpu_runtime, provenance, reference_apsp, registry
+from apsp_kernels import gpu_device, provenance, reference_apsp, registry
 from apsp_kernels.study import hochberg_spec as S
 
 from script_runs import dry_run
@@ -73,7 +73,7 @@ def test_dry_run_writes_results_and_provenance(tmp_path):
     cpu = df[df["algorithm"] == "fw_blocked_parallel"]
     assert len(cpu) == 2 * 2 and (cpu["status"] == "ok").all() and cpu["end_to_end_ms"].gt(0).all()
     gpu_rows = df[df["algorithm"].str.startswith("hochberg")]
-    if not gpu_runtime.available():
+    if not gpu_device.available():
         assert (gpu_rows["status"] == "skipped").all()
     else:
         good = gpu_rows[~gpu_rows["variant"].eq("nosync")]

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import catalogue, gpu_runtime, harness, provenance, registry
+from apsp_kernels import catalogue, gpu_device, harness, provenance, registry
 from apsp_kernels.sources import in_largest_component, largest_component
 from apsp_kernels.study import iitkgp_runs as R
 from apsp_kernels.study import iitkgp_spec as S
@@ -104,7 +104,7 @@ def test_dry_run_writes_results_and_provenance(tmp_path):
     assert (full["process"] == 0).all() and full["verified"].astype(str).str.lower().eq("true").all()
     assert df["graph_origin"].notna().all() and set(df["graph_origin"]) <= {"stand-in", "generated as in the seed"}
     g = df[df["device"] == "gpu"]
-    if not gpu_runtime.available():
+    if not gpu_device.available():
         assert (g["status"] == "skipped").all() and g["error"].str.startswith("no GPU").all()
     else:
         exact = g[g["variant"] != "original"]

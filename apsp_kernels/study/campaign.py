@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import gpu_runtime, harness, provenance, registry
+from .. import gpu_device, harness, provenance, registry
 from ..verify import fletcher64
 from . import plan
 from .profiles import make_graph, profile
@@ -93,7 +93,7 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
     (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
     _start_thread_pool()
-    has_gpu = gpu_runtime.available()
+    has_gpu = gpu_device.available()
     jobs = [j for j in plan.campaign_jobs(P, notebooks) if (index == 0 or not j.once)
             and (has_gpu or registry.get(j.algorithm).device == "cpu")]
     warmed, recs, graphs = set(), [], {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_runtime
+from ... import gpu_device, gpu_runtime
 from ...graph import INF, Graph
 from ...sources import as_sources
 from .csr import Searches, blocks
@@ -86,7 +86,7 @@ def scan_bfs(g: Graph, sources=None, threads=BFS_THREADS):
     the seed's hand-written Alg. 8), populateNextQueue; the host reads the next queue's size (the
     last inclusive sum) after the scan."""
     name, src, n = "scan_bfs", as_sources(sources, g.n), g.n
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     S = Searches(name, g, src, weights=False, extra_bytes=24 * n)
     Va, Ea = S.arrays
     Dist, P, cQ, nQ, Deg = S.alloc(lambda cp: tuple(cp.empty(max(n, 1), cp.int32) for _ in range(5)))

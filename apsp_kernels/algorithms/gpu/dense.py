@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_memory, gpu_runtime
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import Graph, round_up
 
@@ -14,7 +14,7 @@ TRAN_DEFINES = (("TRAN_B", TRAN_TILE),)
 
 def dense(name, g: Graph, multiple, count, memory):
     size = round_up(max(g.n, 1), multiple)
-    buf = gpu_memory.DenseBuffers(name, size, count, memory)
+    buf = gpu_device.DenseBuffers(name, size, count, memory)
     g.to_dense(pad_to=size, out=buf.host)
     buf.to_device()
     return buf

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ... import gpu_memory, gpu_runtime
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import Graph, round_up
 from .dense import dense, result
@@ -45,7 +45,7 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
     """Kemp's out-of-core KK.  ``budget_bytes`` caps the device memory it may use (default:
     a third of what is free, Kemp's rule); a budget smaller than the matrix forces the graph
     through the partitioned path, as Kemp did with his small graphs."""
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     import cupyx
     name = f"kemp_ooc_b{block}"
     p1, p2, p3 = _kk_kernels("kemp_out_of_core.cu", "ooc", block)
@@ -56,10 +56,10 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
         budget_bytes = cp.cuda.runtime.memGetInfo()[0] // 3
     rows_per_part = int(budget_bytes // strip) - 2   # R and C take two strips' worth
     if rows_per_part < 1:
-        raise gpu_memory.GPUMemoryError(f"{name}: a budget of {budget_bytes} bytes holds less than 3 block rows "
+        raise gpu_device.GPUMemoryError(f"{name}: a budget of {budget_bytes} bytes holds less than 3 block rows "
                                  f"of {strip} bytes; raise budget_bytes")
     rows_per_part = min(rows_per_part, nb)
-    gpu_memory.check_fits(name, (2 + rows_per_part) * strip, hint="a smaller budget_bytes")
+    gpu_device.check_fits(name, (2 + rows_per_part) * strip, hint="a smaller budget_bytes")
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, partitions=-(-nb // rows_per_part))
     t0 = time.perf_counter()
     H = cupyx.empty_pinned((N, N), np.int32)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_runtime
+from ... import gpu_device, gpu_runtime
 from ...graph import Graph
 from .dense import TRAN_DEFINES, dense, pingpong, result
 
@@ -53,7 +53,7 @@ _THRUST = None
 def thrust_fw(g: Graph, memory="pageable"):
     """Seed 003's Thrust FW: a transform over every (i, j) per k, ping-pong buffers."""
     global _THRUST
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     if _THRUST is None:
         _THRUST = cp.ElementwiseKernel(
             "raw int32 G, int32 n, int32 k", "int32 P",

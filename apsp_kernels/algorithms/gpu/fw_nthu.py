@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_memory, gpu_runtime
+from ... import gpu_device, gpu_runtime
 from ...graph import Graph
 from .dense import result
 
@@ -128,7 +128,7 @@ def nthu_blocked(g: Graph, variant=DEFAULT_VARIANT, phases=True):
     bs = kern.block
     N = padded_size(g.n, bs)
     K = N // bs
-    buf = gpu_memory.DenseBuffers(kern.name, N, 1, "pageable")
+    buf = gpu_device.DenseBuffers(kern.name, N, 1, "pageable")
     with buf:
         g.to_dense(pad_to=N, out=buf.host)
         buf.to_device()

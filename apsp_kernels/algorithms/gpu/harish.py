@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from ... import gpu_memory, gpu_runtime
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import Graph
 
@@ -17,11 +17,11 @@ def harish(g: Graph, variant="atomic"):
     if variant not in HARISH_VARIANTS:
         raise ValueError(f"variant must be one of {HARISH_VARIANTS}, got {variant!r}")
     g.require_non_negative("Harish & Narayanan's algorithm")
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     import cupyx
     name = f"harish_{variant}"
     n, m = g.n, g.m
-    gpu_memory.check_fits(name, 4 * (n + 1 + 2 * m) + 9 * n + 4, hint="a smaller graph")
+    gpu_device.check_fits(name, 4 * (n + 1 + 2 * m) + 9 * n + 4, hint="a smaller graph")
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0)
     t0 = time.perf_counter()
     out = cupyx.empty_pinned((n, n), np.int32)

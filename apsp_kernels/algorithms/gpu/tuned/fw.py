@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .... import gpu_memory, gpu_runtime
+from .... import gpu_device, gpu_runtime
 from ....graph import Graph, round_up
 from ..dense import dense, result
 
@@ -30,10 +30,10 @@ def tuned_fw(g: Graph, phases=False):
     """Distances and timings; ``phases=True`` adds phase1_ms .. phase3_ms (CUDA events around every
     launch, summed: a diagnostic, since the events themselves cost a little)."""
     name = "tuned_fw"
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     p1, p2, p3 = _kernels()
     N = padded(g.n)
-    gpu_memory.check_fits(name, footprint(g.n), hint="a smaller graph")
+    gpu_device.check_fits(name, footprint(g.n), hint="a smaller graph")
     with dense(name, g, TILE, 1, "pageable") as buf:
         assert buf.size == N
         nb = N // TILE

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from .... import gpu_memory, gpu_runtime
+from .... import gpu_device, gpu_runtime
 from ....graph import Graph, normalise_inf, round_up
 
 BATCHES = (256, 128, 512)         # the default first
@@ -26,7 +26,7 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     if batch not in BATCHES:
         raise ValueError(f"batch must be one of {BATCHES}, got {batch}")
     g.require_non_negative("tuned_sparse")
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     import cupyx
     name = f"tuned_sparse_b{batch}"
     n, m = g.n, g.m
@@ -37,7 +37,7 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     f = lambda nm: gpu_runtime.kernel("tuned_sparse.cu", nm, name_expressions=exprs)
     init_matrix, init_batch, sweep = f("tsp_init_matrix"), f("tsp_init_batch"), f(f"tsp_sweep<{V}>")
     N = round_up(n, batch)
-    gpu_memory.check_fits(name, footprint(n, m, batch), hint="a smaller graph")
+    gpu_device.check_fits(name, footprint(n, m, batch), hint="a smaller graph")
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0)
     t0 = time.perf_counter()
     D = cp.empty((n, N), cp.int32)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .... import gpu_memory, gpu_runtime
+from .... import gpu_device, gpu_runtime
 from ....graph import Graph, round_up
 from ..dense import dense, result
 
@@ -22,11 +22,11 @@ def footprint(n, m=0):
 def tuned_fw_stream(g: Graph, variant="int4"):
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    cp = gpu_runtime.require_gpu()
+    cp = gpu_device.require_gpu()
     name = f"tuned_fw_stream_{variant}"
     n = g.n
     if variant == "cupy":
-        gpu_memory.check_fits(name, footprint(n), hint="a smaller graph")
+        gpu_device.check_fits(name, footprint(n), hint="a smaller graph")
         with dense(name, g, 1, 1, "pageable") as buf:
             D = buf.dev[0]
             with gpu_runtime.EventTimer() as t:

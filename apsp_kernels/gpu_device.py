@@ -1,6 +1,7 @@
-"""Device memory for the CUDA algorithms: what is free, the refusal before allocating what does not
-fit, and the buffers that hold a distance matrix (the host memory modes of seed 003, a pitched
-matrix).  Imports CuPy lazily, through ``gpu_runtime.require_gpu``."""
+"""The GPU device for the CUDA algorithms: whether there is one, its memory (what is free, the refusal
+before allocating what does not fit) and the buffers that hold a distance matrix (the host memory modes
+of seed 003, a pitched matrix).  Imports CuPy lazily, so the package imports and the CPU parts run on
+machines without a GPU.  Compiling, launching and timing kernels is ``gpu_runtime``."""
 from __future__ import annotations
 
 import ctypes
@@ -9,9 +10,40 @@ import time
 
 import numpy as np
 
-from .gpu_runtime import GPUUnavailable, require_gpu
-
 MEMORY_MODES = ("pageable", "pinned", "zero_copy", "managed")
+
+
+class GPUUnavailable(RuntimeError):
+    pass
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_status():
+    """(available: bool, reason: str)."""
+    try:
+        import cupy as cp
+    except Exception as e:  # ImportError, or a broken CUDA install
+        return False, f"CuPy is not importable ({type(e).__name__}: {e})"
+    try:
+        n = cp.cuda.runtime.getDeviceCount()
+    except Exception as e:
+        return False, f"no CUDA device ({type(e).__name__}: {e})"
+    if n < 1:
+        return False, "no CUDA device"
+    return True, "ok"
+
+
+def available() -> bool:
+    return gpu_status()[0]
+
+
+def require_gpu():
+    ok, why = gpu_status()
+    if not ok:
+        raise GPUUnavailable(f"this algorithm needs a CUDA GPU: {why}; with a GPU, install CuPy: "
+                             "pip install -e .[gpu] (CUDA 13 driver) or .[gpu12] (CUDA 12)")
+    import cupy as cp
+    return cp
 
 
 class GPUMemoryError(MemoryError):
