@@ -56,7 +56,7 @@ def _is_user_error(e):
     """What a user's input or machine causes (bad file, bad option, negative cycle, no GPU):
     one line, no traceback.  Anything else is a bug and keeps its traceback."""
     from .distances import NegativeCycleError
-    from .gpu import GPUUnavailable
+    from .gpu_device import GPUUnavailable
     from .graph import GraphError
     from .verify import VerificationError
     return isinstance(e, (GraphError, NegativeCycleError, GPUUnavailable, VerificationError, OSError, ValueError, KeyError))

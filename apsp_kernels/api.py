@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import gpu, registry
+from . import gpu_device, registry
 from .graph import INF, Graph, GraphError
 from .predecessors import predecessors as _predecessors
 
@@ -34,7 +34,7 @@ def choose(g: Graph):
     """The algorithm ``method="auto"`` uses for ``g`` here: the most preferred verified code
     (registry.auto_candidates) whose device is present, that accepts the graph's weights and
     whose footprint fits the device's free memory."""
-    has_gpu = gpu.available()
+    has_gpu = gpu_device.available()
     free = None
     for a in registry.auto_candidates():
         if a.device == "gpu" and not has_gpu:
@@ -43,7 +43,7 @@ def choose(g: Graph):
             continue
         if a.device == "gpu":
             if free is None:
-                free = gpu.free_bytes()[0]
+                free = gpu_device.free_bytes()[0]
             if a.footprint(g.n, g.m) > 0.9 * free:
                 continue
         return a

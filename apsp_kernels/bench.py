@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import generators, gpu, provenance, registry
+from . import generators, gpu_device, gpu_runtime, provenance, registry
 from .algorithms.cpu import dijkstra_apsp
 from .verify import fletcher64
 
@@ -50,14 +50,14 @@ extern "C" __global__ void minplus_micro(const int* seed, int* out, int iters)
 
 
 def measure_limits(repeats=10):
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     n = 1 << 28  # 1 GiB of int32
     a = cp.arange(n, dtype=cp.int32)
     b = cp.empty_like(a)
     cp.copyto(b, a)
     times = []
     for _ in range(repeats):
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             cp.copyto(b, a)
         times.append(t.ms)
     bw = 2 * a.nbytes / (np.median(times) / 1e3)
@@ -70,7 +70,7 @@ def measure_limits(repeats=10):
     k((blocks,), (threads,), (seed, out, np.int32(iters)))
     times = []
     for _ in range(repeats):
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             k((blocks,), (threads,), (seed, out, np.int32(iters)))
         times.append(t.ms)
     ops = blocks * threads * iters * 8 / (np.median(times) / 1e3)
@@ -97,7 +97,7 @@ def _write(before, rows, path):
 
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print, algorithms=None, cpu=(),
         tag=None, append=False):
-    gpu.require_gpu()         # a clear error before any work when there is no GPU
+    gpu_device.require_gpu()         # a clear error before any work when there is no GPU
     lim = measure_limits()
     limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
     log(f"limits: copy bandwidth {lim['bandwidth_Bps'] / 1e12:.2f} TB/s (read+write), "
@@ -127,7 +127,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
             if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
                 continue
             fp = algo.footprint(n, g.m)
-            if algo.device == "gpu" and algo.forced_params is None and fp > 0.9 * gpu.free_bytes()[0]:
+            if algo.device == "gpu" and algo.forced_params is None and fp > 0.9 * gpu_device.free_bytes()[0]:
                 continue
             if g.has_negative and not algo.negative_weights:
                 continue

@@ -86,18 +86,20 @@ def _git_commit():
         return None, "none"
 
 
-def check_batch(run_dir, prov, strict):
-    """A batch records one commit: refuse to add a process measured at other code; and a
-    reference run (``strict``) refuses to record from a dirty tree."""
+def check_batch(run_dir, prov, strict=False, pattern="provenance-*.json"):
+    """A batch records one commit: refuse a provenance file of ``run_dir`` (``pattern``) measured at
+    other code than ``prov`` (a process about to join the batch, or the batch's first when it is
+    loaded); and a reference run (``strict``) refuses to record from a dirty tree."""
     commit = prov.get("git_commit") or ""
     if strict and (not commit or commit.endswith("-dirty")):
         raise ProvenanceError(f"refusing to record a reference run from a dirty or unknown tree ({commit or 'no commit'}): "
                               "commit first, or set APSP_GIT_COMMIT to the commit this copy was made from")
-    for other in sorted(Path(run_dir).glob("provenance-*.json")):
+    code = prov.get("code_fingerprint")
+    for other in sorted(Path(run_dir).glob(pattern)):
         o = json.loads(other.read_text())
-        if o.get("code_fingerprint") != prov["code_fingerprint"] or o.get("git_commit") != commit:
-            raise ProvenanceError(f"{other} was measured at {o.get('git_commit')} (code {str(o.get('code_fingerprint'))[:12]}); "
-                                  f"this process runs {commit} (code {prov['code_fingerprint'][:12]}): one batch, one commit")
+        if o.get("code_fingerprint") != code or (o.get("git_commit") or "") != commit:
+            raise ProvenanceError(f"{other} was measured at {o.get('git_commit')} (code {str(o.get('code_fingerprint'))[:12]}), "
+                                  f"different code from {commit or None} (code {str(code)[:12]}): one batch, one commit")
 
 
 def _cpu_model():

@@ -21,7 +21,7 @@ from .algorithms.gpu import tuned
 from .algorithms.gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
 from .distances import minplus_steps
 from .graph import round_up
-from .gpu import MEMORY_MODES as MODES       # the host memory modes the GPU runtime implements
+from .gpu_device import MEMORY_MODES as MODES      # the host memory modes the GPU buffers implement
 
 
 @dataclass(frozen=True)

@@ -185,11 +185,11 @@ def measure(profile, processes=None):
     """The batch's measurement campaign (every notebook's jobs, ``processes``: which of the
     independent processes to run now; all by default), where a GPU is usable."""
     import os
-    from . import gpu
+    from . import gpu_device
     from .study import campaign, measurements, profiles
     os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
-    if not gpu.available():
-        print(f"no GPU ({gpu.gpu_status()[1]}): the claim notebooks render the recorded reference run", flush=True)
+    if not gpu_device.available():
+        print(f"no GPU ({gpu_device.gpu_status()[1]}): the claim notebooks render the recorded reference run", flush=True)
         return None
     P = profiles.profile(profile)
     d = measurements.campaign_dir(profile)

@@ -19,7 +19,7 @@ import tempfile
 
 import numpy as np
 
-from . import gpu
+from . import gpu_device, gpu_runtime
 
 _CENSUS = r"""
 extern "C" __global__ void sm_census(int* seen, long long spin)
@@ -41,13 +41,13 @@ class SMLimitError(RuntimeError):
 
 def sm_census(blocks_per_sm=4, spin=200_000):
     """(distinct SMs that ran blocks of a launch on the current stream, ms the launch took)."""
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     total = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
     k = cp.RawKernel(_CENSUS, "sm_census")          # a new module, loaded in the context current now
     # only memset, this kernel and a copy: no CuPy kernel loaded earlier in another context runs here
     k((total * blocks_per_sm,), (32,), (cp.zeros(1024, cp.int32), np.int64(spin)))   # first launch: module load
     seen = cp.zeros(1024, cp.int32)                 # %smid < %nsmid, at most a few hundred
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         k((total * blocks_per_sm,), (32,), (seen, np.int64(spin)))
     return int(np.count_nonzero(cp.asnumpy(seen))), t.ms
 
@@ -74,7 +74,7 @@ def _driver():
 
 
 def device_sm_count():
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
 
 
@@ -83,7 +83,7 @@ def green_context(sm_count):
     """Run the body on a green context of ``sm_count`` SMs (rounded by the driver: on compute
     capability 9.0 a multiple of 8, at least 8); yields the SMs granted.  ``sm_count`` >= the device's
     SMs gives a green context over all of them, so that every point is measured the same way."""
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     cu = _driver()
     cp.cuda.Device().synchronize()                  # the primary context is current on this thread
     _check(cu.cuInit(0), "cuInit")
@@ -103,9 +103,9 @@ def green_context(sm_count):
         ctx = _check(cu.cuCtxFromGreenCtx(green), "cuCtxFromGreenCtx")
         _check(cu.cuCtxPushCurrent(ctx), "cuCtxPushCurrent")
         # CuPy loads a module into the context current at its first launch; the launchers' modules are
-        # cached (gpu.module): load them afresh in here, and afresh again outside, in case a module
+        # cached (gpu_runtime.module): load them afresh in here, and afresh again outside, in case a module
         # handle is bound to the context that loaded it
-        gpu.module.cache_clear()
+        gpu_runtime.module.cache_clear()
         try:
             stream = _check(cu.cuGreenCtxStreamCreate(green, cu.CUstream_flags.CU_STREAM_NON_BLOCKING, 0),
                             "cuGreenCtxStreamCreate")
@@ -117,7 +117,7 @@ def green_context(sm_count):
             if stream is not None:
                 cu.cuStreamDestroy(stream)
             cu.cuCtxPopCurrent()
-            gpu.module.cache_clear()
+            gpu_runtime.module.cache_clear()
     finally:
         cu.cuGreenCtxDestroy(green)
 

@@ -63,11 +63,10 @@ def table(df):
 
 def _check_batch(batch_dir, prov):
     """One batch, one commit: refuse to add an invocation measured at other code."""
-    for p in sorted(Path(batch_dir).glob("*/provenance.json")):
-        o = json.loads(p.read_text())
-        if (o.get("code_fingerprint"), o.get("git_commit")) != (prov["code_fingerprint"], prov["git_commit"]):
-            raise SystemExit(f"{p} was measured at {o.get('git_commit')} (code {str(o.get('code_fingerprint'))[:12]}); "
-                             f"this runs {prov['git_commit']} (code {prov['code_fingerprint'][:12]}): one batch, one commit")
+    try:
+        provenance.check_batch(batch_dir, prov, pattern="*/provenance.json")
+    except provenance.ProvenanceError as e:
+        raise SystemExit(str(e)) from None
 
 
 def main(argv=None):

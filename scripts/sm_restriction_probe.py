@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from apsp_kernels import gpu, sm_limit  # noqa: E402
+from apsp_kernels import gpu_device, sm_limit  # noqa: E402
 
 
 def green_line(sms):
@@ -48,7 +48,7 @@ def main(argv=None):
         seen, ms = sm_limit.sm_census()
         print(f"census {seen} {ms:.4f}")
         return 0
-    ok, why = gpu.gpu_status()
+    ok, why = gpu_device.gpu_status()
     if not ok:
         print(f"green contexts: DOES NOT WORK (no GPU: {why})")
         print(f"MPS: DOES NOT WORK (no GPU: {why})")

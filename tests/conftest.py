@@ -11,7 +11,7 @@ for _k, _d in (("APSP_REPORTS_DIR", "reports"), ("APSP_RESULTS_DIR", "results"),
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from apsp_kernels import gpu  # noqa: E402
+from apsp_kernels import gpu_device  # noqa: E402
 
 
 def pytest_configure(config):
@@ -20,7 +20,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    ok, why = gpu.gpu_status()
+    ok, why = gpu_device.gpu_status()
     if ok:
         return
     skip = pytest.mark.skip(reason=f"GPU test skipped: {why}")

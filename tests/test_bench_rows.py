@@ -5,7 +5,7 @@ import types
 import pandas as pd
 import pytest
 
-from apsp_kernels import bench, gpu, provenance
+from apsp_kernels import bench, gpu_device, provenance
 
 COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limit_kind", "limit",
            "fraction_of_limit", "verified", "device"]
@@ -14,7 +14,7 @@ COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limi
 @pytest.fixture
 def no_device(monkeypatch):
     runtime = types.SimpleNamespace(memGetInfo=lambda: (80 << 30, 80 << 30))
-    monkeypatch.setattr(gpu, "require_gpu", lambda: types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime)))
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime)))
     monkeypatch.setattr(bench, "measure_limits", lambda: {"bandwidth_Bps": 3.0e12, "minplus_ops": 16.5e12})
     monkeypatch.setattr(provenance, "gpu_info", lambda: {"gpu": "Stand-in GPU"})
 

@@ -77,18 +77,18 @@ def test_harish_refuses_negative_weights():
 
 def test_too_big_is_refused_before_allocating():
     import cupy as cp
-    from apsp_kernels.gpu import GPUMemoryError
+    from apsp_kernels.gpu_device import GPUMemoryError
     free = cp.cuda.runtime.memGetInfo()[0]
     n = int((free / 4) ** 0.5) + 1024                 # one matrix more than the free memory
     with pytest.raises(GPUMemoryError, match="kemp_ooc"):
-        from apsp_kernels.gpu import check_fits
+        from apsp_kernels.gpu_device import check_fits
         check_fits("tran_fw", registry.get("tran_fw").footprint(n, 0))
 
 
 def test_kernel_error_names_the_algorithm():
-    from apsp_kernels import gpu
+    from apsp_kernels import gpu_runtime
     from apsp_kernels.algorithms.gpu.dense import TRAN_DEFINES
-    k = gpu.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
+    k = gpu_runtime.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
     import cupy as cp
-    with pytest.raises(gpu.GPUKernelError, match="tran_fw"):
-        gpu.launch("tran_fw", k, (1, 1), (64, 64), (cp.zeros(1, cp.int32), cp.zeros(1, cp.int32), 1, 0))
+    with pytest.raises(gpu_runtime.GPUKernelError, match="tran_fw"):
+        gpu_runtime.launch("tran_fw", k, (1, 1), (64, 64), (cp.zeros(1, cp.int32), cp.zeros(1, cp.int32), 1, 0))

@@ -21,13 +21,13 @@ def test_his_kernel_prints_spot_check_4_after_every_launch():
     """His fw.c on graph1.txt: Na = 64 ('Alignment = 64'), 256 threads, grid ceil(Na/256) x N, the
     matrix read back after each launch as his commented-out printArray lines do."""
     import cupy as cp
-    from apsp_kernels import gpu
+    from apsp_kernels import gpu_runtime
     g = H.graph()
     N, Na = g.n, 64
     host = np.full((N, Na), INF, np.int32)           # his padding columns are never read
     host[:, :N] = g.to_dense()
     dev = cp.asarray(host)
-    k = gpu.kernel("hochberg_naive.cu", "hochberg_fw_step")
+    k = gpu_runtime.kernel("hochberg_naive.cu", "hochberg_fw_step")
     for kk in range(N):
         k(((Na + 255) // 256, N), (256,), (np.int32(kk), dev, np.int32(Na), np.int32(N)))
         got = normalise_inf(cp.asnumpy(dev)[:, :N])

@@ -1,17 +1,16 @@
 """The Hochberg study's sweep (data/sweeps/hochberg.yaml), its graphs and references, and
 scripts/hochberg_measure.py in its --dry-run mode (the CPU parts; GPU rows say 'skipped' without a GPU)."""
-import json
 import runpy
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import gpu, provenance, reference_apsp, registry
+from apsp_kernels import gpu_device, provenance, reference_apsp, registry
 from apsp_kernels.study import hochberg_spec as S
+
+from script_runs import dry_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "hochberg_measure.py"
@@ -67,17 +66,14 @@ def test_the_study_code_is_fingerprinted():
 
 
 def test_dry_run_writes_results_and_provenance(tmp_path):
-    r = subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--out", str(tmp_path)], capture_output=True,
-                       text=True, timeout=600, cwd=ROOT)
-    assert r.returncode == 0, r.stderr[-3000:]
+    r, prov = dry_run(SCRIPT, tmp_path)
     df = pd.read_csv(tmp_path / "results.csv")
-    prov = json.loads((tmp_path / "provenance.json").read_text())
     assert prov["profile"] == "hochberg-dryrun" and prov["code_fingerprint"] and "cycles" in prov["parameters"]["spec"]
     assert set(df["stage"]) == set(S.STAGES)
     cpu = df[df["algorithm"] == "fw_blocked_parallel"]
     assert len(cpu) == 2 * 2 and (cpu["status"] == "ok").all() and cpu["end_to_end_ms"].gt(0).all()
     gpu_rows = df[df["algorithm"].str.startswith("hochberg")]
-    if not gpu.available():
+    if not gpu_device.available():
         assert (gpu_rows["status"] == "skipped").all()
     else:
         good = gpu_rows[~gpu_rows["variant"].eq("nosync")]

@@ -2,20 +2,19 @@
 scripts/iitkgp_measure.py in its --dry-run mode (every graph at ~160 vertices; the CPU parts only without a
 GPU, whose rows then say 'skipped')."""
 import fnmatch
-import json
 import runpy
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import catalogue, gpu, harness, provenance, registry
+from apsp_kernels import catalogue, gpu_device, harness, provenance, registry
 from apsp_kernels.sources import in_largest_component, largest_component
 from apsp_kernels.study import iitkgp_runs as R
 from apsp_kernels.study import iitkgp_spec as S
+
+from script_runs import dry_run, run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "iitkgp_measure.py"
@@ -85,11 +84,8 @@ def test_the_study_code_is_fingerprinted():
 
 @pytest.mark.slow
 def test_dry_run_writes_results_and_provenance(tmp_path):
-    r = subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--out", str(tmp_path)], capture_output=True,
-                       text=True, timeout=600, cwd=ROOT)
-    assert r.returncode == 0, r.stderr[-3000:]
+    r, prov = dry_run(SCRIPT, tmp_path)
     df = harness.read_records(tmp_path / "results.csv")
-    prov = json.loads((tmp_path / "provenance.json").read_text())
     assert prov["profile"] == "iitkgp-dryrun" and prov["code_fingerprint"] and prov["parameters"]["spec"]["dry_n"]
     assert [p["returncode"] for p in prov["processes_run"]] == [0, 0]
     assert set(df["stage"]) == set(S.STAGES) and set(df["process"]) == {0, 1}
@@ -108,7 +104,7 @@ def test_dry_run_writes_results_and_provenance(tmp_path):
     assert (full["process"] == 0).all() and full["verified"].astype(str).str.lower().eq("true").all()
     assert df["graph_origin"].notna().all() and set(df["graph_origin"]) <= {"stand-in", "generated as in the seed"}
     g = df[df["device"] == "gpu"]
-    if not gpu.available():
+    if not gpu_device.available():
         assert (g["status"] == "skipped").all() and g["error"].str.startswith("no GPU").all()
     else:
         exact = g[g["variant"] != "original"]
@@ -118,14 +114,13 @@ def test_dry_run_writes_results_and_provenance(tmp_path):
 
 def test_a_second_invocation_needs_its_own_folder(tmp_path):
     (tmp_path / "results.csv").write_text("stage\n")
-    r = subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--stages", "bfs", "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    r = run_script(SCRIPT, "--dry-run", "--stages", "bfs", "--out", tmp_path, timeout=120)
     assert r.returncode != 0 and "a folder of its own" in r.stderr
 
 
 def test_unknown_stage_or_graph_is_refused():
     for args in (["--stages", "dfs"], ["--stages", "apsp", "--graphs", "geometric"]):
-        r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        r = run_script(SCRIPT, *args, timeout=120)
         assert r.returncode == 2 and "error" in r.stderr
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apsp_kernels import gpu, sm_limit
+from apsp_kernels import gpu_device, sm_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ def test_check_unpacks_and_raises():
         sm_limit._check((Err(801),), "cuGreenCtxCreate")
 
 
-@pytest.mark.skipif(gpu.available(), reason="checks the answer where there is no GPU")
+@pytest.mark.skipif(gpu_device.available(), reason="checks the answer where there is no GPU")
 def test_probe_says_why_not_without_a_gpu():
     ok, why = sm_limit.green_probe(16)
     assert not ok and why

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import gpu, harness, provenance, registry
+from .. import gpu_device, harness, provenance, registry
 from ..verify import fletcher64
 from . import plan
 from .profiles import make_graph, profile
@@ -93,7 +93,7 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
     (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
     _start_thread_pool()
-    has_gpu = gpu.available()
+    has_gpu = gpu_device.available()
     jobs = [j for j in plan.campaign_jobs(P, notebooks) if (index == 0 or not j.once)
             and (has_gpu or registry.get(j.algorithm).device == "cpu")]
     warmed, recs, graphs = set(), [], {}
@@ -171,9 +171,8 @@ def load(run_dir):
     if "samples" in df:
         df["samples"] = pd.to_numeric(df["samples"], errors="coerce")
     provs = [json.loads(p.read_text()) for p in sorted(run_dir.glob("provenance-*.json"))]
-    code = sorted({(str(p.get("git_commit")), str(p.get("code_fingerprint"))) for p in provs})
-    if len(code) > 1:      # processes measured on separate machines are merged here: check again
-        raise provenance.ProvenanceError(f"{run_dir}: its processes were measured at different code {code}: one batch, one commit")
+    if provs:              # processes measured on separate machines are merged here: check again
+        provenance.check_batch(run_dir, provs[0])
     prov = dict(provs[0]) if provs else {}
     prov["processes"] = len(files)
     prov["process_timestamps"] = [p.get("timestamp") for p in provs]

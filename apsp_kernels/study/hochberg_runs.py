@@ -12,7 +12,7 @@ import traceback
 
 import numpy as np
 
-from .. import difference_timing, gpu, harness, registry, sm_limit
+from .. import difference_timing, gpu_device, harness, registry, sm_limit
 from ..distances import NegativeCycleError
 from ..verify import first_difference
 from . import hochberg_spec as spec
@@ -70,7 +70,7 @@ def skipped(run, why):
 
 def cycles(S, log):
     """Fig. 2.3: his cycles, his three times, and the CPU FW on the same graphs."""
-    rows, has_gpu = [], gpu.available()
+    rows, has_gpu = [], gpu_device.available()
     cpu_sizes = set(spec.sizes(S["cpu_sizes"]))
     for kind in S["graphs"]:
         for n in spec.sizes(S["sizes"]):
@@ -88,7 +88,7 @@ def cycles(S, log):
 
 def explorations(S, log):
     """Sec. 2.4: each exploration's three times at a few sizes."""
-    rows, has_gpu = [], gpu.available()
+    rows, has_gpu = [], gpu_device.available()
     for n in spec.sizes(S["sizes"]):
         g = spec.make(S["graph"], n)
         ref = spec.reference(S["graph"], g)
@@ -103,7 +103,7 @@ def race(S, log):
     """Exploration 2: how often, and how, the kernel without __syncthreads() is wrong (its control: the
     same kernel with the barrier).  wrong_entries counts entries that differ over all runs;
     undershoots those below the true distance (a path that does not exist)."""
-    rows, has_gpu = [], gpu.available()
+    rows, has_gpu = [], gpu_device.available()
     for kind in S["graphs"]:
         for n in spec.sizes(S["sizes"]):
             g = spec.make(kind, n)
@@ -149,7 +149,7 @@ def sm_scaling(S, log, child_argv=None):
     """Fig. 2.4: his kernel at fixed n on fewer SMs -- green contexts if they work here, else MPS (one
     client process per share, ``child_argv`` + a JSON job), else a not_testable row saying why."""
     base = dict(stage="sm_scaling", graph=S["graph"], n=S["n"])
-    if not gpu.available():
+    if not gpu_device.available():
         return [dict(base, **skipped(S["run"], "no GPU"))]
     ok, why_green = sm_limit.green_probe(min(S["sm_counts"]))
     log(f"green contexts: {'WORKS' if ok else 'DOES NOT WORK'} ({why_green})")

@@ -66,21 +66,24 @@ def _times(ax, df, graphs, runs, unit="ms", time="end_to_end"):
     return F.finish_axes(ax, F.time_label(unit, "kernel_ms" if time == "kernel" else "wall_ms"), "", xscale=None)
 
 
+def _ratio_bars(ax, pts, **style):
+    """``pts`` [(x, ratio)]: the ratios that have a value, with their 95% intervals (an end that could
+    not be formed is the value itself); nothing where none has."""
+    pts = [(x, p) for x, p in pts if p["v"] == p["v"]]
+    if pts:
+        end = lambda k: np.array([p[k] if p[k] == p[k] else p["v"] for _, p in pts])
+        x, v, lo, hi = np.array([x for x, _ in pts]), np.array([p["v"] for _, p in pts]), end("lo"), end("hi")
+        ax.errorbar(x, v, yerr=[v - lo, hi - v], capsize=3, **style)
+
+
 def _speedups(ax, df, graphs, series, title, bands=()):
     """Per graph: ``series`` [(num codes, den codes, label, algorithm for the colour, time)] as speed-ups
     time(num) / time(den) with their intervals; kernel-only hollow; ``bands`` [(lo, hi, label)]."""
     for j, (num, den, lab, a, time) in enumerate(series):
-        pts = [(i, R.ratio(df, g, num, den, time)) for i, g in enumerate(graphs)]
-        pts = [(i, p) for i, p in pts if p["v"] == p["v"]]
-        if not pts:
-            continue
-        st = F.style(a, den[0][1] if den[0][0] == a else num[0][1])
-        x = np.array([i for i, _ in pts]) + (j - len(series) / 2) * 0.06
-        v = np.array([p["v"] for _, p in pts])
-        lo = np.array([p["lo"] if p["lo"] == p["lo"] else p["v"] for _, p in pts])
-        hi = np.array([p["hi"] if p["hi"] == p["hi"] else p["v"] for _, p in pts])
-        ax.errorbar(x, v, yerr=[v - lo, hi - v], capsize=3, ls="none", marker=st["marker"], color=st["color"],
-                    mfc="none" if time == "kernel" else st["color"], label=lab + (" (kernel-only)" if time == "kernel" else ""))
+        st, off = F.style(a, den[0][1] if den[0][0] == a else num[0][1]), (j - len(series) / 2) * 0.06
+        _ratio_bars(ax, [(i + off, R.ratio(df, g, num, den, time)) for i, g in enumerate(graphs)], ls="none",
+                    marker=st["marker"], color=st["color"], mfc="none" if time == "kernel" else st["color"],
+                    label=lab + (" (kernel-only)" if time == "kernel" else ""))
     for lo, hi, lab in bands:
         if lo == hi:
             ax.axhline(lo, color=F.CLAIMED, ls=":", lw=1.5, label=lab)
@@ -125,15 +128,10 @@ def sssp_figure(df):
     a1.set_title("Fig. 4: one SSSP from a random source (median over sources)")
     st = F.style("harish_sssp", "corrected")
     for t, mfc in (("end_to_end", st["color"]), ("kernel", "none")):
-        pts = [(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]),
-                R.ratio(df, g, [("dijkstra_sssp_cpu", None)], [("harish_sssp", "corrected")], t)) for g in gs]
-        pts = [(x, p) for x, p in pts if p["v"] == p["v"]]
-        if pts:
-            x, v = np.array([x for x, _ in pts]), np.array([p["v"] for _, p in pts])
-            lo = np.array([p["lo"] if p["lo"] == p["lo"] else p["v"] for _, p in pts])
-            hi = np.array([p["hi"] if p["hi"] == p["hi"] else p["v"] for _, p in pts])
-            a2.errorbar(x, v, yerr=[v - lo, hi - v], capsize=3, ls="none", marker="o", color=st["color"], mfc=mfc,
-                        label="corrected over Dijkstra" + (" (kernel-only)" if t == "kernel" else ""))
+        _ratio_bars(a2, [(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]),
+                          R.ratio(df, g, [("dijkstra_sssp_cpu", None)], [("harish_sssp", "corrected")], t)) for g in gs],
+                    ls="none", marker="o", color=st["color"], mfc=mfc,
+                    label="corrected over Dijkstra" + (" (kernel-only)" if t == "kernel" else ""))
     a2.plot([0.5, 7e-6], [3.9, 94.4], "*", ms=14, color=F.KEMP, label="claimed: 3.9x at 0.5, 94.4x at 7e-6 (the seed's densities)")
     a2.set_xscale("log")
     a2.set_xlabel("density")
@@ -150,13 +148,8 @@ def coarsening_figure(df):
     col = F.categories(gs)
     factors = registry.get("harish_sssp_coarsened").variants
     for g in gs:
-        pts = [(cf, R.ratio(df, g, [("dijkstra_sssp_cpu", None)], [("harish_sssp_coarsened", cf)])) for cf in factors]
-        pts = [(cf, p) for cf, p in pts if p["v"] == p["v"]]
-        if pts:
-            x, v = np.array([cf for cf, _ in pts]), np.array([p["v"] for _, p in pts])
-            lo = np.array([p["lo"] if p["lo"] == p["lo"] else p["v"] for _, p in pts])
-            hi = np.array([p["hi"] if p["hi"] == p["hi"] else p["v"] for _, p in pts])
-            ax.errorbar(x, v, yerr=[v - lo, hi - v], capsize=3, marker="o", color=col[g], label=R.label(df, g))
+        _ratio_bars(ax, [(cf, R.ratio(df, g, [("dijkstra_sssp_cpu", None)], [("harish_sssp_coarsened", cf)]))
+                         for cf in factors], marker="o", color=col[g], label=R.label(df, g))
     ax.axhline(1, color="grey", lw=0.8, label="as fast as the CPU")
     ax.set_xscale("log", base=2)
     ax.set_xticks(list(factors), [str(f) for f in factors])

@@ -16,7 +16,7 @@ import traceback
 
 import numpy as np
 
-from .. import gpu, harness, registry
+from .. import gpu_device, harness, registry
 from ..verify import reference_vectors
 from . import iitkgp_spec as spec
 from .campaign import _pinned, _start_thread_pool, reference_checksum
@@ -98,7 +98,7 @@ def single_source(S, stages, g, index, log, deadline, has_gpu):
     rows = []
     if not has_gpu:
         for st in stages:
-            rows += _skipped(base, st, S[st]["gpu"], f"no GPU: {gpu.gpu_status()[1]}")
+            rows += _skipped(base, st, S[st]["gpu"], f"no GPU: {gpu_device.gpu_status()[1]}")
     if has_gpu and S["single_source"].get("gpu_warmup"):
         for _, _, _, runs in plan:                 # the memory pool at this graph's size, untimed
             for a, v in runs:
@@ -146,7 +146,7 @@ def apsp(S, g, index, log, has_gpu):
     log(f"  {name}: reference checksum in {time.perf_counter() - t0:.1f} s")
     for a, v in A["gpu"]:
         if not has_gpu:
-            rows += _skipped(dict(spec.describe(g), process=index), "apsp", [(a, v)], f"no GPU: {gpu.gpu_status()[1]}")
+            rows += _skipped(dict(spec.describe(g), process=index), "apsp", [(a, v)], f"no GPU: {gpu_device.gpu_status()[1]}")
             continue
         rows += harness.measure(registry.get(a), g, variant=v, repeats=A["repeats"], warmup=1, reference=ref, extra=extra)
     for a, v, samples in list(A["sequential"]) + list(A["best_cpu"]):
@@ -194,7 +194,7 @@ def warm(S, stages, has_gpu):
 def run_process(S, stages, graphs, index, sink, deadline, log=log_stderr):
     """One independent process: every graph of ``graphs`` through the ``stages`` it belongs to; ``sink``
     receives each graph's rows as soon as they are measured (a killed run keeps them)."""
-    has_gpu = gpu.available()
+    has_gpu = gpu_device.available()
     _start_thread_pool()
     warm(S, stages, has_gpu)
     for name in graphs:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import gpu
+from .. import gpu_device
 from ..paths import RECORDED, RESULTS, ROOT
 from . import campaign, plan, stats
 from .profiles import graph_label
@@ -78,7 +78,7 @@ def load(notebook, P, source="measure", seed=0):
     if source not in ("measure", "recorded"):
         raise ValueError(f"source must be 'measure' or 'recorded', got {source!r}")
     jobs = plan.jobs_for(notebook, P)
-    can = gpu.available() or not _needs_gpu(jobs)
+    can = gpu_device.available() or not _needs_gpu(jobs)
     d = campaign_of_batch(P) if source == "measure" else None
     if d is None and source == "measure" and can:
         d = RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}-{P['name']}-local-{notebook.split('_')[0]}"
@@ -92,10 +92,10 @@ def load(notebook, P, source="measure", seed=0):
                             d, True, campaign.select(df, jobs), notebook)
     d = latest_campaign(P["name"]) or latest_campaign("paper") or latest_campaign("quick")
     if d is None:
-        raise FileNotFoundError(f"no recorded campaign under {RESULTS} and no GPU to measure ({gpu.gpu_status()[1]})")
+        raise FileNotFoundError(f"no recorded campaign under {RESULTS} and no GPU to measure ({gpu_device.gpu_status()[1]})")
     df, prov = campaign.load(d)
     own = campaign.select(df, plan.jobs_for(notebook, _profile_of(prov, P)))
-    why = "requested" if source == "recorded" else f"no GPU here: {gpu.gpu_status()[1]}"
+    why = "requested" if source == "recorded" else f"no GPU here: {gpu_device.gpu_status()[1]}"
     return Measurements(df, prov, (f"**RECORDED results** ({why}): measured on {prov.get('gpu')} with {prov.get('cpu')}, "
                                    f"{processes_text(prov)} from {prov.get('timestamp')}, commit "
                                    f"{str(prov.get('git_commit'))[:12]}, profile {prov.get('profile')}, from "

@@ -242,13 +242,18 @@ def occurrence_rule(observed, runs, occurs, hazards=None):
     return "reproduced", never + det
 
 
+def _above_below(points):
+    """The points (n, ratio, lo, hi) that were measured (ratio not NaN), those whose interval lies
+    above 1, and those whose interval lies below 1."""
+    points = [p for p in points if p[1] == p[1]]
+    return points, [p for p in points if p[2] > 1], [p for p in points if p[3] < 1]
+
+
 def ordering_rule(points):
     """X is faster than Y: ``points`` = [(n, ratio time_Y / time_X, lo, hi)]."""
-    points = [p for p in points if p[1] == p[1]]
+    points, holds, opposite = _above_below(points)
     if not points:
         return "not testable", "nothing measured"
-    holds = [p for p in points if p[2] > 1]
-    opposite = [p for p in points if p[3] < 1]
     k = len(points)
     if len(holds) >= SHARE * k:
         return "reproduced", f"holds at {len(holds)} of {k} sizes"
@@ -261,11 +266,9 @@ def exists_rule(points):
     """X *can* be slower than Y (seed 001: queueBFS "can be even worse than CPU implementation of BFS"):
     ``points`` = [(n, ratio time_X / time_Y, lo, hi)] where the claim says it may happen.  It happens
     somewhere if one interval lies above 1; it is refuted only where every interval lies below 1."""
-    points = [p for p in points if p[1] == p[1]]
+    points, seen, never = _above_below(points)
     if not points:
         return "not testable", "nothing measured"
-    seen = [p for p in points if p[2] > 1]
-    never = [p for p in points if p[3] < 1]
     k = len(points)
     if seen:
         return "reproduced", f"happens at {len(seen)} of {k} (n = {', '.join(str(p[0]) for p in seen)})"

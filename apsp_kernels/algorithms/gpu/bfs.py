@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...graph import INF, Graph
 from ...sources import as_sources
 from .csr import Searches, blocks
@@ -23,7 +23,7 @@ BFS_THREADS = 1024
 
 
 def _kernels(*names):
-    return [gpu.kernel("bfs.cu", nm) for nm in names]
+    return [gpu_runtime.kernel("bfs.cu", nm) for nm in names]
 
 
 def parallel_bfs(g: Graph, sources=None, threads=BFS_THREADS):
@@ -37,13 +37,13 @@ def parallel_bfs(g: Graph, sources=None, threads=BFS_THREADS):
     grid, block, n32, inf = blocks(n, threads), (int(threads),), np.int32(n), np.int32(INF)
     h = np.zeros(1, np.int32)
     levels = 0
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         for row, s in enumerate(src):
-            gpu.launch(name, init, grid, block, (Dist, P, Q, n32, np.int32(s), inf, inf))
+            gpu_runtime.launch(name, init, grid, block, (Dist, P, Q, n32, np.int32(s), inf, inf))
             level = 0
             while True:                                   # Alg. 1 lines 7-10
                 flag.fill(0)
-                gpu.launch(name, step, grid, block, (np.int32(level), Va, Ea, Dist, flag, n32))
+                gpu_runtime.launch(name, step, grid, block, (np.int32(level), Va, Ea, Dist, flag, n32))
                 level += 1
                 flag.get(out=h)
                 if h[0] == 0:
@@ -65,13 +65,13 @@ def queue_bfs(g: Graph, sources=None, threads=BFS_THREADS):
     block, n32, inf = (int(threads),), np.int32(n), np.int32(INF)
     h = np.zeros(1, np.int32)
     levels = 0
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         for row, s in enumerate(src):
-            gpu.launch(name, init, blocks(n, threads), block, (Dist, P, cQ, n32, np.int32(s), inf, np.int32(-1)))
+            gpu_runtime.launch(name, init, blocks(n, threads), block, (Dist, P, cQ, n32, np.int32(s), inf, np.int32(-1)))
             size, l = 1, 0
             while size > 0:                               # Alg. 3 lines 7-11
                 nQ_size.fill(0)
-                gpu.launch(name, step, blocks(size, threads), block,
+                gpu_runtime.launch(name, step, blocks(size, threads), block,
                            (np.int32(l), Va, Ea, Dist, P, cQ, np.int32(size), nQ, nQ_size))
                 cQ, nQ = nQ, cQ
                 nQ_size.get(out=h)
@@ -86,7 +86,7 @@ def scan_bfs(g: Graph, sources=None, threads=BFS_THREADS):
     the seed's hand-written Alg. 8), populateNextQueue; the host reads the next queue's size (the
     last inclusive sum) after the scan."""
     name, src, n = "scan_bfs", as_sources(sources, g.n), g.n
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     S = Searches(name, g, src, weights=False, extra_bytes=24 * n)
     Va, Ea = S.arrays
     Dist, P, cQ, nQ, Deg = S.alloc(lambda cp: tuple(cp.empty(max(n, 1), cp.int32) for _ in range(5)))
@@ -95,17 +95,17 @@ def scan_bfs(g: Graph, sources=None, threads=BFS_THREADS):
     block, n32, minus1 = (int(threads),), np.int32(n), np.int32(-1)
     h = np.zeros(1, np.int32)
     levels = 0
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         for row, s in enumerate(src):
-            gpu.launch(name, init, blocks(n, threads), block, (Dist, P, cQ, n32, np.int32(s), minus1, minus1))
+            gpu_runtime.launch(name, init, blocks(n, threads), block, (Dist, P, cQ, n32, np.int32(s), minus1, minus1))
             size, l = 1, 0
             while size > 0:                               # Alg. 5 lines 9-17
                 grid, q = blocks(size, threads), np.int32(size)
-                gpu.launch(name, layer, grid, block, (np.int32(l), Va, Ea, P, Dist, cQ, q))
-                gpu.launch(name, count, grid, block, (Va, Ea, P, cQ, q, Deg))
-                PreDeg = gpu.launch(name, cp.cumsum, Deg[:size], dtype=cp.int32)   # inclusive scan
+                gpu_runtime.launch(name, layer, grid, block, (np.int32(l), Va, Ea, P, Dist, cQ, q))
+                gpu_runtime.launch(name, count, grid, block, (Va, Ea, P, cQ, q, Deg))
+                PreDeg = gpu_runtime.launch(name, cp.cumsum, Deg[:size], dtype=cp.int32)   # inclusive scan
                 PreDeg[size - 1:].get(out=h)
-                gpu.launch(name, populate, grid, block, (Va, Ea, P, cQ, q, nQ, PreDeg))
+                gpu_runtime.launch(name, populate, grid, block, (Va, Ea, P, cQ, q, nQ, PreDeg))
                 cQ, nQ = nQ, cQ
                 size, l = int(h[0]), l + 1
             levels += l

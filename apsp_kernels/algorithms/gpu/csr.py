@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device
 from ...graph import Graph, normalise_inf
 
 
@@ -24,11 +24,11 @@ class Searches:
     own device arrays, checked with the graph before anything is allocated."""
 
     def __init__(self, name, g: Graph, sources, weights, extra_bytes):
-        self.cp = cp = gpu.require_gpu()
+        self.cp = cp = gpu_device.require_gpu()
         import cupyx
         self.name, self.n, self.sources = name, g.n, sources
         need = 4 * (g.n + 1 + g.m * (2 if weights else 1)) + int(extra_bytes)
-        gpu.check_fits(name, need, hint="a smaller graph")
+        gpu_device.check_fits(name, need, hint="a smaller graph")
         self.timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0)
         t0 = time.perf_counter()
         self.out = cupyx.empty_pinned((max(len(sources), 1), g.n), np.int32)   # no 0-byte pinned block

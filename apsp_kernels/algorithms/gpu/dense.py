@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import Graph, round_up
 
@@ -14,7 +14,7 @@ TRAN_DEFINES = (("TRAN_B", TRAN_TILE),)
 
 def dense(name, g: Graph, multiple, count, memory):
     size = round_up(max(g.n, 1), multiple)
-    buf = gpu.DenseBuffers(name, size, count, memory)
+    buf = gpu_device.DenseBuffers(name, size, count, memory)
     g.to_dense(pad_to=size, out=buf.host)
     buf.to_device()
     return buf
@@ -30,9 +30,9 @@ def pingpong(name, g, memory, fn, steps, args_of):
     with dense(name, g, TRAN_TILE, 2, memory) as buf:
         size = buf.size
         grid, block = (size // TRAN_TILE, size // TRAN_TILE), (TRAN_TILE, TRAN_TILE)
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for s in range(steps):
                 src, dst = buf.dev[s % 2], buf.dev[(s + 1) % 2]
-                gpu.launch(name, fn, grid, block, args_of(src, dst, size, s))
+                gpu_runtime.launch(name, fn, grid, block, args_of(src, dst, size, s))
         d = result(buf, steps % 2, g.n)
         return d, dict(buf.timings, kernel_ms=t.ms, launches=steps)

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import Graph, round_up
 from .dense import dense, result
@@ -19,7 +19,7 @@ def _kk_kernels(filename, prefix, block):
     if block not in KK_BLOCKS:
         raise ValueError(f"block must be one of {KK_BLOCKS}, got {block}")
     names = [f"{prefix}_phase{p}<{block}>" for p in (1, 2, 3)]
-    return [gpu.kernel(filename, nm, name_expressions=tuple(
+    return [gpu_runtime.kernel(filename, nm, name_expressions=tuple(
         f"{prefix}_phase{p}<{b}>" for b in KK_BLOCKS for p in (1, 2, 3))) for nm in names]
 
 
@@ -30,13 +30,13 @@ def katz_kider(g: Graph, block=16, memory="pageable"):
         size = buf.size
         nb = size // block
         G, n32 = buf.dev[0], np.int32(size)
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for r in range(nb):
                 r32 = np.int32(r)
-                gpu.launch(name, p1, (1,), (block, block), (G, n32, r32))
+                gpu_runtime.launch(name, p1, (1,), (block, block), (G, n32, r32))
                 if nb > 1:
-                    gpu.launch(name, p2, (nb - 1, 2), (block, block), (G, n32, r32))
-                    gpu.launch(name, p3, (nb - 1, nb - 1), (block, block), (G, n32, r32))
+                    gpu_runtime.launch(name, p2, (nb - 1, 2), (block, block), (G, n32, r32))
+                    gpu_runtime.launch(name, p3, (nb - 1, nb - 1), (block, block), (G, n32, r32))
         d = result(buf, 0, g.n)
         return d, dict(buf.timings, kernel_ms=t.ms, launches=nb * (3 if nb > 1 else 1))
 
@@ -45,7 +45,7 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
     """Kemp's out-of-core KK.  ``budget_bytes`` caps the device memory it may use (default:
     a third of what is free, Kemp's rule); a budget smaller than the matrix forces the graph
     through the partitioned path, as Kemp did with his small graphs."""
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     import cupyx
     name = f"kemp_ooc_b{block}"
     p1, p2, p3 = _kk_kernels("kemp_out_of_core.cu", "ooc", block)
@@ -56,10 +56,10 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
         budget_bytes = cp.cuda.runtime.memGetInfo()[0] // 3
     rows_per_part = int(budget_bytes // strip) - 2   # R and C take two strips' worth
     if rows_per_part < 1:
-        raise gpu.GPUMemoryError(f"{name}: a budget of {budget_bytes} bytes holds less than 3 block rows "
+        raise gpu_device.GPUMemoryError(f"{name}: a budget of {budget_bytes} bytes holds less than 3 block rows "
                                  f"of {strip} bytes; raise budget_bytes")
     rows_per_part = min(rows_per_part, nb)
-    gpu.check_fits(name, (2 + rows_per_part) * strip, hint="a smaller budget_bytes")
+    gpu_device.check_fits(name, (2 + rows_per_part) * strip, hint="a smaller budget_bytes")
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, partitions=-(-nb // rows_per_part))
     t0 = time.perf_counter()
     H = cupyx.empty_pinned((N, N), np.int32)
@@ -74,15 +74,15 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
     pitch, colw = N * 4, block * 4
     stream = cp.cuda.get_current_stream()
     n32, B = np.int32(N), block
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         for r in range(nb):
             r32 = np.int32(r)
             row0 = hp + r * B * pitch
             cp.cuda.runtime.memcpyAsync(R.data.ptr, row0, strip, H2D, stream.ptr)
             cp.cuda.runtime.memcpy2DAsync(C.data.ptr, colw, hp + r * colw, pitch, colw, N, H2D, stream.ptr)
-            gpu.launch(name, p1, (1,), (B, B), (R, C, n32, r32))
+            gpu_runtime.launch(name, p1, (1,), (B, B), (R, C, n32, r32))
             if nb > 1:
-                gpu.launch(name, p2, (nb - 1, 2), (B, B), (R, C, n32, r32))
+                gpu_runtime.launch(name, p2, (nb - 1, 2), (B, B), (R, C, n32, r32))
             cp.cuda.runtime.memcpyAsync(row0, R.data.ptr, strip, D2H, stream.ptr)
             cp.cuda.runtime.memcpy2DAsync(hp + r * colw, pitch, C.data.ptr, colw, colw, N, D2H, stream.ptr)
             if nb == 1:
@@ -91,7 +91,7 @@ def kemp_ooc(g: Graph, block=16, budget_bytes=None):
                 cnt = min(rows_per_part, nb - first)
                 part = hp + first * B * pitch
                 cp.cuda.runtime.memcpyAsync(S.data.ptr, part, cnt * strip, H2D, stream.ptr)
-                gpu.launch(name, p3, (nb - 1, cnt), (B, B), (S, R, C, n32, r32, np.int32(first)))
+                gpu_runtime.launch(name, p3, (nb - 1, cnt), (B, B), (S, R, C, n32, r32, np.int32(first)))
                 cp.cuda.runtime.memcpyAsync(part, S.data.ptr, cnt * strip, D2H, stream.ptr)
     timings["kernel_ms"] = t.ms   # kernels and the staging copies between them
     d = finish(np.array(H[:g.n, :g.n]))

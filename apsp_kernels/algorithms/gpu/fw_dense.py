@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...graph import Graph
 from .dense import TRAN_DEFINES, dense, pingpong, result
 
 def hochberg_naive(g: Graph, memory="pageable"):
     name = "hochberg_naive"
-    k = gpu.kernel("hochberg_naive.cu", "hochberg_fw_step")
+    k = gpu_runtime.kernel("hochberg_naive.cu", "hochberg_fw_step")
     with dense(name, g, 32, 1, memory) as buf:
         Na, N = buf.size, g.n
         grid = ((N + 255) // 256, max(N, 1))
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for kk in range(N):
-                gpu.launch(name, k, grid, (256,), (np.int32(kk), buf.dev[0], np.int32(Na), np.int32(N)))
+                gpu_runtime.launch(name, k, grid, (256,), (np.int32(kk), buf.dev[0], np.int32(Na), np.int32(N)))
         d = result(buf, 0, N)
         return d, dict(buf.timings, kernel_ms=t.ms, launches=N)
 
@@ -30,19 +30,19 @@ NAIVE_FW_TILE = 16      # seed 001 states no thread layout: 16 x 16 blocks (cuda
 def iitkgp_naive_fw(g: Graph, memory="pageable"):
     """Seed 001's Algorithm 14: one launch per k, one thread per (u, v), in place, unpadded."""
     name = "iitkgp_naive_fw"
-    k = gpu.kernel("iitkgp_naive_fw.cu", "naive_fw_step")
+    k = gpu_runtime.kernel("iitkgp_naive_fw.cu", "naive_fw_step")
     with dense(name, g, 1, 1, memory) as buf:
         N, T = g.n, NAIVE_FW_TILE
         grid = (max(1, -(-N // T)), max(1, -(-N // T)))
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for kk in range(N):
-                gpu.launch(name, k, grid, (T, T), (buf.dev[0], np.int32(N), np.int32(kk)))
+                gpu_runtime.launch(name, k, grid, (T, T), (buf.dev[0], np.int32(N), np.int32(kk)))
         d = result(buf, 0, N)
         return d, dict(buf.timings, kernel_ms=t.ms, launches=N)
 
 
 def tran_fw(g: Graph, memory="pageable"):
-    k = gpu.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
+    k = gpu_runtime.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
     return pingpong("tran_fw", g, memory, k, g.n,
                      lambda s, d, size, kk: (s, d, np.int32(size), np.int32(kk)))
 
@@ -53,7 +53,7 @@ _THRUST = None
 def thrust_fw(g: Graph, memory="pageable"):
     """Seed 003's Thrust FW: a transform over every (i, j) per k, ping-pong buffers."""
     global _THRUST
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     if _THRUST is None:
         _THRUST = cp.ElementwiseKernel(
             "raw int32 G, int32 n, int32 k", "int32 P",
@@ -62,9 +62,9 @@ def thrust_fw(g: Graph, memory="pageable"):
     name = "thrust_fw"
     with dense(name, g, 1, 2, memory) as buf:
         size = buf.size
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for kk in range(g.n):
                 src, dst = buf.dev[kk % 2], buf.dev[(kk + 1) % 2]
-                gpu.launch(name, _THRUST, src, np.int32(size), np.int32(kk), dst)
+                gpu_runtime.launch(name, _THRUST, src, np.int32(size), np.int32(kk), dst)
         d = result(buf, g.n % 2, g.n)
         return d, dict(buf.timings, kernel_ms=t.ms, launches=g.n)

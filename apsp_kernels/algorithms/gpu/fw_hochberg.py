@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import INF, Graph, round_up
 
@@ -42,16 +42,16 @@ class _Matrix:
     """The device matrix and its host twin: N x Na (``alignment``), or pitched (cudaMallocPitch)."""
 
     def __init__(self, name, host, alignment, pitched):
-        cp = gpu.require_gpu()
+        cp = gpu_device.require_gpu()
         n = host.shape[0]
         self.pitched, self.stride, self.host = None, round_up(n, alignment), host   # pitched: no Na on the host
         if not pitched:
             self.host = np.full((n, self.stride), INF, np.int32)   # padding columns: never read by the kernels
             self.host[:, :n] = host
-            gpu.check_fits(name, n * self.stride * 4)
+            gpu_device.check_fits(name, n * self.stride * 4)
         t0 = time.perf_counter()
         if pitched:
-            self.pitched = gpu.PitchedMatrix(name, n, n)
+            self.pitched = gpu_device.PitchedMatrix(name, n, n)
             self.dev, self.stride = self.pitched.array, self.pitched.pitch // 4
         else:
             self.dev = cp.empty((n, self.stride), cp.int32)
@@ -61,11 +61,11 @@ class _Matrix:
     def to_device(self):
         t0 = time.perf_counter()
         self.pitched.set(self.host) if self.pitched else self.dev.set(self.host)
-        gpu.require_gpu().cuda.Device().synchronize()
+        gpu_device.require_gpu().cuda.Device().synchronize()
         return _ms(t0)
 
     def to_host(self):
-        gpu.require_gpu().cuda.Device().synchronize()
+        gpu_device.require_gpu().cuda.Device().synchronize()
         t0 = time.perf_counter()
         self.pitched.get(self.host) if self.pitched else self.dev.get(out=self.host)
         return self.host[:, :self.host.shape[0]], _ms(t0)
@@ -97,10 +97,10 @@ def hochberg_fw(g: Graph, alignment=ALIGN_TEXT, pitched=False, blocks="rows", sy
         z = np.zeros((0, 0), np.int32)
         return (z, z.copy(), timings) if next_hop else (z, timings)
     if blocks == "rows" and sync and not next_hop:     # the layouts: his kernel itself, the faithful file
-        kernel = gpu.kernel("hochberg_naive.cu", "hochberg_fw_step")
+        kernel = gpu_runtime.kernel("hochberg_naive.cu", "hochberg_fw_step")
     else:
         fn = "hochberg_cols_step" if blocks == "columns" else "hochberg_rows_step_next" if next_hop else "hochberg_rows_step"
-        kernel = gpu.kernel("hochberg_explore.cu", fn, defines=() if sync else (("HOCHBERG_NO_SYNC", 1),))
+        kernel = gpu_runtime.kernel("hochberg_explore.cu", fn, defines=() if sync else (("HOCHBERG_NO_SYNC", 1),))
     d0 = g.to_dense()
     mats = [_Matrix(name, d0, alignment, pitched)]
     if next_hop:
@@ -115,10 +115,10 @@ def hochberg_fw(g: Graph, alignment=ALIGN_TEXT, pitched=False, blocks="rows", sy
             grid = ((Na + THREADS - 1) // THREADS, N)
         args = (lambda k: (np.int32(k), mats[0].dev, mats[1].dev, np.int32(Na), np.int32(N))) if next_hop else \
                (lambda k: (np.int32(k), mats[0].dev, np.int32(Na), np.int32(N)))
-        stream = gpu.require_gpu().cuda.get_current_stream()
-        with gpu.EventTimer() as t:
+        stream = gpu_device.require_gpu().cuda.get_current_stream()
+        with gpu_runtime.EventTimer() as t:
             for k in range(N if launch else 0):
-                gpu.launch(name, kernel, grid, (THREADS,), args(k))
+                gpu_runtime.launch(name, kernel, grid, (THREADS,), args(k))
                 if host_sync:
                     stream.synchronize()
         timings.update(kernel_ms=t.ms, launches=N if launch else 0, row_stride=Na, host_sync=host_sync)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...graph import Graph
 from .dense import result
 
@@ -60,7 +60,7 @@ class NthuKernels:
         self.name = f"nthu_{variant_name(self.block, self.launch, self.update)}"
         args = f"{self.block}, {int(self.launch == 'int')}, {int(self.update == 'select')}"
         names = tuple(f"nthu_phase{p}<{args}>" for p in (1, 2, 3))
-        self.p1, self.p2, self.p3 = (gpu.kernel("nthu_blocked.cu", nm, name_expressions=names) for nm in names)
+        self.p1, self.p2, self.p3 = (gpu_runtime.kernel("nthu_blocked.cu", nm, name_expressions=names) for nm in names)
         t = threads_per_side(self.block)
         self.threads = (t * t,) if self.launch == "int" else (t, t)
 
@@ -68,18 +68,18 @@ class NthuKernels:
         return (x * y,) if self.launch == "int" else (x, y)
 
     def phase1(self, G, N, r):
-        gpu.launch(self.name, self.p1, (1,), self.threads, (G, np.int32(N), np.int32(r)))
+        gpu_runtime.launch(self.name, self.p1, (1,), self.threads, (G, np.int32(N), np.int32(r)))
 
     def phase2(self, G, N, r):
         K = N // self.block
-        gpu.launch(self.name, self.p2, self._grid(K, 2), self.threads, (G, np.int32(N), np.int32(r), np.int32(K)))
+        gpu_runtime.launch(self.name, self.p2, self._grid(K, 2), self.threads, (G, np.int32(N), np.int32(r), np.int32(K)))
 
     def phase3(self, G, N, r, row0=0, rows=None):
         """Phase 3 on block rows row0 .. row0 + rows - 1 (all of them by default), every block column."""
         K = N // self.block
         rows = K - row0 if rows is None else rows
         if rows > 0:
-            gpu.launch(self.name, self.p3, self._grid(K, rows), self.threads,
+            gpu_runtime.launch(self.name, self.p3, self._grid(K, rows), self.threads,
                        (G, np.int32(N), np.int32(r), np.int32(K), np.int32(row0)))
 
 
@@ -128,13 +128,13 @@ def nthu_blocked(g: Graph, variant=DEFAULT_VARIANT, phases=True):
     bs = kern.block
     N = padded_size(g.n, bs)
     K = N // bs
-    buf = gpu.DenseBuffers(kern.name, N, 1, "pageable")
+    buf = gpu_device.DenseBuffers(kern.name, N, 1, "pageable")
     with buf:
         g.to_dense(pad_to=N, out=buf.host)
         buf.to_device()
         G = buf.dev[0]
         clock = PhaseClock(K, phases)
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for r in range(K):
                 clock.mark()
                 kern.phase1(G, N, r)

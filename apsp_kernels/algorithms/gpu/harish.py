@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_device, gpu_runtime
 from ...distances import finish
 from ...graph import Graph
 
@@ -17,11 +17,11 @@ def harish(g: Graph, variant="atomic"):
     if variant not in HARISH_VARIANTS:
         raise ValueError(f"variant must be one of {HARISH_VARIANTS}, got {variant!r}")
     g.require_non_negative("Harish & Narayanan's algorithm")
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     import cupyx
     name = f"harish_{variant}"
     n, m = g.n, g.m
-    gpu.check_fits(name, 4 * (n + 1 + 2 * m) + 9 * n + 4, hint="a smaller graph")
+    gpu_device.check_fits(name, 4 * (n + 1 + 2 * m) + 9 * n + 4, hint="a smaller graph")
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0)
     t0 = time.perf_counter()
     out = cupyx.empty_pinned((n, n), np.int32)
@@ -34,7 +34,7 @@ def harish(g: Graph, variant="atomic"):
     Va, Ea, Wa = (cp.asarray(a.astype(np.int32)) for a in (g.indptr, g.indices, g.weights))
     cp.cuda.Device().synchronize()
     timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
-    f = lambda nm: gpu.kernel("harish.cu", nm)
+    f = lambda nm: gpu_runtime.kernel("harish.cu", nm)
     init, k2 = f("harish_init"), f("harish_kernel2")
     k1 = f("harish_kernel1") if variant == "original" else f("harish_kernel1_atomic_ua")
     katomic = f("harish_atomic")
@@ -42,16 +42,16 @@ def harish(g: Graph, variant="atomic"):
     flag = np.zeros(1, np.int32)
     sweeps = 0
     stream = cp.cuda.get_current_stream()
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         for s in range(n):
-            gpu.launch(name, init, grid, block, (Ma, Ca, Ua, n32, np.int32(s)))
+            gpu_runtime.launch(name, init, grid, block, (Ma, Ca, Ua, n32, np.int32(s)))
             while True:
                 changed.fill(0)
                 if variant == "atomic":
-                    gpu.launch(name, katomic, grid, block, (Va, Ea, Wa, Ma, Ca, changed, n32))
+                    gpu_runtime.launch(name, katomic, grid, block, (Va, Ea, Wa, Ma, Ca, changed, n32))
                 else:
-                    gpu.launch(name, k1, grid, block, (Va, Ea, Wa, Ma, Ca, Ua, n32))
-                    gpu.launch(name, k2, grid, block, (Ma, Ca, Ua, changed, n32))
+                    gpu_runtime.launch(name, k1, grid, block, (Va, Ea, Wa, Ma, Ca, Ua, n32))
+                    gpu_runtime.launch(name, k2, grid, block, (Ma, Ca, Ua, changed, n32))
                 sweeps += 1
                 changed.get(out=flag)
                 if flag[0] == 0:

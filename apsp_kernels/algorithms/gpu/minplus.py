@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_runtime
 from ...distances import minplus_steps
 from ...graph import Graph
 from .dense import TRAN_DEFINES, pingpong
 
 def tran_minplus(g: Graph, memory="pageable"):
-    k = gpu.kernel("tran_minplus.cu", "tran_minplus_square", defines=TRAN_DEFINES)
+    k = gpu_runtime.kernel("tran_minplus.cu", "tran_minplus_square", defines=TRAN_DEFINES)
     return pingpong("tran_minplus", g, memory, k, minplus_steps(g),
                      lambda s, d, size, _: (s, d, np.int32(size)))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu
+from ... import gpu_runtime
 from ...graph import Graph
 from ...sources import as_sources
 from .csr import Searches, blocks
@@ -39,17 +39,17 @@ def _search(name, g, sources, phase1, phase2, grid, threads):
     Va, Ea, Wa = S.arrays
     Ma, Ca, Ua, changed = S.alloc(lambda cp: (cp.empty(max(n, 1), cp.uint8), cp.empty(max(n, 1), cp.int32),
                                               cp.empty(max(n, 1), cp.int32), cp.zeros(1, cp.int32)))
-    init = gpu.kernel("harish.cu", "harish_init")
+    init = gpu_runtime.kernel("harish.cu", "harish_init")
     block, n32 = (int(threads),), np.int32(n)
     h = np.zeros(1, np.int32)
     sweeps = 0
-    with gpu.EventTimer() as t:
+    with gpu_runtime.EventTimer() as t:
         for row, s in enumerate(src):
-            gpu.launch(name, init, blocks(n, threads), block, (Ma, Ca, Ua, n32, np.int32(s)))
+            gpu_runtime.launch(name, init, blocks(n, threads), block, (Ma, Ca, Ua, n32, np.int32(s)))
             while True:                                   # Alg. 10 lines 8-12
                 changed.fill(0)
-                gpu.launch(name, phase1, grid, block, (Va, Ea, Wa, Ma, Ca, Ua, n32))
-                gpu.launch(name, phase2, grid, block, (Ma, Ca, Ua, changed, n32))
+                gpu_runtime.launch(name, phase1, grid, block, (Va, Ea, Wa, Ma, Ca, Ua, n32))
+                gpu_runtime.launch(name, phase2, grid, block, (Ma, Ca, Ua, changed, n32))
                 sweeps += 1
                 changed.get(out=h)
                 if h[0] == 0:
@@ -64,7 +64,7 @@ def harish_sssp(g: Graph, sources=None, variant="corrected", threads=HARISH_THRE
     name = f"harish_sssp_{variant}"
     _checked(g, name)
     k1 = "harish_kernel1" if variant == "original" else "harish_kernel1_atomic_ua"
-    phase1, phase2 = gpu.kernel("harish.cu", k1), gpu.kernel("harish.cu", "harish_kernel2")
+    phase1, phase2 = gpu_runtime.kernel("harish.cu", k1), gpu_runtime.kernel("harish.cu", "harish_kernel2")
     return _search(name, g, sources, phase1, phase2, blocks(g.n, threads), threads)
 
 
@@ -74,6 +74,6 @@ def harish_sssp_coarsened(g: Graph, sources=None, coarsen=1, threads=HARISH_THRE
     name = f"harish_sssp_cf{coarsen}"
     _checked(g, name)
     names = tuple(f"sssp_phase{p}_coarsened<{c}>" for c in COARSENING for p in (1, 2))
-    phase1, phase2 = (gpu.kernel("sssp_coarsened.cu", f"sssp_phase{p}_coarsened<{coarsen}>", name_expressions=names)
+    phase1, phase2 = (gpu_runtime.kernel("sssp_coarsened.cu", f"sssp_phase{p}_coarsened<{coarsen}>", name_expressions=names)
                       for p in (1, 2))
     return _search(name, g, sources, phase1, phase2, blocks(-(-g.n // coarsen), threads), threads)

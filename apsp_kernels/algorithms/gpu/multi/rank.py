@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .... import gpu
+from .... import gpu_device, gpu_runtime
 from ....distances import finish
 from ....graph import INF, Graph
 from ..fw_nthu import DEFAULT_VARIANT, NthuKernels, PhaseClock, padded_size
@@ -129,15 +129,15 @@ class Exchange:
 
 def solve(ctx: Context, g: Graph, kernel=DEFAULT_VARIANT, sync="row") -> Solution:
     """This rank's part of one solve (every rank calls it with the same arguments)."""
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     kern = NthuKernels(kernel)
     B = kern.block
     N = padded_size(g.n, B)
     K = N // B
     parts = schedule.partition(K, ctx.size)
     me = parts[ctx.rank]
-    gpu.check_fits(f"nthu_multi rank {ctx.rank}", N * N * 4 + (N * B * 4 if sync == "rowcol" else 0))
-    t_build = gpu.EventTimer()
+    gpu_device.check_fits(f"nthu_multi rank {ctx.rank}", N * N * 4 + (N * B * 4 if sync == "rowcol" else 0))
+    t_build = gpu_runtime.EventTimer()
     with t_build:
         G = device_matrix(cp, g, N)
     compute, comm = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .... import gpu
+from .... import gpu_device, gpu_runtime
 from ....graph import Graph, round_up
 from ..dense import dense, result
 
@@ -23,24 +23,24 @@ def footprint(n, m=0):
 
 
 def _kernels():
-    return [gpu.kernel("tuned_fw.cu", f"tfw_phase{p}") for p in (1, 2, 3)]
+    return [gpu_runtime.kernel("tuned_fw.cu", f"tfw_phase{p}") for p in (1, 2, 3)]
 
 
 def tuned_fw(g: Graph, phases=False):
     """Distances and timings; ``phases=True`` adds phase1_ms .. phase3_ms (CUDA events around every
     launch, summed: a diagnostic, since the events themselves cost a little)."""
     name = "tuned_fw"
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     p1, p2, p3 = _kernels()
     N = padded(g.n)
-    gpu.check_fits(name, footprint(g.n), hint="a smaller graph")
+    gpu_device.check_fits(name, footprint(g.n), hint="a smaller graph")
     with dense(name, g, TILE, 1, "pageable") as buf:
         assert buf.size == N
         nb = N // TILE
         D, n32 = buf.dev[0], np.int32(N)
         colT = cp.empty((TILE, N), cp.int32)
         marks = []
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for r in range(nb):
                 r32 = np.int32(r)
                 steps = [(p1, (1,), (D, n32, r32))]
@@ -51,7 +51,7 @@ def tuned_fw(g: Graph, phases=False):
                         ev = cp.cuda.Event()
                         ev.record()
                         marks.append((i, ev))
-                    gpu.launch(name, fn, grid, (THREADS,), args)
+                    gpu_runtime.launch(name, fn, grid, (THREADS,), args)
                 if phases:
                     ev = cp.cuda.Event()
                     ev.record()

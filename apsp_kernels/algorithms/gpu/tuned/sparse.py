@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from .... import gpu
+from .... import gpu_device, gpu_runtime
 from ....graph import Graph, normalise_inf, round_up
 
 BATCHES = (256, 128, 512)         # the default first
@@ -26,7 +26,7 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     if batch not in BATCHES:
         raise ValueError(f"batch must be one of {BATCHES}, got {batch}")
     g.require_non_negative("tuned_sparse")
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     import cupyx
     name = f"tuned_sparse_b{batch}"
     n, m = g.n, g.m
@@ -34,10 +34,10 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
         return np.zeros((0, 0), np.int32), dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, sweeps=0)
     V = batch // 128
     exprs = tuple(f"tsp_sweep<{v}>" for v in (1, 2, 4))
-    f = lambda nm: gpu.kernel("tuned_sparse.cu", nm, name_expressions=exprs)
+    f = lambda nm: gpu_runtime.kernel("tuned_sparse.cu", nm, name_expressions=exprs)
     init_matrix, init_batch, sweep = f("tsp_init_matrix"), f("tsp_init_batch"), f(f"tsp_sweep<{V}>")
     N = round_up(n, batch)
-    gpu.check_fits(name, footprint(n, m, batch), hint="a smaller graph")
+    gpu_device.check_fits(name, footprint(n, m, batch), hint="a smaller graph")
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0)
     t0 = time.perf_counter()
     D = cp.empty((n, N), cp.int32)
@@ -57,18 +57,18 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     sweep_grid = (-(-n * 32 // THREADS),)
     init_grid = (-(-max(n, slots) // THREADS),)
     sweeps = 0
-    with gpu.EventTimer() as t:
-        gpu.launch(name, init_matrix, (n, -(-(N // 4) // THREADS)), (THREADS,), (D, N32))
+    with gpu_runtime.EventTimer() as t:
+        gpu_runtime.launch(name, init_matrix, (n, -(-(N // 4) // THREADS)), (THREADS,), (D, N32))
         for t0c in range(0, n, batch):
             tc = np.int32(t0c)
-            gpu.launch(name, init_batch, init_grid, (THREADS,), (*flags, anyd, n32, tc, S32, slots32))
+            gpu_runtime.launch(name, init_batch, init_grid, (THREADS,), (*flags, anyd, n32, tc, S32, slots32))
             s, pending = 0, []
             while True:
                 for _ in range(check_every):
                     if s >= slots:
                         raise RuntimeError(f"{name}: no convergence after {s} sweeps (a bug: weights are >= 0)")
                     fin, fout, fclear = flags[s % 3], flags[(s + 1) % 3], flags[(s + 2) % 3]
-                    gpu.launch(name, sweep, sweep_grid, (THREADS,),
+                    gpu_runtime.launch(name, sweep, sweep_grid, (THREADS,),
                                (D, N32, Va, Ea, Wa, n32, tc, fin, fout, fclear, anyd, np.int32(s)))
                     s += 1
                 # the stop flag of the last sweep, read one group late so that the GPU never waits

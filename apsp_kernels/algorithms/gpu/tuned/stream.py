@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .... import gpu
+from .... import gpu_device, gpu_runtime
 from ....graph import Graph, round_up
 from ..dense import dense, result
 
@@ -22,23 +22,23 @@ def footprint(n, m=0):
 def tuned_fw_stream(g: Graph, variant="int4"):
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    cp = gpu.require_gpu()
+    cp = gpu_device.require_gpu()
     name = f"tuned_fw_stream_{variant}"
     n = g.n
     if variant == "cupy":
-        gpu.check_fits(name, footprint(n), hint="a smaller graph")
+        gpu_device.check_fits(name, footprint(n), hint="a smaller graph")
         with dense(name, g, 1, 1, "pageable") as buf:
             D = buf.dev[0]
-            with gpu.EventTimer() as t:
+            with gpu_runtime.EventTimer() as t:
                 for k in range(n):          # the three lines, as a user writes them
                     cp.minimum(D, D[:, k:k + 1] + D[k:k + 1, :], out=D)
             return result(buf, 0, n), dict(buf.timings, kernel_ms=t.ms, launches=2 * n)
-    step = gpu.kernel("tuned_fw_stream.cu", "tfs_step")
+    step = gpu_runtime.kernel("tuned_fw_stream.cu", "tfs_step")
     with dense(name, g, 4, 1, "pageable") as buf:
         N = buf.size
         grid_y = max(1, -(-(N // 4) // THREADS))
         D, N32 = buf.dev[0], np.int32(N)
-        with gpu.EventTimer() as t:
+        with gpu_runtime.EventTimer() as t:
             for k in range(n):
-                gpu.launch(name, step, (max(n, 1), grid_y), (THREADS,), (D, N32, np.int32(k)))
+                gpu_runtime.launch(name, step, (max(n, 1), grid_y), (THREADS,), (D, N32, np.int32(k)))
         return result(buf, 0, n), dict(buf.timings, kernel_ms=t.ms, launches=n)

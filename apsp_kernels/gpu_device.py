@@ -1,28 +1,19 @@
-"""GPU runtime for the CUDA algorithms: availability, module loading, memory checks,
-host memory modes and error wrapping.  Imports CuPy lazily, so the package imports
-and the CPU parts run on machines without a GPU."""
+"""The GPU device for the CUDA algorithms: whether there is one, its memory (what is free, the refusal
+before allocating what does not fit) and the buffers that hold a distance matrix (the host memory modes
+of seed 003, a pitched matrix).  Imports CuPy lazily, so the package imports and the CPU parts run on
+machines without a GPU.  Compiling, launching and timing kernels is ``gpu_runtime``."""
 from __future__ import annotations
 
 import ctypes
 import functools
 import time
-from pathlib import Path
 
 import numpy as np
 
-CUDA_DIR = Path(__file__).resolve().parent / "algorithms" / "gpu" / "cuda"     # the kernels' sources
 MEMORY_MODES = ("pageable", "pinned", "zero_copy", "managed")
 
 
 class GPUUnavailable(RuntimeError):
-    pass
-
-
-class GPUMemoryError(MemoryError):
-    pass
-
-
-class GPUKernelError(RuntimeError):
     pass
 
 
@@ -55,27 +46,8 @@ def require_gpu():
     return cp
 
 
-def compile_options(defines=()):
-    """NVRTC/nvcc options of every kernel: the include folder, and the constants that Python and
-    the kernels share passed as defines, so that each is written once (INF in graph.py; a
-    launcher's tile size beside its launcher)."""
-    from .graph import INF
-    return ("-std=c++17", f"-I{CUDA_DIR}", f"-DAPSP_INF={int(INF)}",
-            *(f"-D{k}={v}" for k, v in defines))
-
-
-@functools.lru_cache(maxsize=None)
-def module(filename, name_expressions=(), defines=()):
-    """Compile ``cuda/<filename>`` once with NVRTC (CuPy caches the binary on disk)."""
-    cp = require_gpu()
-    code = (CUDA_DIR / filename).read_text()
-    return cp.RawModule(code=code, options=compile_options(defines),
-                        name_expressions=list(name_expressions) or None)
-
-
-def kernel(filename, name, name_expressions=(), defines=()):
-    """One kernel of ``cuda/<filename>``; ``defines``: ((NAME, value), ...) the file expects."""
-    return module(filename, tuple(name_expressions), tuple(defines)).get_function(name)
+class GPUMemoryError(MemoryError):
+    pass
 
 
 def free_bytes():
@@ -95,39 +67,8 @@ def check_fits(algorithm, need_bytes, hint="the out-of-core algorithm 'kemp_ooc'
             f"of {total / 2**20:.1f} MiB; try a smaller graph or {hint}")
 
 
-def launch(algorithm, fn, *args, **kw):
-    """Call a kernel; any CUDA error becomes a GPUKernelError naming the algorithm."""
-    try:
-        return fn(*args, **kw)
-    except Exception as e:
-        if type(e).__module__.startswith("cupy"):
-            raise GPUKernelError(f"{algorithm}: CUDA error: {e}") from e
-        raise
-
-
 def gpu_error_no_uva(algorithm):
     return GPUUnavailable(f"{algorithm}: zero_copy needs unified virtual addressing, which this device lacks")
-
-
-class EventTimer:
-    """CUDA events around a region on the current stream; ``ms`` after ``stop()``."""
-
-    def __init__(self):
-        cp = require_gpu()
-        self._start, self._end = cp.cuda.Event(), cp.cuda.Event()
-
-    def __enter__(self):
-        self._start.record()
-        return self
-
-    def __exit__(self, *exc):
-        self._end.record()
-        self._end.synchronize()
-
-    @property
-    def ms(self):
-        import cupy as cp
-        return cp.cuda.get_elapsed_time(self._start, self._end)
 
 
 def _ms_since(t0):
