@@ -57,14 +57,17 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
         from apsp_kernels import claims
         recorded = pd.read_csv(smoke_reports / "verdicts.csv").set_index("claim")["verdict"].to_dict()
         rows = page.locator("table#reports tr.claim-row")
-        seen = {}
+        seen, without = {}, []
         for i in range(rows.count()):
             row = rows.nth(i)
             claim, verdict = row.locator("td.claim").inner_text().strip(), row.locator("td.verdict").inner_text().strip()
             if claim != "-":
                 assert verdict in claims.VERDICTS and verdict == recorded[claim], (claim, verdict)
                 seen[claim] = verdict
-        assert seen == recorded and page.locator("table#reports tr").count() == len(recorded) + 2   # + header, 07
+            else:                         # a report with no claim of its own: 07 (all of them), 11 (issue 14's targets)
+                without.append(row.get_attribute("data-notebook"))
+        assert seen == recorded and page.locator("table#reports tr").count() == len(recorded) + 1 + len(without)
+        assert "07_summary" in without and not set(without) & {c["notebook"] for c in claims.load().values()}
         hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
         assert any(h.startswith("07_summary") for h in hrefs)
         for href in hrefs:
