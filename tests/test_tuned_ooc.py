@@ -3,7 +3,8 @@ small), the schedule (no two steps touching one element unordered; a removed wai
 steps run by a numpy model in random orders the streams and waits allow (exact against the reference on
 awkward sizes and kinds, many super-blocks, unequal last ones, one tile buffer or several), and the
 kernels themselves (tfo_product, tfo_transpose, the closure) on the CPU emulation, alone and running a
-whole schedule.  tests/test_tuned_ooc_gpu.py runs the launcher on the device."""
+whole schedule.  tests/test_tuned_ooc_launcher.py runs the launcher itself on those emulated kernels,
+tests/test_tuned_ooc_gpu.py on the device."""
 import ctypes
 import shutil
 import subprocess
@@ -188,11 +189,11 @@ def emulated_ops(lib):
         return ctypes.cast(p, INT)
 
     def product(mem, dst, cin, a, b):
-        lib.emu_tfo_product(ptr(mem, dst), dst.ld, ptr(mem, cin), cin.ld, ptr(mem, a), a.ld, ptr(mem, b), b.ld,
-                            a.rows, dst.rows, dst.cols)
+        lib.emu_tfo_product(dst.cols // 128, dst.rows // 128, ptr(mem, dst), dst.ld, ptr(mem, cin), cin.ld,
+                            ptr(mem, a), a.ld, ptr(mem, b), b.ld, a.rows)
 
     def transpose(mem, src, dst):
-        lib.emu_tfo_transpose(ptr(mem, dst), dst.ld, ptr(mem, src), src.ld, src.rows, src.cols)
+        lib.emu_tfo_transpose(src.cols // 32, src.rows // 32, ptr(mem, dst), dst.ld, ptr(mem, src), src.ld)
 
     def closure(mem, m, scratch):
         assert m.ld == m.cols == m.rows and scratch.ld == m.rows

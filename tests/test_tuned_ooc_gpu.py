@@ -2,8 +2,8 @@
 super-blocks (down to 128 wide), unequal last ones, one tile buffer or several, one compute stream or
 three; a budget four times below the matrix; the refusal of a budget below the pivot bands; a negative
 cycle across super-blocks.  tests/test_tuned_gpu.py runs it in core (the default budget) on the awkward
-sizes, tests/test_gpu.py in its forced mode; tests/test_tuned_ooc.py checks the same schedule without
-a GPU."""
+sizes, tests/test_gpu.py in its forced mode; tests/test_tuned_ooc.py and test_tuned_ooc_launcher.py check the
+same schedule and launcher without a GPU."""
 import numpy as np
 import pytest
 

@@ -5,17 +5,25 @@
 #include "cuda_host.h"
 #include "tuned_fw_ooc.cu"
 
-extern "C" void emu_tfo_product(int* Cout, int ldo, const int* Cin, int ldi, const int* A, int lda, const int* B,
-                                int ldb, int K, int rows, int cols)
+// grids as the caller gives them (the tests pass the launcher's own)
+extern "C" void emu_tfo_product(unsigned gx, unsigned gy, int* Cout, int ldo, const int* Cin, int ldi, const int* A,
+                                int lda, const int* B, int ldb, int K)
 {
-    emu_launch({(unsigned)cols / TFW_T, (unsigned)rows / TFW_T, 1}, {TFW_THREADS, 1, 1}, true,
-               [&] { tfo_product(Cout, ldo, Cin, ldi, A, lda, B, ldb, K); });
+    emu_launch({gx, gy, 1}, {TFW_THREADS, 1, 1}, true, [&] { tfo_product(Cout, ldo, Cin, ldi, A, lda, B, ldb, K); });
 }
 
-extern "C" void emu_tfo_transpose(int* dst, int ldd, const int* src, int lds, int rows, int cols)
+extern "C" void emu_tfo_transpose(unsigned gx, unsigned gy, int* dst, int ldd, const int* src, int lds)
 {
-    emu_launch({(unsigned)cols / 32, (unsigned)rows / 32, 1}, {32, 8, 1}, true,
-               [&] { tfo_transpose(dst, ldd, src, lds); });
+    emu_launch({gx, gy, 1}, {32, 8, 1}, true, [&] { tfo_transpose(dst, ldd, src, lds); });
+}
+
+extern "C" void emu_tfw_phase(int phase, unsigned gx, unsigned gy, int* D, int* colT, int N, int r)
+{
+    emu_launch({gx, gy, 1}, {TFW_THREADS, 1, 1}, true, [&] {
+        if (phase == 1) tfw_phase1(D, N, r);
+        else if (phase == 2) tfw_phase2(D, colT, N, r);
+        else tfw_phase3(D, colT, N, r);
+    });
 }
 
 // the closure step: tuned_fw's three phases on a contiguous w x w matrix, as _Executor.run does
