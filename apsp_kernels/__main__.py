@@ -36,6 +36,9 @@ def main(argv=None):
     b.add_argument("--cpu", nargs="+", default=[], help="CPU codes as rows beside them (wall time, no limit)")
     b.add_argument("--tag", default=None, help="file <device>-<date>-<tag>.csv")
     b.add_argument("--append", action="store_true", help="add the rows to that file if it exists")
+    b.add_argument("--ooc-max-n", type=int, default=4096, help="largest n of the out-of-core codes (default 4096)")
+    b.add_argument("--ooc-budget-fraction", type=float, default=None,
+                   help="out-of-core codes: budget_bytes = this x the n x n int32 matrix (0.25: a matrix 4x the budget)")
     d = sub.add_parser("sanitize-driver", help="run every GPU kernel once at small n (under compute-sanitizer): "
                        "the APSP codes, then the BFS and SSSP codes from three sources")
     d.add_argument("--sizes", type=int, nargs="+", default=[64, 100])
@@ -96,7 +99,7 @@ def _run(a):
     elif a.cmd == "bench":
         from . import bench
         df, lim, path = bench.run(a.sizes, a.repeats, a.out, algorithms=a.algorithms, cpu=a.cpu, tag=a.tag,
-                                  append=a.append)
+                                  append=a.append, ooc_max_n=a.ooc_max_n, ooc_budget_fraction=a.ooc_budget_fraction)
         print(df.to_string(index=False))
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":

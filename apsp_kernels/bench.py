@@ -18,6 +18,10 @@ codes as rows beside them (their ``kernel_ms`` is the solve's wall time, with no
 code and the CPU code it is compared with share one file.  A ``tag`` names the file
 ``<device>-<date>-<tag>.csv``; ``append`` adds to it (several invocations, one table: each row carries
 the limit measured by its own invocation).
+
+The out-of-core codes (those with ``forced_params``) run up to ``ooc_max_n`` with their default budget,
+or, given ``ooc_budget_fraction`` F, with ``budget_bytes`` = F x the n x n int32 matrix (0.25: a matrix
+four times the device memory it may use); their rows then carry that ``budget_bytes``.
 """
 from __future__ import annotations
 
@@ -96,7 +100,7 @@ def _write(before, rows, path):
 
 
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print, algorithms=None, cpu=(),
-        tag=None, append=False):
+        tag=None, append=False, ooc_budget_fraction=None):
     gpu_device.require_gpu()         # a clear error before any work when there is no GPU
     lim = measure_limits()
     limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
@@ -109,7 +113,8 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     path = out_dir / f"{stem}.csv"
     before = pd.read_csv(path) if append and path.exists() else None
     prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, algorithms=algorithms,
-                                            cpu=list(cpu), **lim))
+                                            cpu=list(cpu), ooc_max_n=ooc_max_n,
+                                            ooc_budget_fraction=ooc_budget_fraction, **lim))
     pj = out_dir / f"{stem}.provenance.json"
     if append and pj.exists():
         old = json.loads(pj.read_text())
@@ -133,15 +138,18 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 continue
             reps = repeats if n <= 4096 else 1
             kind = algo.limit_kind
+            kw = {}
+            if algo.forced_params is not None and ooc_budget_fraction is not None:
+                kw["budget_bytes"] = int(ooc_budget_fraction * 4 * n * n)
             try:
                 if (algo.name, variant) not in warm:
                     _warm(algo, variant)
                     warm.add((algo.name, variant))
-                algo.run(g, variant=variant) if n <= 4096 else None   # warm-up (caches)
+                algo.run(g, variant=variant, **kw) if n <= 4096 else None   # warm-up (caches)
                 times, ok = [], True
                 for _ in range(reps):
                     t0 = time.perf_counter()
-                    d, t = algo.run(g, variant=variant)
+                    d, t = algo.run(g, variant=variant, **kw)
                     wall = (time.perf_counter() - t0) * 1e3
                     times.append(t["kernel_ms"] if algo.device == "gpu" else wall)
                     ok &= fletcher64(d) == ref
@@ -150,10 +158,10 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 lv = limit_value[kind] if kind else float("nan")
                 rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, kernel_ms=ms,
                                  updates_per_s=ups, limit_kind=kind or "", limit=lv,
-                                 fraction_of_limit=ups / lv, verified=bool(ok), device=dev))
+                                 fraction_of_limit=ups / lv, verified=bool(ok), device=dev, **kw))
             except Exception as e:
                 rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, verified=False,
-                                 device=dev, error=f"{type(e).__name__}: {e}"))
+                                 device=dev, error=f"{type(e).__name__}: {e}", **kw))
             r = rows[-1]
             _write(before, rows, path)              # after every row: a run cut short keeps what it measured
             log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "

@@ -19,6 +19,7 @@ from .algorithms.gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
 from .algorithms.gpu.multi import SYNC_DESIGNS
 from .algorithms.gpu import tuned
 from .algorithms.gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
+from .algorithms.gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
 from .distances import minplus_steps
 from .graph import round_up
 from .gpu_device import MEMORY_MODES as MODES      # the host memory modes the GPU buffers implement
@@ -272,6 +273,16 @@ _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)
      notes="phase 3 a 128 x 128 register-tiled min-plus product (8 x 8 cells a thread, cp.async double "
            "buffers, VIADDMNMX); phase 2 as products with the pivot's closure; n padded to 128; "
            "phases=True adds per-phase times")
+_add(name="tuned_fw_ooc", label="Tuned out-of-core blocked FW (super-blocks streamed, copies overlapped)",
+     paper=TUNED, kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_ooc_mod.footprint,
+     launcher=tuned.tuned_fw_ooc, variants=(tuned_ooc_plan.BLOCK,), faithful=False, limit_kind="minplus",
+     forced_params=lambda n, v, rows: {"budget_bytes": tuned_ooc_plan.budget_for(n, rows * int(v)),
+                                       "super_block": rows * int(v)},
+     notes="host matrix in pinned memory; super-blocks of S (the largest budget_bytes allows) through the "
+           "device: pivot super-row closed by tuned_fw's kernels, products with the closure, every other "
+           "super-block a min-plus product K = S deep, copies on their own streams behind the products; "
+           "footprint = the smallest budget (S = 128); the one variant is tuned_fw's B = 128, the unit of "
+           "forced_params' block rows")
 _add(name="tuned_fw_stream", label="One-k-per-launch FW: int4 kernel, or the three CuPy lines", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_stream_mod.footprint,
      launcher=tuned.tuned_fw_stream, variants=tuned_stream_mod.VARIANTS, variant_param="variant",

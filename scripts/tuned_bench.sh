@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # The tuned line (issue 14) on one H100, in one device command of at most ~9 minutes:
-#   1. GPU tests of the tuned codes (tests/test_tuned_gpu.py, and test_gpu.py's registry-wide exactness -k tuned);
+#   1. GPU tests of the tuned codes (tests/test_tuned_gpu.py, test_tuned_ooc_gpu.py, and test_gpu.py's
+#      registry-wide exactness -k tuned);
 #   2. the benchmark at n = 4096, 8192, 16384: tuned_fw, tuned_fw_stream (int4 and the three CuPy lines),
 #      tuned_sparse (every batch), the faithful Katz & Kider B = 32 beside them; limits measured in the same run;
+#      then tuned_fw_ooc at the same sizes with a budget of a quarter of its matrix (stage ooc: its 1.3x target
+#      against tuned_fw's rows; below n ~ 16384 super-blocks that small are PCIe-bound by design);
 #   3. in the same file, at n = 16384: Harish atomic and the 16-core CPU Dijkstra (tuned_sparse's targets);
-#   4. compute-sanitizer memcheck and racecheck of the tuned codes at n = 100 and 300 (multi-round paths);
-#   5. n = 32768 (tuned_fw, tuned_sparse, Katz & Kider) if the time left allows, and tuned_fw's phase split.
+#   4. compute-sanitizer memcheck and racecheck of the tuned codes at n = 100 and 300 (multi-round paths), and
+#      of tuned_fw_ooc at n = 300 (in core) and 500 (its forced mode streams two super-blocks; its sanitizer
+#      logs stay in /tmp, their summaries and any failure's tail go to the log);
+#   5. n = 32768 (tuned_fw, tuned_sparse, Katz & Kider, tuned_fw_ooc in a quarter) if the time left allows, and
+#      tuned_fw's phase split;
+#   6. tuned_fw_ooc at n = 65536 in a 4 GiB budget (a 16 GiB matrix: its 4x target), if the time left allows.
 # Every stage has a time limit and the benchmark writes its CSV after every row, so a stage cut short keeps
 # what it measured.  Everything lands in $OUT (6 files: the reply brings back 8 at most).
 # Expects the offline wheel bundle in .whl (scripts/make_wheel_bundle.sh), as scripts/device_check.sh does.
@@ -41,14 +48,20 @@ TAG=tuned
 BENCH="$PY -m apsp_kernels bench --out $OUT --tag $TAG --append"
 
 stage tests 150 bash -c "$PY -m pytest -q -p no:cacheprovider -m gpu --maxfail=10 tests/test_tuned_gpu.py \
-    'tests/test_gpu.py::test_exact' -k 'tuned' 2>&1 | tee $OUT/tuned_tests.log | tail -8"
+    tests/test_tuned_ooc_gpu.py 'tests/test_gpu.py::test_exact' -k 'tuned' 2>&1 | tee $OUT/tuned_tests.log | tail -8"
 stage bench 200 bash -c "$BENCH --sizes 4096 8192 16384 --repeats 3 \
     --algorithms tuned_fw tuned_fw_stream tuned_sparse katz_kider/32 2>&1 | grep -v '^ ' | tee -a $LOG"
+OOC="tuned_fw_ooc --ooc-max-n 65536 --ooc-budget-fraction 0.25"     # budget: a quarter of the matrix
+stage ooc 90 bash -c "$BENCH --sizes 4096 8192 16384 --repeats 3 --algorithms $OOC 2>&1 | grep -v '^ ' | tee -a $LOG"
 stage baselines 130 bash -c "$BENCH --sizes 16384 --algorithms harish/atomic --cpu dijkstra_cpu_parallel 2>&1 \
     | grep -v '^ ' | tee -a $LOG"
 stage sanitize 150 bash -c "SANITIZE_SIZES='100 300' scripts/sanitize.sh tuned_fw tuned_fw_stream tuned_sparse 2>&1 | tee -a $LOG"
+stage sanitize_ooc 120 bash -c "mkdir -p /tmp/sanitize_ooc && OUT=/tmp/sanitize_ooc SANITIZE_SIZES='300 500' \
+    scripts/sanitize.sh tuned_fw_ooc 2>&1 | tee -a $LOG"
 stage phases 60 bash -c "$PY scripts/tuned_phases.py 16384 3 2>&1 | tee -a $LOG"
-stage big 240 bash -c "$BENCH --sizes 32768 --algorithms tuned_fw tuned_sparse/256 katz_kider/32 2>&1 | grep -v '^ ' | tee -a $LOG"
+stage big 240 bash -c "$BENCH --sizes 32768 --algorithms tuned_fw tuned_sparse/256 katz_kider/32 $OOC 2>&1 \
+    | grep -v '^ ' | tee -a $LOG"
+stage ooc_big 300 bash -c "$BENCH --sizes 65536 --algorithms $OOC 2>&1 | grep -v '^ ' | tee -a $LOG"
 
 say "done; files in \$OUT:"
 ls -la "$OUT" | tee -a "$LOG"
@@ -58,7 +71,7 @@ import glob, pandas as pd
 for f in sorted(glob.glob(__import__("os").environ["OUT"] + "/*-tuned.csv")):
     df = pd.read_csv(f)
     cols = [c for c in ("algorithm", "variant", "n", "kernel_ms", "updates_per_s", "limit_kind", "fraction_of_limit",
-                        "verified", "error") if c in df]
+                        "verified", "budget_bytes", "error") if c in df]
     with pd.option_context("display.width", 200, "display.max_rows", 200):
         print(df[cols].to_string(index=False))
 EOF

@@ -1,0 +1,160 @@
+"""``tuned_fw_ooc``: out-of-core blocked FW with the transfers hidden behind the products.  The matrix
+lives in pinned host memory; ``ooc_plan`` cuts it into super-blocks sized by ``budget_bytes`` and lists
+the steps (copies, transposes, closures, products) with their streams and waits; this module executes
+them on the device: one CUDA stream per copy direction, ``COMPUTE_STREAMS`` for the kernels, one event
+at the end of every step for the steps that wait on it.
+
+Timings: ``kernel_ms`` is the whole schedule, copies included (as ``kemp_ooc``: an out-of-core solve's
+transfers are part of its work); ``compute_ms``, ``copy_h2d_ms`` and ``copy_d2h_ms`` are the times during
+which at least one kernel, host-to-device or device-to-host copy ran (unions of the steps' event
+intervals: they overlap each other, which is the point); ``h2d_ms`` and ``d2h_ms`` (copies outside
+``kernel_ms``, the in-core launchers' keys) are 0."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .... import gpu_device, gpu_runtime
+from ....distances import finish
+from ....graph import Graph
+from . import ooc_plan
+from .ooc_plan import BLOCK, BUFFERS, COMPUTE_STREAMS, NAME, min_budget
+
+THREADS = 256
+
+
+def footprint(n, m=0):
+    """Device bytes of the smallest plan (super-blocks of 128); larger budgets buy larger super-blocks."""
+    return min_budget(n)
+
+
+def default_budget():
+    """What a solve without ``budget_bytes`` may use: 90% of the free device memory."""
+    return int(0.9 * gpu_device.free_bytes()[0])
+
+
+def _union_ms(intervals):
+    total, end = 0.0, float("-inf")
+    for a, b in sorted(intervals):
+        if b > end:
+            total += b - max(a, end)
+            end = b
+    return total
+
+
+class _Executor:
+    """The steps of a plan on the device: buffers, streams, kernels and one event per step's end."""
+
+    def __init__(self, cp, p, host):
+        self.cp, self.p = cp, p
+        self.dev = {name: cp.empty(max(size, 1), cp.int32) for name, size in p.sizes.items()}
+        self.host = host
+        self.streams = {s: cp.cuda.Stream(non_blocking=True) for s in p.streams}
+        k = lambda nm: gpu_runtime.kernel("tuned_fw_ooc.cu", nm)
+        self.product, self.transpose = k("tfo_product"), k("tfo_transpose")
+        self.phases = [k(f"tfw_phase{i}") for i in (1, 2, 3)]
+
+    def ptr(self, r):
+        base = self.host.ctypes.data if r.buf == "host" else self.dev[r.buf].data.ptr
+        return base + 4 * r.offset
+
+    def arr(self, r):
+        """A device region as a kernel argument: the buffer from the region's first element."""
+        return self.dev[r.buf][r.offset:]
+
+    def _launch(self, fn, grid, block, args):
+        gpu_runtime.launch(NAME, fn, grid, block, args)
+
+    def run(self, step):
+        cp, kind, R = self.cp, step.kind, step.regions
+        if kind == "copy":
+            src, dst = R
+            rt = cp.cuda.runtime
+            how = {(True, False): rt.memcpyHostToDevice, (False, True): rt.memcpyDeviceToHost,
+                   (False, False): rt.memcpyDeviceToDevice}[src.buf == "host", dst.buf == "host"]
+            rt.memcpy2DAsync(self.ptr(dst), 4 * dst.ld, self.ptr(src), 4 * src.ld, 4 * src.cols, src.rows, how,
+                             cp.cuda.get_current_stream().ptr)
+        elif kind == "transpose":
+            src, dst = R
+            self._launch(self.transpose, (src.cols // 32, src.rows // 32), (32, 8),
+                         (self.arr(dst), np.int32(dst.ld), self.arr(src), np.int32(src.ld)))
+        elif kind == "product":
+            dst, cin, a, b = R
+            self._launch(self.product, (dst.cols // BLOCK, dst.rows // BLOCK), (THREADS,),
+                         (self.arr(dst), np.int32(dst.ld), self.arr(cin), np.int32(cin.ld), self.arr(a),
+                          np.int32(a.ld), self.arr(b), np.int32(b.ld), np.int32(a.rows)))
+        else:                                     # closure: tuned_fw's rounds on a contiguous w x w matrix
+            m, scratch = R
+            w, nb = m.rows, m.rows // BLOCK
+            D, colT, w32 = self.arr(m), self.arr(scratch), np.int32(w)
+            p1, p2, p3 = self.phases
+            for r in range(nb):
+                r32 = np.int32(r)
+                self._launch(p1, (1,), (THREADS,), (D, w32, r32))
+                if nb > 1:
+                    self._launch(p2, (nb - 1, 2), (THREADS,), (D, colT, w32, r32))
+                    self._launch(p3, (nb - 1, nb - 1), (THREADS,), (D, colT, w32, r32))
+
+    def execute(self, steps):
+        """Issue every step; returns the timings of the whole schedule."""
+        cp = self.cp
+        start = cp.cuda.Event()
+        first = self.streams["c0"]
+        start.record(first)
+        for s in self.streams.values():          # nothing starts before the clock
+            if s is not first:
+                s.wait_event(start)
+        begin, end = [], []
+        for st in steps:
+            s = self.streams[st.stream]
+            for w in st.waits:
+                s.wait_event(end[w])
+            b, e = cp.cuda.Event(), cp.cuda.Event()
+            b.record(s)
+            with s:
+                self.run(st)
+            e.record(s)
+            begin.append(b)
+            end.append(e)
+        finals = []
+        for s in self.streams.values():
+            ev = cp.cuda.Event()
+            ev.record(s)
+            finals.append(ev)
+        for ev in finals:
+            ev.synchronize()
+        ms = lambda ev: cp.cuda.get_elapsed_time(start, ev)
+        spans = {"compute": [], "h2d": [], "d2h": []}
+        for st, b, e in zip(steps, begin, end):
+            spans[st.stream if st.stream in spans else "compute"].append((ms(b), ms(e)))
+        return dict(kernel_ms=max(ms(ev) for ev in finals), compute_ms=_union_ms(spans["compute"]),
+                    copy_h2d_ms=_union_ms(spans["h2d"]), copy_d2h_ms=_union_ms(spans["d2h"]))
+
+
+def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buffers=BUFFERS,
+                 compute_streams=COMPUTE_STREAMS):
+    """Distances and timings.  ``budget_bytes``: the device memory it may use (default: 90% of the free
+    memory; a budget below the matrix forces super-blocks, down to ``footprint(n)``, below which it
+    refuses); ``super_block`` caps the super-block (streams a matrix that would fit: tests, forced mode).
+    ``block`` is tuned_fw's B, the only one its kernels are built for."""
+    if block != BLOCK:
+        raise ValueError(f"{NAME}: block must be {BLOCK} (tuned_fw's kernels), got {block}")
+    cp = gpu_device.require_gpu()
+    import cupyx
+    budget = default_budget() if budget_bytes is None else int(budget_bytes)
+    p = ooc_plan.plan(g.n, budget, buffers, compute_streams, super_block)
+    gpu_device.check_fits(NAME, p.device_bytes, hint="a smaller budget_bytes")
+    steps = ooc_plan.schedule(p)
+    t0 = time.perf_counter()
+    H = cupyx.empty_pinned((p.N, p.N), np.int32)
+    ex = _Executor(cp, p, H)
+    cp.cuda.Device().synchronize()
+    alloc_ms = (time.perf_counter() - t0) * 1e3
+    g.to_dense(pad_to=p.N, out=H)
+    timings = ex.execute(steps)
+    del ex
+    timings.update(alloc_ms=alloc_ms, h2d_ms=0.0, d2h_ms=0.0, padded_n=p.N, super_block=p.S, super_blocks=p.blocks,
+                   steps=len(steps), budget_bytes=budget, device_bytes=p.device_bytes)
+    d = finish(np.array(H[:g.n, :g.n]))
+    return d, timings

@@ -1,0 +1,293 @@
+"""``tuned_fw_ooc``'s plan and schedule, in pure Python (no CuPy): the launcher (``ooc.py``) executes the
+steps on the device, the tests execute the very same steps with numpy in random orders that respect the
+streams and waits (tests/test_tuned_ooc.py), so the order of updates proven exact there is the one run.
+
+The algorithm is blocked FW at two levels.  The padded N x N matrix lives in pinned host memory, cut into
+super-blocks of S (a multiple of 128, as large as the device budget allows; the last may be narrower).
+Round R (pivot super-block R, width w):
+  * the pivot super-row (w x N) comes to the device as the row panel RP; its pivot block is closed by
+    the in-core tuned FW (``tuned_fw.cu``'s three phases on a w x w copy, P);
+  * the rest of the super-row: RP(R, J) = min(RP, P* (x) RP(R, J)), the column pieces
+    D(I, R) = min(D, D(I, R) (x) P*) -- products with the closure, as tuned_fw's phase 2 (exact: split a
+    path at its last, or first, vertex in the pivot block);
+  * every other super-block: D(I, J) = min(D, D(I, R) (x) D(R, J)), streamed through the device.
+The column panel is kept transposed (CPT, w x N: k-major), which is the A operand the register-tiled
+product reads without transposition.  Why two levels: streaming the whole matrix once per 128-pivot
+(Kemp's scheme) moves 8 bytes per 128 updates over PCIe, ~8x more than the H100's PCIe carries at the
+min-plus rate; a super-block of S moves them per S updates, which hides under the arithmetic once S is
+above ~1000 (54 GB/s each way against ~13 T updates/s).
+
+Every step names the regions it reads and writes; ``schedule`` derives each step's waits from them
+(read after write, write after read or write, on other streams; a stream is in order), so the copy of
+the next tile and the write-back of the last overlap the product of the current one with no hand-kept
+dependency.  Streams: ``h2d``, ``d2h`` and ``compute_streams`` compute streams ("c0", "c1", ...)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ....gpu_device import GPUMemoryError
+from ....graph import round_up
+
+BLOCK = 128                  # tuned_fw's block and the product's tile (TFW_T)
+BUFFERS = 4                  # tile buffers: one loading, two in products, one writing back
+COMPUTE_STREAMS = 2          # two products at once: a super-block of a few 128-tiles fills half the SMs
+NAME = "tuned_fw_ooc"
+
+
+def padded(n):
+    return round_up(max(int(n), 1), BLOCK)
+
+
+@dataclass(frozen=True)
+class Plan:
+    n: int
+    N: int                       # padded to a multiple of 128
+    edges: tuple                 # super-block boundaries 0 = e0 < e1 < ... = N
+    buffers: int
+    compute_streams: int
+    sizes: dict = field(hash=False)   # device buffer -> int32 elements
+
+    @property
+    def blocks(self):
+        return len(self.edges) - 1
+
+    @property
+    def S(self):
+        return max(b - a for a, b in zip(self.edges, self.edges[1:]))
+
+    @property
+    def device_bytes(self):
+        return 4 * sum(self.sizes.values())
+
+    @property
+    def streams(self):
+        return ("h2d", "d2h") + tuple(f"c{i}" for i in range(self.compute_streams))
+
+    def width(self, i):
+        return self.edges[i + 1] - self.edges[i]
+
+
+def _sizes(N, S, buffers):
+    if S >= N:                   # in core: the matrix is the row panel, closed in place
+        return {"RP": N * N, "colT": BLOCK * N}
+    sizes = {"RP": S * N, "CPT": S * N, "P": S * S, "colT": BLOCK * S}
+    sizes.update({f"T{i}": S * S for i in range(buffers)})
+    return sizes
+
+
+def device_bytes(n, S, buffers=BUFFERS):
+    """Device bytes of a plan with super-blocks of S (S >= N: the in-core plan)."""
+    return 4 * sum(_sizes(padded(n), S, buffers).values())
+
+
+def min_budget(n, buffers=BUFFERS):
+    """The smallest budget that plans: super-blocks of one 128-block (two 128-row bands, P, the tiles),
+    or the whole matrix where that is less (small n)."""
+    return min(device_bytes(n, BLOCK, buffers), device_bytes(n, padded(n), buffers))
+
+
+def budget_for(n, S, buffers=BUFFERS):
+    """The device bytes of super-blocks of S (rounded up to 128): with ``max_super_block=S``, a budget
+    that plans exactly those (the registry's forced mode)."""
+    return device_bytes(n, round_up(max(int(S), BLOCK), BLOCK), buffers)
+
+
+def plan(n, budget_bytes, buffers=BUFFERS, compute_streams=COMPUTE_STREAMS, max_super_block=None) -> Plan:
+    """The largest super-block whose buffers fit ``budget_bytes`` (and ``max_super_block``, if given: the
+    tests' and the forced mode's way to stream a matrix that would fit), then evened out over the blocks
+    it needs; S = N when the whole matrix fits.  Refuses, in one line, a budget below ``min_budget``."""
+    if buffers < 1 or compute_streams < 1:
+        raise ValueError(f"{NAME}: buffers and compute_streams must be >= 1, got {buffers}, {compute_streams}")
+    N = padded(n)
+    budget = int(budget_bytes)
+    cap = N if max_super_block is None else min(N, round_up(max(int(max_super_block), BLOCK), BLOCK))
+    least = min_budget(n, buffers) if cap == N else device_bytes(n, BLOCK, buffers)
+    if least > budget:
+        raise GPUMemoryError(
+            f"{NAME}: a budget of {budget / 2**20:.2f} MiB cannot hold the pivot bands of n = {n}: they need "
+            f"{least / 2**20:.2f} MiB (two 128 x {N} bands and {buffers + 1} 128 x 128 tiles); raise budget_bytes")
+    if cap == N and device_bytes(n, N, buffers) <= budget:
+        S = N
+    else:
+        S = BLOCK
+        while S + BLOCK <= min(cap, N - BLOCK) and device_bytes(n, S + BLOCK, buffers) <= budget:
+            S += BLOCK
+        S = round_up(-(-N // -(-N // S)), BLOCK)       # even widths: ceil(N / blocks), a multiple of 128
+    edges = tuple(range(0, N, S)) + (N,)
+    return Plan(n=int(n), N=N, edges=edges, buffers=buffers, compute_streams=compute_streams,
+                sizes=_sizes(N, S, buffers))
+
+
+# ------------------------------------------------------------------------------------------ steps
+@dataclass(frozen=True)
+class Region:
+    """rows x cols int32 at (row, col) of buffer ``buf`` ("host" or a device buffer) with row stride ld.
+    ``keys``: the dependency keys it touches (a host super-block, a panel chunk, a whole buffer)."""
+    buf: str
+    row: int
+    col: int
+    rows: int
+    cols: int
+    ld: int
+    keys: tuple
+
+    @property
+    def offset(self):
+        return self.row * self.ld + self.col
+
+    def overlaps(self, o):
+        """Whether the two share an element (exact for one row stride, by address ranges otherwise)."""
+        if self.buf != o.buf:
+            return False
+        if self.ld == o.ld:
+            return (self.row < o.row + o.rows and o.row < self.row + self.rows
+                    and self.col < o.col + o.cols and o.col < self.col + self.cols)
+        end = lambda r: r.offset + (r.rows - 1) * r.ld + r.cols
+        return self.offset < end(o) and o.offset < end(self)
+
+
+@dataclass(frozen=True)
+class Step:
+    """kind and regions: ``copy`` (src, dst) any direction; ``transpose`` (src, dst): dst = src^T;
+    ``closure`` (matrix, scratch): in-core tuned FW of a contiguous w x w matrix, scratch its colT;
+    ``product`` (dst, cin, a, b): dst = min(cin, a^T (x) b), a k-major (K x rows), b (K x cols)."""
+    kind: str
+    stream: str
+    regions: tuple
+    waits: tuple = ()            # indices of earlier steps of other streams this one waits for
+
+    @property
+    def reads(self):
+        return {"copy": self.regions[:1], "transpose": self.regions[:1], "closure": self.regions[:1],
+                "product": self.regions[1:]}[self.kind]
+
+    @property
+    def writes(self):
+        return {"copy": self.regions[1:], "transpose": self.regions[1:], "closure": self.regions,
+                "product": self.regions[:1]}[self.kind]
+
+
+class _Tracker:
+    """Builds the step list, deriving waits from the keys each step reads and writes."""
+
+    def __init__(self, compute_streams):
+        self.steps, self.last_write, self.readers = [], {}, defaultdict(list)
+        self.compute = [f"c{i}" for i in range(compute_streams)]
+        self.turn = 0
+
+    def next_compute(self):
+        self.turn += 1
+        return self.compute[(self.turn - 1) % len(self.compute)]
+
+    def add(self, kind, stream, *regions):
+        step = Step(kind, stream, tuple(regions))
+        deps = set()
+        for r in step.reads:
+            deps.update(self.last_write[k] for k in r.keys if k in self.last_write)
+        for r in step.writes:
+            for k in r.keys:
+                if k in self.last_write:
+                    deps.add(self.last_write[k])
+                deps.update(self.readers.pop(k, ()))
+        latest = {}
+        for d in deps:                   # the newest dependency of each other stream covers the older ones
+            s = self.steps[d].stream
+            if s != stream and d > latest.get(s, -1):
+                latest[s] = d
+        i = len(self.steps)
+        self.steps.append(Step(kind, stream, step.regions, tuple(sorted(latest.values()))))
+        written = {k for r in step.writes for k in r.keys}
+        for r in step.reads:
+            for k in r.keys:
+                if k not in written:
+                    self.readers[k].append(i)
+        for k in written:
+            self.last_write[k] = i
+        return i
+
+
+def schedule(p: Plan):
+    """The steps of a whole solve, in issue order (see the module docstring)."""
+    N, e, nS = p.N, p.edges, p.blocks
+    t = _Tracker(p.compute_streams)
+    if nS == 1:                                       # in core: in, the tuned FW, out
+        host = Region("host", 0, 0, N, N, N, (("host", 0, 0),))
+        rp = Region("RP", 0, 0, N, N, N, (("RP", 0),))
+        t.add("copy", "h2d", host, rp)
+        t.add("closure", "c0", rp, Region("colT", 0, 0, BLOCK, N, N, (("colT",),)))
+        t.add("copy", "d2h", rp, host)
+        return t.steps
+    slot = [0]
+
+    def tile(h, wd):                                  # the next tile buffer, round robin
+        s = slot[0] % p.buffers
+        slot[0] += 1
+        return Region(f"T{s}", 0, 0, h, wd, wd, ((f"T{s}",),))
+
+    hostb = lambda I, J: Region("host", e[I], e[J], p.width(I), p.width(J), N, (("host", I, J),))
+    for R in range(nS):
+        w = p.width(R)
+        rp = lambda J: Region("RP", 0, e[J], w, p.width(J), N, (("RP", J),))
+        cpt = lambda I: Region("CPT", 0, e[I], w, p.width(I), N, (("CPT", I),))
+        rows_R = Region("host", e[R], 0, w, N, N, tuple(("host", R, J) for J in range(nS)))
+        rp_all = Region("RP", 0, 0, w, N, N, tuple(("RP", J) for J in range(nS)))
+        P = Region("P", 0, 0, w, w, w, (("P",),))
+        others = [J for J in range(nS) if J != R]
+        # the pivot super-row and its closed pivot block
+        t.add("copy", "h2d", rows_R, rp_all)
+        t.add("copy", "c0", rp(R), P)
+        t.add("closure", "c0", P, Region("colT", 0, 0, BLOCK, w, w, (("colT",),)))
+        t.add("copy", "c0", P, rp(R))
+        t.add("transpose", "c0", P, cpt(R))          # P*^T: the row products' k-major A operand
+        for J in others:                              # RP(R, J) = min(RP, P* (x) RP): out of place, then back
+            c, T = t.next_compute(), tile(w, p.width(J))
+            t.add("product", c, T, rp(J), cpt(R), rp(J))
+            t.add("copy", c, T, rp(J))
+        t.add("copy", "d2h", rp_all, rows_R)
+        for I in others:                              # D(I, R) = min(D, D(I, R) (x) P*), kept transposed
+            c, T = t.next_compute(), tile(p.width(I), w)
+            t.add("copy", "h2d", hostb(I, R), T)
+            t.add("transpose", c, T, cpt(I))
+            t.add("product", c, T, T, cpt(I), P)
+            t.add("transpose", c, T, cpt(I))
+            t.add("copy", "d2h", T, hostb(I, R))
+        for I in others:                              # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
+            for J in others:
+                c, T = t.next_compute(), tile(p.width(I), p.width(J))
+                t.add("copy", "h2d", hostb(I, J), T)
+                t.add("product", c, T, T, cpt(I), rp(J))
+                t.add("copy", "d2h", T, hostb(I, J))
+    return t.steps
+
+
+def happens_before(steps):
+    """For each step, {stream: index of the newest step of that stream complete before it starts}
+    (vector clocks from stream order and waits).  Step j precedes step i iff j <= hb[i][stream of j]."""
+    hb, last = [], {}
+    for i, s in enumerate(steps):
+        clock = {}
+        preds = ([last[s.stream]] if s.stream in last else []) + list(s.waits)
+        for d in preds:
+            for k, v in hb[d].items():
+                clock[k] = max(clock.get(k, -1), v)
+            clock[steps[d].stream] = max(clock.get(steps[d].stream, -1), d)
+        hb.append(clock)
+        last[s.stream] = i
+    return hb
+
+
+def races(steps):
+    """Pairs (j, i) of steps that touch a common element, one writing it, with nothing ordering them
+    (the schedule's test: none; quadratic, for small plans)."""
+    hb = happens_before(steps)
+    out = []
+    for i, si in enumerate(steps):
+        for j in range(i):
+            sj = steps[j]
+            if sj.stream == si.stream or j <= hb[i].get(sj.stream, -1):
+                continue
+            if any(a.overlaps(b) for a in si.writes for b in sj.reads + sj.writes) or \
+                    any(a.overlaps(b) for a in sj.writes for b in si.reads):
+                out.append((j, i))
+    return out
