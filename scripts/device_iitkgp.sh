@@ -16,7 +16,7 @@ else
 fi
 export PYTHONUNBUFFERED=1 APSP_RESULTS_DIR=$OUT APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache}
 mkdir -p "$OUT/device-logs"
-log="$OUT/device-logs/iitkgp-$batch-${stages//,/+}${graphs:+-${graphs//,/+}}.log"
+log="$OUT/device-logs/iitkgp-$batch-${stages//,/_}${graphs:+-${graphs//,/_}}.log"
 python3 scripts/iitkgp_measure.py --batch "$batch" --stages "$stages" ${graphs:+--graphs "$graphs"} 2>"$log" \
     || { tail -30 "$log"; exit 1; }
 tail -3 "$log"

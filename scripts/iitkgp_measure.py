@@ -94,7 +94,7 @@ def main(argv=None):
     processes = a.processes or int(S["processes"])
     deadline = t_start + float(S["budget_s"])
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    name = "+".join(stages) + (f"-{'+'.join(graphs)}" if a.graphs else "")
+    name = "_".join(stages) + (f"-{'_'.join(graphs)}" if a.graphs else "")   # no '+': the device tool returns no file with one in its name
     batch_dir = paths.RESULTS / (f"{stamp}-local-iitkgp-dryrun" if a.dry_run else f"{a.batch or stamp}-iitkgp")
     out = Path(a.out) if a.out else batch_dir / name
     out.mkdir(parents=True, exist_ok=True)

@@ -40,8 +40,11 @@ def test_tuned_fw_phase_times():
     g = G.kemp(2048, seed=5)
     d, t = registry.get("tuned_fw").run(g, phases=True)
     np.testing.assert_array_equal(d, reference_apsp(g))
-    parts = t["phase1_ms"] + t["phase2_ms"] + t["phase3_ms"]
-    assert 0 < parts <= 1.05 * t["kernel_ms"] and t["phase3_ms"] > max(t["phase1_ms"], t["phase2_ms"])
+    # the split accounts for the solve (each phase timed on its own events); which phase dominates is a
+    # benchmark's question (scripts/tuned_phases.py): at n = 2048 phase 1's 16 serial rounds outweigh phase 3
+    # on the H100 (1.06 vs 0.70 ms), at n = 16384 phase 3 is 95% of the time
+    parts = [t["phase1_ms"], t["phase2_ms"], t["phase3_ms"]]
+    assert min(parts) > 0 and sum(parts) <= 1.05 * t["kernel_ms"]
 
 
 def test_tuned_fw_reports_a_negative_cycle():
