@@ -77,6 +77,9 @@ def test_unverified_rows_fail_and_are_never_used_as_a_time(tmp_path):
     assert R.closing(df) == ["`tuned_fw`: 6.87 T updates/s at n = 4096, 41.6% of the int32 add-min limit measured in the "
                              "same run; verified at n = 4096 (1 size); FAILED at n = 16384."]
     assert "1 of 2 rows FAILED" in R.verification(df)
+    # above the measured limit (tuned_fw did 101-107% on the H100): said, with what the limit is
+    fast = R.closing(run_of(tmp_path, [SYN.row("tuned_fw", "", 4096, 0.5)]).df)[0]
+    assert "above 100%" in fast and "micro-kernel" in fast
 
 
 def test_not_measured_without_a_file_a_row_a_budget_or_an_h100(tmp_path):

@@ -150,7 +150,7 @@ def target_ooc(df):
         elif good.empty:
             out.append(_row("2", c2, r2, "not measured", f"no verified {OOC} row with a budget"))
         else:
-            r = good.loc[good["ratio"].idxmax()]
+            r = good.sort_values(["ratio", "n"]).iloc[-1]     # the largest ratio; of equal ones, the largest n
             v = float(r["ratio"])
             why = f"n = {int(r['n'])} ({fmt(4 * r['n'] ** 2 / 2 ** 30)} GiB) in a {fmt(r[col] / 2 ** 30)} GiB budget, verified"
             status, why = _device("met" if v >= 4 else "not met", why, r)
