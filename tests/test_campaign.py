@@ -26,6 +26,91 @@ def test_plan_interleaves_and_deduplicates():
     assert {j.n for j in seq if j.samples is None} >= {n for n in P["cpu_sizes"] if n <= P["full_cap"]}
 
 
+def test_dense_gpu_runs_of_under_a_second_are_timed_in_rounds():
+    """paper: every job of a dense GPU code in its default memory at n <= 4096 -- every degree graph
+    of the density study included -- is timed in 9 interleaved rounds; CPU codes, Harish, the memory
+    modes, sampled and larger runs keep their repeats back to back."""
+    P = profiles.profile("paper")
+    jobs = plan.campaign_jobs(P)
+    rounds = [j for j in jobs if j.rounds]
+    assert rounds and all(j.repeats == P["rounds"] == 9 and j.n <= P["rounds_n"] for j in rounds)
+    for j in rounds:
+        a = registry.get(j.algorithm)
+        assert a.device == "gpu" and a.representation == "dense" and j.samples is None and '"memory"' not in j.params
+    for j in jobs:
+        a = registry.get(j.algorithm)
+        if not j.rounds and a.device == "gpu" and a.representation == "dense" and j.samples is None:
+            assert j.n > P["rounds_n"] or '"memory"' in j.params or j.once
+    degree = {(j.algorithm, j.graph) for j in rounds if j.n == P["degree_n"]}
+    assert degree >= {(a, profiles.graph_label(*d)) for a in ("tran_fw", "tran_minplus", "katz_kider", "kemp_ooc")
+                      for d in P["degrees"]}
+    assert not any(j.rounds for j in jobs if j.algorithm == "harish" or registry.get(j.algorithm).device == "cpu")
+
+
+def test_schedule_puts_each_size_in_one_group_and_rotates_the_rounds():
+    P = profiles.profile("paper")
+    jobs = plan.campaign_jobs(P)
+    steps = plan.schedule(jobs)
+    groups = [s for s in steps if isinstance(s, tuple)]
+    assert sorted(g[0].n for g in groups) == [1024, 2048, 3072, 4096]
+    assert all(len({j.n for j in g}) == 1 for g in groups)
+    flat = [j for s in steps for j in (s if isinstance(s, tuple) else (s,))]
+    assert sorted(flat, key=jobs.index) == jobs and len(flat) == len(jobs)         # every job once
+    alone = [s for s in steps if not isinstance(s, tuple)]
+    assert alone == [j for j in jobs if not j.rounds]                                # the rest in the plan's order
+    for g in groups:                                                                 # a group comes where its size does
+        i = steps.index(g)
+        assert all(s.n <= g[0].n for s in steps[:i] if not isinstance(s, tuple))
+        assert all(s.n >= g[0].n for s in steps[i + 1:] if not isinstance(s, tuple))
+    g = next(g for g in groups if g[0].n == P["degree_n"])
+    code = lambda j: (j.algorithm, j.variant, j.params)
+    firsts, starts = set(), set()
+    for r in range(P["rounds"]):
+        order = plan.round_order(list(g), r)
+        assert sorted(order, key=g.index) == list(g)                                  # each job once a round
+        codes = [code(j) for j in order]
+        for c in set(codes):                                                         # a code's graphs back to back
+            at = [i for i, x in enumerate(codes) if x == c]
+            assert at == list(range(at[0], at[0] + len(at)))
+        firsts.add([j.graph for j in order if code(j)[:2] == ("katz_kider", "16")][0])
+        starts.add(order[0])
+    assert len(firsts) == len(P["degrees"])          # each degree graph of a code comes first in some round
+    assert len(starts) > 1                           # and the round does not always start with the same job
+
+
+def test_rounds_run_after_a_warm_up_each_and_record_the_round(tmp_path, monkeypatch):
+    """The process runs a group as the schedule says: an untimed warm-up of every job of the size, then
+    every round in its order, each run recorded with the round as its repeat (no GPU needed: the
+    harness is a stand-in here)."""
+    from apsp_kernels import gpu_device
+    calls = []
+
+    def fake_measure(algo, g, *, variant=None, repeats=3, warmup=1, reference=None, params=None, extra=None, samples=None):
+        calls.append((algo.name, str(variant), extra["graph"], g.n, repeats, warmup))
+        return [dict(extra, algorithm=algo.name, variant=str(variant), n=g.n, params=json.dumps(params or {}),
+                     repeat=i, status="ok", wall_ms=1.0, estimate="measured" if samples is None else "sampled",
+                     verified=True, device=algo.device) for i in range(repeats)]
+
+    monkeypatch.setattr(gpu_device, "available", lambda: True)
+    monkeypatch.setattr(harness, "measure", fake_measure)
+    monkeypatch.setattr(campaign, "reference_checksum", lambda g: 0)
+    P = profiles.profile("smoke")
+    df = campaign.run_process(P, tmp_path, 0, notebooks=("03_harish_scaling",))
+    jobs = [j for j in plan.campaign_jobs(P, ("03_harish_scaling",)) if not j.once]
+    group = next(s for s in plan.schedule(jobs) if isinstance(s, tuple))
+    i = calls.index((group[0].algorithm, str(None if group[0].variant == "None" else group[0].variant),
+                     group[0].graph, group[0].n, 0, 1))
+    k = len(group)
+    assert [c[4:] for c in calls[i:i + k]] == [(0, 1)] * k                           # warm-ups: no timed run
+    timed = calls[i + k:i + k + k * P["rounds"]]
+    assert [c[4:] for c in timed] == [(1, 0)] * (k * P["rounds"])
+    expect = [(j.algorithm, j.graph) for r in range(P["rounds"]) for j in plan.round_order(list(group), r)]
+    assert [(c[0], c[2]) for c in timed] == expect
+    mine = df[df["round_jobs"] == k]
+    assert len(mine) == k * P["rounds"] and sorted(mine["repeat"].unique()) == list(range(P["rounds"]))
+    assert (mine.groupby(["algorithm", "variant", "graph"]).size() == P["rounds"]).all()
+
+
 @pytest.mark.parametrize("name", ["smoke", "quick", "paper", "full"])
 def test_plans_are_those_of_the_all_pairs_codes(name, monkeypatch):
     """The single-source codes (problem bfs/sssp) change no profile's campaign: its jobs are the

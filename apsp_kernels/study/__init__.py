@@ -1,7 +1,8 @@
 """What the claim notebooks share, in small modules: profiles (what a run measures), plan (the
 jobs of each notebook), campaign (independent processes that measure them), measurements
 (loading and per-size statistics), stats, rules (verdict rules), verdicts and quantities
-(claims against measurements), figures (one style, one colour per algorithm), tables (every table and
+(claims against measurements), campaign_verdicts (the verdict rows of notebooks 00-06, also of a
+recorded run folder without rendering), figures (one style, one colour per algorithm), tables (every table and
 number a report shows), text (sentences from data), summary (notebook 07); report_hochberg* (notebook 08: the Hochberg study's
 recorded results, its verdicts and figures; imported by the notebook, not here)."""
 from __future__ import annotations

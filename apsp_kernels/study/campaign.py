@@ -1,6 +1,8 @@
 """The measurement campaign: every job of the notebooks, run in ``processes`` independent
 fresh processes (so that a slow or fast moment of the machine, a JIT cache or a memory pool
-cannot make all repeats agree), CPU and GPU jobs interleaved by size.  Each process writes
+cannot make all repeats agree), CPU and GPU jobs interleaved by size, and the dense GPU codes'
+runs of under a second timed in rounds interleaved over every code and graph of their size
+(plan.schedule).  Each process writes
 ``process-<i>.csv`` and ``provenance-<i>.json`` into one run folder; a batch records one commit.
 
     python -m apsp_kernels.study.campaign --profile paper --out DIR --process 0
@@ -86,7 +88,8 @@ def _log(msg):
 
 
 def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
-    """One independent run of every job (GPU jobs only where a GPU is usable)."""
+    """One independent run of every job (GPU jobs only where a GPU is usable), in the order of
+    plan.schedule: a job's repeats back to back, or a size's jobs timed in interleaved rounds."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index))
@@ -96,29 +99,61 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     has_gpu = gpu_device.available()
     jobs = [j for j in plan.campaign_jobs(P, notebooks) if (index == 0 or not j.once)
             and (has_gpu or registry.get(j.algorithm).device == "cpu")]
-    warmed, recs, graphs = set(), [], {}
+    steps = plan.schedule(jobs)
+    warmed, recs, graphs, refs = set(), [], {}, {}
     t_start = time.perf_counter()
-    for i, j in enumerate(jobs):
+
+    def graph(j, keep=()):
         gk = (j.graph, j.n)
         if gk not in graphs:
-            graphs.clear()                                   # one graph in memory at a time
+            for k in [k for k in graphs if k not in keep]:
+                del graphs[k]                                # one graph in memory at a time (a round: its own)
             graphs[gk] = make_graph(j.graph, j.n, seed)
-        g = graphs[gk]
+        return graphs[gk]
+
+    def measure(j, repeats, warm, **extra):
+        g = graph(j, keep=extra.pop("keep", ()))
         algo = registry.get(j.algorithm)
         params = json.loads(j.params)
-        wkey = (j.algorithm, j.variant, params.get("memory"), j.samples is None)
-        warm = 0 if wkey in warmed else 1
-        warmed.add(wkey)
-        ref = reference_checksum(g) if j.samples is None else None
-        t0 = time.perf_counter()
+        warmed.add((j.algorithm, j.variant, params.get("memory"), j.samples is None))
+        if j.samples is None and (j.graph, j.n) not in refs:
+            refs[(j.graph, j.n)] = reference_checksum(g)     # an int per graph: kept for the process
+        ref = refs.get((j.graph, j.n)) if j.samples is None else None
         with _pinned(algo) as core:
-            new = harness.measure(algo, g, variant=None if j.variant == "None" else j.variant, repeats=j.repeats,
-                                  warmup=warm, reference=ref, params=params, samples=j.samples,
-                                  extra=dict(graph=j.graph, samples=j.samples, process=index, pinned_core=core))
-        recs += new
+            return harness.measure(algo, g, variant=None if j.variant == "None" else j.variant, repeats=repeats,
+                                   warmup=warm, reference=ref, params=params, samples=j.samples,
+                                   extra=dict(graph=j.graph, samples=j.samples, process=index, pinned_core=core, **extra))
+
+    def save():
         pd.DataFrame(recs).to_csv(out_dir / f"process-{index}.csv", index=False)   # a killed run keeps what it measured
-        _log(f"  [process {index} {i + 1}/{len(jobs)}] {j.algorithm}/{j.variant} {j.graph} n={j.n} "
-             f"{j.estimate}{'' if j.samples is None else f'({j.samples})'}: {new[-1]['status']}, "
+
+    for i, step in enumerate(steps):
+        t0 = time.perf_counter()
+        if isinstance(step, plan.Job):
+            j = step
+            wkey = (j.algorithm, j.variant, json.loads(j.params).get("memory"), j.samples is None)
+            new = measure(j, j.repeats, 0 if wkey in warmed else 1)
+            recs += new
+            save()
+            what = (f"{j.algorithm}/{j.variant} {j.graph} n={j.n} {j.estimate}"
+                    f"{'' if j.samples is None else f'({j.samples})'}: {new[-1]['status']}")
+        else:
+            group, rounds = list(step), step[0].repeats
+            keep = {(j.graph, j.n) for j in group}
+            for j in group:                                  # untimed: the first run of each at this size
+                recs += measure(j, 0, 1, keep=keep)          # (an error is recorded; a warm-up has no record)
+            status = []
+            for r in range(rounds):
+                for j in plan.round_order(group, r):
+                    for rec in measure(j, 1, 0, keep=keep, round_jobs=len(group)):
+                        rec["repeat"] = r
+                        recs.append(rec)
+                        status.append(rec["status"])
+                save()
+            bad = sum(s != "ok" for s in status)
+            what = (f"{len(group)} dense GPU jobs at n={group[0].n} in {rounds} interleaved rounds: "
+                    + ("ok" if not bad else f"{bad} of {len(status)} runs not ok"))
+        _log(f"  [process {index} {i + 1}/{len(steps)}] {what}, "
              f"{time.perf_counter() - t0:.1f} s (total {time.perf_counter() - t_start:.0f} s)")
     df = pd.DataFrame(recs)
     df.to_csv(out_dir / f"process-{index}.csv", index=False)

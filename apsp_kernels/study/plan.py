@@ -26,6 +26,7 @@ class Job:
     samples: int | None    # None: a full, verified solve; else the sampled estimate
     repeats: int
     once: bool = False     # run in the first process only (a demonstration, not a statistic)
+    rounds: bool = False   # timed in rounds interleaved with the other such jobs of its size (schedule)
 
     @property
     def key(self):
@@ -165,9 +166,19 @@ def jobs_for(notebook, P):
     return []
 
 
+def in_rounds(j, P):
+    """Whether a job is timed in interleaved rounds: a dense GPU code in its default memory, a full
+    solve, at n <= ``rounds_n`` (runs of milliseconds to under a second, whose end-to-end time is
+    mostly the host's share: building the matrix, pageable copies)."""
+    a = registry.get(j.algorithm)
+    return (a.device == "gpu" and a.representation == "dense" and j.samples is None and not j.once
+            and '"memory"' not in j.params and j.n <= P.get("rounds_n", 0))
+
+
 def campaign_jobs(P, notebooks=NOTEBOOKS):
     """The union of the notebooks' jobs, one per key (the most repeats asked for), ordered by
-    size so that CPU and GPU runs interleave, and small runs come first."""
+    size so that CPU and GPU runs interleave, and small runs come first.  The jobs timed in
+    rounds (:func:`in_rounds`) get at least ``P["rounds"]`` repeats."""
     merged = {}
     for nb in notebooks:
         for j in jobs_for(nb, P):
@@ -175,5 +186,43 @@ def campaign_jobs(P, notebooks=NOTEBOOKS):
             if old is None or j.repeats > old.repeats or (old.once and not j.once):
                 merged[j.key] = Job(*j.key[:5], j.samples, max(j.repeats, old.repeats if old else 0),
                                     j.once and (old.once if old else True))
+    merged = {k: (Job(*j.key[:5], j.samples, max(j.repeats, P["rounds"]), j.once, True) if in_rounds(j, P) else j)
+              for k, j in merged.items()}
     order = {a: i for i, a in enumerate(registry.ALGORITHMS)}
     return sorted(merged.values(), key=lambda j: (j.n, j.graph, order[j.algorithm], j.variant, j.params, j.samples or 0))
+
+
+def schedule(jobs):
+    """The steps of one campaign process, in the jobs' order: a job alone (its repeats back to back),
+    or, where the first job timed in rounds of a size comes, every such job of that size together
+    (a tuple).  Why rounds: on the leased machines the end-to-end time of a run of milliseconds
+    (mostly host work: copies, building the matrix) moves by 20-80% for a second or more at a time,
+    and single runs double (runs 20261123-013000 and -041000); repeats back to back put such a slow
+    moment on every repeat of one code, and on one degree graph but not the others.  In rounds,
+    every code and graph of the size is timed within a round of one to a few seconds, again and again,
+    so a slow moment falls on all of them alike and the median of the rounds sets it aside."""
+    groups = {}
+    order = {a: i for i, a in enumerate(registry.ALGORITHMS)}
+    for j in sorted(jobs, key=lambda j: (order[j.algorithm], j.variant, j.params, j.graph)):
+        if j.rounds:
+            groups.setdefault(j.n, []).append(j)
+    out, done = [], set()
+    for j in jobs:
+        if not j.rounds:
+            out.append(j)
+        elif j.n not in done:
+            done.add(j.n)
+            out.append(tuple(groups[j.n]))
+    return out
+
+
+def round_order(group, r):
+    """Round ``r``'s order of a group: each code's graphs back to back (so the degrees of one code
+    are timed within a fraction of a second of each other), the codes rotated by r and each code's
+    graphs rotated by r, so that no job is always the first of its code or follows the same one."""
+    blocks = {}
+    for j in group:
+        blocks.setdefault((j.algorithm, j.variant, j.params), []).append(j)
+    codes = list(blocks.values())
+    codes = codes[r % len(codes):] + codes[:r % len(codes)]
+    return [j for b in codes for j in b[r % len(b):] + b[:r % len(b)]]

@@ -21,6 +21,10 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
   kk32_cap      Katz & Kider at B = 32 (B = 16 is the claims' block size)
   variant_cap   Harish's original and corrected variants;  race_sizes: the race count
   degree_n / degrees   the density study;  mem_sizes: the host memory mode study
+  rounds, rounds_n  the dense GPU codes' jobs in their default memory at n <= rounds_n (runs of
+                milliseconds to under a second): after one untimed warm-up of each at its size, timed
+                ``rounds`` times per process in rounds interleaved over all such jobs of that size,
+                every degree graph included (plan.schedule; campaign.run_process)
 """
 from __future__ import annotations
 
@@ -33,27 +37,29 @@ PROFILES = {
                   gpu_sizes=[128, 256], full_cap=256, full_once=None, seq_samples=8, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=256, dijkstra_sources=32, minplus_rows=16, minplus_cap=256,
                   cubic_cap=256, tran_cap=256, ooc_cap=256, ooc32_cap=256, ooc_big=(512, 0.5), variant_cap=256,
-                  race_sizes=[32, 64], degree_n=256, degrees=[(2, 6), (16, 24)], mem_sizes=[16, 64, 256]),
+                  race_sizes=[32, 64], degree_n=256, degrees=[(2, 6), (16, 24)], mem_sizes=[16, 64, 256],
+                  rounds=2, rounds_n=256),
     "quick": dict(processes=3, repeats=2, repeats_large=1, large_n=2048, small_n=256, repeats_small=5, cpu_sizes=[256, 512, 1024],
                   gpu_sizes=[1024, 2048, 4096], full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=4096, dijkstra_sources=256, minplus_rows=32, minplus_cap=2048,
                   cubic_cap=4096, tran_cap=4096, ooc_cap=2048, ooc32_cap=2048, ooc_big=(4096, 16),
                   variant_cap=2048, race_sizes=[64, 256, 512], degree_n=1024, degrees=[(2, 6), (8, 12), (16, 24)],
-                  mem_sizes=[16, 64, 256, 1024]),
+                  mem_sizes=[16, 64, 256, 1024], rounds=5, rounds_n=2048),
     "paper": dict(processes=5, repeats=2, repeats_large=1, large_n=4096, small_n=512, repeats_small=9, cpu_sizes=[512, 1024, 2048, 3072],
                   gpu_sizes=[1024, 2048, 3072, 4096, 8192, 12288, 16384, 19456, 21504],
                   full_cap=2048, blocked_full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=12288, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,
                   cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_big=(16384, 512),
                   kk32_cap=8192, variant_cap=2048, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
-                  degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048]),
+                  degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048],
+                  rounds=9, rounds_n=4096),
     "full": dict(processes=5, repeats=3, repeats_large=2, large_n=8192, small_n=1024, repeats_small=9, cpu_sizes=[512, 1024, 2048, 3072, 4096],
                  gpu_sizes=list(KEMP_SIZES), full_cap=4096, full_once=None, seq_samples=32, seq_samples_large=16,
                  blocked_rounds=2, blocked_cap=21504, dijkstra_sources=1024, minplus_rows=64, minplus_cap=8192,
                  cubic_cap=21504, tran_cap=21504, ooc_cap=21504, ooc32_cap=21504, ooc_big=(21504, 1024),
                  variant_cap=21504, race_sizes=[64, 128, 256, 512, 1024, 2048], degree_n=4096,
                  degrees=[(2, 6), (8, 12), (16, 24), (32, 48), (64, 96)],
-                 mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048, 4096]),
+                 mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048, 4096], rounds=9, rounds_n=4096),
 }
 
 

@@ -1,7 +1,8 @@
 """The quantities behind claims that are not one speed-up per size: averages the way Kemp
 formed them, time growth from the smallest to the largest graph, memory limits, a peak
-ratio, memory-mode boundaries, flatness over degree.  Each returns (value, lo, hi, text)
-for :func:`verdicts.evaluate` (``aggregate=``) or the arguments of a crossover."""
+ratio, memory-mode boundaries, flatness over degree (paired inside each process).  Each
+returns (value, lo, hi, text) for :func:`verdicts.evaluate` (``aggregate=``) or the arguments
+of a crossover."""
 from __future__ import annotations
 
 import numpy as np
@@ -88,29 +89,54 @@ def peak_ratio(df, c, others_variants):
     return v, l, h, f"at n = {n}: {interval(v, l, h)} over the next fastest ({o})"
 
 
-def flat_over_degree(df, algorithms, n, default_variants):
-    """max / min end-to-end time over the degree ranges measured at one n, per code; the
-    largest of these (the claim says every dense code is flat)."""
-    worst, parts = None, []
-    graphs = sorted(g for g in df["graph"].unique())
-    for a in algorithms:
-        v = default_variants.get(a)
-        meds = {}
-        for g in graphs:
-            t, _ = M.times(df, a, v, n, graph=g)
-            if t.size:
-                meds[g] = t
-        if len(meds) < 2:
+def paired_spread(df, algorithm, variant, n, graphs, time_col="wall_ms", reference=M.KEMP):
+    """How far one code's time moves between graphs of one size, paired inside each process: per
+    process, each round's time on every graph over the same round's time on ``reference`` (the
+    campaign times every graph of a dense code in each round, within a fraction of a second:
+    plan.schedule), the median over rounds per graph, and the largest over the smallest of those
+    (the reference counting as 1).  One value per process whose every round has every graph, as
+    {process: max/min}; what moves the machine between rounds, processes and leases divides out."""
+    d = M.good(df[(df["algorithm"] == algorithm) & (df["n"] == n) & df["graph"].isin(list(graphs))
+                & ~df["params"].str.contains('"memory"', regex=False) & (df["estimate"] == "measured")])
+    if variant is not None:
+        d = d[d["variant"].astype(str) == str(variant)]
+    d = d.dropna(subset=[time_col])
+    present, out = set(d["graph"]), {}
+    for p, grp in d.groupby("process"):
+        t = grp.pivot_table(index="repeat", columns="graph", values=time_col, aggfunc="median")
+        if reference not in t or t.shape[1] < 2 or set(t.columns) != present:
             continue
-        hi_g = max(meds, key=lambda g: np.median(meds[g]))
-        lo_g = min(meds, key=lambda g: np.median(meds[g]))
-        r = stats.ratio_ci(meds[hi_g], meds[lo_g])
-        parts.append(f"{a} {fmt(r[0])}x ({hi_g} vs {lo_g})")
-        if worst is None or r[0] > worst[0]:
-            worst = r
-    if worst is None:
+        t = t.dropna()
+        if t.empty or (t <= 0).any().any():
+            continue
+        prof = np.log(t).sub(np.log(t[reference]), axis=0).median()      # per graph, 0 for the reference
+        out[p] = float(np.exp(prof.max() - prof.min()))
+    return out
+
+
+def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms"):
+    """Whether every dense code's time is the same at every degree, at one n: per code, per process
+    the max/min of its time over the degree ranges, paired round by round inside the process
+    (:func:`paired_spread`: the machine's moves between rounds and leases divide out), one value per
+    process; then the largest of the codes' medians over processes, with an interval that allows
+    for having picked the largest (stats.max_median_ci).  The kernel-only value rides along in the text."""
+    graphs = sorted(df.loc[df["n"] == n, "graph"].unique())
+    spreads, names = [], []
+    for a in algorithms:
+        s = paired_spread(df, a, default_variants.get(a), n, graphs, time_col)
+        if len(s) >= 1:
+            spreads.append(list(s.values()))
+            names.append(a)
+    if not spreads:
         return np.nan, np.nan, np.nan, "fewer than two degree ranges measured"
-    return (*worst, f"largest max/min time over degrees at n = {n}: " + "; ".join(parts))
+    v, lo, hi, worst = stats.max_median_ci(spreads)
+    ker = [paired_spread(df, a, default_variants.get(a), n, graphs, "kernel_ms") for a in names]
+    parts = [f"{a} {fmt(float(np.median(s)))}x" + (f" (kernel-only {fmt(float(np.median(list(k.values()))))}x)" if k else "")
+             for a, s, k in zip(names, spreads, ker)]
+    what = "end-to-end" if time_col == "wall_ms" else "kernel-only"
+    return v, lo, hi, (f"max/min {what} time over {len(graphs)} degree ranges at n = {n}, paired round by round "
+                       f"in each process, median over {max(len(s) for s in spreads)} processes; the largest, "
+                       f"{names[worst]}: {interval(v, lo, hi)}; per code: " + "; ".join(parts))
 
 
 def mode_times(df, algorithm, n, mode):

@@ -44,6 +44,21 @@ Later additions change no earlier verdict: slope_rule and occurrence_rule (the H
 range_rule / aggregate_rule no longer read a claimed parity (exactly 1x, Hochberg's difference
 timing against CUDA events) as a direction, so a ratio below 1 is not 'opposite' there (the one
 earlier band starting at exactly 1, dense_independent_of_degree's max/min time, cannot fall below 1).
+The two runs under that method (batches 20261123-013000 and -041000, 5 leases each) differed at 2
+of 30 verdicts, neither by a rule.  dense_independent_of_degree (1.25 [0.81, 1.92] vs 1.05 [0.95,
+1.17]): the worst code and pair of degree graphs were picked by point estimate and given the
+interval of that one pair, from graphs timed tens of seconds apart in a fixed order, 2 runs each;
+a dense code moves the same n^2 bytes at every degree, so the differences were the host's share
+of 20-110 ms runs (pageable copies, building the matrix), which moves 20-80% for a second or more
+and doubles in single runs.  ooc_slowdown_vs_kk (inside the band at 2 vs 4 of 6 sizes, points
+within 10%): one process's two Katz-Kider runs at n = 4096 (another's at 3072) fell in such a slow
+moment.  So since METHOD_FIXED: the dense GPU codes' runs at n <= 4096 are timed in 9 rounds
+interleaved over every code and degree graph of a size after a warm-up each (plan.schedule), and
+the density claim is paired round by round inside each process, the worst code chosen inside its
+interval (quantities.flat_over_degree, stats.max_median_ci).  Judged so, the four recorded runs
+keep every other verdict; the density claim is inconclusive in all four (their graphs were not
+timed in rounds: Katz-Kider's per-process max/min 1.06-1.80).  Heavy-tailed (MAD-scaled)
+intervals and per-process minima, tried on those runs, did worse.
 """
 from __future__ import annotations
 
@@ -53,7 +68,8 @@ from .tables import fmt
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
-METHOD_FIXED = "2026-11-23T00:45:00+00:00"    # paper: 5 processes, each on its own lease
+METHOD_FIXED = "2026-11-23T05:21:03+00:00"    # dense GPU runs at n <= 4096 in interleaved rounds; the density claim paired
+# (before: "2026-11-23T00:45:00+00:00", paper: 5 processes, each on its own lease)
 
 VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 SHARE = 2 / 3          # of the matched sizes that must agree

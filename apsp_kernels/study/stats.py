@@ -10,7 +10,11 @@ moved between machine leases.  So every interval here draws the uncertain median
 from one model: log-normal runs, the median's standard error sqrt(pi/2) * s / sqrt(k) on the log
 scale (s the sample standard deviation of the k runs' logs), scaled by Student's t with k - 1
 degrees of freedom (:func:`centre_draws`).  Ratios, averages, slopes and crossovers combine
-those draws.  A group of a single run has no interval (NaN): one run says nothing of its spread.
+those draws; the largest of several groups' medians, picked after the fact (the density claim's
+worst code), takes the largest of their upper ends and a Bonferroni lower end (:func:`max_median_ci`).
+A group of a single run has no interval (NaN): one run says nothing of its spread.  Where a claim
+compares a code with itself (one code at several degrees), the value per run is itself paired
+inside the run (quantities.paired_spread), so what moves between runs divides out first.
 """
 from __future__ import annotations
 
@@ -160,6 +164,30 @@ def pooled_slope_ci(per_group, conf=CONF, n_boot=N_BOOT):
         return np.nan, np.nan, np.nan
     lo, hi = _quantiles(num_d / den, conf)
     return num / den, lo, hi
+
+
+def max_median_ci(groups, conf=CONF, n_boot=N_BOOT):
+    """The largest of several groups' medians (each group one value per independent run) with a 95%
+    interval that allows for picking the largest after the fact: the upper end is the largest of the
+    groups' upper ends (whichever group is truly the largest, its own upper end lies above it with
+    97.5%), the lower end the largest of the groups' lower ends at 2.5% / groups each (Bonferroni:
+    every group's lower end lies below its truth with 97.5% together).  Taking the largest of the
+    draws instead sets the lower end too high where groups tie (coverage near 50% with four equal
+    groups; tests/test_rules.py).  (value, lo, hi, index of the largest); NaN without two values in
+    every group."""
+    groups = [np.asarray(g, float) for g in groups]
+    if not groups or any(g[np.isfinite(g)].size == 0 for g in groups):
+        return np.nan, np.nan, np.nan, None
+    rng = _rng()
+    meds = [float(np.median(g[np.isfinite(g)])) for g in groups]
+    draws = [centre_draws(g, rng, n_boot) for g in groups]
+    k, a = len(groups), 1 - conf
+    worst = int(np.argmax(meds))
+    if any(np.isnan(d).any() for d in draws):
+        return meds[worst], np.nan, np.nan, worst
+    lo = max(float(np.quantile(d, a / (2 * k))) for d in draws)
+    hi = max(float(np.quantile(d, 1 - a / 2)) for d in draws)
+    return meds[worst], lo, hi, worst
 
 
 def overlap(a_lo, a_hi, b_lo, b_hi):

@@ -1,0 +1,37 @@
+"""The verdict table of a recorded run folder without rendering (study.campaign_verdicts): the same
+rows the claim notebooks publish, since those call it too."""
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from apsp_kernels import claims
+from apsp_kernels.study import campaign_verdicts as CV
+from apsp_kernels.study.plan import NOTEBOOKS
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "data" / "results" / "20261123-013000-paper-campaign"     # rendered by the notebooks at 6ec0e68's method
+CHANGED_SINCE = {"dense_independent_of_degree"}                        # its quantity changed with the method since
+
+
+def test_every_claim_notebook_takes_its_rows_from_the_package():
+    for nb in NOTEBOOKS:
+        cells = json.loads((ROOT / "notebooks" / f"{nb}.ipynb").read_text())["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        publishing = [c for c in code if "V.publish(NB, rows, meas)" in c]
+        assert len(publishing) == 1 and "rows = CV.notebook_rows(NB, df)" in publishing[0], nb
+        assert "V.evaluate(" not in publishing[0], nb
+
+
+def test_a_recorded_run_gives_the_notebooks_verdicts():
+    t = CV.run_verdicts(RUN)
+    owner = {cid: c["notebook"] for cid, c in claims.load().items()}
+    assert t["claim"].is_unique and set(t["claim"]) == {cid for cid, nb in owner.items() if nb in NOTEBOOKS}
+    assert (t["notebook"] == t["claim"].map(owner)).all()
+    assert set(t["verdict"]) <= set(claims.VERDICTS) and t["reason"].notna().all()
+    published = pd.read_csv(RUN / "verdicts.csv").set_index("claim")
+    ours = t.set_index("claim")
+    same = [cid for cid in ours.index if cid not in CHANGED_SINCE]
+    assert len(same) == len(ours) - len(CHANGED_SINCE)
+    pd.testing.assert_series_equal(ours.loc[same, "verdict"], published.loc[same, "verdict"])
+    pd.testing.assert_series_equal(ours.loc[same, "reason"], published.loc[same, "reason"])
