@@ -16,7 +16,8 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
   tran_largest  Tran's largest graph in Kemp's runs (11,264), measured for Tran's FW and min-plus
   cubic_cap     the dense GPU kernels that pass over the matrix once per k (naive, Thrust-style,
                 min-plus); ``tran_cap`` for Tran's FW, whose crossover with Harish needs larger n
-  ooc_cap       Kemp's out-of-core KK at B = 16 (``ooc32_cap`` at B = 32); ooc_big: (n, MiB) a
+  ooc_cap       Kemp's out-of-core KK at B = 16 (``ooc32_cap`` at B = 32); ``ooc_extra``: more of Kemp's sizes
+                for the out-of-core slow-down pair (KK B = 16 and out-of-core B = 16) only; ooc_big: (n, MiB) a
                 graph larger than the device budget, solved once per batch
   kk32_cap      Katz & Kider at B = 32 (B = 16 is the claims' block size)
   variant_cap   Harish's original and corrected variants;  race_sizes: the race count
@@ -49,7 +50,7 @@ PROFILES = {
                   gpu_sizes=[1024, 2048, 3072, 4096, 8192, 12288, 16384, 19456, 21504],
                   full_cap=2048, blocked_full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=12288, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,
-                  cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_big=(16384, 512),
+                  cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_extra=[6144, 10240], ooc_big=(16384, 512),
                   kk32_cap=8192, variant_cap=2048, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
                   degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048],
                   rounds=9, rounds_n=4096),

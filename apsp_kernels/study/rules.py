@@ -58,7 +58,10 @@ the density claim is paired round by round inside each process, the worst code c
 interval (quantities.flat_over_degree, stats.max_median_ci).  Judged so, the four recorded runs
 keep every other verdict; the density claim is inconclusive in all four (their graphs were not
 timed in rounds: Katz-Kider's per-process max/min 1.06-1.80).  Heavy-tailed (MAD-scaled)
-intervals and per-process minima, tried on those runs, did worse.
+intervals and per-process minima, tried on those runs, did worse.  Before any run under that method,
+the paper profile also measures the out-of-core slow-down pair at Kemp's n = 6144 and 10240
+(profiles ooc_extra): the 2/3 share counts matched sizes, and 4 of the 6 were n <= 4096 while
+Kemp's grid runs every 1024 to 17,408, so where we had measured, not the data, could decide it.
 """
 from __future__ import annotations
 
@@ -68,7 +71,8 @@ from .tables import fmt
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
-METHOD_FIXED = "2026-11-23T05:21:03+00:00"    # dense GPU runs at n <= 4096 in interleaved rounds; the density claim paired
+METHOD_FIXED = "2026-11-23T05:35:15+00:00"    # + ooc_extra sizes; dense GPU runs at n <= 4096 in interleaved rounds; density paired
+# (05:21:03: rounds and the paired density claim, without ooc_extra)
 # (before: "2026-11-23T00:45:00+00:00", paper: 5 processes, each on its own lease)
 
 VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
