@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import generators, gpu_device, gpu_runtime, provenance, registry
+from . import generators, gpu_device, provenance, registry
+from .algorithms.gpu import runtime as gpu_runtime
 from .algorithms.cpu import dijkstra_apsp
 from .verify import fletcher64
 

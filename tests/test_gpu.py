@@ -86,7 +86,7 @@ def test_too_big_is_refused_before_allocating():
 
 
 def test_kernel_error_names_the_algorithm():
-    from apsp_kernels import gpu_runtime
+    from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
     from apsp_kernels.algorithms.gpu.dense import TRAN_DEFINES
     k = gpu_runtime.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
     import cupy as cp

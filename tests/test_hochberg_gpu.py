@@ -21,7 +21,7 @@ def test_his_kernel_prints_spot_check_4_after_every_launch():
     """His fw.c on graph1.txt: Na = 64 ('Alignment = 64'), 256 threads, grid ceil(Na/256) x N, the
     matrix read back after each launch as his commented-out printArray lines do."""
     import cupy as cp
-    from apsp_kernels import gpu_runtime
+    from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
     g = H.graph()
     N, Na = g.n, 64
     host = np.full((N, Na), INF, np.int32)           # his padding columns are never read

@@ -9,7 +9,7 @@ import pytest
 from apsp_kernels import reference_apsp, registry
 from apsp_kernels import generators as G
 from apsp_kernels.algorithms.gpu import fw_nthu as F
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 
 def test_variants_are_every_combination_as_text():

@@ -13,7 +13,7 @@ import pytest
 
 from apsp_kernels import reference_apsp
 from apsp_kernels.distances import finish
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 from apsp_kernels.graph import round_up
 
 from tuned_graphs import kinds

@@ -19,7 +19,7 @@ from apsp_kernels import generators as G
 from apsp_kernels.algorithms.gpu.tuned import ooc_plan as op
 from apsp_kernels.distances import NegativeCycleError, finish
 from apsp_kernels.gpu_device import GPUMemoryError
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 import ooc_model
 from tuned_graphs import kinds

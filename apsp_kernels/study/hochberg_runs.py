@@ -12,7 +12,8 @@ import traceback
 
 import numpy as np
 
-from .. import difference_timing, gpu_device, harness, registry, sm_limit
+from .. import difference_timing, gpu_device, harness, registry
+from ..algorithms.gpu import sm_limit
 from ..distances import NegativeCycleError
 from ..verify import first_difference
 from . import hochberg_spec as spec
