@@ -5,7 +5,8 @@ from .graph import INF, MAX_PATH_WEIGHT, Graph, GraphError, normalise_inf
 from .distances import NegativeCycleError
 from .verify import (VerificationError, assert_equal_distances, first_difference,
                      fletcher64, reference_apsp)
-from . import generators, formats
+from . import generators
+from .io import formats
 from .registry import ALGORITHMS, get as get_algorithm
 from .api import shortest_paths
 from .predecessors import NO_PREDECESSOR

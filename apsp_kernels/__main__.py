@@ -158,7 +158,7 @@ def _sanitize_single_source(sizes, only=None, skip=()):
 def _solve(a):
     from . import registry
     from .api import shortest_paths
-    from .formats import read_graph
+    from .io.formats import read_graph
     from .verify import assert_equal_distances, fletcher64, reference_apsp
     if a.output and not a.output.lower().endswith((".npy", ".npz", ".csv")):
         print(f"error: {a.output}: unknown output suffix (use .npy, .npz or .csv)", file=sys.stderr)

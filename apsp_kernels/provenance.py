@@ -31,7 +31,10 @@ CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/
               "apsp_kernels/study/iitkgp_runs.py", "apsp_kernels/study/iitkgp_spec.py",
               # the multi-GPU measurement jobs, once algorithms/gpu/multi/jobs.py (matched above in older
               # commits; no older commit holds this path, so their fingerprints are unchanged)
-              "apsp_kernels/study/nthu_runs.py")
+              "apsp_kernels/study/nthu_runs.py",
+              # graph formats, data sets and seed 001's catalogue, once apsp_kernels/*.py (matched above in
+              # older commits; no older commit holds this folder)
+              "apsp_kernels/io/*.py")
 
 
 class ProvenanceError(RuntimeError):

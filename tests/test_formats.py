@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from apsp_kernels import Graph, generators as G
-from apsp_kernels import formats as F
+from apsp_kernels.io import formats as F
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import catalogue, harness, paths, registry
+from .. import harness, paths, registry
+from ..io import catalogue
 from . import measurements as M
 from . import stats
 from .tables import fmt

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from .. import catalogue, paths, random_graphs, sources
+from .. import paths, random_graphs, sources
+from ..io import catalogue
 from ..graph import Graph
 from ..paths import DATA
 
