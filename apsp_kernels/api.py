@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import gpu_device, registry
-from .graph import INF, Graph, GraphError
-from .predecessors import predecessors as _predecessors
+from .core.graph import INF, Graph, GraphError
+from .core.predecessors import predecessors as _predecessors
 
 
 def as_graph(graph, directed=True, weight="weight") -> Graph:

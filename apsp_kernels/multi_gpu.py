@@ -38,8 +38,8 @@ def _plan(a):
 def _simulate(a):
     import numpy as np
     from .algorithms.gpu.multi.simulate import simulate
-    from .generators import kemp
-    from .verify import reference_apsp
+    from .core.generators import kemp
+    from .core.verify import reference_apsp
     g = kemp(a.n, 0, 4, 0, 100, seed=a.seed)
     ref = reference_apsp(g)
     bad = 0
@@ -54,7 +54,7 @@ def _simulate(a):
 
 def _run(a):
     from .algorithms.gpu.multi import launch
-    from .generators import kemp
+    from .core.generators import kemp
     from .study import nthu_runs as jobs
     size = a.gpus[0] if a.gpus else None
     todo = [jobs.job(a.n, s, a.kernel, a.seed, a.repeats) for s in a.syncs]

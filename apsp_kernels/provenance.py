@@ -34,7 +34,9 @@ CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/
               "apsp_kernels/study/nthu_runs.py",
               # graph formats, data sets and seed 001's catalogue, once apsp_kernels/*.py (matched above in
               # older commits; no older commit holds this folder)
-              "apsp_kernels/io/*.py")
+              "apsp_kernels/io/*.py",
+              # the graph type, distances, generators and verification, once apsp_kernels/*.py (likewise)
+              "apsp_kernels/core/*.py")
 
 
 class ProvenanceError(RuntimeError):

@@ -20,8 +20,8 @@ from .algorithms.gpu.multi import SYNC_DESIGNS
 from .algorithms.gpu import tuned
 from .algorithms.gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
 from .algorithms.gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
-from .distances import minplus_steps
-from .graph import round_up
+from .core.distances import minplus_steps
+from .core.graph import round_up
 from .gpu_device import MEMORY_MODES as MODES      # the host memory modes the GPU buffers implement
 
 

@@ -6,7 +6,7 @@ from scipy.sparse import csgraph
 
 import apsp_kernels as ak
 from apsp_kernels import Graph, GraphError, NegativeCycleError, registry
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 from apsp_kernels.api import as_graph
 
 

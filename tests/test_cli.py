@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy.sparse import csgraph
 
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 from apsp_kernels.__main__ import main
 from apsp_kernels.io.formats import read_graph
 

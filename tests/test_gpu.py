@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from apsp_kernels import Graph, reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 
 pytestmark = pytest.mark.gpu
 SIZES = (1, 2, 15, 16, 17, 31, 33, 100, 255, 1000, 1500)

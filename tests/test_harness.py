@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 
 from apsp_kernels import harness, registry, reference_apsp, fletcher64
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 
 
 def test_measure_records_and_verifies():

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import hochberg_golden as H
-from apsp_kernels import INF, NegativeCycleError, generators as G, reference_apsp, registry
+from apsp_kernels import INF, NegativeCycleError, reference_apsp, registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu import fw_hochberg
-from apsp_kernels.graph import normalise_inf
-from apsp_kernels.verify import next_hop_errors
+from apsp_kernels.core.graph import normalise_inf
+from apsp_kernels.core.verify import next_hop_errors
 
 pytestmark = pytest.mark.gpu
 # his study's entries (hochberg_naive is the campaign's kernel, untouched: it has no launch=False)

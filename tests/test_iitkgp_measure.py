@@ -11,7 +11,7 @@ import pytest
 
 from apsp_kernels import gpu_device, harness, provenance, registry
 from apsp_kernels.io import catalogue
-from apsp_kernels.sources import in_largest_component, largest_component
+from apsp_kernels.core.sources import in_largest_component, largest_component
 from apsp_kernels.study import iitkgp_runs as R
 from apsp_kernels.study import iitkgp_spec as S
 

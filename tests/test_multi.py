@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from apsp_kernels import reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.fw_nthu import padded_size
 from apsp_kernels.algorithms.gpu.multi import schedule as S
 from apsp_kernels.algorithms.gpu.multi.simulate import simulate
@@ -230,7 +230,7 @@ def test_two_gpu_jobs_checksum_by_block_rows():
     Fletcher-64, and block by block they equal the one-GPU run's."""
     from apsp_kernels.algorithms.gpu.multi import launch
     from apsp_kernels.study import nthu_runs as jobs
-    from apsp_kernels.verify import fletcher64
+    from apsp_kernels.core.verify import fletcher64
     todo = [jobs.job(700, s, "b32-dim3-branch") for s in S.SYNC_DESIGNS]
     one = jobs.summarise(launch.spawn(1, jobs.run_jobs, ([jobs.job(700, "row")],)))[0]
     two = jobs.summarise(launch.spawn(2, jobs.run_jobs, (todo,), timeout_s=TWO_GPU_TIMEOUT_S))

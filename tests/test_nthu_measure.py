@@ -10,9 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from apsp_kernels import generators, paths, reference_apsp
+from apsp_kernels import paths, reference_apsp
+from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.multi import launch, schedule
-from apsp_kernels.verify import fletcher64
+from apsp_kernels.core.verify import fletcher64
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "nthu_measure.py"
 

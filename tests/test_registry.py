@@ -5,7 +5,7 @@ import inspect
 import pytest
 
 from apsp_kernels import registry
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 
 
 def _launcher_params(a):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from apsp_kernels import Graph, GraphError, reference_apsp, registry
-from apsp_kernels import generators as G
-from apsp_kernels.distances import NegativeCycleError
+from apsp_kernels.core import generators as G
+from apsp_kernels.core.distances import NegativeCycleError
 
 from tuned_graphs import SIZES, kinds
 

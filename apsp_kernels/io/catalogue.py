@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import random_graphs
-from ..graph import Graph
+from ..core import random_graphs
+from ..core.graph import Graph
 
 
 @dataclass(frozen=True)

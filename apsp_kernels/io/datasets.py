@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .formats import read_snap
-from ..graph import Graph, GraphError
+from ..core.graph import Graph, GraphError
 
 
 class DatasetError(GraphError):

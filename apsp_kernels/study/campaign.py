@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import gpu_device, harness, provenance, registry
-from ..verify import fletcher64
+from ..core.verify import fletcher64
 from . import plan
 from .profiles import make_graph, profile
 

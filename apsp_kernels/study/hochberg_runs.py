@@ -14,8 +14,8 @@ import numpy as np
 
 from .. import difference_timing, gpu_device, harness, registry
 from ..algorithms.gpu import sm_limit
-from ..distances import NegativeCycleError
-from ..verify import first_difference
+from ..core.distances import NegativeCycleError
+from ..core.verify import first_difference
 from . import hochberg_spec as spec
 
 

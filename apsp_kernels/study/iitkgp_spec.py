@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from .. import paths, random_graphs, sources
+from .. import paths
+from ..core import random_graphs, sources
 from ..io import catalogue
-from ..graph import Graph
+from ..core.graph import Graph
 from ..paths import DATA
 
 SPEC_FILE = DATA / "sweeps" / "iitkgp.yaml"

@@ -9,9 +9,9 @@ import time
 import numpy as np
 
 from ..algorithms.gpu.multi.rank import solve
-from ..generators import kemp
-from ..graph import normalise_inf
-from ..verify import fletcher64, fletcher64_combine
+from ..core.generators import kemp
+from ..core.graph import normalise_inf
+from ..core.verify import fletcher64, fletcher64_combine
 
 PER_RANK = ("kernel_ms", "comm_ms", "compute_ms", "phase1_ms", "phase2_ms", "phase3_ms", "received_bytes")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ... import gpu_device
-from ...graph import INF, Graph
-from ...sources import as_sources
+from ...core.graph import INF, Graph
+from ...core.sources import as_sources
 from . import runtime as gpu_runtime
 from .csr import Searches, blocks
 

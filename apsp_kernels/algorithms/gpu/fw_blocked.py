@@ -8,8 +8,8 @@ import time
 import numpy as np
 
 from ... import gpu_device
-from ...distances import finish
-from ...graph import Graph, round_up
+from ...core.distances import finish
+from ...core.graph import Graph, round_up
 from . import runtime as gpu_runtime
 from .dense import dense, result
 

@@ -16,8 +16,8 @@ import time
 import numpy as np
 
 from ... import gpu_device
-from ...distances import finish
-from ...graph import INF, Graph, round_up
+from ...core.distances import finish
+from ...core.graph import INF, Graph, round_up
 from . import runtime as gpu_runtime
 
 THREADS = 256                 # his threadsPerBlock

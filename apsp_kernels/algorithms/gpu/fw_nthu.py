@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import gpu_device
-from ...graph import Graph
+from ...core.graph import Graph
 from . import runtime as gpu_runtime
 from .dense import result
 

@@ -6,8 +6,8 @@ import time
 import numpy as np
 
 from ... import gpu_device
-from ...distances import finish
-from ...graph import Graph
+from ...core.distances import finish
+from ...core.graph import Graph
 from . import runtime as gpu_runtime
 
 HARISH_VARIANTS = ("original", "atomic", "corrected")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...distances import minplus_steps
-from ...graph import Graph
+from ...core.distances import minplus_steps
+from ...core.graph import Graph
 from . import runtime as gpu_runtime
 from .dense import TRAN_DEFINES, pingpong
 

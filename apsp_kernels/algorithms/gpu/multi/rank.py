@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .... import gpu_device
-from ....distances import finish
-from ....graph import INF, Graph
+from ....core.distances import finish
+from ....core.graph import INF, Graph
 from .. import runtime as gpu_runtime
 from ..fw_nthu import DEFAULT_VARIANT, NthuKernels, PhaseClock, padded_size
 from . import schedule

@@ -16,8 +16,8 @@ import time
 import numpy as np
 
 from .... import gpu_device
-from ....distances import finish
-from ....graph import Graph
+from ....core.distances import finish
+from ....core.graph import Graph
 from .. import runtime as gpu_runtime
 from . import ooc_plan
 from .ooc_plan import BLOCK, BUFFERS, COMPUTE_STREAMS, NAME, min_budget

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from .... import gpu_device
-from ....graph import Graph, normalise_inf, round_up
+from ....core.graph import Graph, normalise_inf, round_up
 from .. import runtime as gpu_runtime
 
 BATCHES = (256, 128, 512)         # the default first

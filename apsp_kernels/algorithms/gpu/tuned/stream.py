@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .... import gpu_device
-from ....graph import Graph, round_up
+from ....core.graph import Graph, round_up
 from .. import runtime as gpu_runtime
 from ..dense import dense, result
 
