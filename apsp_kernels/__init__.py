@@ -7,12 +7,13 @@ from .core.verify import (VerificationError, assert_equal_distances, first_diffe
                      fletcher64, reference_apsp)
 from .core import generators
 from .io import formats
-from .registry import ALGORITHMS, get as get_algorithm
+from .algorithms import registry
+from .algorithms.registry import ALGORITHMS, get as get_algorithm
 from .api import shortest_paths
 from .core.predecessors import NO_PREDECESSOR
 
 __version__ = "0.1.0"
 __all__ = ["INF", "MAX_PATH_WEIGHT", "Graph", "GraphError", "normalise_inf", "NegativeCycleError",
            "VerificationError", "assert_equal_distances", "first_difference", "fletcher64",
-           "reference_apsp", "generators", "formats", "ALGORITHMS", "get_algorithm", "shortest_paths",
+           "reference_apsp", "generators", "formats", "registry", "ALGORITHMS", "get_algorithm", "shortest_paths",
            "NO_PREDECESSOR"]

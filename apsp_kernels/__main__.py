@@ -89,7 +89,7 @@ def _cycle_text(e, a):
 
 def _run(a):
 
-    from . import registry
+    from .algorithms import registry
     if a.cmd == "list":
         for al in registry.ALGORITHMS.values():
             print(f"{al.name:22s} {al.device:3s} {al.problem:4s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
@@ -137,7 +137,7 @@ def _picked(name, variant, only, skip):
 def _sanitize_single_source(sizes, only=None, skip=()):
     """The BFS and SSSP kernels (seed 001) on small undirected power-law graphs, three sources
     from the largest component, checked against scipy (the racy variant only run)."""
-    from . import registry
+    from .algorithms import registry
     from .core import random_graphs
     from .core.sources import in_largest_component
     from .core.verify import assert_equal_distances, reference_vectors
@@ -157,7 +157,7 @@ def _sanitize_single_source(sizes, only=None, skip=()):
 
 
 def _solve(a):
-    from . import registry
+    from .algorithms import registry
     from .api import shortest_paths
     from .io.formats import read_graph
     from .core.verify import assert_equal_distances, fletcher64, reference_apsp

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import gpu_device, registry
+from . import gpu_device
+from .algorithms import registry
 from .core.graph import INF, Graph, GraphError
 from .core.predecessors import predecessors as _predecessors
 

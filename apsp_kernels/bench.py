@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import gpu_device, provenance, registry
+from . import gpu_device, provenance
+from .algorithms import registry
 from .core import generators
 from .algorithms.gpu import runtime as gpu_runtime
 from .algorithms.cpu import dijkstra_apsp

@@ -34,7 +34,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from apsp_kernels import harness, paths, provenance, registry
+from apsp_kernels import harness, paths, provenance
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
 from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, launch

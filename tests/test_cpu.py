@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from apsp_kernels import Graph, reference_apsp, registry
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 
 CPU = registry.by_device("cpu")

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, reference_apsp, registry
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 
 pytestmark = pytest.mark.gpu

@@ -4,7 +4,8 @@ never too short), and the naive FW of Alg. 14, on small graphs of each of the se
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, GraphError, reference_apsp, registry
+from apsp_kernels import Graph, GraphError, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 from apsp_kernels.core import random_graphs as R
 from apsp_kernels.core.sources import in_largest_component

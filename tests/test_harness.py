@@ -1,7 +1,8 @@
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import harness, registry, reference_apsp, fletcher64
+from apsp_kernels import harness, reference_apsp, fletcher64
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import hochberg_golden as H
-from apsp_kernels import INF, NegativeCycleError, reference_apsp, registry
+from apsp_kernels import INF, NegativeCycleError, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu import fw_hochberg
 from apsp_kernels.core.graph import normalise_inf

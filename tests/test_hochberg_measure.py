@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import gpu_device, provenance, reference_apsp, registry
+from apsp_kernels import gpu_device, provenance, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.study import hochberg_spec as S
 
 from script_runs import dry_run

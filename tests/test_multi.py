@@ -4,7 +4,8 @@ the CPU reference; on GPUs (marked ``gpu``), 1 GPU always and 2 where two are vi
 import numpy as np
 import pytest
 
-from apsp_kernels import reference_apsp, registry
+from apsp_kernels import reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.fw_nthu import padded_size
 from apsp_kernels.algorithms.gpu.multi import schedule as S

@@ -4,7 +4,7 @@ import inspect
 
 import pytest
 
-from apsp_kernels import registry
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 
 

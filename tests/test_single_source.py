@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy.sparse import csgraph
 
-from apsp_kernels import Graph, GraphError, INF, registry
+from apsp_kernels import Graph, GraphError, INF
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import random_graphs
 from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms import cpu

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, reference_apsp, registry
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.tuned import ooc_plan as op
 from apsp_kernels.core.distances import NegativeCycleError, finish

@@ -12,7 +12,8 @@ import traceback
 
 import numpy as np
 
-from .. import difference_timing, gpu_device, harness, registry
+from .. import difference_timing, gpu_device, harness
+from ..algorithms import registry
 from ..algorithms.gpu import sm_limit
 from ..core.distances import NegativeCycleError
 from ..core.verify import first_difference

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import harness, paths, registry
+from .. import harness, paths
+from ..algorithms import registry
 from ..io import catalogue
 from . import measurements as M
 from . import stats
