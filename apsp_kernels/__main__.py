@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from .graph import INF
+from .core.graph import INF
 
 
 def main(argv=None):
@@ -58,15 +58,15 @@ def main(argv=None):
 def _is_user_error(e):
     """What a user's input or machine causes (bad file, bad option, negative cycle, no GPU):
     one line, no traceback.  Anything else is a bug and keeps its traceback."""
-    from .distances import NegativeCycleError
+    from .core.distances import NegativeCycleError
     from .gpu_device import GPUUnavailable
-    from .graph import GraphError
-    from .verify import VerificationError
+    from .core.graph import GraphError
+    from .core.verify import VerificationError
     return isinstance(e, (GraphError, NegativeCycleError, GPUUnavailable, VerificationError, OSError, ValueError, KeyError))
 
 
 def _one_line(e, a):
-    from .distances import NegativeCycleError
+    from .core.distances import NegativeCycleError
     msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
     if isinstance(e, NegativeCycleError) and getattr(a, "graph", None):
         msg = f"{a.graph}: {_cycle_text(e, a)}"
@@ -89,7 +89,7 @@ def _cycle_text(e, a):
 
 def _run(a):
 
-    from . import registry
+    from .algorithms import registry
     if a.cmd == "list":
         for al in registry.ALGORITHMS.values():
             print(f"{al.name:22s} {al.device:3s} {al.problem:4s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
@@ -103,9 +103,9 @@ def _run(a):
         print(df.to_string(index=False))
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":
-        from . import generators
-        from .distances import NegativeCycleError
-        from .verify import assert_equal_distances, reference_apsp
+        from .core import generators
+        from .core.distances import NegativeCycleError
+        from .core.verify import assert_equal_distances, reference_apsp
         for n in a.sizes:
             g = generators.kemp(n, 1, 5, 0, 100, seed=n)
             ref = reference_apsp(g)
@@ -137,9 +137,10 @@ def _picked(name, variant, only, skip):
 def _sanitize_single_source(sizes, only=None, skip=()):
     """The BFS and SSSP kernels (seed 001) on small undirected power-law graphs, three sources
     from the largest component, checked against scipy (the racy variant only run)."""
-    from . import random_graphs, registry
-    from .sources import in_largest_component
-    from .verify import assert_equal_distances, reference_vectors
+    from .algorithms import registry
+    from .core import random_graphs
+    from .core.sources import in_largest_component
+    from .core.verify import assert_equal_distances, reference_vectors
     for n in sizes:
         g = random_graphs.power_law(n, 4 * n, seed=n)
         src = in_largest_component(g, 3, seed=n)
@@ -156,10 +157,10 @@ def _sanitize_single_source(sizes, only=None, skip=()):
 
 
 def _solve(a):
-    from . import registry
+    from .algorithms import registry
     from .api import shortest_paths
-    from .formats import read_graph
-    from .verify import assert_equal_distances, fletcher64, reference_apsp
+    from .io.formats import read_graph
+    from .core.verify import assert_equal_distances, fletcher64, reference_apsp
     if a.output and not a.output.lower().endswith((".npy", ".npz", ".csv")):
         print(f"error: {a.output}: unknown output suffix (use .npy, .npz or .csv)", file=sys.stderr)
         return 2

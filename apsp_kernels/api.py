@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import gpu_device, registry
-from .graph import INF, Graph, GraphError
-from .predecessors import predecessors as _predecessors
+from . import gpu_device
+from .algorithms import registry
+from .core.graph import INF, Graph, GraphError
+from .core.predecessors import predecessors as _predecessors
 
 
 def as_graph(graph, directed=True, weight="weight") -> Graph:

@@ -33,9 +33,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import generators, gpu_device, gpu_runtime, provenance, registry
+from . import gpu_device, provenance
+from .algorithms import registry
+from .core import generators
+from .algorithms.gpu import runtime as gpu_runtime
 from .algorithms.cpu import dijkstra_apsp
-from .verify import fletcher64
+from .core.verify import fletcher64
 
 _MICRO = r"""
 extern "C" __global__ void minplus_micro(const int* seed, int* out, int iters)

@@ -1,7 +1,7 @@
 """The GPU device for the CUDA algorithms: whether there is one, its memory (what is free, the refusal
 before allocating what does not fit) and the buffers that hold a distance matrix (the host memory modes
 of seed 003, a pitched matrix).  Imports CuPy lazily, so the package imports and the CPU parts run on
-machines without a GPU.  Compiling, launching and timing kernels is ``gpu_runtime``."""
+machines without a GPU.  Compiling, launching and timing kernels is ``algorithms/gpu/runtime``."""
 from __future__ import annotations
 
 import ctypes

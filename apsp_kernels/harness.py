@@ -16,7 +16,7 @@ import traceback
 import numpy as np
 import pandas as pd
 
-from .verify import first_difference, fletcher64
+from .core.verify import first_difference, fletcher64
 
 
 def _base_record(algo, graph, variant, params, extra):

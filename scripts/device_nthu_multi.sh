@@ -20,7 +20,7 @@ rc=0
 case $stage in
   tests)
     timeout 360 python3 -m pytest -q -rs -p no:cacheprovider tests/test_launch.py tests/test_multi.py 2>&1 | tee -a "$log" || rc=$?
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 180 mpirun -np 2 python3 -m apsp_kernels.algorithms.gpu.multi run --n 16384 --verify \
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 180 mpirun -np 2 python3 -m apsp_kernels.multi_gpu run --n 16384 --verify \
         2>&1 | tee -a "$log" || rc=$? ;;
   scaling)
     timeout 590 python3 scripts/nthu_measure.py multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3 \

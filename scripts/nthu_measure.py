@@ -34,9 +34,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from apsp_kernels import generators, harness, paths, provenance, registry
+from apsp_kernels import harness, paths, provenance
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
-from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, jobs, launch
+from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, launch
+from apsp_kernels.study import nthu_runs as jobs
 from apsp_kernels.study.campaign import _graph_key, reference_checksum
 
 T0 = time.perf_counter()

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from apsp_kernels import gpu_device, sm_limit  # noqa: E402
+from apsp_kernels import gpu_device  # noqa: E402
+from apsp_kernels.algorithms.gpu import sm_limit  # noqa: E402
 
 
 def green_line(sms):

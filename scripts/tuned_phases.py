@@ -3,7 +3,8 @@ the time is the O(n^3) product (phase 3) and at what rate it runs alone.  Used b
     python3 scripts/tuned_phases.py [n] [solves]"""
 import sys
 
-from apsp_kernels import generators, registry
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 16384
 solves = int(sys.argv[2]) if len(sys.argv) > 2 else 3

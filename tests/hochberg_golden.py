@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from apsp_kernels import INF
-from apsp_kernels.formats import read_hochberg
+from apsp_kernels.io.formats import read_hochberg
 
 DATA = Path(__file__).resolve().parent / "data"
 NAMES = ("A", "B", "C", "D", "E", "F")

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import catalogue
+from apsp_kernels.io import catalogue
 from apsp_kernels.study.iitkgp_spec import density
 
 BFS_GRAPHS = ["random-2700", "gene-human", "slashdot", "as-skitter", "geometric"]

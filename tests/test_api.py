@@ -5,8 +5,9 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import apsp_kernels as ak
-from apsp_kernels import Graph, GraphError, NegativeCycleError, registry
-from apsp_kernels import generators as G
+from apsp_kernels import Graph, GraphError, NegativeCycleError
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.api import as_graph
 
 

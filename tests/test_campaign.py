@@ -8,8 +8,9 @@ import sys
 import pandas as pd
 import pytest
 
-from apsp_kernels import generators as G
-from apsp_kernels import harness, provenance, registry
+from apsp_kernels.core import generators as G
+from apsp_kernels import harness, provenance
+from apsp_kernels.algorithms import registry
 from apsp_kernels.study import campaign, measurements as M, plan, profiles
 
 
@@ -218,7 +219,8 @@ def test_pinning_leaves_the_thread_pool_on_every_core():
     code = """
 import os, numpy as np
 from apsp_kernels.study import campaign
-from apsp_kernels import registry, verify
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import verify
 campaign._start_thread_pool()
 with campaign._pinned(registry.get("fw_sequential")):
     verify.fletcher64(np.zeros(1 << 22, np.int32))

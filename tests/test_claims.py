@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from apsp_kernels import claims, paths, registry
+from apsp_kernels import claims, paths
+from apsp_kernels.algorithms import registry
 
 C = claims.load()
 KINDS = {"range", "value", "average", "trend", "crossover", "break_even", "ordering", "limit", "occurrence", "exists"}

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 from scipy.sparse import csgraph
 
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 from apsp_kernels.__main__ import main
-from apsp_kernels.formats import read_graph
+from apsp_kernels.io.formats import read_graph
 
 
 @pytest.fixture

@@ -81,6 +81,6 @@ def test_directory_and_missing_file(tmp_path, capsys):
 def test_debug_keeps_the_traceback(tmp_path):
     path = tmp_path / "g.gr"
     path.write_text("p sp 2 1\na 1 2 x\n")
-    from apsp_kernels.formats import GraphFormatError
+    from apsp_kernels.io.formats import GraphFormatError
     with pytest.raises(GraphFormatError):
         main(["solve", str(path), "--debug"])

@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from apsp_kernels import Graph, reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 
 CPU = registry.by_device("cpu")
 
@@ -54,5 +55,5 @@ def test_dijkstra_refuses_negative():
 
 
 def test_squarings():
-    from apsp_kernels.distances import squarings_needed
+    from apsp_kernels.core.distances import squarings_needed
     assert [squarings_needed(n) for n in (1, 2, 3, 4, 5, 1025)] == [0, 0, 1, 2, 2, 10]

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from apsp_kernels.algorithms.gpu.dense import TRAN_DEFINES
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
-from apsp_kernels.graph import INF
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
+from apsp_kernels.core.graph import INF
 
 CU = sorted(Path(CUDA_DIR).glob("*.cu"))
 

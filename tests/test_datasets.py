@@ -4,7 +4,7 @@ import gzip
 
 import pytest
 
-from apsp_kernels import datasets
+from apsp_kernels.io import datasets
 
 
 def _fake_facebook(tmp_path):

@@ -11,7 +11,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.container import ErrorbarContainer  # noqa: E402
 
-from apsp_kernels import registry  # noqa: E402
+from apsp_kernels.algorithms import registry  # noqa: E402
 from apsp_kernels.study import figures as F, measurements as M  # noqa: E402
 
 

@@ -3,8 +3,9 @@ import gzip
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, generators as G
-from apsp_kernels import formats as F
+from apsp_kernels import Graph
+from apsp_kernels.core import generators as G
+from apsp_kernels.io import formats as F
 
 
 @pytest.fixture

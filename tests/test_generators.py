@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.sparse import csgraph
 
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 
 
 def test_kemp_degree_and_weight_bounds():

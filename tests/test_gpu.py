@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 
 pytestmark = pytest.mark.gpu
 SIZES = (1, 2, 15, 16, 17, 31, 33, 100, 255, 1000, 1500)
@@ -86,7 +87,7 @@ def test_too_big_is_refused_before_allocating():
 
 
 def test_kernel_error_names_the_algorithm():
-    from apsp_kernels import gpu_runtime
+    from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
     from apsp_kernels.algorithms.gpu.dense import TRAN_DEFINES
     k = gpu_runtime.kernel("tran_fw.cu", "tran_fw_step", defines=TRAN_DEFINES)
     import cupy as cp

@@ -4,11 +4,12 @@ never too short), and the naive FW of Alg. 14, on small graphs of each of the se
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, GraphError, reference_apsp, registry
-from apsp_kernels import generators as G
-from apsp_kernels import random_graphs as R
-from apsp_kernels.sources import in_largest_component
-from apsp_kernels.verify import reference_vectors
+from apsp_kernels import Graph, GraphError, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
+from apsp_kernels.core import random_graphs as R
+from apsp_kernels.core.sources import in_largest_component
+from apsp_kernels.core.verify import reference_vectors
 
 pytestmark = pytest.mark.gpu
 BFS = registry.by_problem("bfs", "gpu")

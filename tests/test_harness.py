@@ -1,8 +1,9 @@
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import harness, registry, reference_apsp, fletcher64
-from apsp_kernels import generators as G
+from apsp_kernels import harness, reference_apsp, fletcher64
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 
 
 def test_measure_records_and_verifies():

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 import hochberg_golden as H
-from apsp_kernels import INF, NegativeCycleError, generators as G, reference_apsp, registry
+from apsp_kernels import INF, NegativeCycleError, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu import fw_hochberg
-from apsp_kernels.graph import normalise_inf
-from apsp_kernels.verify import next_hop_errors
+from apsp_kernels.core.graph import normalise_inf
+from apsp_kernels.core.verify import next_hop_errors
 
 pytestmark = pytest.mark.gpu
 # his study's entries (hochberg_naive is the campaign's kernel, untouched: it has no launch=False)
@@ -21,7 +23,7 @@ def test_his_kernel_prints_spot_check_4_after_every_launch():
     """His fw.c on graph1.txt: Na = 64 ('Alignment = 64'), 256 threads, grid ceil(Na/256) x N, the
     matrix read back after each launch as his commented-out printArray lines do."""
     import cupy as cp
-    from apsp_kernels import gpu_runtime
+    from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
     g = H.graph()
     N, Na = g.n, 64
     host = np.full((N, Na), INF, np.int32)           # his padding columns are never read

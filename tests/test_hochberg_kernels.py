@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apsp_kernels import INF, registry
+from apsp_kernels import INF
+from apsp_kernels.algorithms import registry
 from apsp_kernels.__main__ import _picked
 from apsp_kernels.algorithms.gpu import fw_hochberg as H
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 ROOT = Path(__file__).resolve().parent.parent
 NVCC = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found: PTX check skipped")

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import hochberg_golden as H
-from apsp_kernels import normalise_inf, reference_apsp, registry
+from apsp_kernels import normalise_inf, reference_apsp
+from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.cpu.fw import _fw_sequential
 from apsp_kernels.paths import SEEDS
 

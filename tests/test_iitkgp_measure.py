@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import catalogue, gpu_device, harness, provenance, registry
-from apsp_kernels.sources import in_largest_component, largest_component
+from apsp_kernels import gpu_device, harness, provenance
+from apsp_kernels.algorithms import registry
+from apsp_kernels.io import catalogue
+from apsp_kernels.core.sources import in_largest_component, largest_component
 from apsp_kernels.study import iitkgp_runs as R
 from apsp_kernels.study import iitkgp_spec as S
 

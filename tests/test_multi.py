@@ -4,8 +4,9 @@ the CPU reference; on GPUs (marked ``gpu``), 1 GPU always and 2 where two are vi
 import numpy as np
 import pytest
 
-from apsp_kernels import reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels import reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.fw_nthu import padded_size
 from apsp_kernels.algorithms.gpu.multi import schedule as S
 from apsp_kernels.algorithms.gpu.multi.simulate import simulate
@@ -120,8 +121,8 @@ def test_the_pivot_column_is_stale_without_its_broadcast():
 
 
 def test_plan_command_is_a_dry_run_for_4_and_8_gpus(capsys):
-    """Issue 16's dry run on the CPU: ``python -m apsp_kernels.algorithms.gpu.multi plan``."""
-    from apsp_kernels.algorithms.gpu.multi.__main__ import main
+    """Issue 16's dry run on the CPU: ``python -m apsp_kernels.multi_gpu plan``."""
+    from apsp_kernels.multi_gpu import main
     assert main(["plan", "--n", "65536", "--gpus", "4", "8", "--syncs", "row", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert "N_ext = 65568, K = 2049 rounds" in out and "17.2 GB per GPU" in out
@@ -130,7 +131,7 @@ def test_plan_command_is_a_dry_run_for_4_and_8_gpus(capsys):
 
 
 def test_simulate_command_runs_the_schedule_for_4_and_8_ranks(capsys):
-    from apsp_kernels.algorithms.gpu.multi.__main__ import main
+    from apsp_kernels.multi_gpu import main
     assert main(["simulate", "--n", "70", "--gpus", "4", "8"]) == 0
     out = capsys.readouterr().out
     assert out.count("exact") == 6 and "WRONG" not in out
@@ -228,8 +229,9 @@ def test_registry_launcher_on_two_gpus():
 def test_two_gpu_jobs_checksum_by_block_rows():
     """The measurement path: ranks checksum their own block rows; combined they give the reference's
     Fletcher-64, and block by block they equal the one-GPU run's."""
-    from apsp_kernels.algorithms.gpu.multi import jobs, launch
-    from apsp_kernels.verify import fletcher64
+    from apsp_kernels.algorithms.gpu.multi import launch
+    from apsp_kernels.study import nthu_runs as jobs
+    from apsp_kernels.core.verify import fletcher64
     todo = [jobs.job(700, s, "b32-dim3-branch") for s in S.SYNC_DESIGNS]
     one = jobs.summarise(launch.spawn(1, jobs.run_jobs, ([jobs.job(700, "row")],)))[0]
     two = jobs.summarise(launch.spawn(2, jobs.run_jobs, (todo,), timeout_s=TWO_GPU_TIMEOUT_S))

@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
-from apsp_kernels import INF, Graph, generators as G, reference_apsp
+from apsp_kernels import INF, Graph, reference_apsp
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.fw_hochberg import _next_hop_start
-from apsp_kernels.verify import next_hop_errors
+from apsp_kernels.core.verify import next_hop_errors
 
 
 def fw_next(g):

@@ -6,10 +6,11 @@ import subprocess
 import numpy as np
 import pytest
 
-from apsp_kernels import reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels import reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu import fw_nthu as F
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 
 def test_variants_are_every_combination_as_text():

@@ -10,9 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from apsp_kernels import generators, paths, reference_apsp
+from apsp_kernels import paths, reference_apsp
+from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.multi import launch, schedule
-from apsp_kernels.verify import fletcher64
+from apsp_kernels.core.verify import fletcher64
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "nthu_measure.py"
 
@@ -74,7 +75,7 @@ def test_jobs_weak_scaling_runs_on_one_gpu_too(nm):
 
 
 def test_a_p_gpu_result_is_checked_against_the_one_gpu_result(nm, monkeypatch):
-    from apsp_kernels.algorithms.gpu.multi import jobs
+    from apsp_kernels.study import nthu_runs as jobs
     calls = []
     real = nm.reference_checksum
     monkeypatch.setattr(nm, "reference_checksum", lambda g: calls.append(g.n) or real(g))
@@ -93,7 +94,7 @@ def test_a_p_gpu_result_is_checked_against_the_one_gpu_result(nm, monkeypatch):
 
 
 def test_above_the_cap_the_one_gpu_result_is_the_reference(nm, monkeypatch):
-    from apsp_kernels.algorithms.gpu.multi import jobs
+    from apsp_kernels.study import nthu_runs as jobs
     monkeypatch.setattr(nm, "reference_checksum", lambda g: pytest.fail("no CPU reference above the cap"))
     one = jobs.summarise(_ranks(_records(0, 130, "row", 1)))[0]
     nm._verify(one, cap=100)

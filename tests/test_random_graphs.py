@@ -6,8 +6,9 @@ import gzip
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, GraphError, MAX_PATH_WEIGHT, catalogue, datasets
-from apsp_kernels import random_graphs as R
+from apsp_kernels import Graph, GraphError, MAX_PATH_WEIGHT
+from apsp_kernels.io import catalogue, datasets
+from apsp_kernels.core import random_graphs as R
 
 MAKERS = {"uniform": R.uniform, "power_law": R.power_law, "geometric": R.geometric}
 

@@ -4,8 +4,8 @@ import inspect
 
 import pytest
 
-from apsp_kernels import registry
-from apsp_kernels import generators as G
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 
 
 def _launcher_params(a):

@@ -6,11 +6,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy.sparse import csgraph
 
-from apsp_kernels import Graph, GraphError, INF, random_graphs, registry
-from apsp_kernels import generators as G
+from apsp_kernels import Graph, GraphError, INF
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import random_graphs
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms import cpu
-from apsp_kernels.sources import as_sources, in_largest_component, largest_component
-from apsp_kernels.verify import reference_vectors
+from apsp_kernels.core.sources import as_sources, in_largest_component, largest_component
+from apsp_kernels.core.verify import reference_vectors
 
 
 def _levels_from_bfs_order(g, s):

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from apsp_kernels import gpu_device, sm_limit
+from apsp_kernels import gpu_device
+from apsp_kernels.algorithms.gpu import sm_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 

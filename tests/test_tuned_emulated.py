@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from apsp_kernels import reference_apsp
-from apsp_kernels.distances import finish
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
-from apsp_kernels.graph import round_up
+from apsp_kernels.core.distances import finish
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
+from apsp_kernels.core.graph import round_up
 
 from tuned_graphs import kinds
 
@@ -94,7 +94,7 @@ def test_tuned_sparse_emulated(emu, n, batch):
 
 def test_tuned_fw_refuses_a_negative_cycle(emu):
     from apsp_kernels import Graph
-    from apsp_kernels.distances import NegativeCycleError
+    from apsp_kernels.core.distances import NegativeCycleError
     g = Graph.from_edges(140, [0, 1, 2, 130], [1, 2, 0, 131], [1, 1, -3, 5])
     with pytest.raises(NegativeCycleError):
         run_fw(emu, g)

@@ -5,9 +5,10 @@ tests/test_gpu.py runs them at its own sizes too, as every registry code."""
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, GraphError, reference_apsp, registry
-from apsp_kernels import generators as G
-from apsp_kernels.distances import NegativeCycleError
+from apsp_kernels import Graph, GraphError, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
+from apsp_kernels.core.distances import NegativeCycleError
 
 from tuned_graphs import SIZES, kinds
 

@@ -14,12 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.tuned import ooc_plan as op
-from apsp_kernels.distances import NegativeCycleError, finish
+from apsp_kernels.core.distances import NegativeCycleError, finish
 from apsp_kernels.gpu_device import GPUMemoryError
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 import ooc_model
 from tuned_graphs import kinds

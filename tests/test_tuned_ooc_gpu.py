@@ -7,10 +7,11 @@ same schedule and launcher without a GPU."""
 import numpy as np
 import pytest
 
-from apsp_kernels import Graph, reference_apsp, registry
-from apsp_kernels import generators as G
+from apsp_kernels import Graph, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.tuned import ooc_plan
-from apsp_kernels.distances import NegativeCycleError
+from apsp_kernels.core.distances import NegativeCycleError
 from apsp_kernels.gpu_device import GPUMemoryError
 
 from tuned_graphs import kinds

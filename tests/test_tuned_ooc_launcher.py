@@ -11,8 +11,9 @@ import types
 import numpy as np
 import pytest
 
-from apsp_kernels import gpu_device, gpu_runtime, reference_apsp
-from apsp_kernels import generators as G
+from apsp_kernels import gpu_device, reference_apsp
+from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
+from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan
 
 from test_tuned_ooc import emu  # noqa: F401  (the emulation library, a fixture)

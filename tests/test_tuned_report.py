@@ -111,7 +111,7 @@ def test_not_measured_without_a_file_a_row_a_budget_or_an_h100(tmp_path):
 
 
 def test_tuned_fw_ooc_absent_from_the_registry_is_said(tmp_path, monkeypatch):
-    from apsp_kernels import registry
+    from apsp_kernels.algorithms import registry
     monkeypatch.delitem(registry.ALGORITHMS, "tuned_fw_ooc", raising=False)
     rows_in = [r for r in SYN.met_rows() if r["algorithm"] != "tuned_fw_ooc"]
     rows = T.evaluate(run_of(tmp_path, rows_in).df)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from apsp_kernels.gpu_runtime import CUDA_DIR, compile_options
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 NVCC = shutil.which("nvcc")
 TUNED = ("tuned_fw.cu", "tuned_fw_stream.cu", "tuned_sparse.cu")

@@ -22,7 +22,7 @@ def test_fletcher64_matrix_matches_bytes(rng):
 def test_fletcher64_combines_block_rows(rng):
     """The multi-GPU ranks checksum their own block rows; combined in row order they give the
     checksum of the whole matrix (uneven blocks, one-row blocks, a block of one word)."""
-    from apsp_kernels.verify import fletcher64_combine
+    from apsp_kernels.core.verify import fletcher64_combine
     for shape, cuts in (((57, 31), (0, 8, 9, 40, 57)), ((1, 1), (0, 1)), ((64, 64), (0, 32, 64))):
         a = rng.integers(-2**31, 2**31 - 1, size=shape).astype(np.int32)
         parts = [(fletcher64(a[c:d]), a[c:d].size) for c, d in zip(cuts, cuts[1:])]

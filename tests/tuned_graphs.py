@@ -3,7 +3,7 @@ kinds, each exact against the reference."""
 import numpy as np
 
 from apsp_kernels import Graph
-from apsp_kernels import generators as G
+from apsp_kernels.core import generators as G
 
 # around the tile (128), the warp (32) and the int4 (4): 1, 2, one below and above each
 SIZES = (1, 2, 31, 33, 127, 129, 1025)

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import gpu_device, harness, provenance, registry
-from ..verify import fletcher64
+from .. import gpu_device, harness, provenance
+from ..algorithms import registry
+from ..core.verify import fletcher64
 from . import plan
 from .profiles import make_graph, profile
 

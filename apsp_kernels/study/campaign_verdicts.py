@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import claims as claims_mod
-from .. import registry
+from ..algorithms import registry
 from . import measurements as M
 from . import quantities as Q
 from . import rules

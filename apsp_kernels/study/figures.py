@@ -37,7 +37,7 @@ RC = {"svg.hashsalt": "apsp-repro", "figure.dpi": 100, "savefig.dpi": 120, "lege
 
 @functools.lru_cache(maxsize=None)
 def _palette():
-    from .. import registry
+    from ..algorithms import registry
     out, taken = {}, {"cpu": iter(CPU_COLOURS), "gpu": iter(GPU_COLOURS)}
     spare = iter(SPARE_COLOURS)
     for a in registry.ALGORITHMS.values():
@@ -61,7 +61,7 @@ def style(algorithm, variant=None, sampled=False):
     """Colour, line and marker of one (algorithm, variant): the algorithm's colour; its variants
     (in the registry's order, the default first) by line style and marker; a sampled estimate
     dashed with hollow markers."""
-    from .. import registry
+    from ..algorithms import registry
     variants = [str(v) for v in registry.get(algorithm).variants]
     i = variants.index(str(variant)) if str(variant) in variants else 0
     col = colour(algorithm)

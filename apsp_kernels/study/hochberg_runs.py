@@ -12,9 +12,11 @@ import traceback
 
 import numpy as np
 
-from .. import difference_timing, gpu_device, harness, registry, sm_limit
-from ..distances import NegativeCycleError
-from ..verify import first_difference
+from .. import difference_timing, gpu_device, harness
+from ..algorithms import registry
+from ..algorithms.gpu import sm_limit
+from ..core.distances import NegativeCycleError
+from ..core.verify import first_difference
 from . import hochberg_spec as spec
 
 

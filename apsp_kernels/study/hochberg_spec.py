@@ -7,7 +7,7 @@ import copy
 import numpy as np
 import yaml
 
-from .. import generators
+from ..core import generators
 from ..algorithms import cpu
 from ..paths import DATA
 

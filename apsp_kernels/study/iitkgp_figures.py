@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import catalogue, registry
+from ..algorithms import registry
+from ..io import catalogue
 from . import figures as F
 from . import iitkgp_report as R
 from . import stats

@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import catalogue, harness, paths, registry
+from .. import harness, paths
+from ..algorithms import registry
+from ..io import catalogue
 from . import measurements as M
 from . import stats
 from .tables import fmt

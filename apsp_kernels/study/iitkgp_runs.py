@@ -16,8 +16,9 @@ import traceback
 
 import numpy as np
 
-from .. import gpu_device, harness, registry
-from ..verify import reference_vectors
+from .. import gpu_device, harness
+from ..algorithms import registry
+from ..core.verify import reference_vectors
 from . import iitkgp_spec as spec
 from .campaign import _pinned, _start_thread_pool, reference_checksum
 

@@ -17,8 +17,10 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from .. import catalogue, paths, random_graphs, sources
-from ..graph import Graph
+from .. import paths
+from ..core import random_graphs, sources
+from ..io import catalogue
+from ..core.graph import Graph
 from ..paths import DATA
 
 SPEC_FILE = DATA / "sweeps" / "iitkgp.yaml"

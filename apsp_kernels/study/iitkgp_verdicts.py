@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .. import claims as claims_mod
-from .. import paths, registry
+from .. import paths
+from ..algorithms import registry
 from . import iitkgp_report as R
 from . import rules, stats
 from . import verdicts as V

@@ -55,7 +55,7 @@ class Measurements:
 
 
 def _needs_gpu(jobs):
-    from .. import registry
+    from ..algorithms import registry
     return any(registry.get(j.algorithm).device == "gpu" for j in jobs)
 
 
@@ -220,7 +220,7 @@ def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_
 
 def best_cpu_times(df, n, candidates=None):
     """The fastest CPU code we have at n (by median, among the registry's best_cpu codes), and its times."""
-    from .. import registry
+    from ..algorithms import registry
     best = None
     for c in candidates or registry.best_cpu_candidates():
         t, kind = times(df, c, None, n)

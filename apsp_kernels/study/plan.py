@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .. import registry
+from ..algorithms import registry
 from .profiles import graph_label, repeats_for
 
 KEMP = graph_label(2, 6)

@@ -29,7 +29,7 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
 """
 from __future__ import annotations
 
-from .. import generators
+from ..core import generators
 
 KEMP_SIZES = tuple(generators.KEMP_SIZES)
 

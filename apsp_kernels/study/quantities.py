@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import registry
+from ..algorithms import registry
 from . import measurements as M
 from . import stats
 from .tables import fmt, interval

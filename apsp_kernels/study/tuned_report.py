@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import paths, registry
+from .. import paths
+from ..algorithms import registry
 from . import measurements as M
 from .tables import fmt
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import registry
+from ..algorithms import registry
 from .tables import fmt
 from .tuned_report import STATUS_COLOURS, limit_label, rate
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .. import claims as claims_mod
-from .. import registry
+from ..algorithms import registry
 from . import measurements as M
 from . import rules, stats, tables
 from .tables import fmt, interval

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...graph import INF, Graph
-from ...sources import as_sources
+from ...core.graph import INF, Graph
+from ...core.sources import as_sources
 
 _INF32 = np.int32(INF)
 

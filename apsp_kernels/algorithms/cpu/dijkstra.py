@@ -7,7 +7,7 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from ...graph import INF, Graph
+from ...core.graph import INF, Graph
 from .units import _all, _timed, spaced
 
 _INF64 = np.int64(INF)

@@ -19,8 +19,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...distances import finish
-from ...graph import Graph
+from ...core.distances import finish
+from ...core.graph import Graph
 from .units import _all, _dense_setup, _finish_ms, _rounds, _timed, spaced
 
 @njit(cache=True, nogil=True)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...distances import NegativeCycleError, from_scipy
-from ...graph import Graph
+from ...core.distances import NegativeCycleError, from_scipy
+from ...core.graph import Graph
 
 def scipy_floyd_warshall(g: Graph) -> np.ndarray:
     from scipy.sparse import csgraph

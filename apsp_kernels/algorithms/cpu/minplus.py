@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...distances import finish, minplus_steps
-from ...graph import Graph
+from ...core.distances import finish, minplus_steps
+from ...core.graph import Graph
 from .units import _all, _dense_setup, _finish_ms, _timed, spaced
 
 @njit(cache=True, nogil=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...graph import Graph
-from ...sources import as_sources
+from ...core.graph import Graph
+from ...core.sources import as_sources
 from .dijkstra import _dijkstra_apsp_seq
 
 

@@ -10,7 +10,7 @@ import time
 import numba
 import numpy as np
 
-from ...distances import finish
+from ...core.distances import finish
 
 def _all(count):
     return np.arange(count, dtype=np.int64)

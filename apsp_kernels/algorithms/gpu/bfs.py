@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_device, gpu_runtime
-from ...graph import INF, Graph
-from ...sources import as_sources
+from ... import gpu_device
+from ...core.graph import INF, Graph
+from ...core.sources import as_sources
+from . import runtime as gpu_runtime
 from .csr import Searches, blocks
 
 BFS_THREADS = 1024

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from ... import gpu_device
-from ...graph import Graph, normalise_inf
+from ...core.graph import Graph, normalise_inf
 
 
 def blocks(count, threads):

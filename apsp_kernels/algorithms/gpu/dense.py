@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_device, gpu_runtime
-from ...distances import finish
-from ...graph import Graph, round_up
+from ... import gpu_device
+from ...core.distances import finish
+from ...core.graph import Graph, round_up
+from . import runtime as gpu_runtime
 
 TRAN_TILE = 16          # Tran's 16 x 16 thread blocks (Kemp Algs. 12-15); passed to his kernels as TRAN_B
 TRAN_DEFINES = (("TRAN_B", TRAN_TILE),)

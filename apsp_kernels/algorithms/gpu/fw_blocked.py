@@ -7,9 +7,10 @@ import time
 
 import numpy as np
 
-from ... import gpu_device, gpu_runtime
-from ...distances import finish
-from ...graph import Graph, round_up
+from ... import gpu_device
+from ...core.distances import finish
+from ...core.graph import Graph, round_up
+from . import runtime as gpu_runtime
 from .dense import dense, result
 
 KK_BLOCKS = (16, 32)

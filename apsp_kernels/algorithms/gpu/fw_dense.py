@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_device, gpu_runtime
-from ...graph import Graph
+from ... import gpu_device
+from ...core.graph import Graph
+from . import runtime as gpu_runtime
 from .dense import TRAN_DEFINES, dense, pingpong, result
 
 def hochberg_naive(g: Graph, memory="pageable"):

@@ -15,9 +15,10 @@ import time
 
 import numpy as np
 
-from ... import gpu_device, gpu_runtime
-from ...distances import finish
-from ...graph import INF, Graph, round_up
+from ... import gpu_device
+from ...core.distances import finish
+from ...core.graph import INF, Graph, round_up
+from . import runtime as gpu_runtime
 
 THREADS = 256                 # his threadsPerBlock
 ALIGN_TEXT, ALIGN_CODE = 32, 64   # Na's multiple in his Sec. 1.4.3, and ALIGNMENT in his fwHelpers.h

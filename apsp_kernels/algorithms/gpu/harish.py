@@ -5,9 +5,10 @@ import time
 
 import numpy as np
 
-from ... import gpu_device, gpu_runtime
-from ...distances import finish
-from ...graph import Graph
+from ... import gpu_device
+from ...core.distances import finish
+from ...core.graph import Graph
+from . import runtime as gpu_runtime
 
 HARISH_VARIANTS = ("original", "atomic", "corrected")
 

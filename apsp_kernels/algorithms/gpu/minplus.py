@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_runtime
-from ...distances import minplus_steps
-from ...graph import Graph
+from ...core.distances import minplus_steps
+from ...core.graph import Graph
+from . import runtime as gpu_runtime
 from .dense import TRAN_DEFINES, pingpong
 
 def tran_minplus(g: Graph, memory="pageable"):

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gpu_runtime
-from ...graph import Graph
-from ...sources import as_sources
+from ...core.graph import Graph
+from ...core.sources import as_sources
+from . import runtime as gpu_runtime
 from .csr import Searches, blocks
 
 SSSP_VARIANTS = ("corrected", "original")

@@ -2,7 +2,7 @@
 
 Two ways, the same per-rank function ``fn(ctx, *args)``:
 
-* under MPI (``mpirun -np P python -m apsp_kernels.algorithms.gpu.multi run ...``): every process
+* under MPI (``mpirun -np P python -m apsp_kernels.multi_gpu run ...``): every process
   is a rank; rank 0 makes the NCCL id and mpi4py broadcasts it; a rank's GPU is its rank among the
   processes of its host (MPI's shared-memory split).  This is the multi-host path: start one
   process per GPU on every host with ``mpirun -np P -H host1:G,host2:G`` (or srun); NCCL then

@@ -3,15 +3,16 @@ schedule says at the start of each round (NCCL broadcasts on a communication str
 NTHU's three phases on a compute stream: phases 1 and 2 on the whole pivot row and column, phase 3
 on its own block rows.  CUDA events on both streams give each round's communication and compute
 time; the schedule gives its bytes.  The matrix stays on the device for the caller: rank 0 can
-gather the result (:func:`gather`), or each rank checksum its own block rows (``jobs.py``), so that
+gather the result (:func:`gather`), or each rank checksum its own block rows (``study/nthu_runs.py``), so that
 a 17 GB matrix is verified without moving it.  (The solver imports no checker.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .... import gpu_device, gpu_runtime
-from ....distances import finish
-from ....graph import INF, Graph
+from .... import gpu_device
+from ....core.distances import finish
+from ....core.graph import INF, Graph
+from .. import runtime as gpu_runtime
 from ..fw_nthu import DEFAULT_VARIANT, NthuKernels, PhaseClock, padded_size
 from . import schedule
 

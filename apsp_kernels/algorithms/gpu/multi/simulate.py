@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....distances import finish
-from ....graph import Graph
+from ....core.distances import finish
+from ....core.graph import Graph
 from ..fw_nthu import padded_size
 from . import schedule
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .... import gpu_device, gpu_runtime
-from ....graph import Graph, round_up
+from .... import gpu_device
+from ....core.graph import Graph, round_up
+from .. import runtime as gpu_runtime
 from ..dense import dense, result
 
 TILE = 128          # block size of the FW and tile of the product (TFW_T in the kernel)

@@ -27,7 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ....gpu_device import GPUMemoryError
-from ....graph import round_up
+from ....core.graph import round_up
 
 BLOCK = 128                  # tuned_fw's block and the product's tile (TFW_T)
 BUFFERS = 4                  # tile buffers: one loading, two in products, one writing back

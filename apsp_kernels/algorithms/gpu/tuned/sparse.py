@@ -7,8 +7,9 @@ import time
 
 import numpy as np
 
-from .... import gpu_device, gpu_runtime
-from ....graph import Graph, normalise_inf, round_up
+from .... import gpu_device
+from ....core.graph import Graph, normalise_inf, round_up
+from .. import runtime as gpu_runtime
 
 BATCHES = (256, 128, 512)         # the default first
 THREADS = 256                     # 8 warps a block, a warp per vertex

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .... import gpu_device, gpu_runtime
-from ....graph import Graph, round_up
+from .... import gpu_device
+from ....core.graph import Graph, round_up
+from .. import runtime as gpu_runtime
 from ..dense import dense, result
 
 VARIANTS = ("int4", "cupy")

@@ -19,7 +19,8 @@ import tempfile
 
 import numpy as np
 
-from . import gpu_device, gpu_runtime
+from ... import gpu_device
+from . import runtime as gpu_runtime
 
 _CENSUS = r"""
 extern "C" __global__ void sm_census(int* seen, long long spin)

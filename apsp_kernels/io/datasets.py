@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .formats import read_snap
-from .graph import Graph, GraphError
+from ..core.graph import Graph, GraphError
 
 
 class DatasetError(GraphError):
@@ -44,7 +44,7 @@ REGISTRY = {
     # Bitcoin-OTC's ratings are -10..10; we use the unweighted structure (weight 1).
     "bitcoin-otc": Dataset("bitcoin-otc", "https://snap.stanford.edu/data/soc-sign-bitcoinotc.csv.gz",
                            "soc-sign-bitcoinotc.csv.gz", None, 5881, 35592, undirected=False),
-    # Seed 001's BFS/SSSP graphs 3 and 4 (apsp_kernels.catalogue makes them undirected)
+    # Seed 001's BFS/SSSP graphs 3 and 4 (apsp_kernels.io.catalogue makes them undirected)
     "slashdot": Dataset("slashdot", "https://snap.stanford.edu/data/soc-Slashdot0902.txt.gz",
                         "soc-Slashdot0902.txt.gz", None, 82168, 948464, undirected=False),
     "as-skitter": Dataset("as-skitter", "https://snap.stanford.edu/data/as-skitter.txt.gz",

@@ -1,4 +1,4 @@
-"""Measuring the multi-GPU blocked FW: every rank runs the same list of jobs on its communicator
+"""Measuring the multi-GPU blocked FW (``algorithms/gpu/multi``): every rank runs the same list of jobs on its communicator
 (:func:`run_jobs`, the per-rank function handed to ``launch``); rank 0 then joins the ranks'
 results (:func:`summarise`): one row per solve with rank 0's times, the slowest rank's, and the
 checksum of the whole result combined from the ranks' block-row checksums."""
@@ -8,10 +8,10 @@ import time
 
 import numpy as np
 
-from ....generators import kemp
-from ....graph import normalise_inf
-from ....verify import fletcher64, fletcher64_combine
-from .rank import solve
+from ..algorithms.gpu.multi.rank import solve
+from ..core.generators import kemp
+from ..core.graph import normalise_inf
+from ..core.verify import fletcher64, fletcher64_combine
 
 PER_RANK = ("kernel_ms", "comm_ms", "compute_ms", "phase1_ms", "phase2_ms", "phase3_ms", "received_bytes")
 

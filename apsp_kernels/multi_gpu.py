@@ -1,9 +1,10 @@
-"""Command line of the multi-GPU blocked FW.
+"""Command line of the multi-GPU blocked FW (the solver: ``algorithms/gpu/multi``; the measurement
+jobs that ``run`` hands each rank: ``study/nthu_runs``).
 
-    python -m apsp_kernels.algorithms.gpu.multi plan --n 32768 --gpus 1 2 4 8        # no GPU needed
-    python -m apsp_kernels.algorithms.gpu.multi simulate --n 200 --gpus 1 2 3 4 8    # numpy, no GPU
-    mpirun -np 2 python -m apsp_kernels.algorithms.gpu.multi run --n 16384 --sync row --verify
-    python -m apsp_kernels.algorithms.gpu.multi run --gpus 2 --n 16384 --sync row    # spawn, one host
+    python -m apsp_kernels.multi_gpu plan --n 32768 --gpus 1 2 4 8        # no GPU needed
+    python -m apsp_kernels.multi_gpu simulate --n 200 --gpus 1 2 3 4 8    # numpy, no GPU
+    mpirun -np 2 python -m apsp_kernels.multi_gpu run --n 16384 --sync row --verify
+    python -m apsp_kernels.multi_gpu run --gpus 2 --n 16384 --sync row    # spawn, one host
 
 ``run`` takes its rank count from MPI where it runs under mpirun (``--gpus`` must then agree or be
 left out), else spawns ``--gpus`` processes on this host.  NCCL_NVLS_ENABLE=0 is set for you."""
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import schedule
+from .algorithms.gpu.multi import schedule
 
 
 def _plan(a):
@@ -36,9 +37,9 @@ def _plan(a):
 
 def _simulate(a):
     import numpy as np
-    from ....generators import kemp
-    from ....verify import reference_apsp
-    from .simulate import simulate
+    from .algorithms.gpu.multi.simulate import simulate
+    from .core.generators import kemp
+    from .core.verify import reference_apsp
     g = kemp(a.n, 0, 4, 0, 100, seed=a.seed)
     ref = reference_apsp(g)
     bad = 0
@@ -52,8 +53,9 @@ def _simulate(a):
 
 
 def _run(a):
-    from . import jobs, launch
-    from ....generators import kemp
+    from .algorithms.gpu.multi import launch
+    from .core.generators import kemp
+    from .study import nthu_runs as jobs
     size = a.gpus[0] if a.gpus else None
     todo = [jobs.job(a.n, s, a.kernel, a.seed, a.repeats) for s in a.syncs]
     say = lambda rank, kind, text: print(text, flush=True) if kind == "note" and rank == 0 else None
@@ -66,7 +68,7 @@ def _run(a):
         return 0
     ref = None
     if a.verify:                         # the all-core CPU Dijkstra (exact), cached on disk per graph
-        from ....study.campaign import reference_checksum
+        from .study.campaign import reference_checksum
         ref = f"{reference_checksum(kemp(a.n, seed=todo[0]['seed'])):016x}"
     print(f"NCCL {launch.nccl_version()}, {len(per_rank)} rank(s)")
     for rec in jobs.summarise(per_rank):
@@ -80,7 +82,7 @@ def _run(a):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m apsp_kernels.algorithms.gpu.multi", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m apsp_kernels.multi_gpu", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("plan", "simulate", "run"):

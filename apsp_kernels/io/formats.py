@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .graph import Graph, GraphError
+from ..core.graph import Graph, GraphError
 
 
 class GraphFormatError(GraphError):

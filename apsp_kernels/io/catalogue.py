@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import random_graphs
-from .graph import Graph
+from ..core import random_graphs
+from ..core.graph import Graph
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class SeedGraph:
     seed_words: str        # how the seed describes it
     real: str              # the real graph: repository, file
     url: str | None        # where the real file is published (None: the seed's own random graph)
-    dataset: str | None = None       # apsp_kernels.datasets key, where we can read the real file
+    dataset: str | None = None       # apsp_kernels.io.datasets key, where we can read the real file
     generated_by_seed: bool = False  # the seed's graph was itself random: ours is a fresh draw
     params: dict = field(default_factory=dict)
 

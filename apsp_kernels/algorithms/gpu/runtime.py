@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .gpu_device import require_gpu
+from ...gpu_device import require_gpu
 
-CUDA_DIR = Path(__file__).resolve().parent / "algorithms" / "gpu" / "cuda"     # the kernels' sources
+CUDA_DIR = Path(__file__).resolve().parent / "cuda"     # the kernels' sources
 
 
 class GPUKernelError(RuntimeError):
@@ -19,7 +19,7 @@ def compile_options(defines=()):
     """NVRTC/nvcc options of every kernel: the include folder, and the constants that Python and
     the kernels share passed as defines, so that each is written once (INF in graph.py; a
     launcher's tile size beside its launcher)."""
-    from .graph import INF
+    from ...core.graph import INF
     return ("-std=c++17", f"-I{CUDA_DIR}", f"-DAPSP_INF={int(INF)}",
             *(f"-D{k}={v}" for k, v in defines))
 

@@ -13,16 +13,16 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .algorithms import cpu
-from .algorithms import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
-from .algorithms.gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
-from .algorithms.gpu.multi import SYNC_DESIGNS
-from .algorithms.gpu import tuned
-from .algorithms.gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
-from .algorithms.gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
-from .distances import minplus_steps
-from .graph import round_up
-from .gpu_device import MEMORY_MODES as MODES      # the host memory modes the GPU buffers implement
+from ..core.distances import minplus_steps
+from ..core.graph import round_up
+from ..gpu_device import MEMORY_MODES as MODES      # the host memory modes the GPU buffers implement
+from . import cpu
+from . import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
+from .gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
+from .gpu.multi import SYNC_DESIGNS
+from .gpu import tuned
+from .gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
+from .gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
 
 
 @dataclass(frozen=True)
