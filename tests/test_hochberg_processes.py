@@ -183,3 +183,28 @@ def test_notebook_08_renders_a_batch_of_processes(tmp_path):
     assert "3 independent device processes (p1, p2, p3)" in text and "single run: one device process" not in text
     v = pd.read_csv(paths.REPORTS / "verdicts" / "08_hochberg.csv")
     assert v["reason"].str.contains("3 independent device processes").sum() >= 6
+
+
+def test_two_invocations_make_one_batch_that_the_report_reads_as_two_processes(tmp_path):
+    """scripts/hochberg_measure.py --batch B --process 1, then 2 (the CPU rows of the dry run's cycles):
+    p1/ and p2/, each with its provenance, read back as two processes."""
+    env = dict(os.environ, APSP_RESULTS_DIR=str(tmp_path))
+    for k in (1, 2):
+        r = subprocess.run([sys.executable, str(ROOT / "scripts" / "hochberg_measure.py"), "--dry-run", "--stages", "cycles",
+                            "--batch", "20990101-000000", "--process", str(k)], capture_output=True, text=True, cwd=ROOT,
+                           env=env, timeout=300)
+        assert r.returncode == 0, r.stderr[-3000:]
+    d = tmp_path / "20990101-000000-local-hochberg-dryrun"
+    provs = [json.loads((d / p / "provenance.json").read_text()) for p in ("p1", "p2")]
+    assert [p["parameters"]["process"] for p in provs] == ["p1", "p2"] and provs[0]["git_commit"] == provs[1]["git_commit"]
+    st = H.load(str(d))
+    assert [p.name for p in st.processes] == ["p1", "p2"] and H.single_run(st.raw).startswith("2 independent device processes")
+    cpu = st.df[st.df["algorithm"] == H.CPU[0]]
+    assert len(cpu) and (cpu["processes"] == 2).all() and all(len(json.loads(v)) == 2 for v in cpu["with_ms_json"])
+
+
+def test_the_device_script_runs_the_measurement_as_the_readme_says():
+    text = (ROOT / "scripts" / "device_hochberg.sh").read_text()
+    assert "hochberg_measure.py --batch \"$batch\" --process \"$process\" --strict" in text and "device-logs" in text
+    readme = (ROOT / "README.md").read_text()
+    assert all(f"scripts/device_hochberg.sh B {k}" in readme for k in (1, 2, 3))
