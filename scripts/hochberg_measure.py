@@ -5,7 +5,14 @@ adversarial inputs; run time against SM count (Fig. 2.4) where a fair SM restric
 at which sizes: data/sweeps/hochberg.yaml.  Writes results.csv and provenance.json into
 $APSP_RESULTS_DIR/<time>-hochberg/ (or --out) after every stage, and prints a short table.
 
+Independent processes (issue 10: every timed quantity from >= 3 of them, a reference run each on its
+own machine lease): ``--batch B --process K`` writes this invocation, one fresh process, into
+$APSP_RESULTS_DIR/<B>-hochberg/p<K>/ with its own provenance, and refuses to join a batch whose
+other processes were measured at other code (provenance.check_batch: one batch, one commit).
+Notebook 08 reads every p<K>/ of the newest batch, one process each (scripts/device_hochberg.sh).
+
     python scripts/hochberg_measure.py [--stages cycles,explorations,race,sm_scaling] [--out DIR]
+    python scripts/hochberg_measure.py --batch 20261124-090000 --process 1 [--stages ...]
     python scripts/hochberg_measure.py --dry-run      # toy sizes; the CPU parts only without a GPU
 """
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -24,6 +32,15 @@ from apsp_kernels import paths, provenance  # noqa: E402
 from apsp_kernels.study import hochberg_runs as R, hochberg_spec as spec  # noqa: E402
 
 SHOW_N = (10, 100, 200, 500, 1000, 1800)
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*$")        # no '+' or odd characters: the device tool refuses them
+
+
+def _check_batch(batch_dir, prov, strict=False):
+    """One batch, one commit: refuse to add a process measured at other code than the batch's others."""
+    try:
+        provenance.check_batch(batch_dir, prov, strict=strict, pattern="*/provenance.json")
+    except provenance.ProvenanceError as e:
+        raise SystemExit(str(e)) from None
 
 
 def _fmt(x, digits=2):
@@ -75,6 +92,9 @@ def main(argv=None):
     ap.add_argument("--stages", default=",".join(spec.STAGES), help="comma-separated, of " + ", ".join(spec.STAGES))
     ap.add_argument("--dry-run", action="store_true", help="toy sizes (data/sweeps/hochberg.yaml: dry_run)")
     ap.add_argument("--out", default=None, help="results folder (default $APSP_RESULTS_DIR/<time>-hochberg)")
+    ap.add_argument("--batch", default=None, help="batch id: the processes of one study share $APSP_RESULTS_DIR/<batch>-hochberg")
+    ap.add_argument("--process", type=int, default=None, help="this process's number K in the batch: writes p<K>/")
+    ap.add_argument("--strict", action="store_true", help="refuse a dirty or unknown tree (a reference run)")
     ap.add_argument("--sm-child", default=None, help=argparse.SUPPRESS)     # one MPS client's job (JSON)
     a = ap.parse_args(argv)
     if a.sm_child:
@@ -84,11 +104,26 @@ def main(argv=None):
     unknown = set(stages) - set(spec.STAGES)
     if unknown:
         ap.error(f"unknown stages {sorted(unknown)}")
+    if (a.batch is None) != (a.process is None):
+        ap.error("--batch and --process go together")
+    if a.batch is not None and (a.out or not _NAME.match(a.batch) or a.process < 1):
+        ap.error("--batch takes letters, digits, '-' and '_' only, --process a number from 1, and no --out")
     S = spec.load(dry_run=a.dry_run)
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = Path(a.out) if a.out else paths.RESULTS / (f"{stamp}-local-hochberg-dryrun" if a.dry_run else f"{stamp}-hochberg")
+    suffix = "local-hochberg-dryrun" if a.dry_run else "hochberg"
+    batch_dir = paths.RESULTS / f"{a.batch}-{suffix}" if a.batch else None
+    out = Path(a.out) if a.out else batch_dir / f"p{a.process}" if batch_dir else paths.RESULTS / f"{stamp}-{suffix}"
+    if (out / "results.csv").exists() or (batch_dir and (out / "provenance.json").exists()):
+        raise SystemExit(f"{out} holds a process already: each invocation, one fresh process, writes a folder of its own")
+    params = dict(spec=S, stages=stages)
+    if batch_dir:
+        params.update(batch=batch_dir.name, process=f"p{a.process}")
+    prov = provenance.collect("hochberg-dryrun" if a.dry_run else "hochberg", params)
+    if batch_dir:
+        _check_batch(batch_dir, prov, a.strict)
+    elif a.strict:
+        _check_batch(out, prov, True)
     out.mkdir(parents=True, exist_ok=True)
-    prov = provenance.collect("hochberg-dryrun" if a.dry_run else "hochberg", dict(spec=S, stages=stages))
     (out / "provenance.json").write_text(json.dumps(prov, indent=2, default=str))
     rows, t_all = [], time.perf_counter()
     for stage in stages:

@@ -1,9 +1,14 @@
 """Notebook 08's analysis of the Hochberg study (seed 002): the recorded results of
-scripts/hochberg_measure.py (one device process, ``data/results/<time>-hochberg/``) as tables,
-intervals and verdicts.  Every interval here comes from the repeats within that one process, and
-every verdict's reason says so (``single_run``): issue 10 asks for independent runs before a
-verdict is confirmed.  (Named report_*, not hochberg_*: provenance.CODE_GLOBS fingerprints
-``study/hochberg_*.py`` as measurement code, and this module only reads measurements.)"""
+scripts/hochberg_measure.py as tables, intervals and verdicts.  A results folder is one batch of
+independent processes: ``<batch>-hochberg/p<K>/`` (``--batch B --process K``, one fresh process and
+machine lease each), or a ``<time>-hochberg/`` folder holding results.csv itself (one process: the
+layout of the first recorded run, 20261123-021236).  Each quantity is computed per process (the
+median of that process's repeats); where two or more processes have a point, its interval is over
+the processes (stats.median_ci / ratio_ci / centre_draws on one median per process, issue 10);
+where one process has it, the interval comes from the repeats within that process, as before, and
+every verdict's reason says which (:func:`single_run`).  (Named report_*, not hochberg_*:
+provenance.CODE_GLOBS fingerprints ``study/hochberg_*.py`` as measurement code, and this module
+only reads measurements.)"""
 from __future__ import annotations
 
 import json
@@ -14,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import paths
+from .. import paths, provenance
 from . import measurements as M
 from . import stats, verdicts as V
 from .tables import fmt, interval
@@ -32,25 +37,44 @@ RUNS = {("hochberg_align", "64"): "fw.c as shipped (Na % 64)", ("hochberg_align"
 _MS = ("with_ms_json", "without_ms_json", "event_ms_json")
 
 
+KEYS = ("stage", "graph", "n", "algorithm", "variant", "sm_granted")     # one point of the study
+_COUNTS = ("wrong_runs", "repeats", "wrong_entries", "undershoots", "spurious_negative_cycles")
+_OK = ("ok", "failed_verification")
+
+
 @dataclass
 class Study:
-    df: pd.DataFrame            # results.csv, one row per (stage, graph, n, run[, SMs]); times in JSON lists
-    prov: dict
+    df: pd.DataFrame            # one row per point (stage, graph, n, run[, SMs]); times in JSON lists: the samples of
+    #                             its interval -- one median per process where 2+ processes have it, else the repeats
+    prov: dict                  # the first process's provenance (every process of a batch has the same code)
     run_dir: Path
     meas: M.Measurements        # per-run rows (wall_ms, kernel_ms) for the shared helpers, no process column
+    raw: pd.DataFrame = None    # every process's results.csv, with ``process`` (its folder's name)
+    processes: tuple = ()       # the process folders
+
+
+def processes_of(d):
+    """The process folders of a results folder: the folder itself where it holds results.csv (one
+    process), else its subfolders holding one (``p<K>/``), in process order."""
+    d = Path(d)
+    if (d / "results.csv").exists():
+        return [d]
+    key = lambda p: (int(re.sub(r"\D", "", p.name) or 0), p.name)
+    return sorted((p for p in d.glob("*") if p.is_dir() and (p / "results.csv").exists()), key=key) if d.is_dir() else []
 
 
 def latest(results="", recorded_only=False):
     """The results folder: ``results`` if given, else the newest ``*-hochberg`` holding results.csv
-    among this machine's results (unless ``recorded_only``) and the recorded ones."""
+    (one process) or process folders with it (a batch) among this machine's results (unless
+    ``recorded_only``) and the recorded ones."""
     if results:
         d = Path(results) if Path(results).is_absolute() else paths.ROOT / results
-        if not (d / "results.csv").exists():
-            raise FileNotFoundError(f"{d} holds no results.csv of scripts/hochberg_measure.py")
+        if not processes_of(d):
+            raise FileNotFoundError(f"{d} holds no results.csv of scripts/hochberg_measure.py (nor p<K>/ folders with one)")
         return d
     roots = (paths.RECORDED,) if recorded_only else (paths.RESULTS, paths.RECORDED)
     found = sorted({d for r in roots for d in r.glob("*-hochberg")}, key=lambda p: p.name)
-    found = [d for d in found if (d / "results.csv").exists()]
+    found = [d for d in found if processes_of(d)]
     if not found:
         raise FileNotFoundError(f"no Hochberg results (a <time>-hochberg folder with results.csv) under {paths.RESULTS} "
                                 f"or {paths.RECORDED}: run `python scripts/hochberg_measure.py` on a GPU, or pass results=")
@@ -77,14 +101,89 @@ def per_run(df):
 
 
 def load(results="", recorded_only=False):
+    """Every process of the results folder (:func:`latest`), refusing a batch measured at more than
+    one commit; the points with their interval samples (:func:`collapse`)."""
     d = latest(results, recorded_only)
-    df = pd.read_csv(d / "results.csv")
-    df["variant"] = df["variant"].astype(str)
-    prov = json.loads((d / "provenance.json").read_text()) if (d / "provenance.json").exists() else {}
+    procs = processes_of(d)
+    provs = [json.loads((p / "provenance.json").read_text()) if (p / "provenance.json").exists() else {} for p in procs]
+    if len(procs) > 1:
+        provenance.check_batch(d, provs[0], pattern="*/provenance.json")     # ProvenanceError: one batch, one commit
+    raw = pd.concat([pd.read_csv(p / "results.csv").assign(process=p.name) for p in procs], ignore_index=True)
+    raw["variant"] = raw["variant"].astype(str)
+    df, prov = collapse(raw), provs[0]
+    when = prov.get("timestamp") if len(procs) == 1 else \
+        f"{min(str(p.get('timestamp')) for p in provs)} to {max(str(p.get('timestamp')) for p in provs)}"
     note = (f"**RECORDED results** of `scripts/hochberg_measure.py`: measured on {prov.get('gpu')} with {prov.get('cpu')} "
-            f"({prov.get('cpu_cores')} cores) from {prov.get('timestamp')}, commit {str(prov.get('git_commit'))[:12]}, "
-            f"in `{M.rel(d)}`; {single_run(df)}. This notebook runs nothing on a GPU.")
-    return Study(df, prov, d, M.Measurements(per_run(df), prov, note, d, False, None, NB))
+            f"({prov.get('cpu_cores')} cores) from {when}, commit {str(prov.get('git_commit'))[:12]}, "
+            f"in `{M.rel(d)}`; {single_run(raw)}. This notebook runs nothing on a GPU.")
+    return Study(df, prov, d, M.Measurements(per_run(df), prov, note, d, False, None, NB), raw, tuple(procs))
+
+
+def collapse(raw):
+    """One row per point.  One process: its rows as they are.  Several: per point, the lists of
+    times hold one median per process (the samples of an interval over processes) where two or
+    more processes timed it, else the one process's repeats; ``_pooled_*`` every repeat, for a
+    ratio whose other side ran in one process only; ``processes`` how many timed it; counts
+    summed; his difference and the scalar times the median over processes, his standard error
+    that of the processes' differences; ``methods_disagree`` where more than half the processes
+    say so; ``_diff_ratio_json`` his difference / event time per process."""
+    if raw["process"].nunique() <= 1:
+        return raw.copy()
+    keys = [k for k in KEYS if k in raw]
+    out = []
+    for _, g in raw.groupby(keys, sort=False, dropna=False):
+        r = dict(g.iloc[0])
+        ok = g[g["status"].isin(_OK)]
+        timed = ok[ok["with_ms_json"].notna()] if "with_ms_json" in ok else ok.iloc[0:0]
+        k = timed["process"].nunique()
+        r["status"] = "ok" if (g["status"] == "ok").all() else \
+            "failed_verification" if (g["status"] == "failed_verification").any() else g.loc[g["status"] != "ok", "status"].iloc[0]
+        r["verified"] = bool(g["verified"].astype(str).str.lower().eq("true").all()) if "verified" in g else None
+        r["processes"] = k
+        for c in _COUNTS:
+            if c in g:
+                r[c] = g[c].sum(min_count=1)
+        for c in ("difference_ms", "event_ms", "end_to_end_ms", "without_ms", "sm_seen"):
+            if c in g:
+                r[c] = g[c].median()
+        for c in _MS:
+            if c not in g:
+                continue
+            per = {p: _lists(x, c) for p, x in zip(timed["process"], timed.to_dict("records"))}
+            per = {p: v for p, v in per.items() if v}
+            r["_pooled_" + c] = json.dumps([x for v in per.values() for x in v]) if per else None
+            r[c] = json.dumps([float(np.median(v)) for v in per.values()]) if len(per) >= 2 else \
+                (json.dumps(next(iter(per.values()))) if per else None)
+        if k >= 2 and timed["difference_ms"].notna().all() if "difference_ms" in timed else False:
+            d = timed["difference_ms"].to_numpy(float)
+            r["difference_se_ms"] = float(d.std(ddof=1) / np.sqrt(len(d)))
+            r["_diff_ratio_json"] = json.dumps([_his_ratio(x) for x in timed.to_dict("records")])
+        if "methods_disagree" in g and timed.get("methods_disagree") is not None and k:
+            r["methods_disagree"] = bool(timed["methods_disagree"].astype(str).str.lower().eq("true").sum() > k / 2)
+        if "first_difference" in g:
+            f = g["first_difference"].dropna()
+            r["first_difference"] = f.iloc[0] if len(f) else None
+        r.pop("process", None)
+        out.append(r)
+    return pd.DataFrame(out)
+
+
+def _his_ratio(r):
+    """His difference of averages / the mean event time, of one process's alternated runs."""
+    w, wo, ev = (np.asarray(_lists(r, c)) for c in _MS)
+    return float((w.mean() - wo.mean()) / ev.mean())
+
+
+def _nproc(r):
+    """How many processes timed this point (1 for a study of one process)."""
+    k = r.get("processes") if hasattr(r, "get") else None
+    return int(k) if k is not None and k == k else 1
+
+
+def _pooled(r, col):
+    """Every repeat of this point, over its processes."""
+    v = _lists(r, "_pooled_" + col)
+    return v or _lists(r, col)
 
 
 def _sel(df, stage, run, **kw):
@@ -107,10 +206,21 @@ def repeats_text(df):
 
 
 def single_run(df):
-    """The sentence every verdict carries: how many independent processes the intervals rest on."""
+    """The sentence every verdict carries: how many independent processes the intervals rest on
+    (``df``: every process's rows, with ``process``; :attr:`Study.raw`)."""
     k = df["process"].nunique() if "process" in df else 1
-    head = "single run: one device process" if k == 1 else f"{k} device processes, repeats pooled"
-    return f"{head}; intervals from the repeats within it ({repeats_text(df)} per point), not from independent runs"
+    if k <= 1:
+        return (f"single run: one device process; intervals from the repeats within it ({repeats_text(df)} per point), "
+                "not from independent runs")
+    names = sorted(df["process"].unique(), key=lambda p: (int(re.sub(r"\D", "", p) or 0), p))
+    ok = df[df["status"].isin(_OK) & df["with_ms_json"].notna()] if "with_ms_json" in df else df.iloc[0:0]
+    per = ok.groupby([c for c in KEYS if c in ok], dropna=False)["process"].nunique()
+    alone = int((per < 2).sum())
+    return (f"{k} independent device processes ({', '.join(names)}), {repeats_text(df)} repeats per point in each: "
+            f"95% intervals over the processes' medians"
+            + (f", except at {alone} of {len(per)} timed points that ran in one process only (intervals from its repeats)"
+               if alone else "")
+            + ("; fewer than the 3 independent processes issue 10 asks for, so the verdicts are provisional" if k < 3 else ""))
 
 
 # ------------------------------------------------------------------ Fig. 2.3: his cycles
@@ -162,10 +272,17 @@ def sm_table(st):
 
 
 def difference_points(st, graph, n_boot=2000):
-    """[(n, his difference / mean event time, lo, hi)]: a bootstrap over his alternated pairs."""
+    """[(n, his difference / mean event time, lo, hi)]: over the processes (the median of each
+    process's ratio, stats.median_ci) where two or more timed n, else a bootstrap over his
+    alternated pairs within the one process."""
     rng = np.random.default_rng(stats._RNG_SEED)
     out = []
     for r in _sel(st.df, "cycles", GPU, graph=graph, status="ok").sort_values("n").to_dict("records"):
+        per = _lists(r, "_diff_ratio_json")
+        if len(per) >= 2:                                   # one value per process: the interval over them
+            v, lo, hi, _ = stats.median_ci(per)
+            out.append((int(r["n"]), float(v), float(lo), float(hi)))
+            continue
         w, wo, ev = (np.asarray(_lists(r, c)) for c in _MS)
         i = rng.integers(0, len(w), (n_boot, len(w)))
         b = (w[i].mean(1) - wo[i].mean(1)) / ev[i].mean(1)
@@ -209,10 +326,15 @@ def fixed_part(st, col="event_ms_json"):
 
 # ------------------------------------------------------------------ Sec. 2.4: explorations and the race
 def ratio(st, num, den, n, col="event_ms_json", stage="explorations"):
+    """time(num) / time(den) at n, (median ratio, lo, hi): over the processes' medians where both
+    ran in two or more processes, else over the repeats (of the one process)."""
     a, b = (_sel(st.df, stage, r, n=n, status="ok") for r in (num, den))
     if a.empty or b.empty:
         return np.nan, np.nan, np.nan
-    return stats.ratio_ci(_lists(a.iloc[0], col), _lists(b.iloc[0], col))
+    ra, rb = a.iloc[0].to_dict(), b.iloc[0].to_dict()
+    if _nproc(ra) >= 2 and _nproc(rb) >= 2:
+        return stats.ratio_ci(_lists(ra, col), _lists(rb, col))
+    return stats.ratio_ci(_pooled(ra, col), _pooled(rb, col))
 
 
 def ordering_points(st, slower, faster, sizes, col="event_ms_json"):
@@ -250,7 +372,7 @@ def race(st):
         ns, bad, ctl = g[g["variant"] == NOSYNC[1]], None, g[g["variant"] == TEXT[1]]
         bad = ns[ns["status"] == "failed_verification"]
         entries = int(sum(n * n * k for n, k in zip(ns["n"], ns["repeats"])))
-        rows.append({"graph": kind, "sizes": ", ".join(str(n) for n in sorted(ns["n"])),
+        rows.append({"graph": kind, "sizes": ", ".join(str(n) for n in sorted(set(ns["n"]))),
                      "wrong runs without the barrier (count)": int(ns["wrong_runs"].sum()),
                      "runs (count)": int(ns["repeats"].sum()),
                      "wrong entries (count)": int(ns["wrong_entries"].sum()),

@@ -1,6 +1,7 @@
 """Notebook 08's verdicts on the hochberg_* claims of data/claims.yaml, from the recorded Hochberg
 study (report_hochberg): each claim through the shared rules (study.rules) and verdict rows
-(study.verdicts.evaluate), each reason ending in the single-run sentence."""
+(study.verdicts.evaluate), each reason ending in the sentence that says what its intervals rest on
+(report_hochberg.single_run: one process and its repeats, or several independent processes)."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,8 @@ def _geo_text(pts):
 
 def verdict_rows(st, C):
     """One verdict row per hochberg_* claim of data/claims.yaml, each reason ending in the
-    single-run sentence."""
-    once, rows, df = single_run(st.df), [], st.meas.df
+    sentence on the processes its intervals rest on."""
+    once, rows, df = single_run(st.raw if st.raw is not None else st.df), [], st.meas.df
     c = C["hochberg_difference_timing"]
     pts, dirp = difference_points(st, HIS_GRAPH), difference_points(st, "cycle_directed")
     dis = {g: _sel(st.df, "cycles", GPU, graph=g, status="ok")["methods_disagree"].astype(str).str.lower().eq("true")

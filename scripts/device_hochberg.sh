@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# One independent process of the Hochberg study (seed 002) on the device machine.  Issue 10 asks for
+# >= 3 of them, each a fresh process on its own machine lease (hand the machine back between them):
+#   APSP_GIT_COMMIT=<sha> scripts/device_hochberg.sh <batch> <process> [stages]
+# e.g. scripts/device_hochberg.sh 20261124-090000 1 (stages: data/sweeps/hochberg.yaml's, all by default;
+# about 3 minutes on the H100).  Results land in $OUT/<batch>-hochberg/p<process>/ (results.csv,
+# provenance.json), the progress log in $OUT/device-logs/; copy the batch folder into data/results/ (merging
+# the p<K>/ folders of the leases) and render notebook 08 anywhere (README: Hochberg's study).
+set -euo pipefail
+batch=$1 process=$2 stages=${3:-}
+export OUT=${OUT:-/tmp/out}
+if ls .whl/*.whl >/dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl >/dev/null 2>&1
+    export PYTHONPATH=$PWD:/tmp/site
+else
+    export PYTHONPATH=$PWD
+fi
+export PYTHONUNBUFFERED=1 APSP_RESULTS_DIR=$OUT APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache}
+mkdir -p "$OUT/device-logs"
+log="$OUT/device-logs/hochberg-$batch-p$process${stages:+-${stages//,/_}}.log"
+python3 scripts/hochberg_measure.py --batch "$batch" --process "$process" --strict ${stages:+--stages "$stages"} \
+    >"$log" 2>&1 || { tail -30 "$log"; exit 1; }
+tail -25 "$log"
