@@ -7,10 +7,7 @@
 # render anywhere with ./run_all.sh --profile <profile> --stage render --batch <batch>.
 set -euo pipefail
 batch=$1 index=$2 profile=${3:-paper}
-export OUT=${OUT:-/tmp/out}
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl >/dev/null 2>&1
-export PYTHONPATH=$PWD:/tmp/site PY=python3 PYTHONUNBUFFERED=1 APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache} APSP_RESULTS_DIR=$OUT
-mkdir -p "$OUT/device-logs"
+source "$(dirname "$0")/device_env.sh"
 python3 -m apsp_kernels.runner --profile "$profile" --stage measure --batch "$batch" --processes "$index" \
     > "$OUT/device-logs/$profile-campaign-$batch-$index.log" 2>&1 || { tail -20 "$OUT/device-logs/$profile-campaign-$batch-$index.log"; exit 1; }
 tail -2 "$OUT/device-logs/$profile-campaign-$batch-$index.log"

@@ -8,15 +8,7 @@
 # the p<K>/ folders of the leases) and render notebook 08 anywhere (README: Hochberg's study).
 set -euo pipefail
 batch=$1 process=$2 stages=${3:-}
-export OUT=${OUT:-/tmp/out}
-if ls .whl/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl >/dev/null 2>&1
-    export PYTHONPATH=$PWD:/tmp/site
-else
-    export PYTHONPATH=$PWD
-fi
-export PYTHONUNBUFFERED=1 APSP_RESULTS_DIR=$OUT APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache}
-mkdir -p "$OUT/device-logs"
+source "$(dirname "$0")/device_env.sh"
 log="$OUT/device-logs/hochberg-$batch-p$process${stages:+-${stages//,/_}}.log"
 python3 scripts/hochberg_measure.py --batch "$batch" --process "$process" --strict ${stages:+--stages "$stages"} \
     >"$log" 2>&1 || { tail -30 "$log"; exit 1; }

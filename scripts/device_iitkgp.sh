@@ -7,15 +7,7 @@
 # Real SNAP files are read from $APSP_DATA_DIR where it is set (carry the folder along).
 set -euo pipefail
 batch=$1 stages=$2 graphs=${3:-}
-export OUT=${OUT:-/tmp/out}
-if ls .whl/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl >/dev/null 2>&1
-    export PYTHONPATH=$PWD:/tmp/site
-else
-    export PYTHONPATH=$PWD
-fi
-export PYTHONUNBUFFERED=1 APSP_RESULTS_DIR=$OUT APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache}
-mkdir -p "$OUT/device-logs"
+source "$(dirname "$0")/device_env.sh"
 log="$OUT/device-logs/iitkgp-$batch-${stages//,/_}${graphs:+-${graphs//,/_}}.log"
 python3 scripts/iitkgp_measure.py --batch "$batch" --stages "$stages" ${graphs:+--graphs "$graphs"} 2>"$log" \
     || { tail -30 "$log"; exit 1; }
