@@ -4,38 +4,27 @@ the hardware may), launched as the Python launchers launch them, exact against t
 awkward sizes and kinds.  This checks each kernel's logic (tiling, phases, slabs, padding, frontier)
 without a GPU; tests/test_tuned_gpu.py runs the same checks on the device."""
 import ctypes
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import emulation
+
 from apsp_kernels import reference_apsp
 from apsp_kernels.core.distances import finish
-from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 from apsp_kernels.core.graph import round_up
 
 from tuned_graphs import kinds
 
-HERE = Path(__file__).resolve().parent / "emulate"
 INT = ctypes.POINTER(ctypes.c_int)
 
 
-@pytest.fixture(scope="module", params=("late", "early"))
+@pytest.fixture(scope="module", params=emulation.MODES)
 def emu(request, tmp_path_factory):
     """The emulation built twice: cp.async copies performed at their wait (a read of a stage before its
     wait sees stale data) or at their issue (a stage refilled while other threads still read it shows)."""
-    if shutil.which("g++") is None:
-        pytest.skip("g++ not found: the CPU emulation of the tuned kernels is skipped")
-    so = tmp_path_factory.mktemp("emu") / f"tuned_emu_{request.param}.so"
-    defines = [o for o in compile_options() if o.startswith("-D")]
-    early = ["-DAPSP_EMU_COPY_EARLY"] if request.param == "early" else []
-    r = subprocess.run(["g++", "-std=c++20", "-O2", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas",
-                        f"-I{HERE}", f"-I{CUDA_DIR}", *defines, "-DAPSP_HOST_EMULATION", *early,
-                        str(HERE / "tuned_harness.cpp"), "-o", str(so)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return ctypes.CDLL(str(so))
+    return emulation.build("tuned_harness.cpp", request.param, tmp_path_factory.mktemp("emu"), "the tuned kernels")
 
 
 def _p(a):

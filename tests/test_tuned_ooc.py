@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import emulation
+
 from apsp_kernels import Graph, reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
@@ -25,7 +27,6 @@ from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 import ooc_model
 from tuned_graphs import kinds
 
-HERE = Path(__file__).resolve().parent / "emulate"
 GiB, MiB = 1 << 30, 1 << 20
 
 
@@ -166,20 +167,11 @@ def test_a_negative_cycle_is_reported():
 INT = ctypes.POINTER(ctypes.c_int)
 
 
-@pytest.fixture(scope="module", params=("late", "early"))
+@pytest.fixture(scope="module", params=emulation.MODES)
 def emu(request, tmp_path_factory):
     """tuned_ooc_harness.cpp built as tests/test_tuned_emulated.py builds its harness (cp.async copies
     performed at their wait, or at their issue)."""
-    if shutil.which("g++") is None:
-        pytest.skip("g++ not found: the CPU emulation of tuned_fw_ooc's kernels is skipped")
-    so = tmp_path_factory.mktemp("emu") / f"tuned_ooc_emu_{request.param}.so"
-    defines = [o for o in compile_options() if o.startswith("-D")]
-    early = ["-DAPSP_EMU_COPY_EARLY"] if request.param == "early" else []
-    r = subprocess.run(["g++", "-std=c++20", "-O2", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas",
-                        f"-I{HERE}", f"-I{CUDA_DIR}", *defines, "-DAPSP_HOST_EMULATION", *early,
-                        str(HERE / "tuned_ooc_harness.cpp"), "-o", str(so)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return ctypes.CDLL(str(so))
+    return emulation.build("tuned_ooc_harness.cpp", request.param, tmp_path_factory.mktemp("emu"), "tuned_fw_ooc's kernels")
 
 
 def emulated_ops(lib):

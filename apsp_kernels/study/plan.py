@@ -148,12 +148,12 @@ def jobs_for(notebook, P):
     if notebook.startswith("05_"):
         # ooc_extra: sizes of Kemp's grid (every 1024) between ours, for the slow-down claim's pair only, so that
         # its matched sizes do not lean to n <= 4096 (4 of 6 before): the 2/3 share counts matched sizes
-        extra = sorted(set(P.get("ooc_extra", ())) - set(G))
-        out = (base + _gpu("katz_kider", 16, sorted(set(G) | set(extra)), P)
+        extra = set(P.get("ooc_extra", ()))
+        out = (base + _gpu("katz_kider", 16, sorted(set(G) | extra), P)
                + _gpu("katz_kider", 32, _upto(G, P.get("kk32_cap", max(G))), P))
-        for v, cap, more in ((16, P["ooc_cap"], extra), (32, P["ooc32_cap"], [])):
+        for v, cap, more in ((16, P["ooc_cap"], extra), (32, P["ooc32_cap"], set())):
             out += [job("kemp_ooc", v, n, params=forced("kemp_ooc", n, v), repeats=repeats_for(P, n))
-                    for n in sorted(set(_upto(G, cap)) | set(more))]
+                    for n in sorted(set(_upto(G, cap)) | more)]
         big_n, big_mib = P["ooc_big"]
         out.append(job("kemp_ooc", 32, big_n, params={"budget_bytes": int(big_mib * 2**20)}, once=True))
         return out
