@@ -4,7 +4,6 @@ the hardware may), launched as the Python launchers launch them, exact against t
 awkward sizes and kinds.  This checks each kernel's logic (tiling, phases, slabs, padding, frontier)
 without a GPU; tests/test_tuned_gpu.py runs the same checks on the device."""
 import ctypes
-from pathlib import Path
 
 import numpy as np
 import pytest
