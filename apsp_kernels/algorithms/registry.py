@@ -267,7 +267,7 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
 # ------------------------------------------- the 2026 line (issue 14): tuned, not faithful
 # Each beside the faithful codes, never replacing one.  auto_rank stays None until an H100 benchmark has
 # verified and timed them: the auto choice ranks codes by what notebook 06 measured, and nothing has
-# measured these yet.  They enter no campaign plan (study/plan.py names its codes).
+# measured these yet.  They enter no campaign plan (data/sweeps/kemp.yaml names its codes).
 TUNED = "this study (issue 14: written for the H100 today; not a paper kernel)"
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
