@@ -58,10 +58,14 @@ def free_bytes():
     return free + cp.get_default_memory_pool().free_bytes(), total
 
 
-def check_fits(algorithm, need_bytes, hint="the out-of-core algorithm 'kemp_ooc'"):
-    """Refuse before allocating when the device cannot hold ``need_bytes``."""
+def check_fits(algorithm, need_bytes, hint=None):
+    """Refuse before allocating when the device cannot hold ``need_bytes``; ``hint``: what to try
+    instead (by default the registry's out-of-core algorithm)."""
     free, total = free_bytes()
     if need_bytes > free:
+        if hint is None:
+            from .algorithms import registry        # the registry imports this module
+            hint = f"the out-of-core algorithm {registry.by_role('out_of_core').name!r}"
         raise GPUMemoryError(
             f"{algorithm}: needs {need_bytes / 2**20:.1f} MiB of device memory, {free / 2**20:.1f} MiB free "
             f"of {total / 2**20:.1f} MiB; try a smaller graph or {hint}")

@@ -23,6 +23,8 @@ CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/
               "apsp_kernels/algorithms/gpu/multi/*.py",     # matches nothing before it existed: old fingerprints hold
               "apsp_kernels/algorithms/gpu/tuned/*.py",     # the tuned line (issue 14): likewise
               "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py",
+              # the loader of the plan's codes (data/sweeps/kemp.yaml, matched below): no older commit holds it
+              "apsp_kernels/study/codes.py",
               # the Hochberg study's own runner and sweep (no file matched these before it: older commits'
               # fingerprints are unchanged, tests/test_plan_frozen.py checks the recorded ones)
               "apsp_kernels/study/hochberg_*.py", "data/sweeps/*.yaml",

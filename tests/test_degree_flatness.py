@@ -79,5 +79,4 @@ def test_a_process_without_every_graph_is_left_out(missing):
     """A process that lacks a degree (or Kemp's own graph, the reference) has no max/min over them all."""
     df = records()
     df = df[~((df["process"] == 0) & (df["graph"] == missing))]
-    from apsp_kernels.study import measurements as M
     assert set(Q.paired_spread(df, "tran_fw", None, N, GRAPHS)) == {1, 2, 3, 4}

@@ -17,9 +17,11 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 def _need_browser():
     why = None
     try:
-        import playwright.sync_api  # noqa: F401
+        import playwright.sync_api
     except ImportError:
         why = "playwright is not installed (pip install playwright)"
+    else:
+        del playwright                  # imported only to see that it can be
     if why is None and not CHROMIUM:
         why = "no chromium on PATH (Debian: apt-get install chromium)"
     if why:

@@ -16,8 +16,10 @@ from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
 from apsp_kernels.core import generators as G
 from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan
 
-from test_tuned_ooc import emu  # noqa: F401  (the emulation library, a fixture)
+import test_tuned_ooc
 from tuned_graphs import kinds
+
+emu = test_tuned_ooc.emu            # the emulation library: test_tuned_ooc's fixture, used here by name
 
 
 class Dev(np.ndarray):
@@ -95,7 +97,7 @@ def fake_cupy(calls):
 
 
 @pytest.fixture
-def on_emulation(emu, monkeypatch):  # noqa: F811
+def on_emulation(emu, monkeypatch):
     calls = []
     monkeypatch.setattr(gpu_device, "require_gpu", lambda: fake_cupy(calls))
     monkeypatch.setattr(gpu_runtime, "kernel", lambda f, name: Kernel(emu, name) if f == "tuned_fw_ooc.cu" else None)

@@ -60,6 +60,8 @@ class Algorithm:
     exploration: bool = False         # a seed's exploration around a faithful kernel: measured by that
                                       # study's own script (scripts/hochberg_measure.py), not by the benchmark
     problem: str = "apsp"             # "apsp"; "bfs" or "sssp": launcher(graph, sources=...) -> one row per source
+    roles: tuple = ()                 # the parts it plays where code needs "the ... algorithm" (:func:`by_role`):
+                                      # "out_of_core", the code to try when a graph does not fit on the device
 
     @property
     def exact_variants(self):
@@ -183,7 +185,7 @@ _add(name="kemp_ooc", label="Kemp out-of-core KK", paper="Kemp 2012", kemp_algor
      representation="dense", footprint=lambda n, m: 3 * 32 * round_up(max(n, 1), 32) * 4,
      launcher=gpu_codes.kemp_ooc, variants=(16, 32), limit_kind="minplus",
      forced_params=lambda n, v, rows: {"budget_bytes": ooc_budget(n, int(v), rows)},
-     notes="host matrix in pinned memory; device use set by budget_bytes", auto_rank=2)
+     notes="host matrix in pinned memory; device use set by budget_bytes", auto_rank=2, roles=("out_of_core",))
 _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Narayanan 2007",
      kemp_algorithm="10, 11", device="gpu", representation="csr",
      footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=gpu_codes.harish,
@@ -265,7 +267,7 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
 # ------------------------------------------- the 2026 line (issue 14): tuned, not faithful
 # Each beside the faithful codes, never replacing one.  auto_rank stays None until an H100 benchmark has
 # verified and timed them: the auto choice ranks codes by what notebook 06 measured, and nothing has
-# measured these yet.  They enter no campaign plan (study/plan.py names its codes).
+# measured these yet.  They enter no campaign plan (data/sweeps/kemp.yaml names its codes).
 TUNED = "this study (issue 14: written for the H100 today; not a paper kernel)"
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
@@ -306,6 +308,15 @@ def get(name) -> Algorithm:
     if name not in ALGORITHMS:
         raise KeyError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
     return ALGORITHMS[name]
+
+
+def by_role(role) -> Algorithm:
+    """The one algorithm that plays ``role`` (:attr:`Algorithm.roles`)."""
+    found = [a for a in ALGORITHMS.values() if role in a.roles]
+    if len(found) != 1:
+        raise LookupError(f"role {role!r} is played by {len(found)} algorithms "
+                          f"({', '.join(a.name for a in found) or 'none'}); exactly one must")
+    return found[0]
 
 
 def auto_candidates():

@@ -37,7 +37,7 @@ def without_allocation(df):
 
 def _rows_00(df, C):
     c = C["cpu_blocked_vs_fw_grows"]
-    sp, slope = V.trend(df, c, sizes=[n for n in M.sizes_of(df, "fw_blocked", "64") if min(c["paper_n"]) <= n <= max(c["paper_n"])])
+    sp, slope = V.trend(df, c, sizes=[n for n in M.sizes_of(df, c["algorithm"], c["variant"]) if min(c["paper_n"]) <= n <= max(c["paper_n"])])
     v = rules.trend_rule(*slope, len(sp))
     return [V.evaluate(c, df, decided=v) | dict(ours_text=T.trend(sp, "the blocked FW's speed-up over FW", slope=slope),
                                                per_size=V._fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
@@ -77,9 +77,9 @@ def _rows_04(df, C):
     mem_na = without_allocation(df)
     rows = []
     c = C["tuwien_cpu_break_even"]
-    x = V.crossover_of(df, c["algorithm"], "fw_sequential", memory_a=c["variant"])
+    x = V.crossover_of(df, c["algorithm"], c["baseline"], memory_a=c["variant"])
     rows.append(V.evaluate(c, df, crossover=x, note=f"{c['algorithm']} in {c['variant']} memory vs sequential FW; "
-                + "; ".join(f"{a}: {T.n_or(V.crossover_of(df, a, 'fw_sequential', memory_a=c['variant'])[0])}"
+                + "; ".join(f"{a}: {T.n_or(V.crossover_of(df, a, c['baseline'], memory_a=c['variant'])[0])}"
                             for a in c["algorithms"])))
     c = C["tuwien_zero_copy_best_below"]
     b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes)) for a in c["algorithms"]}
@@ -89,7 +89,7 @@ def _rows_04(df, C):
                            + "; ".join(f"{a}: {T.n_or(v[0])}" for a, v in b_na.items())
                            + "; with: " + "; ".join(f"{a}: {T.n_or(v[0])}" for a, v in b.items())))
     c = C["tuwien_gpu_vs_serial_largest"]
-    sp = M.speedups(df, c["algorithm"], "fw_sequential")
+    sp = M.speedups(df, c["algorithm"], c["baseline"])
     top = sp[sp["n"] == sp["n"].max()]
     rows.append(V.evaluate(c, df, points=list(top[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None)),
                            note="at our largest size with both measured (Kemp's graphs, not seed 003's density-p graphs)"))
@@ -111,11 +111,12 @@ def _rows_06(df, C):
         rows.append(V.evaluate(C[cid], df, aggregate=Q.growth(df, C[cid])))
     c = C["kk_peak_vs_others"]
     rows.append(V.evaluate(c, df, aggregate=Q.peak_ratio(df, c, DEF)))
-    for cid, other in (("harish_overtakes_kk", "katz_kider"), ("harish_overtakes_tran", "tran_fw")):
+    for cid in ("harish_overtakes_kk", "harish_overtakes_tran"):
         c = C[cid]
-        rows.append(V.evaluate(c, df, crossover=V.crossover_of(df, "harish", other, c["variant"], c.get("baseline_variant"))))
+        rows.append(V.evaluate(c, df, crossover=V.crossover_of(df, c["algorithm"], c["baseline"], c["variant"],
+                                                               c.get("baseline_variant"))))
     c = C["tran_fw_faster_than_minplus"]
-    o = M.speedups(df, "tran_fw", "tran_minplus")
+    o = M.speedups(df, c["algorithm"], c["baseline"])
     rows.append(V.evaluate(c, df, ordering=list(o[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))))
     return rows
 

@@ -2,19 +2,27 @@
 sampled estimates hollow, legends below the panels): the seed's graphs and where ours came from, and its
 Figs. 3-6 (BFS, SSSP, coarsening, APSP times and speed-ups per graph).  Each figure function returns None
 where the batch holds nothing to draw, and the notebook says so instead of drawing an empty figure.  Every
-graph is named with its origin: the real file, a stand-in, or generated as in the seed."""
+graph is named with its origin: the real file, a stand-in, or generated as in the seed.  Which codes each
+figure sets side by side, and their legends: data/codes.yaml (section iitkgp)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..algorithms import registry
 from ..io import catalogue
+from . import codes as codes_mod
 from . import figures as F
 from . import iitkgp_report as R
 from . import stats
 from .iitkgp_spec import density
 
 CLASSES = {"uniform": "s", "power_law": "o", "geometric": "^"}
+CODES = codes_mod.load("iitkgp")
+
+
+def _legend(name):
+    """[(algorithm, variant, label)] of one figure's codes, in its legend's order."""
+    return [(c.algorithm, c.variant, label) for label, c in CODES[name].items()]
 
 
 def _origins(df):
@@ -110,10 +118,10 @@ def bfs_figure(df):
         return None
     gs = _stage_graphs(df, "bfs")
     fig, (a1, a2) = F.subplots(1, 2, figsize=(15, 6))
-    codes = [("bfs_cpu", None, "sequential BFS (CPU)"), ("parallel_bfs", None, "parallelBFS"),
-             ("queue_bfs", None, "queueBFS"), ("scan_bfs", None, "scanBFS")]
+    codes = _legend("bfs")
+    cpu = [codes[0][:2]]
     _times(a1, df, gs, codes).set_title("Fig. 3: one BFS from a random source (median over sources)")
-    _speedups(a2, df, gs, [([("bfs_cpu", None)], [(a, v)], lab, a, t) for a, v, lab in codes[1:]
+    _speedups(a2, df, gs, [(cpu, [(a, v)], lab, a, t) for a, v, lab in codes[1:]
                            for t in ("end_to_end", "kernel")], "over the sequential BFS")
     return fig
 
@@ -124,13 +132,14 @@ def sssp_figure(df):
         return None
     gs = _stage_graphs(df, "sssp")
     fig, (a1, a2) = F.subplots(1, 2, figsize=(15, 6))
-    _times(a1, df, gs, [("dijkstra_sssp_cpu", None, "Dijkstra (CPU)"), ("harish_sssp", "corrected", "parallel SSSP, corrected"),
-                        ("harish_sssp", "original", "parallel SSSP, original (verified runs only)")])
+    codes = _legend("sssp")
+    cpu, gpu = [codes[0][:2]], [codes[1][:2]]
+    _times(a1, df, gs, codes)
     a1.set_title("Fig. 4: one SSSP from a random source (median over sources)")
-    st = F.style("harish_sssp", "corrected")
+    st = F.style(*gpu[0])
     for t, mfc in (("end_to_end", st["color"]), ("kernel", "none")):
         _ratio_bars(a2, [(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]),
-                          R.ratio(df, g, [("dijkstra_sssp_cpu", None)], [("harish_sssp", "corrected")], t)) for g in gs],
+                          R.ratio(df, g, cpu, gpu, t)) for g in gs],
                     ls="none", marker="o", color=st["color"], mfc=mfc,
                     label="corrected over Dijkstra" + (" (kernel-only)" if t == "kernel" else ""))
     a2.plot([0.5, 7e-6], [3.9, 94.4], "*", ms=14, color=F.KEMP, label="claimed: 3.9x at 0.5, 94.4x at 7e-6 (the seed's densities)")
@@ -147,9 +156,10 @@ def coarsening_figure(df):
     gs = _stage_graphs(df, "coarsen")
     fig, ax = F.subplots(figsize=(9, 6))
     col = F.categories(gs)
-    factors = registry.get("harish_sssp_coarsened").variants
+    coarsened, cpu = CODES["coarsened"].algorithm, [_legend("sssp")[0][:2]]
+    factors = registry.get(coarsened).variants
     for g in gs:
-        _ratio_bars(ax, [(cf, R.ratio(df, g, [("dijkstra_sssp_cpu", None)], [("harish_sssp_coarsened", cf)]))
+        _ratio_bars(ax, [(cf, R.ratio(df, g, cpu, [(coarsened, cf)]))
                          for cf in factors], marker="o", color=col[g], label=R.label(df, g))
     ax.axhline(1, color="grey", lw=0.8, label="as fast as the CPU")
     ax.set_xscale("log", base=2)
@@ -165,16 +175,12 @@ def apsp_figure(df):
         return None
     gs = _stage_graphs(df, "apsp")
     fig, (a1, a2) = F.subplots(1, 2, figsize=(15, 6.5))
-    codes = [("fw_sequential", None, "sequential FW (CPU)"), ("dijkstra_cpu", None, "repeated Dijkstra (CPU, 1 thread)"),
-             ("dijkstra_cpu_parallel", None, "repeated Dijkstra (CPU, all cores)"),
-             ("fw_blocked_parallel", "64", "blocked FW (CPU, all cores)"), ("iitkgp_naive_fw", None, "naive FW, Alg. 14"),
-             ("harish", "corrected", "repeated SSSP, Alg. 13"), ("katz_kider", "16", "blocked FW (Katz & Kider)")]
-    _times(a1, df, gs, codes, unit="s").set_title("Fig. 6: APSP times")
-    seq = [("fw_sequential", None), ("dijkstra_cpu", None)]
-    par = [("iitkgp_naive_fw", None), ("harish", "corrected")]
-    _speedups(a2, df, gs, [(seq, [("katz_kider", "16")], "blocked FW over the best sequential", "katz_kider", "end_to_end"),
-                           (par, [("katz_kider", "16")], "blocked FW over the best other GPU code", "harish", "end_to_end"),
-                           (seq, [("iitkgp_naive_fw", None)], "naive FW over the best sequential", "iitkgp_naive_fw", "end_to_end")],
+    _times(a1, df, gs, _legend("apsp"), unit="s").set_title("Fig. 6: APSP times")
+    seq, par = (list(map(tuple, CODES[k])) for k in ("sequential", "other_gpu"))
+    kk, naive = tuple(CODES["blocked"]), tuple(CODES["naive"])
+    _speedups(a2, df, gs, [(seq, [kk], "blocked FW over the best sequential", kk[0], "end_to_end"),
+                           (par, [kk], "blocked FW over the best other GPU code", par[-1][0], "end_to_end"),
+                           (seq, [naive], "naive FW over the best sequential", naive[0], "end_to_end")],
               "speed-ups the seed claims", bands=[(500, 4000, "claimed: 500-4000x (blocked FW)"),
                                                   (20, 20, "claimed: at least 20x (blocked FW over GPU codes)"),
                                                   (6, 7, "claimed: 6-7x (naive FW)")])

@@ -21,6 +21,7 @@ import pandas as pd
 from .. import harness, paths
 from ..algorithms import registry
 from ..io import catalogue
+from . import codes
 from . import measurements as M
 from . import stats
 from .tables import fmt
@@ -183,7 +184,7 @@ def race(df):
     out = []
     if df.empty:
         return pd.DataFrame(out)
-    d = df[(df["stage"] == "sssp") & (df["algorithm"] == "harish_sssp") & (df["status"] != "skipped")]
+    d = df[(df["stage"] == "sssp") & (df["algorithm"] == codes.load("iitkgp")["race"].algorithm) & (df["status"] != "skipped")]
     for (g, v), grp in d.groupby(["graph", "variant"], sort=False):
         out.append({"graph": label(df, g), "variant": v, "searches (count)": len(grp),
                     "wrong searches (count)": int((grp["status"] == "failed_verification").sum()),

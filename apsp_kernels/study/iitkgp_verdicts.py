@@ -138,8 +138,8 @@ def density_trend(df, c):
 
 
 def _trend(df, c):
-    factors = registry.get("harish_sssp_coarsened").variants
     if c["id"] == "iitkgp_coarsening":
+        factors = registry.get(c["algorithm"]).variants        # every coarsening factor of the claim's code
         per, pts = [], []
         for g in c["graphs"]:
             got = [(cf, R.runs(df, g, c["algorithm"], cf, R.col_for(c["algorithm"], c["time"]))[0]) for cf in factors]

@@ -1,10 +1,14 @@
 """Notebook 09's figures, in the study's style (:mod:`figures`: one theme, the registry's colour of
-``nthu_blocked`` / ``nthu_multi``, variants by line and marker, legends below, one time unit)."""
+seed 004's single- and multi-GPU codes (data/codes.yaml), variants by line and marker, legends below,
+one time unit)."""
 from __future__ import annotations
 
 from ..algorithms.gpu.fw_nthu import variant_name
-from . import figures as F
+from . import codes, figures as F
 from .nthu_report import BLOCKS, SEED_PHASES
+
+_C = codes.load("nthu")
+SINGLE, MULTI = _C["single"].algorithm, _C["multi"].algorithm
 
 FORMS = (("dim3", "branch"), ("dim3", "select"), ("int", "branch"), ("int", "select"))
 
@@ -21,7 +25,7 @@ def blocking(single, sizes=(6000, 12000)):
             g = d.groupby("bs")["kernel_ms"].agg(["median", "min", "max"]).reindex(BLOCKS).dropna()
             if g.empty:
                 continue
-            st = F.style("nthu_blocked", variant_name(32, launch, update))
+            st = F.style(SINGLE, variant_name(32, launch, update))
             ax.errorbar(g.index, g["median"], yerr=[g["median"] - g["min"], g["max"] - g["median"]], capsize=3,
                         label=f"{launch} launches, {update} update", **st)
         if n == 6000:
@@ -45,7 +49,7 @@ def scaling(multi, kernel="b32-dim3-branch"):
         two = d[(d["n_gpus"] == 2) & (d["variant"] == sync)].groupby("n")
         t = two["kernel_ms_max"].median()
         t = t[t.index.isin(one.index)]
-        st = F.style("nthu_multi", sync)
+        st = F.style(MULTI, sync)
         if len(t):
             ax1.plot(t.index, one[t.index] / t, label=f"{sync}: T(1 GPU) / T(2 GPUs)", **st)
         share = two["comm_share"].median()

@@ -1,19 +1,22 @@
 """What each notebook measures, as data: a list of jobs (algorithm, variant, parameters,
 graph, n, full or sampled, repeats).  The campaign runs the union of the jobs of every
 notebook, each once per independent process, so that two notebooks never time the same
-(algorithm, graph) apart and every number has the same statistics behind it."""
+(algorithm, graph) apart and every number has the same statistics behind it.  Which code each
+notebook times is data too: data/sweeps/kemp.yaml (:data:`K`)."""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
 from ..algorithms import registry
+from . import codes
 from .profiles import graph_label, repeats_for
 
 KEMP = graph_label(2, 6)
 NOTEBOOKS = ("00_environment_and_cpu_baselines", "01_tran_fw", "02_katz_kider", "03_harish_scaling",
              "04_memory_modes", "05_out_of_core", "06_all_algorithms")
 MEMORY_MODES = registry.MODES
+K = codes.load("codes", codes.KEMP_SWEEP)      # role -> (algorithm, variant), or a list of them
 
 
 @dataclass(frozen=True)
@@ -47,11 +50,11 @@ def _upto(sizes, cap):
     return sorted(n for n in set(sizes) if n <= cap)
 
 
-def forced(algorithm, n, block, partitions=4):
+def forced(code, n, partitions=4):
     """The launcher keywords that split the graph into ``partitions`` parts, as Kemp forced his
-    small graphs through the out-of-core path (the registry's rule)."""
-    a = registry.get(algorithm)
-    return a.forced_params(n, block, registry.rows_for_partitions(n, block, partitions))
+    small graphs through the out-of-core path (the registry's rule; the code's variant is its block)."""
+    block = int(code.variant)
+    return registry.get(code.algorithm).forced_params(n, block, registry.rows_for_partitions(n, block, partitions))
 
 
 # ------------------------------------------------------------------ CPU baselines
@@ -64,21 +67,20 @@ def cpu_baselines(P, sizes):
     r = lambda n: repeats_for(P, n)
     for n in sizes:
         s = P["seq_samples"] if n < 8192 else P["seq_samples_large"]
-        out.append(job("fw_sequential", None, n, samples=s, repeats=r(n)))
+        out.append(job(*K["sequential"], n, samples=s, repeats=r(n)))
         if n <= P["blocked_cap"]:
-            out.append(job("fw_blocked", 64, n, samples=P["blocked_rounds"], repeats=r(n)))
-        out.append(job("fw_blocked_parallel", 64, n, samples=P["blocked_rounds"], repeats=r(n)))
-        out.append(job("dijkstra_cpu_parallel", None, n, samples=P["dijkstra_sources"], repeats=r(n)))
-        out.append(job("dijkstra_cpu", None, n, samples=P["dijkstra_sources"] // 8, repeats=r(n)))
+            out.append(job(*K["blocked"], n, samples=P["blocked_rounds"], repeats=r(n)))
+        out.append(job(*K["blocked_all_cores"], n, samples=P["blocked_rounds"], repeats=r(n)))
+        out.append(job(*K["dijkstra_all_cores"], n, samples=P["dijkstra_sources"], repeats=r(n)))
+        out.append(job(*K["dijkstra"], n, samples=P["dijkstra_sources"] // 8, repeats=r(n)))
         if n <= P["full_cap"]:
-            for a, v in (("fw_sequential", None), ("fw_blocked_parallel", 64),
-                         ("dijkstra_cpu_parallel", None), ("dijkstra_cpu", None)):
-                out.append(job(a, v, n, repeats=r(n)))
+            for role in ("sequential", "blocked_all_cores", "dijkstra_all_cores", "dijkstra"):
+                out.append(job(*K[role], n, repeats=r(n)))
         if n <= P.get("blocked_full_cap", P["full_cap"]):
-            out.append(job("fw_blocked", 64, n, repeats=r(n)))
+            out.append(job(*K["blocked"], n, repeats=r(n)))
     if P.get("full_once"):
         n = P["full_once"]
-        out += [job("fw_sequential", None, n, once=True), job("fw_blocked", 64, n, once=True)]
+        out += [job(*K["sequential"], n, once=True), job(*K["blocked"], n, once=True)]
     return out
 
 
@@ -86,8 +88,8 @@ def gpu_sizes(P):
     return sorted(P["gpu_sizes"])
 
 
-def _gpu(algorithm, variant, sizes, P, **kw):
-    return [job(algorithm, variant, n, repeats=repeats_for(P, n), **kw) for n in sizes]
+def _gpu(code, sizes, P, **kw):
+    return [job(*code, n, repeats=repeats_for(P, n), **kw) for n in sizes]
 
 
 def jobs_for(notebook, P):
@@ -98,64 +100,61 @@ def jobs_for(notebook, P):
         cs = P["cpu_sizes"]
         out = cpu_baselines(P, cs + G)
         for n in cs:
-            out.append(job("fw_blocked_vec", 64, n, samples=P["blocked_rounds"], repeats=repeats_for(P, n)))
+            out.append(job(*K["blocked_vec"], n, samples=P["blocked_rounds"], repeats=repeats_for(P, n)))
             if n <= P["full_cap"]:
-                out.append(job("fw_blocked_vec", 64, n, repeats=repeats_for(P, n)))
+                out.append(job(*K["blocked_vec"], n, repeats=repeats_for(P, n)))
             if n <= 1024:
-                out.append(job("scipy_fw", None, n, repeats=repeats_for(P, n)))
+                out.append(job(*K["library"], n, repeats=repeats_for(P, n)))
         return out
     if notebook.startswith("01_"):
         # Tran's largest size (11,264: Kemp Sec. 5.4) is measured too: its time growth is a claim
         tl = [P["tran_largest"]] if P.get("tran_largest") else []
-        base = base + [j for j in cpu_baselines(P, tl) if j.algorithm == "fw_sequential"]
-        mp = [job("minplus_cpu", None, n, samples=P["minplus_rows"], repeats=repeats_for(P, n))
+        base = base + [j for j in cpu_baselines(P, tl) if j.algorithm == K["sequential"].algorithm]
+        mp = [job(*K["squaring"], n, samples=P["minplus_rows"], repeats=repeats_for(P, n))
               for n in _upto(G + P["cpu_sizes"], P["minplus_cap"])]
-        mp += [job("minplus_cpu", None, n, repeats=repeats_for(P, n)) for n in _upto(P["cpu_sizes"], 512)]
-        return (base + mp + _gpu("tran_fw", None, _upto(G, P["tran_cap"]) + tl, P)
-                + _gpu("tran_minplus", None, _upto(G, P["cubic_cap"]) + tl, P)
-                + _gpu("hochberg_naive", None, _upto(G, P["cubic_cap"]), P)
-                + _gpu("thrust_fw", None, _upto(G, P["cubic_cap"]), P))
+        mp += [job(*K["squaring"], n, repeats=repeats_for(P, n)) for n in _upto(P["cpu_sizes"], 512)]
+        return (base + mp + _gpu(K["tran"], _upto(G, P["tran_cap"]) + tl, P)
+                + _gpu(K["minplus"], _upto(G, P["cubic_cap"]) + tl, P)
+                + _gpu(K["naive"], _upto(G, P["cubic_cap"]), P)
+                + _gpu(K["thrust"], _upto(G, P["cubic_cap"]), P))
     if notebook.startswith("02_"):
-        return (base + _gpu("katz_kider", 16, G, P) + _gpu("katz_kider", 32, _upto(G, P.get("kk32_cap", max(G))), P)
-                + _gpu("harish", "atomic", G, P) + _gpu("harish", "corrected", _upto(G, P["variant_cap"]), P))
+        return (base + _gpu(K["kk"], G, P) + _gpu(K["kk32"], _upto(G, P.get("kk32_cap", max(G))), P)
+                + _gpu(K["harish_atomic"], G, P) + _gpu(K["harish_corrected"], _upto(G, P["variant_cap"]), P))
     if notebook.startswith("03_"):
-        out = base + _gpu("harish", "atomic", G, P)
-        for v in ("corrected", "original"):
-            out += _gpu("harish", v, _upto(G, P["variant_cap"]), P)
+        out = base + _gpu(K["harish_atomic"], G, P)
+        for role in ("harish_corrected", "harish_racy"):
+            out += _gpu(K[role], _upto(G, P["variant_cap"]), P)
         for n in P["race_sizes"]:
-            out += [job("harish", v, n, repeats=3) for v in ("original", "atomic")]
+            out += [job(*K[role], n, repeats=3) for role in ("harish_racy", "harish_atomic")]
+        dn = P["degree_n"]
         for lo, hi in P["degrees"]:
             g = graph_label(lo, hi)
-            out += [job("harish", "atomic", P["degree_n"], graph=g, repeats=repeats_for(P, P["degree_n"])),
-                    job("dijkstra_cpu", None, P["degree_n"], graph=g, repeats=repeats_for(P, P["degree_n"])),
-                    job("dijkstra_cpu_parallel", None, P["degree_n"], graph=g, repeats=repeats_for(P, P["degree_n"]))]
-        dn = P["degree_n"]
+            out += [job(*K[role], dn, graph=g, repeats=repeats_for(P, dn))
+                    for role in ("harish_atomic", "dijkstra", "dijkstra_all_cores")]
         for lo, hi in P["degrees"]:                 # the dense codes: is their time independent of degree?
             g = graph_label(lo, hi)
-            out += [job("tran_fw", None, dn, graph=g, repeats=repeats_for(P, dn)),
-                    job("tran_minplus", None, dn, graph=g, repeats=repeats_for(P, dn)),
-                    job("katz_kider", 16, dn, graph=g, repeats=repeats_for(P, dn)),
-                    job("kemp_ooc", 16, dn, graph=g, params=forced("kemp_ooc", dn, 16), repeats=repeats_for(P, dn))]
+            out += [job(*code, dn, graph=g, repeats=repeats_for(P, dn)) for code in K["degree_dense"]]
+            out.append(job(*K["ooc"], dn, graph=g, params=forced(K["ooc"], dn), repeats=repeats_for(P, dn)))
         return out
     if notebook.startswith("04_"):
         out = []
         for n in P["mem_sizes"]:
             reps = max(3, repeats_for(P, n)) if n <= 1024 else repeats_for(P, n)
-            for a in ("tran_fw", "hochberg_naive", "thrust_fw", "katz_kider"):
-                out += [job(a, None, n, params={"memory": m}, repeats=reps) for m in MEMORY_MODES]
-            out.append(job("fw_sequential", None, n, repeats=reps if n <= 1024 else repeats_for(P, n)))
+            for code in K["memory_modes"]:
+                out += [job(*code, n, params={"memory": m}, repeats=reps) for m in MEMORY_MODES]
+            out.append(job(*K["sequential"], n, repeats=reps if n <= 1024 else repeats_for(P, n)))
         return out
     if notebook.startswith("05_"):
         # ooc_extra: sizes of Kemp's grid (every 1024) between ours, for the slow-down claim's pair only, so that
         # its matched sizes do not lean to n <= 4096 (4 of 6 before): the 2/3 share counts matched sizes
         extra = set(P.get("ooc_extra", ()))
-        out = (base + _gpu("katz_kider", 16, sorted(set(G) | extra), P)
-               + _gpu("katz_kider", 32, _upto(G, P.get("kk32_cap", max(G))), P))
-        for v, cap, more in ((16, P["ooc_cap"], extra), (32, P["ooc32_cap"], set())):
-            out += [job("kemp_ooc", v, n, params=forced("kemp_ooc", n, v), repeats=repeats_for(P, n))
+        out = (base + _gpu(K["kk"], sorted(set(G) | extra), P)
+               + _gpu(K["kk32"], _upto(G, P.get("kk32_cap", max(G))), P))
+        for code, cap, more in ((K["ooc"], P["ooc_cap"], extra), (K["ooc32"], P["ooc32_cap"], set())):
+            out += [job(*code, n, params=forced(code, n), repeats=repeats_for(P, n))
                     for n in sorted(set(_upto(G, cap)) | more)]
         big_n, big_mib = P["ooc_big"]
-        out.append(job("kemp_ooc", 32, big_n, params={"budget_bytes": int(big_mib * 2**20)}, once=True))
+        out.append(job(*K["ooc32"], big_n, params={"budget_bytes": int(big_mib * 2**20)}, once=True))
         return out
     if notebook.startswith("06_"):
         seen, out = set(), []
@@ -163,7 +162,7 @@ def jobs_for(notebook, P):
             if nb.startswith("04_"):
                 continue
             for j in jobs_for(nb, P):
-                if j.graph == KEMP and j.key not in seen and (j.algorithm, j.variant) != ("harish", "original"):
+                if j.graph == KEMP and j.key not in seen and (j.algorithm, j.variant) != K["harish_racy"]:
                     seen.add(j.key)
                     out.append(j)
         return out

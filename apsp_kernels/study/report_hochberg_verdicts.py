@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 
 from . import report_hochberg as H, rules, verdicts as V
-from .report_hochberg import (GPU, GRAPHS, HIS_GRAPH, NOSYNC, TEXT, _lists, _sel, break_even, difference_points,
-                              exploration_sizes, faithful_runs, fixed_part, ordering_points, sanitizer, single_run,
-                              sm_slope)
+from .report_hochberg import (break_even, difference_points, exploration_sizes, faithful_runs, fixed_part,
+                              ordering_points, sanitizer, single_run, sm_slope)
+from .report_hochberg_data import (COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, _lists,
+                                   _sel)
 from .tables import fmt, interval
 
 def _geo_text(pts):
@@ -57,8 +58,8 @@ def verdict_rows(st, C):
     wrong, runs = faithful_runs(st)
     rows.append(dict(V.evaluate(c, df, decided=rules.occurrence_rule(wrong, runs, False), note=once),
                      ours_text=f"{wrong} of {runs} runs wrong"))
-    for cid, slower, sizes in (("hochberg_rows_faster_than_columns", ("hochberg_explore", "columns"), exploration_sizes(st)),
-                               ("hochberg_padding_faster", ("hochberg_explore", "unpadded"), exploration_sizes(st, 32))):
+    for cid, slower, sizes in (("hochberg_rows_faster_than_columns", COLUMNS, exploration_sizes(st)),
+                               ("hochberg_padding_faster", UNPADDED, exploration_sizes(st, 32))):
         pts, e2e = (ordering_points(st, slower, TEXT, sizes, col) for col in ("event_ms_json", "with_ms_json"))
         r = V.evaluate(C[cid], df, ordering=pts, note=once + (f"; control: at n = {', '.join(map(str, controls(st)))} "
                        f"(every layout the same) the layouts' kernel medians lie {fmt(control_spread(st))}x apart"
@@ -91,7 +92,7 @@ def controls(st):
 
 def control_spread(st):
     """Largest / smallest kernel median of the identical layouts (Na % 64, % 32, = N) at the controls."""
-    runs = (GPU, TEXT, ("hochberg_explore", "unpadded"))
+    runs = (GPU, TEXT, UNPADDED)
     out = 1.0
     for n in controls(st):
         meds = [np.median(_lists(_sel(st.df, "explorations", r, n=n).iloc[0], "event_ms_json")) for r in runs]
@@ -125,10 +126,10 @@ def findings(st):
                  f"{fmt(m[0] / m[-1])}x for {fmt(sms[-1] / sms[0])}x the SMs, a log-log slope of {fmt(s)} [{fmt(lo)}, {fmt(hi)}] "
                  f"(-1 would be proportional). Fitting t = a + b/SMs leaves a = {fmt(a)} ms that no SM count shortens, "
                  f"{fmt(1000 * a / n)} us for each of the {n} pivot steps.")
-    col = ordering_points(st, ("hochberg_explore", "columns"), TEXT, exploration_sizes(st))
-    pad = ordering_points(st, ("hochberg_explore", "unpadded"), TEXT, exploration_sizes(st, 32))
-    pitch = [p[1] for p in ordering_points(st, ("hochberg_explore", "pitch"), GPU, exploration_sizes(st))]
-    path = [ordering_points(st, ("hochberg_explore", "next_hop"), TEXT, exploration_sizes(st), c) for c in
+    col = ordering_points(st, COLUMNS, TEXT, exploration_sizes(st))
+    pad = ordering_points(st, UNPADDED, TEXT, exploration_sizes(st, 32))
+    pitch = [p[1] for p in ordering_points(st, PITCH, GPU, exploration_sizes(st))]
+    path = [ordering_points(st, NEXT_HOP, TEXT, exploration_sizes(st), c) for c in
             ("event_ms_json", "with_ms_json")]
     across = sum(p[2] <= 1 <= p[3] for p in pad)
     out["explorations"] = (

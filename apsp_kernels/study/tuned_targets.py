@@ -12,14 +12,17 @@ import numpy as np
 import pandas as pd
 
 from ..algorithms import registry
+from . import codes
 from .tables import fmt
 from .tuned_report import STATUS_COLOURS, limit_label, rate
 
 TARGET_N = 16384                  # "at n = 16384"
 DEGREE = (3.5, 4.5)               # "degree 4": the benchmark's Kemp graph at 16384 has m / n = 4.03
 HARDWARE = "H100"                 # "one H100"
-FW, OOC, SPARSE = "tuned_fw", "tuned_fw_ooc", "tuned_sparse"
-CPU_BASE, HARISH = ("dijkstra_cpu_parallel", ""), ("harish", "atomic")
+_C = codes.load("tuned")        # data/codes.yaml: the codes each target names
+FW, OOC, SPARSE = (_C[k].algorithm for k in ("fw", "ooc", "sparse"))
+# the sparse target's baselines, variants as the rows carry them ('' for none: tuned_report.read)
+CPU_BASE, HARISH = ((_C[k].algorithm, _C[k].variant or "") for k in ("sparse_over_cpu", "sparse_over_gpu"))
 BUDGET_COLUMNS = ("budget_bytes", "device_budget_bytes")    # the device memory given to an out-of-core solve
 TARGETS = {"1": f"{FW}: register-tiled blocked FW", "2": f"{OOC}: out-of-core with overlap",
            "3": f"{SPARSE}: batched multi-source"}
