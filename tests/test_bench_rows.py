@@ -1,4 +1,5 @@
-"""The benchmark's table without a GPU: its columns, CPU rows beside GPU ones, the tag and append.
+"""The benchmark's table without a GPU: its columns, CPU rows beside GPU ones, the tag and append, each row
+measured and verified by harness.measure against the one cached reference (one GPU-marked test on the device).
 The device's parts (CuPy, the limits, the device's name) are stand-ins; the CPU code runs for real."""
 import dataclasses
 import types
@@ -108,3 +109,17 @@ def test_the_command_line_prints_the_table_and_the_file(no_device, tmp_path, cap
     assert "limits: copy bandwidth 3.00 TB/s" in out and "no limit (CPU wall time) verified=True" in out
     written = next(tmp_path.glob("*-cli.csv"))
     assert f"written {written}" in out and list(pd.read_csv(written).algorithm) == ["fw_blocked"]
+
+
+@pytest.mark.gpu
+def test_gpu_rows_on_the_device(tmp_path):
+    """On a GPU: the limits measured, GPU rows timed by CUDA events (kernel_ms from the launcher's timings,
+    through harness.measure), verified against the cached reference, beside a CPU row."""
+    df, lim, path = bench.run((256,), repeats=2, out_dir=tmp_path, algorithms=["katz_kider/32", "harish/atomic",
+                              "kemp_ooc/32"], cpu=["dijkstra_cpu_parallel"], tag="gpu-test", log=lambda s: None)
+    assert lim["bandwidth_Bps"] > 0 and lim["minplus_ops"] > 0
+    assert list(df.algorithm) == ["katz_kider", "kemp_ooc", "harish", "dijkstra_cpu_parallel"]
+    assert df.verified.all() and (df.kernel_ms > 0).all(), df.to_string()
+    gpu = df[df.algorithm != "dijkstra_cpu_parallel"]
+    assert (gpu.fraction_of_limit > 0).all() and set(gpu.limit_kind) == {"minplus", "bandwidth"}
+    assert pd.read_csv(path).shape[0] == 4
