@@ -22,23 +22,25 @@ the limit measured by its own invocation).
 The out-of-core codes (those with ``forced_params``) run up to ``ooc_max_n`` with their default budget,
 or, given ``ooc_budget_fraction`` F, with ``budget_bytes`` = F x the n x n int32 matrix (0.25: a matrix
 four times the device memory it may use); their rows then carry that ``budget_bytes``.
+
+Each row is measured and verified by :func:`harness.measure`, as the campaign's are: every repeat checked
+against the graph's one cached reference (:func:`algorithms.reference.reference_checksum`); a row is the
+median of its repeats' times, ``verified`` only if every repeat was, and an error row where a run raised.
 """
 from __future__ import annotations
 
 import datetime as _dt
 import json
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import gpu_device, provenance
+from . import gpu_device, harness, provenance
 from .algorithms import registry
+from .algorithms.reference import reference_checksum
 from .core import generators
 from .algorithms.gpu import runtime as gpu_runtime
-from .algorithms.cpu import dijkstra_apsp
-from .core.verify import fletcher64
 
 _MICRO = r"""
 extern "C" __global__ void minplus_micro(const int* seed, int* out, int iters)
@@ -90,8 +92,26 @@ def picked(name, variant, only):
 
 
 def _warm(algo, variant):
-    """One small solve first: compilation (NVRTC, CuPy's own kernels, numba) stays out of every timing."""
-    algo.run(generators.kemp(256, seed=1), variant=variant)
+    """One small solve first: compilation (NVRTC, CuPy's own kernels, numba) stays out of every timing.
+    [] if it ran, else the harness's error record."""
+    return harness.measure(algo, generators.kemp(256, seed=1), variant=variant, repeats=0, warmup=1)
+
+
+def row(algo, variant, g, records, limit_value, device, **kw):
+    """The benchmark's row of one code on one graph from the harness's records of its repeats: the median
+    time (a GPU code's ``kernel_ms``, CUDA events; a CPU code's ``wall_ms``), the updates per second and
+    the fraction of the limit that bounds the code; an error row where a run raised."""
+    base = dict(algorithm=algo.name, variant=variant, n=g.n, m=g.m)
+    failed = [r for r in records if r["status"] == "error"]
+    if failed or not records:
+        return dict(base, verified=False, device=device,
+                    error=failed[0]["error"] if failed else "no repeat recorded", **kw)
+    ms = float(np.median([r["kernel_ms"] if algo.device == "gpu" else r["wall_ms"] for r in records]))
+    ups = algo.updates(g) / (ms / 1e3)
+    kind = algo.limit_kind
+    lv = limit_value[kind] if kind else float("nan")
+    return dict(base, kernel_ms=ms, updates_per_s=ups, limit_kind=kind or "", limit=lv,
+                fraction_of_limit=ups / lv, verified=all(r["verified"] is True for r in records), device=device, **kw)
 
 
 def _write(before, rows, path):
@@ -130,7 +150,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     rows = []
     for n in sizes:
         g = generators.kemp(n, seed=n)
-        ref = fletcher64(dijkstra_apsp(g, parallel=True))
+        ref = None                                      # the graph's cached reference, once a code runs on it
         for algo, variant in codes:
             if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
                 continue
@@ -139,32 +159,18 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 continue
             if g.has_negative and not algo.negative_weights:
                 continue
-            reps = repeats if n <= 4096 else 1
-            kind = algo.limit_kind
             kw = {}
             if algo.forced_params is not None and ooc_budget_fraction is not None:
                 kw["budget_bytes"] = int(ooc_budget_fraction * 4 * n * n)
-            try:
-                if (algo.name, variant) not in warm:
-                    _warm(algo, variant)
-                    warm.add((algo.name, variant))
-                algo.run(g, variant=variant, **kw) if n <= 4096 else None   # warm-up (caches)
-                times, ok = [], True
-                for _ in range(reps):
-                    t0 = time.perf_counter()
-                    d, t = algo.run(g, variant=variant, **kw)
-                    wall = (time.perf_counter() - t0) * 1e3
-                    times.append(t["kernel_ms"] if algo.device == "gpu" else wall)
-                    ok &= fletcher64(d) == ref
-                ms = float(np.median(times))
-                ups = algo.updates(g) / (ms / 1e3)
-                lv = limit_value[kind] if kind else float("nan")
-                rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, kernel_ms=ms,
-                                 updates_per_s=ups, limit_kind=kind or "", limit=lv,
-                                 fraction_of_limit=ups / lv, verified=bool(ok), device=dev, **kw))
-            except Exception as e:
-                rows.append(dict(algorithm=algo.name, variant=variant, n=n, m=g.m, verified=False,
-                                 device=dev, error=f"{type(e).__name__}: {e}", **kw))
+            records = [] if (algo.name, variant) in warm else _warm(algo, variant)
+            if not records:
+                warm.add((algo.name, variant))
+                if ref is None:
+                    ref = reference_checksum(g)
+                records = harness.measure(algo, g, variant=variant, repeats=repeats if n <= 4096 else 1,
+                                          warmup=1 if n <= 4096 else 0,        # a warm-up on the graph (caches)
+                                          reference=ref, params=kw)
+            rows.append(row(algo, variant, g, records, limit_value, dev, **kw))
             r = rows[-1]
             _write(before, rows, path)              # after every row: a run cut short keeps what it measured
             log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "

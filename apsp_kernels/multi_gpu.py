@@ -68,7 +68,7 @@ def _run(a):
         return 0
     ref = None
     if a.verify:                         # the all-core CPU Dijkstra (exact), cached on disk per graph
-        from .study.campaign import reference_checksum
+        from .algorithms.reference import reference_checksum
         ref = f"{reference_checksum(kemp(a.n, seed=todo[0]['seed'])):016x}"
     print(f"NCCL {launch.nccl_version()}, {len(per_rank)} rank(s)")
     for rec in jobs.summarise(per_rank):

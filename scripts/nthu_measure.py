@@ -40,7 +40,7 @@ from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
 from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, launch
 from apsp_kernels.study import nthu_runs as jobs
-from apsp_kernels.study.campaign import _graph_key, reference_checksum
+from apsp_kernels.algorithms.reference import graph_key as _graph_key, reference_checksum
 
 T0 = time.perf_counter()
 

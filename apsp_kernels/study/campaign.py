@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
 import subprocess
@@ -23,38 +22,13 @@ import pandas as pd
 
 from .. import gpu_device, harness, provenance
 from ..algorithms import registry
+from ..algorithms.reference import reference_checksum     # the one cached reference per graph
 from ..core.verify import fletcher64
 from . import plan
 from .profiles import make_graph, profile
 
-from ..paths import CACHE, ROOT
+from ..paths import ROOT
 KEY = ["algorithm", "variant", "params", "graph", "n", "samples"]
-
-
-def _graph_key(g):
-    h = hashlib.sha1()
-    for a in (g.indptr, g.indices, g.weights):
-        h.update(a.tobytes())
-    return f"{g.n}-{g.m}-{h.hexdigest()}"
-
-
-def reference_checksum(g):
-    """Fletcher-64 of the exact distances, from the parallel CPU Dijkstra (checked against
-    scipy in the tests), cached on disk by a hash of the graph: one reference per graph."""
-    from ..algorithms.cpu import dijkstra_apsp
-    cache = CACHE / "reference_checksums.json"
-    key = _graph_key(g)
-    known = json.loads(cache.read_text()) if cache.exists() else {}
-    if key in known:
-        return int(known[key], 16)
-    value = fletcher64(dijkstra_apsp(g, parallel=True))
-    CACHE.mkdir(parents=True, exist_ok=True)
-    known = json.loads(cache.read_text()) if cache.exists() else {}
-    known[key] = f"{value:016x}"
-    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(known, indent=0))
-    tmp.replace(cache)
-    return value
 
 
 def _start_thread_pool():

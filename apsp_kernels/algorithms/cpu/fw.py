@@ -65,48 +65,44 @@ def _fw_block_literal(D, i0, i1, j0, j1, k0, k1):
                 D[i, j] = min(D[i, j], D[i, k] + D[k, j])
 
 
-@njit(cache=True, nogil=True)
-def _fw_blocked_literal(D, B, rounds):
-    n = D.shape[0]
-    nb = (n + B - 1) // B
-    for r in rounds:
-        k0, k1 = r * B, min(n, (r + 1) * B)
-        _fw_block_literal(D, k0, k1, k0, k1, k0, k1)          # phase 1: self-dependent block
-        for b in range(nb):                                   # phase 2: its row and column
-            if b != r:
-                b0, b1 = b * B, min(n, (b + 1) * B)
-                _fw_block_literal(D, k0, k1, b0, b1, k0, k1)
-                _fw_block_literal(D, b0, b1, k0, k1, k0, k1)
-        for bi in range(nb):                                  # phase 3: the rest
-            if bi == r:
-                continue
-            i0, i1 = bi * B, min(n, (bi + 1) * B)
-            for bj in range(nb):
-                if bj != r:
-                    _fw_block_literal(D, i0, i1, bj * B, min(n, (bj + 1) * B), k0, k1)
+@njit(cache=True, nogil=True, inline="always")
+def _block(D, i0, i1, j0, j1, k0, k1, pivot):
+    # One block update of the blocked FW's rounds: ``pivot`` None, Kemp's Algorithm 8 as written;
+    # a buffer, the vectorised update.  Chosen by type when the rounds compile (numba prunes the
+    # branch), so each code is the loop nest it was: the two share the rounds, not the update.
+    if pivot is None:
+        _fw_block_literal(D, i0, i1, j0, j1, k0, k1)
+    else:
+        _fw_block(D, i0, i1, j0, j1, k0, k1, pivot)
 
 
 @njit(cache=True, nogil=True)
-def _fw_blocked(D, B, rounds):
-    # ``rounds``: all of 0..n/B-1 for a solve, a sample to time whole rounds (each n^2 B work)
+def _fw_rounds(D, B, rounds, vec):
+    # Venkataraman's rounds on one thread; ``rounds``: all of 0..n/B-1 for a solve, a sample to time
+    # whole rounds (each n^2 B work).  ``vec`` None: fw_blocked (Kemp's Algorithm 8 as written);
+    # True: fw_blocked_vec (the pivot row segment in a buffer).  Called directly, not through a
+    # wrapper, so that the code that runs is this function's own compilation.
     n = D.shape[0]
     nb = (n + B - 1) // B
-    pivot = np.empty(B, D.dtype)
+    pivot = None if vec is None else np.empty(B, D.dtype)
     for r in rounds:
         k0, k1 = r * B, min(n, (r + 1) * B)
-        _fw_block(D, k0, k1, k0, k1, k0, k1, pivot)          # phase 1: self-dependent block
+        _block(D, k0, k1, k0, k1, k0, k1, pivot)             # phase 1: self-dependent block
         for b in range(nb):                                  # phase 2: its row and column
             if b != r:
                 b0, b1 = b * B, min(n, (b + 1) * B)
-                _fw_block(D, k0, k1, b0, b1, k0, k1, pivot)
-                _fw_block(D, b0, b1, k0, k1, k0, k1, pivot)
+                _block(D, k0, k1, b0, b1, k0, k1, pivot)
+                _block(D, b0, b1, k0, k1, k0, k1, pivot)
         for bi in range(nb):                                 # phase 3: the rest
             if bi == r:
                 continue
             i0, i1 = bi * B, min(n, (bi + 1) * B)
             for bj in range(nb):
                 if bj != r:
-                    _fw_block(D, i0, i1, bj * B, min(n, (bj + 1) * B), k0, k1, pivot)
+                    _block(D, i0, i1, bj * B, min(n, (bj + 1) * B), k0, k1, pivot)
+
+
+LITERAL, VEC = None, True           # _fw_rounds' last argument: fw_blocked, fw_blocked_vec
 
 
 @njit(cache=True, parallel=True)
@@ -140,13 +136,13 @@ def fw_sequential(g: Graph) -> np.ndarray:
 
 def fw_blocked(g: Graph, block=64) -> np.ndarray:
     d = g.to_dense()
-    _fw_blocked_literal(d, int(block), _all(_rounds(g.n, block)))
+    _fw_rounds(d, int(block), _all(_rounds(g.n, block)), LITERAL)
     return finish(d)
 
 
 def fw_blocked_vec(g: Graph, block=64) -> np.ndarray:
     d = g.to_dense()
-    _fw_blocked(d, int(block), _all(_rounds(g.n, block)))
+    _fw_rounds(d, int(block), _all(_rounds(g.n, block)), VEC)
     return finish(d)
 
 
@@ -165,20 +161,20 @@ def sample_fw_sequential(g: Graph, samples):
     return setup + _finish_ms(d), work, ks.size, g.n
 
 
-def _sample_blocked(kernel, g, block, samples):
+def _sample_blocked(kernel, g, block, samples, *more):
     d, setup = _dense_setup(g)
     total = _rounds(g.n, block)
     rs = spaced(total, samples)
-    work = _timed(kernel, d, int(block), rs)
+    work = _timed(kernel, d, int(block), rs, *more)
     return setup + _finish_ms(d), work, rs.size, total
 
 
 def sample_fw_blocked(g: Graph, samples, block=64):
-    return _sample_blocked(_fw_blocked_literal, g, block, samples)
+    return _sample_blocked(_fw_rounds, g, block, samples, LITERAL)
 
 
 def sample_fw_blocked_vec(g: Graph, samples, block=64):
-    return _sample_blocked(_fw_blocked, g, block, samples)
+    return _sample_blocked(_fw_rounds, g, block, samples, VEC)
 
 
 def sample_fw_blocked_parallel(g: Graph, samples, block=64):
@@ -196,8 +192,8 @@ def vector_report():
     out = {}
     d = np.zeros((4, 4), np.int32)
     for name, fn, args in (("fw_sequential", _fw_sequential, (d, _all(4))),
-                           ("fw_blocked (Alg. 8)", _fw_blocked_literal, (d, 2, _all(2))),
-                           ("fw_blocked_vec", _fw_blocked, (d, 2, _all(2)))):
+                           ("fw_blocked (Alg. 8)", _fw_rounds, (d, 2, _all(2), LITERAL)),
+                           ("fw_blocked_vec", _fw_rounds, (d, 2, _all(2), VEC))):
         fresh = numba.njit(nogil=True)(fn.py_func)         # cached code cannot be inspected: compile anew
         fresh(*args)
         asm = "\n".join(fresh.inspect_asm(sig) for sig in fresh.signatures)
