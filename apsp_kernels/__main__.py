@@ -93,7 +93,8 @@ def _run(a):
     if a.cmd == "list":
         for al in registry.ALGORITHMS.values():
             print(f"{al.name:22s} {al.device:3s} {al.problem:4s} {al.representation:5s} Kemp alg {al.kemp_algorithm or '-':6s} "
-                  f"{'faithful' if al.faithful else 'explores' if al.exploration else 'tuned   '} {al.paper}")
+                  f"{'faithful' if al.faithful else 'explores' if al.exploration else 'tuned   '} {al.paper}"
+                  + (f" (role {', '.join(al.roles)})" if al.roles else ""))
     elif a.cmd == "solve":
         return _solve(a)
     elif a.cmd == "bench":

@@ -58,14 +58,15 @@ def free_bytes():
     return free + cp.get_default_memory_pool().free_bytes(), total
 
 
-def check_fits(algorithm, need_bytes, hint=None):
+OUT_OF_CORE_HINT = "an out-of-core algorithm (role out_of_core in `python -m apsp_kernels list`)"
+
+
+def check_fits(algorithm, need_bytes, hint=OUT_OF_CORE_HINT):
     """Refuse before allocating when the device cannot hold ``need_bytes``; ``hint``: what to try
-    instead (by default the registry's out-of-core algorithm)."""
+    instead.  The default names the registry's role, not an algorithm: the registry imports this
+    module, so asking it here would tie the floors into a circle."""
     free, total = free_bytes()
     if need_bytes > free:
-        if hint is None:
-            from .algorithms import registry        # the registry imports this module
-            hint = f"the out-of-core algorithm {registry.by_role('out_of_core').name!r}"
         raise GPUMemoryError(
             f"{algorithm}: needs {need_bytes / 2**20:.1f} MiB of device memory, {free / 2**20:.1f} MiB free "
             f"of {total / 2**20:.1f} MiB; try a smaller graph or {hint}")

@@ -2,6 +2,8 @@
 algorithms/ (the study's choices of codes are data: data/codes.yaml, data/sweeps/kemp.yaml; facts about
 an algorithm are registry fields), the codes files load, and a file naming an unknown code is refused."""
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,10 +103,13 @@ def test_an_unknown_role_is_refused():
         registry.by_role("no_such_role")
 
 
-def test_a_graph_that_does_not_fit_suggests_the_out_of_core_algorithm(monkeypatch):
+def test_a_graph_that_does_not_fit_points_to_the_out_of_core_role_and_list_names_it(monkeypatch):
     monkeypatch.setattr(gpu_device, "free_bytes", lambda: (2**20, 2**30))
     with pytest.raises(gpu_device.GPUMemoryError) as e:
         gpu_device.check_fits("some_code", 2**30)
-    assert f"try a smaller graph or the out-of-core algorithm '{registry.by_role('out_of_core').name}'" in str(e.value)
+    assert "try a smaller graph or an out-of-core algorithm (role out_of_core in `python -m apsp_kernels list`)" in str(e.value)
+    listed = subprocess.run([sys.executable, "-m", "apsp_kernels", "list"], capture_output=True, text=True, check=True).stdout
+    line, = [ln for ln in listed.splitlines() if "role out_of_core" in ln]
+    assert line.split()[0] == registry.by_role("out_of_core").name
     with pytest.raises(gpu_device.GPUMemoryError, match="or a smaller budget$"):
         gpu_device.check_fits("some_code", 2**30, hint="a smaller budget")

@@ -208,3 +208,14 @@ def test_the_device_script_runs_the_measurement_as_the_readme_says():
     assert "hochberg_measure.py --batch \"$batch\" --process \"$process\" --strict" in text and "device-logs" in text
     readme = (ROOT / "README.md").read_text()
     assert all(f"scripts/device_hochberg.sh B {k}" in readme for k in (1, 2, 3))
+
+
+def test_a_name_in_both_places_is_taken_from_this_machines_results(tmp_path, monkeypatch):
+    """A copy of a recorded batch among this machine's results (a render into APSP_RESULTS_DIR) is the
+    one read, whatever the hash seed: the choice used to follow a set's order."""
+    monkeypatch.setattr(paths, "RESULTS", tmp_path / "a")
+    monkeypatch.setattr(paths, "RECORDED", tmp_path / "b")
+    for root in ("a", "b"):
+        _batch(tmp_path / root, [_explorations(1.0)], name="20990102-000000-hochberg")
+    assert H.latest() == tmp_path / "a" / "20990102-000000-hochberg"
+    assert H.latest(recorded_only=True) == tmp_path / "b" / "20990102-000000-hochberg"

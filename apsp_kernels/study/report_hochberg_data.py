@@ -69,9 +69,11 @@ def latest(results="", recorded_only=False):
         if not processes_of(d):
             raise FileNotFoundError(f"{d} holds no results.csv of scripts/hochberg_measure.py (nor p<K>/ folders with one)")
         return d
-    roots = (paths.RECORDED,) if recorded_only else (paths.RESULTS, paths.RECORDED)
-    found = sorted({d for r in roots for d in r.glob("*-hochberg")}, key=lambda p: p.name)
-    found = [d for d in found if processes_of(d)]
+    roots = (paths.RECORDED,) if recorded_only else (paths.RECORDED, paths.RESULTS)
+    # Newest name last; where this machine's results and the recorded ones hold the same name,
+    # this machine's come last (a set's order would leave that choice to the hash seed).
+    found = sorted({(d.name, i, d) for i, r in enumerate(roots) for d in r.glob("*-hochberg")})
+    found = [d for _, _, d in found if processes_of(d)]
     if not found:
         raise FileNotFoundError(f"no Hochberg results (a <time>-hochberg folder with results.csv) under {paths.RESULTS} "
                                 f"or {paths.RECORDED}: run `python scripts/hochberg_measure.py` on a GPU, or pass results=")
