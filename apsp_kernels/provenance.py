@@ -82,7 +82,7 @@ def fingerprint_of_commit(commit, root=ROOT):
     return h.hexdigest()
 
 
-def _git_commit():
+def git_commit():
     """HEAD (with '-dirty' where tracked files differ from it), or $APSP_GIT_COMMIT where the
     tree is a copy without a usable .git (then the fingerprint ties it to that commit)."""
     if os.environ.get("APSP_GIT_COMMIT"):
@@ -178,7 +178,7 @@ def collect(profile=None, parameters=None) -> dict:
         threads = numba.config.NUMBA_NUM_THREADS
     except ImportError:
         threads = None
-    commit, commit_from = _git_commit()
+    commit, commit_from = git_commit()
     info = {
         "timestamp": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": commit,

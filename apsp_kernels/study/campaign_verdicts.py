@@ -133,6 +133,12 @@ def run_verdicts(run_dir):
     """Every campaign claim's verdict row from one run folder's records (process-*.csv)."""
     from . import campaign
     df, _ = campaign.load(Path(run_dir))
-    C = claims_mod.load()
+    return frame_verdicts(df)
+
+
+def frame_verdicts(df, C=None):
+    """Every campaign claim's verdict row from a campaign's records (one row per timed run, a
+    ``process`` column naming the independent run)."""
+    C = C or claims_mod.load()
     frames = [V.table(notebook_rows(nb, df, C)).assign(notebook=nb) for nb in NOTEBOOKS]
     return pd.concat(frames, ignore_index=True)

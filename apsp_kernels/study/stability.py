@@ -1,0 +1,109 @@
+"""Would a second reference run give the same verdicts?  Issue 10 asks for two independent runs
+with identical verdict tables; whether a claim's verdict can flip depends on how far its value lies
+from an edge of its band compared with how much the value moves between runs.  Before spending a
+run's device time on that question, ask the runs already recorded: draw ``k`` of their processes
+(without replacement, each draw one pseudo-run of ``k`` independent leases, as a reference run
+has), compute every verdict of the draw, and count how often each claim's verdict equals the one
+of the run under test.  A claim that agrees in, say, 1 draw of 4 will most likely flip in the next
+run: its rule or its measurement needs more precision first.
+
+Only processes measured under the same method (``rules.METHOD_FIXED``) belong in one pool: mixing
+runs of another plan gives draws with sizes or rounds that neither plan measured.
+
+    python -m apsp_kernels.study.stability data/results/<run>-paper-campaign [<run> ...] --draws 30
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import pandas as pd
+
+SEED = 20261123          # fixed: the same pool gives the same draws
+
+
+def pool(run_dirs, load=None):
+    """[(label, records of one process)] over the processes of every run folder."""
+    if load is None:
+        from .campaign import load
+    found = []
+    for d in map(Path, run_dirs):
+        df, _ = load(d)
+        for p, rows in df.groupby("process", sort=True):
+            found.append((f"{d.name}:{int(p)}", rows))
+    return found
+
+
+def draws(processes, k, count, seed=SEED):
+    """``count`` draws of ``k`` distinct processes (their labels), each a pseudo-run; every
+    draw distinct where the pool allows it."""
+    if k > len(processes):
+        raise ValueError(f"a draw of {k} processes from a pool of {len(processes)}: give more runs or a smaller k")
+    rng = random.Random(seed)
+    labels = [lab for lab, _ in processes]
+    seen, out = set(), []
+    for _ in range(20 * count):
+        pick = tuple(sorted(rng.sample(labels, k)))
+        if pick not in seen:
+            seen.add(pick)
+            out.append(pick)
+        if len(out) == count:
+            break
+    return out
+
+
+def resampled_verdicts(processes, picks, verdicts=None, progress=True):
+    """One row per draw, one column per claim: its verdict on the draw's processes, renumbered
+    0..k-1 as the processes of one run."""
+    if verdicts is None:
+        from .campaign_verdicts import frame_verdicts as verdicts
+    by_label = dict(processes)
+    rows = []
+    it = picks
+    if progress:
+        from tqdm.auto import tqdm
+        it = tqdm(picks, desc="draws", unit="draw")
+    for pick in it:
+        df = pd.concat([by_label[lab].assign(process=j) for j, lab in enumerate(pick)], ignore_index=True)
+        rows.append(verdicts(df).set_index("claim")["verdict"].rename(" ".join(pick)))
+    return pd.DataFrame(rows)
+
+
+def agreement(table, reference):
+    """Per claim: the run's own verdict, the share of draws that give it, and the verdicts the
+    draws gave (most common first); least stable claims first."""
+    out = []
+    for claim, col in table.items():
+        ref = reference.get(claim)
+        counts = col.value_counts()
+        out.append(dict(claim=claim, verdict=ref, agree=float((col == ref).mean()),
+                        draws=len(col), seen="; ".join(f"{v} {c}" for v, c in counts.items())))
+    return pd.DataFrame(out).sort_values(["agree", "claim"], kind="stable").reset_index(drop=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m apsp_kernels.study.stability", description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", nargs="+", help="campaign run folders measured under one method; the first is the run under test")
+    ap.add_argument("--k", type=int, default=5, help="processes per draw (a reference run has 5)")
+    ap.add_argument("--draws", type=int, default=30)
+    ap.add_argument("--out", help="write the per-claim table as CSV here")
+    a = ap.parse_args(argv)
+    from .campaign_verdicts import run_verdicts
+    processes = pool(a.runs)
+    reference = run_verdicts(a.runs[0]).set_index("claim")["verdict"]
+    table = agreement(resampled_verdicts(processes, draws(processes, a.k, a.draws)), reference)
+    if a.out:
+        table.to_csv(a.out, index=False)
+        from .. import provenance
+        side = Path(a.out).with_suffix(".json")
+        side.write_text(json.dumps(dict(runs=[Path(r).name for r in a.runs], k=a.k, draws=a.draws, seed=SEED,
+                                        git_commit=provenance.git_commit()[0],
+                                        code_fingerprint=provenance.code_fingerprint()), indent=1) + "\n")
+    with pd.option_context("display.width", 200, "display.max_colwidth", 80):
+        print(table.to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""study.stability: pseudo-runs drawn from recorded processes predict whether a verdict would
+flip in the next reference run (issue 10's two-run criterion)."""
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from apsp_kernels.study import stability as S
+
+
+def _load_factory(values):
+    """A stand-in for campaign.load: run folder name -> one value per process."""
+    def load(d):
+        v = values[d.name]
+        return pd.DataFrame({"process": range(len(v)), "value": v}), {}
+    return load
+
+
+def _verdicts(df):
+    """A stand-in rule: 'reproduced' when the median value is below 40, and a claim that never moves."""
+    assert sorted(df["process"].unique()) == list(range(df["process"].nunique()))   # renumbered as one run
+    med = df["value"].median()
+    return pd.DataFrame({"claim": ["edge", "firm"], "verdict": ["reproduced" if med < 40 else "inconclusive", "differs"]})
+
+
+def test_draws_are_distinct_sets_of_k_processes_and_repeatable():
+    procs = [(f"r:{i}", None) for i in range(7)]
+    a = S.draws(procs, 5, 15)
+    assert len(a) == 15 and len(set(a)) == 15 and all(len(set(p)) == 5 for p in a)
+    assert a == S.draws(procs, 5, 15)
+    assert len(S.draws(procs[:5], 5, 10)) == 1          # only one set of 5 exists in a pool of 5
+    with pytest.raises(ValueError, match="a draw of 5 processes from a pool of 3"):
+        S.draws(procs[:3], 5, 1)
+
+
+def test_a_claim_at_its_edge_is_flagged_and_a_firm_one_is_not(tmp_path):
+    values = {"a": [30, 31, 33, 34, 39], "b": [41, 42, 44, 45, 38]}
+    processes = S.pool([tmp_path / "a", tmp_path / "b"], load=_load_factory(values))
+    assert [lab for lab, _ in processes][:2] == ["a:0", "a:1"] and len(processes) == 10
+    table = S.resampled_verdicts(processes, S.draws(processes, 5, 40), verdicts=_verdicts, progress=False)
+    got = S.agreement(table, {"edge": "reproduced", "firm": "differs"}).set_index("claim")
+    assert got.loc["firm", "agree"] == 1.0
+    assert 0 < got.loc["edge", "agree"] < 1 and "inconclusive" in got.loc["edge", "seen"]
+    assert list(S.agreement(table, {"edge": "reproduced", "firm": "differs"}).claim) == ["edge", "firm"]  # least stable first
+    # each draw's verdict is the rule on exactly its processes
+    for pick, row in table.iterrows():
+        vals = [values[lab.split(":")[0]][int(lab.split(":")[1])] for lab in pick.split()]
+        assert row["edge"] == ("reproduced" if pd.Series(vals).median() < 40 else "inconclusive")
+
+
+def test_the_command_writes_the_table_and_what_it_was_drawn_from(tmp_path, monkeypatch, capsys):
+    import json
+    from apsp_kernels.study import campaign, campaign_verdicts
+    values = {"a": [30, 31, 33, 34, 39], "b": [41, 42, 44, 45, 38]}
+    monkeypatch.setattr(campaign, "load", _load_factory(values))
+    monkeypatch.setattr(campaign_verdicts, "frame_verdicts", _verdicts)
+    monkeypatch.setattr(campaign_verdicts, "run_verdicts", lambda d: _verdicts(_load_factory(values)(Path(d))[0]))
+    out = tmp_path / "stability.csv"
+    S.main([str(tmp_path / "a"), str(tmp_path / "b"), "--draws", "12", "--out", str(out)])
+    table = pd.read_csv(out)
+    assert list(table.claim) == ["edge", "firm"] and table.draws.tolist() == [12, 12]
+    side = json.loads(out.with_suffix(".json").read_text())
+    assert side["runs"] == ["a", "b"] and side["k"] == 5 and side["draws"] == 12 and "git_commit" in side
+    assert "edge" in capsys.readouterr().out
