@@ -59,6 +59,12 @@ def test_the_command_writes_the_table_and_what_it_was_drawn_from(tmp_path, monke
     S.main([str(tmp_path / "a"), str(tmp_path / "b"), "--draws", "12", "--out", str(out)])
     table = pd.read_csv(out)
     assert list(table.claim) == ["edge", "firm"] and table.draws.tolist() == [12, 12]
-    side = json.loads(out.with_suffix(".json").read_text())
-    assert side["runs"] == ["a", "b"] and side["k"] == 5 and side["draws"] == 12 and "git_commit" in side
     assert "edge" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        S.main([str(tmp_path / "a"), "--k", "3", "--skip", "nope"])
+    assert "--skip: no such claim: nope" in capsys.readouterr().err
+    S.main([str(tmp_path / "a"), str(tmp_path / "b"), "--draws", "3", "--skip", "edge", "--out", str(out)])
+    assert list(pd.read_csv(out).claim) == ["firm"]
+    side = json.loads(out.with_suffix(".json").read_text())
+    assert side["runs"] == ["a", "b"] and side["k"] == 5 and side["draws"] == 3 and side["skipped"] == ["edge"]
+    assert "git_commit" in side

@@ -88,17 +88,23 @@ def main(argv=None):
     ap.add_argument("runs", nargs="+", help="campaign run folders measured under one method; the first is the run under test")
     ap.add_argument("--k", type=int, default=5, help="processes per draw (a reference run has 5)")
     ap.add_argument("--draws", type=int, default=30)
-    ap.add_argument("--out", help="write the per-claim table as CSV here")
+    ap.add_argument("--out", help="write the per-claim table as CSV here (and what it was drawn from beside it, .json)")
+    ap.add_argument("--skip", default="", help="claims left out of the table, comma-separated: those whose measurement "
+                                              "differs between the pooled runs (a change of method)")
     a = ap.parse_args(argv)
     from .campaign_verdicts import run_verdicts
     processes = pool(a.runs)
     reference = run_verdicts(a.runs[0]).set_index("claim")["verdict"]
-    table = agreement(resampled_verdicts(processes, draws(processes, a.k, a.draws)), reference)
+    skip = [c for c in a.skip.split(",") if c]
+    unknown = sorted(set(skip) - set(reference.index))
+    if unknown:
+        ap.error(f"--skip: no such claim: {', '.join(unknown)}")
+    table = agreement(resampled_verdicts(processes, draws(processes, a.k, a.draws)).drop(columns=skip), reference)
     if a.out:
         table.to_csv(a.out, index=False)
         from .. import provenance
         side = Path(a.out).with_suffix(".json")
-        side.write_text(json.dumps(dict(runs=[Path(r).name for r in a.runs], k=a.k, draws=a.draws, seed=SEED,
+        side.write_text(json.dumps(dict(runs=[Path(r).name for r in a.runs], k=a.k, draws=a.draws, seed=SEED, skipped=skip,
                                         git_commit=provenance.git_commit()[0],
                                         code_fingerprint=provenance.code_fingerprint()), indent=1) + "\n")
     with pd.option_context("display.width", 200, "display.max_colwidth", 80):
