@@ -62,6 +62,13 @@ intervals and per-process minima, tried on those runs, did worse.  Before any ru
 the paper profile also measures the out-of-core slow-down pair at Kemp's n = 6144 and 10240
 (profiles ooc_extra): the 2/3 share counts matched sizes, and 4 of the 6 were n <= 4096 while
 Kemp's grid runs every 1024 to 17,408, so where we had measured, not the data, could decide it.
+Run G (20261123-070000), the first under that method, was judged with one later change that moves
+no campaign verdict (G's and F's tables unchanged but for one interval end, 177 -> 179):
+verdicts.crossover_of reads the crossing off the log time ratio fitted non-increasing in n (pool
+adjacent violators) instead of the first change of sign.  The three-process Hochberg batch had put
+fw.c at a tie with the CPU at n = 10 (0.99x), which the first-sign rule read as "faster from the
+smallest size" although the CPU wins from 20 to about 60; its single run and the batch now agree
+(n = 51 [39, 66] and 62 [19, 131]).
 """
 from __future__ import annotations
 

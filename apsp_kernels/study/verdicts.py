@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import isotonic_regression
 
 from .. import claims as claims_mod
 from ..algorithms import registry
@@ -201,9 +202,9 @@ def trend(df, c, sizes=None):
 
 def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None,
                  graph=M.KEMP):
-    """Smallest n at which ``a`` becomes faster than ``b`` (medians, log-log interpolation), 0 if
-    it always is, None if never; with a 95% interval from the runs' medians, and the range of
-    sizes where both were timed (on ``graph``: Kemp's graphs unless a study names its own)."""
+    """The n at which ``a`` becomes faster than ``b``: the zero of the medians' log time ratio fitted
+    non-increasing in n (log-log interpolation), 0 if ``a`` is faster from the smallest size, None if
+    not even at the largest; with a 95% interval from the runs' medians, and the range of sizes where both were timed (on ``graph``: Kemp's graphs unless a study names its own)."""
     ns = sorted(set(M.sizes_of(df, a, variant_a, graph)) & set(M.sizes_of(df, b, variant_b, graph)))
     if not ns:
         return None, None, None
@@ -219,14 +220,18 @@ def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n
         return None, None, None
 
     def cross(ma, mb):
-        r = np.log(np.asarray(ma) / np.asarray(mb))
+        # A crossover claim's premise is that a's advantage grows with n: the log time ratio is
+        # fitted non-increasing in n (pool adjacent violators) before its zero is read off, so that
+        # medians that cross back and forth by noise at single sizes, or a tie at the smallest
+        # size, do not decide where a becomes faster.
+        r = isotonic_regression(np.log(np.asarray(ma) / np.asarray(mb)), increasing=False).x
+        if r[-1] >= 0:
+            return None
         if r[0] < 0:
             return 0.0
-        for i in range(1, len(r)):
-            if r[i] < 0:
-                x0, x1 = np.log(ns[i - 1]), np.log(ns[i])
-                return float(np.exp(x0 + (x1 - x0) * r[i - 1] / (r[i - 1] - r[i])))
-        return None
+        i = int(np.argmax(r < 0))
+        x0, x1 = np.log(ns[i - 1]), np.log(ns[i])
+        return float(np.exp(x0 + (x1 - x0) * r[i - 1] / (r[i - 1] - r[i])))
 
     point = cross([np.median(x) for x in ta], [np.median(x) for x in tb])
     rng = np.random.default_rng(stats._RNG_SEED)
