@@ -68,3 +68,17 @@ def test_the_command_writes_the_table_and_what_it_was_drawn_from(tmp_path, monke
     side = json.loads(out.with_suffix(".json").read_text())
     assert side["runs"] == ["a", "b"] and side["k"] == 5 and side["draws"] == 3 and side["skipped"] == ["edge"]
     assert "git_commit" in side
+
+
+def test_the_summary_sentence_is_computed_from_the_table(tmp_path):
+    from apsp_kernels.study import summary
+    assert summary.predicted_agreement(tmp_path) is None and summary.predicted_agreement(None) is None
+    table = S.agreement(pd.DataFrame({"edge": ["reproduced"] * 3 + ["inconclusive"], "firm": ["differs"] * 4}),
+                        {"edge": "reproduced", "firm": "differs"})
+    table.to_csv(tmp_path / "stability.csv", index=False)
+    (tmp_path / "stability.json").write_text('{"k": 5, "runs": ["G", "F"], "skipped": ["dense"]}')
+    text, shaky = summary.predicted_agreement(tmp_path)
+    assert text == ("Pseudo-runs of 5 processes drawn 4 times from G, F: 1 of 2 claims give this run's verdict in every "
+                    "draw; 1 do not, the least stable `edge` (reproduced) in 3 of 4 (left out, their measurement "
+                    "differs between the pooled runs: dense).")
+    assert list(shaky.claim) == ["edge"] and list(shaky.draws_giving_it) == ["3 of 4"]

@@ -111,3 +111,26 @@ def collect_verdicts(run_dir=None):
         t["notebook"] = nb
         frames.append(t)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def predicted_agreement(run_dir):
+    """The run's stability table (``stability.csv`` of ``python -m apsp_kernels.study.stability``, if
+    it was made): (a sentence from its numbers, the claims that some draws judged otherwise) or None."""
+    f = Path(run_dir) / "stability.csv" if run_dir is not None else None
+    if f is None or not f.exists():
+        return None
+    t = pd.read_csv(f)
+    side = json.loads(f.with_suffix(".json").read_text()) if f.with_suffix(".json").exists() else {}
+    shaky = t[t["agree"] < 1].sort_values("agree", kind="stable")
+    draws = int(t["draws"].max())
+    text = (f"Pseudo-runs of {side.get('k', '?')} processes drawn {draws} times from "
+            f"{', '.join(side.get('runs', [])) or 'the recorded runs'}: {int((t['agree'] == 1).sum())} of {len(t)} "
+            f"claims give this run's verdict in every draw")
+    if len(shaky):
+        worst = shaky.iloc[0]
+        text += (f"; {len(shaky)} do not, the least stable `{worst['claim']}` ({worst['verdict']}) in "
+                 f"{round(worst['agree'] * draws)} of {draws}")
+    if side.get("skipped"):
+        text += f" (left out, their measurement differs between the pooled runs: {', '.join(side['skipped'])})"
+    shaky = shaky.assign(draws_giving_it=[f"{round(a * draws)} of {draws}" for a in shaky["agree"]])
+    return text + ".", shaky[["claim", "verdict", "draws_giving_it", "seen"]].reset_index(drop=True)
