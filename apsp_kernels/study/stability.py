@@ -10,7 +10,8 @@ run: its rule or its measurement needs more precision first.
 Only processes measured under the same method (``rules.METHOD_FIXED``) belong in one pool: mixing
 runs of another plan gives draws with sizes or rounds that neither plan measured.
 
-    python -m apsp_kernels.study.stability data/results/<run>-paper-campaign [<run> ...] --draws 30
+    python -m apsp_kernels.study.stability data/results/<run>-paper-campaign [<run> ...] --draws 30 \
+        --out data/results/<run>-paper-campaign/stability.csv
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 SEED = 20261123          # fixed: the same pool gives the same draws
+TABLE = "stability.csv"  # its name beside the run under test, where notebook 07 reads it (summary.predicted_agreement)
 
 
 def pool(run_dirs, load=None):

@@ -10,6 +10,7 @@ import pandas as pd
 from .. import claims as claims_mod
 from .. import paths
 from . import measurements as M
+from . import stability
 from . import tables
 
 
@@ -116,7 +117,7 @@ def collect_verdicts(run_dir=None):
 def predicted_agreement(run_dir):
     """The run's stability table (``stability.csv`` of ``python -m apsp_kernels.study.stability``, if
     it was made): (a sentence from its numbers, the claims that some draws judged otherwise) or None."""
-    f = Path(run_dir) / "stability.csv" if run_dir is not None else None
+    f = Path(run_dir) / stability.TABLE if run_dir is not None else None
     if f is None or not f.exists():
         return None
     t = pd.read_csv(f)
