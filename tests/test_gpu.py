@@ -81,7 +81,7 @@ def test_too_big_is_refused_before_allocating():
     from apsp_kernels.gpu_device import GPUMemoryError
     free = cp.cuda.runtime.memGetInfo()[0]
     n = int((free / 4) ** 0.5) + 1024                 # one matrix more than the free memory
-    with pytest.raises(GPUMemoryError, match="tran_fw: needs .* role out_of_core"):
+    with pytest.raises(GPUMemoryError, match=r"tran_fw: needs .*\(role out_of_core"):
         from apsp_kernels.gpu_device import check_fits
         check_fits("tran_fw", registry.get("tran_fw").footprint(n, 0))
     assert registry.by_role("out_of_core").device == "gpu"      # the hint's role names a real algorithm
