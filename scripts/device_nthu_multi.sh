@@ -6,10 +6,11 @@
 #   scripts/device_nthu_multi.sh scaling   # strong 2048..32768 x 3 designs, weak from 16384  (~5 min)
 #   scripts/device_nthu_multi.sh stage     # n = 6000: bs 8..64 x 3 designs (stage table, bandwidth) (~1 min)
 #   scripts/device_nthu_multi.sh big       # n = 65536 (17 GB a GPU), pivot-row design, 1 and 2 GPUs (~4-5 min)
+#   scripts/device_nthu_multi.sh weak      # weak scaling from n0 = 8192 and 16384 (n0 sqrt 2 on 2 GPUs)   (~2 min)
 # Every stage ends by itself: the script's ranks have a deadline (nthu_measure --deadline-s 570) and the
 # commands run under timeout(1), so nothing waits silently past the device tool's 10 minutes.
 set -uo pipefail
-stage=${1:?usage: $0 tests|scaling|stage|big}
+stage=${1:?usage: $0 tests|scaling|stage|big|weak}
 export OUT=${OUT:-/tmp/out} PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl >/dev/null 2>&1
 export PYTHONPATH=$PWD:/tmp/site PY=python3 APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache} APSP_RESULTS_DIR=$OUT
@@ -30,6 +31,10 @@ case $stage in
         --kernels b8-dim3-branch b16-dim3-branch b32-dim3-branch b64-dim3-branch --repeats 3 2>&1 | tee -a "$log" || rc=$? ;;
   big)
     timeout 590 python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row 2>&1 | tee -a "$log" || rc=$? ;;
+  weak)     # the scaling stage's weak point starts from its smallest size (2048, launch-bound): these start where
+            # the GPUs are busy
+    timeout 590 python3 scripts/nthu_measure.py multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 \
+        --repeats 3 2>&1 | tee -a "$log" || rc=$? ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
 esac
 exit $rc

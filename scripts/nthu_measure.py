@@ -131,13 +131,16 @@ def _jobs_by_gpus(args):
                     todo[P].append(jobs.job(n, s, k, repeats=args.repeats, label="strong"))
     if args.weak:                 # n0 sqrt(P) with P GPUs, and on one GPU too (its reference, and T(1, n))
         k = args.kernels[0]
-        bs, n0 = parse_variant(k)[0], min(args.sizes)
-        for P in args.gpus:
-            if P > 1:
-                n = int(round(n0 * math.sqrt(P) / bs)) * bs
-                todo[P] += [jobs.job(n, s, k, repeats=args.repeats, label="weak") for s in args.weak_syncs]
-                if 1 in todo and (n, k) not in {(j["n"], j["kernel"]) for j in todo[1]}:
-                    todo[1].append(jobs.job(n, "row", k, repeats=args.repeats, label="weak"))
+        bs = parse_variant(k)[0]
+        for n0 in args.weak_from or [min(args.sizes)]:
+            if 1 in todo and (n0, k) not in {(j["n"], j["kernel"]) for j in todo[1]}:
+                todo[1].append(jobs.job(n0, "row", k, repeats=args.repeats, label="weak", n0=n0))   # T(1, n0)
+            for P in args.gpus:
+                if P > 1:
+                    n = int(round(n0 * math.sqrt(P) / bs)) * bs
+                    todo[P] += [jobs.job(n, s, k, repeats=args.repeats, label="weak", n0=n0) for s in args.weak_syncs]
+                    if 1 in todo and (n, k) not in {(j["n"], j["kernel"]) for j in todo[1]}:
+                        todo[1].append(jobs.job(n, "row", k, repeats=args.repeats, label="weak", n0=n0))
     return todo
 
 
@@ -266,12 +269,14 @@ def _multi_tables(df):
     for (n, P, s), t in df[df["label"] == "strong"].groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
         if n in one.index and P > 1:
             print(f"n={n} P={P} {s:6s}: {one[n] / t:.2f}x  (efficiency {one[n] / t / P:.0%})")
-    weak = df[df["label"] == "weak"]
-    if len(weak) and len(one):
-        n0 = one.index.min()
-        print(f"\nweak scaling from n0={n0}: T(1, n0) / T(P, n0 sqrt P) (ideal: 1/sqrt(P) for n^3 work, n^2 per GPU)")
-        for (n, P, s), t in weak[weak["n_gpus"] > 1].groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
-            print(f"P={P} n={n} {s}: {one[n0] / t:.2f}")
+    weak = df[(df["label"] == "weak") & (df["n_gpus"] > 1)]
+    if len(weak) and len(one):            # runs before --weak-from started from the smallest size
+        n0 = pd.to_numeric(weak["weak_n0"], errors="coerce") if "weak_n0" in weak else pd.Series(float("nan"), weak.index)
+        weak = weak.assign(weak_n0=n0.fillna(one.index.min()))
+        print("\nweak scaling: T(1, n0) / T(P, n0 sqrt P) (ideal: 1/sqrt(P) for n^3 work, n^2 per GPU)")
+        for (n0, n, P, s), t in weak.groupby(["weak_n0", "n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
+            if n0 in one.index:
+                print(f"n0={n0:.0f} P={P} n={n} {s}: {one[n0] / t:.2f} (efficiency {one[n0] / t * math.sqrt(P):.0%})")
 
 
 def main(argv=None):
@@ -287,6 +292,8 @@ def main(argv=None):
     m.add_argument("--gpus", type=int, nargs="+", default=[1, 2])
     m.add_argument("--syncs", nargs="+", default=list(SYNC_DESIGNS), choices=SYNC_DESIGNS)
     m.add_argument("--weak", action="store_true", help="also n0 * sqrt(P) for P > 1, n0 the smallest size")
+    m.add_argument("--weak-from", type=int, nargs="+", default=None, metavar="N0",
+                   help="the weak scaling's n0 values (default: the smallest of --sizes); implies nothing without --weak")
     m.add_argument("--weak-syncs", nargs="+", default=["row"], choices=SYNC_DESIGNS)
     m.add_argument("--kernels", "--kernel", nargs="+", default=["b32-dim3-branch"],
                    help="the NTHU variants the ranks run, each at every size (weak scaling: the first)")

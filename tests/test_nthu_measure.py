@@ -62,12 +62,19 @@ def _ranks(records):
 
 def test_jobs_weak_scaling_runs_on_one_gpu_too(nm):
     args = nm.main.__globals__["argparse"].Namespace(sizes=[2048, 4096], gpus=[1, 2], syncs=["row", "whole"],
-                                                     weak=True, weak_syncs=["row"], kernels=["b32-dim3-branch"], repeats=1)
+                                                     weak=True, weak_syncs=["row"], kernels=["b32-dim3-branch"], repeats=1,
+                                                     weak_from=None)
     todo = nm._jobs_by_gpus(args)
     assert [(j["n"], j["sync"], j["label"]) for j in todo[1]] == [(2048, "row", "strong"), (4096, "row", "strong"),
                                                                    (2912, "row", "weak")]
     assert [(j["n"], j["sync"]) for j in todo[2]] == [(2048, "row"), (2048, "whole"), (4096, "row"), (4096, "whole"),
                                                       (2912, "row")]
+    args.weak_from = [4096, 3000]          # n0 = 4096 (a strong size) and 3000 (not one: its T(1, n0) is added)
+    todo = nm._jobs_by_gpus(args)
+    assert [(j["n"], j["label"], j["n0"]) for j in todo[1]][2:] == [(5792, "weak", 4096), (3000, "weak", 3000),
+                                                                     (4256, "weak", 3000)]
+    assert [(j["n"], j["n0"]) for j in todo[2]][4:] == [(5792, 4096), (4256, 3000)]
+    args.weak_from = None
     args.kernels, args.weak = ["b8-dim3-branch", "b64-dim3-branch"], False
     todo = nm._jobs_by_gpus(args)
     assert [(j["n"], j["kernel"]) for j in todo[1]] == [(2048, "b8-dim3-branch"), (4096, "b8-dim3-branch"),

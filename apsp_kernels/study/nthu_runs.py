@@ -16,10 +16,11 @@ from ..core.verify import fletcher64, fletcher64_combine
 PER_RANK = ("kernel_ms", "comm_ms", "compute_ms", "phase1_ms", "phase2_ms", "phase3_ms", "received_bytes")
 
 
-def job(n, sync="row", kernel="b32-dim3-branch", seed=None, repeats=1, label=""):
-    """One measurement: Kemp's graph (degree 2-6, weights 1..1000, seed n unless given)."""
+def job(n, sync="row", kernel="b32-dim3-branch", seed=None, repeats=1, label="", n0=None):
+    """One measurement: Kemp's graph (degree 2-6, weights 1..1000, seed n unless given); ``n0``: the
+    size a weak-scaling job starts from (its n is n0 sqrt(P))."""
     return dict(n=int(n), sync=sync, kernel=kernel, seed=int(n if seed is None else seed), repeats=int(repeats),
-                label=label)
+                label=label, n0=None if n0 is None else int(n0))
 
 
 def run_jobs(ctx, jobs, warmup=True, deadline=None):
@@ -40,7 +41,7 @@ def run_jobs(ctx, jobs, warmup=True, deadline=None):
                 return out
             g = g or kemp(j["n"], seed=j["seed"])
             sol = solve(ctx, g, j["kernel"], j["sync"])
-            res = dict(sol.info, job=i, repeat=rep, seed=j["seed"], label=j["label"], m=g.m)
+            res = dict(sol.info, job=i, repeat=rep, seed=j["seed"], label=j["label"], weak_n0=j.get("n0"), m=g.m)
             res["checksums"], res["min_diagonal"] = own_row_checksums(sol, g.n)
             del sol
             out.append(res)
