@@ -3,7 +3,7 @@
 # section, gives the order and the expected durations).  Results into $OUT/<time>-nthu-multi/, logs into
 # $OUT/device-logs/; copy both into data/results/ afterwards and re-render notebook 09.
 #   scripts/device_nthu_multi.sh tests     # 2-GPU tests, the rank harness, mpirun at 16384   (~2-3 min)
-#   scripts/device_nthu_multi.sh scaling   # strong 2048..32768 x 3 designs, weak from 16384  (~5 min)
+#   scripts/device_nthu_multi.sh scaling   # strong 2048..32768 x 3 designs, weak from 2048   (~5 min)
 #   scripts/device_nthu_multi.sh stage     # n = 6000: bs 8..64 x 3 designs (stage table, bandwidth) (~1 min)
 #   scripts/device_nthu_multi.sh big       # n = 65536 (17 GB a GPU), pivot-row design, 1 and 2 GPUs (~4-5 min)
 #   scripts/device_nthu_multi.sh weak      # weak scaling from n0 = 8192 and 16384 (n0 sqrt 2 on 2 GPUs)   (~2 min)
