@@ -25,7 +25,7 @@ from ..algorithms import registry
 from ..algorithms.reference import reference_checksum     # the one cached reference per graph
 from ..core.verify import fletcher64
 from . import plan
-from .profiles import make_graph, profile
+from .profiles import all_processes, is_satellite, make_graph, profile, satellite_count
 
 from ..paths import ROOT
 KEY = ["algorithm", "variant", "params", "graph", "n", "samples"]
@@ -67,13 +67,17 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     plan.schedule: a job's repeats back to back, or a size's jobs timed in interleaved rounds."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index))
+    satellite = is_satellite(P, index)
+    if index >= P["processes"] and not satellite:
+        raise ValueError(f"process {index}: profile {P['name']} has processes 0..{P['processes'] - 1}"
+                         f" and {satellite_count(P)} satellite(s) after them")
+    prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index, satellite=satellite))
     provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
     (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
     _start_thread_pool()
     has_gpu = gpu_device.available()
-    jobs = [j for j in plan.campaign_jobs(P, notebooks) if (index == 0 or not j.once)
-            and (has_gpu or registry.get(j.algorithm).device == "cpu")]
+    jobs = [j for j in (plan.satellite_jobs(P, notebooks) if satellite else plan.campaign_jobs(P, notebooks))
+            if (index == 0 or not j.once) and (has_gpu or registry.get(j.algorithm).device == "cpu")]
     steps = plan.schedule(jobs)
     warmed, recs, graphs, refs = set(), [], {}, {}
     t_start = time.perf_counter()
@@ -142,10 +146,11 @@ def _in_kernel():
 
 
 def run(P, out_dir, processes=None, notebooks=plan.NOTEBOOKS, seed=0, only=None):
-    """``processes`` independent fresh processes, one after the other (``only``: just these).
+    """``processes`` independent fresh processes, one after the other (default: the profile's, its
+    satellites included; ``only``: just these).
     Their progress goes to the console; from inside a notebook to ``out_dir/campaign.log``
     instead (a report shows results, not a progress log)."""
-    idx = range(processes or P["processes"]) if only is None else only
+    idx = (range(processes) if processes else all_processes(P)) if only is None else only
     out_dir = Path(out_dir)
     log = None
     if _in_kernel():
@@ -185,6 +190,7 @@ def load(run_dir):
         provenance.check_batch(run_dir, provs[0])
     prov = dict(provs[0]) if provs else {}
     prov["processes"] = len(files)
+    prov["satellites"] = sum(bool((p.get("parameters") or {}).get("satellite")) for p in provs)
     prov["process_timestamps"] = [p.get("timestamp") for p in provs]
     prov["machine_boots"] = len({p["boot_id"] for p in provs if p.get("boot_id")})   # 0: not recorded
     return df, prov

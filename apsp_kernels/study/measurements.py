@@ -104,9 +104,10 @@ def load(notebook, P, source="measure", seed=0):
 
 def processes_text(prov):
     """'3 independent processes on 3 machine leases' (distinct boot ids), where recorded."""
-    k, boots = prov["processes"], prov.get("machine_boots") or 0
+    k, boots, sat = prov["processes"], prov.get("machine_boots") or 0, prov.get("satellites") or 0
     where = f" on {boots} machine lease{'s' if boots != 1 else ''}" if boots else ""
-    return f"{k} independent process{'es' if k != 1 else ''}{where}"
+    main = f"{k - sat} independent process{'es' if k - sat != 1 else ''}"
+    return main + (f" and {sat} satellite process{'es' if sat != 1 else ''} (a few codes and sizes only)" if sat else "") + where
 
 
 def _profile_of(prov, P):

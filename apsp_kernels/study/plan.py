@@ -195,6 +195,17 @@ def campaign_jobs(P, notebooks=NOTEBOOKS):
     return sorted(merged.values(), key=lambda j: (j.n, j.graph, order[j.algorithm], j.variant, j.params, j.samples or 0))
 
 
+def satellite_jobs(P, notebooks=NOTEBOOKS):
+    """The jobs a satellite process runs (profiles, key ``satellites``): the campaign's own jobs of
+    those codes at those sizes on Kemp's graph, full solves, unchanged (the same keys and repeats,
+    so that their records join the main processes' as more independent processes)."""
+    sat = P.get("satellites") or {}
+    codes = {tuple(K[r]) for r in sat.get("roles", ())}
+    sizes = set(sat.get("sizes", ()))
+    return [j for j in campaign_jobs(P, notebooks) if (j.algorithm, j.variant) in codes and j.n in sizes
+            and j.graph == KEMP and j.samples is None and '"memory"' not in j.params and not j.once]
+
+
 def schedule(jobs):
     """The steps of one campaign process, in the jobs' order: a job alone (its repeats back to back),
     or, where the first job timed in rounds of a size comes, every such job of that size together

@@ -26,6 +26,11 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
                 milliseconds to under a second): after one untimed warm-up of each at its size, timed
                 ``rounds`` times per process in rounds interleaved over all such jobs of that size,
                 every degree graph included (plan.schedule; campaign.run_process)
+  satellites    dict(processes, roles, sizes): that many more fresh processes, numbered after the
+                campaign's, each timing only the campaign's jobs of these codes (roles of
+                data/sweeps/kemp.yaml) at these sizes.  For a quantity that moves between processes
+                more than its claim's band allows 5 processes to settle: Harish's time growth (its
+                n = 1024 runs are 16,073 host round trips each, and move +-10% between leases)
 """
 from __future__ import annotations
 
@@ -39,7 +44,7 @@ PROFILES = {
                   blocked_rounds=1, blocked_cap=256, dijkstra_sources=32, minplus_rows=16, minplus_cap=256,
                   cubic_cap=256, tran_cap=256, ooc_cap=256, ooc32_cap=256, ooc_big=(512, 0.5), variant_cap=256,
                   race_sizes=[32, 64], degree_n=256, degrees=[(2, 6), (16, 24)], mem_sizes=[16, 64, 256],
-                  rounds=2, rounds_n=256),
+                  rounds=2, rounds_n=256, satellites=dict(processes=1, roles=["harish_atomic"], sizes=[128, 256])),
     "quick": dict(processes=3, repeats=2, repeats_large=1, large_n=2048, small_n=256, repeats_small=5, cpu_sizes=[256, 512, 1024],
                   gpu_sizes=[1024, 2048, 4096], full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=4096, dijkstra_sources=256, minplus_rows=32, minplus_cap=2048,
@@ -53,7 +58,7 @@ PROFILES = {
                   cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_extra=[6144, 10240], ooc_big=(16384, 512),
                   kk32_cap=8192, variant_cap=2048, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
                   degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048],
-                  rounds=9, rounds_n=4096),
+                  rounds=9, rounds_n=4096, satellites=dict(processes=20, roles=["harish_atomic"], sizes=[1024, 21504])),
     "full": dict(processes=5, repeats=3, repeats_large=2, large_n=8192, small_n=1024, repeats_small=9, cpu_sizes=[512, 1024, 2048, 3072, 4096],
                  gpu_sizes=list(KEMP_SIZES), full_cap=4096, full_once=None, seq_samples=32, seq_samples_large=16,
                  blocked_rounds=2, blocked_cap=21504, dijkstra_sources=1024, minplus_rows=64, minplus_cap=8192,
@@ -68,6 +73,20 @@ def profile(name):
     if name not in PROFILES:
         raise ValueError(f"unknown profile {name!r}; one of {sorted(PROFILES)}")
     return dict(PROFILES[name], name=name)
+
+
+def satellite_count(P):
+    """How many satellite processes the profile adds to its ``processes`` (0: none)."""
+    return int((P.get("satellites") or {}).get("processes", 0))
+
+
+def all_processes(P):
+    """Every process index of a campaign: the main ones, then the satellites."""
+    return range(P["processes"] + satellite_count(P))
+
+
+def is_satellite(P, index):
+    return P["processes"] <= index < P["processes"] + satellite_count(P)
 
 
 def repeats_for(P, n):
