@@ -26,13 +26,18 @@ SINGLE = ("nthu_bigger_blocks_faster", "nthu_16_beats_32_dim3", "nthu_int_launch
 MULTI = ("nthu_multi_2gpu_speedup", "nthu_multi_poor_at_small_n", "nthu_stage_bytes_per_round", "nthu_stage_comm_share",
          "nthu_multi_bandwidth_grows_with_bs")
 BLOCKS = (8, 16, 32, 64)
-# the two-GPU runs (README, NTHU section): strong scaling over 5 sizes and weak scaling from 16384; n = 6000 with
-# every blocking factor in every design (bandwidth, the stage table at bs 64); 65536 (17 GB a GPU)
-DEVICE_COMMANDS = (          # scripts/device_nthu_multi.sh scaling | stage | big runs them
+# the two-GPU runs (README, NTHU section): strong scaling over 5 sizes (weak from 2048); n = 6000 with every blocking
+# factor in every design (bandwidth, the stage table at bs 64); 65536 (17 GB a GPU); weak scaling from 8192 and 16384
+DEVICE_COMMANDS = (          # scripts/device_nthu_multi.sh scaling | stage | big | weak runs them
     "python3 scripts/nthu_measure.py multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3",
     "python3 scripts/nthu_measure.py multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole --kernels b8-dim3-branch "
     "b16-dim3-branch b32-dim3-branch b64-dim3-branch --repeats 3",
-    "python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row")
+    "python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row",
+    "python3 scripts/nthu_measure.py multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3")
+# the one-GPU processes pool commits whose NTHU kernel source is the same (:func:`commits_note` checks it with git; the
+# provenance's code_fingerprint hashes every code file and differs).  f653c6e -> b41ef8c: nthu_blocked.cu unchanged,
+# its launcher fw_nthu.py changed only import paths (gpu -> gpu_device / runtime, graph -> core.graph)
+KERNEL_SOURCE = "apsp_kernels/algorithms/gpu/cuda/nthu_blocked.cu"
 # the seed's phase table (6000 vertices): bs -> (K, phase 1, 2, 3 elapsed ms)
 SEED_PHASES = {2: (3000, 82.96, 304.82, 123067.89), 4: (1500, 45.00, 107.85, 21096.13), 8: (750, 21.58, 42.73, 4058.65),
                16: (375, 14.90, 37.40, 2105.94), 32: (188, 7.92, 58.93, 2376.13)}
@@ -102,6 +107,8 @@ def measurements(single_runs, multi_runs, single, multi):
     prov = json.loads((runs[-1] / "provenance.json").read_text()) if runs else {}
     note = ["**Where the numbers come from.** Recorded by `scripts/nthu_measure.py` on the device; this notebook "
             "measures nothing.", "One GPU: " + (basis(single) if len(single) else "no run recorded") + "."]
+    if single_runs:
+        note.append(commits_note(single_runs))
     for d in multi_runs:
         p = json.loads((d / "provenance.json").read_text())
         note.append(f"P GPUs: `{d.name}`: {p.get('gpu_count')} x {p.get('gpu')}, NCCL {p.get('nccl_version')}, "
@@ -112,6 +119,41 @@ def measurements(single_runs, multi_runs, single, multi):
                           measured_now=False, notebook=NB)
 
 
+def same_source(commits, path=KERNEL_SOURCE, root=None):
+    """True where ``path`` is byte-identical at every one of ``commits`` (``git diff --quiet``, in the
+    checkout), False where it differs, None where git cannot tell (no .git, an unknown commit).  The
+    provenance's ``code_fingerprint`` cannot say it: it hashes every code file, not the kernel alone."""
+    import subprocess
+    commits = list(dict.fromkeys(c for c in commits if c))
+    if len(commits) < 2:
+        return True if commits else None
+    try:
+        rcs = [subprocess.run(["git", "diff", "--quiet", a, b, "--", path], cwd=root or paths.ROOT, capture_output=True,
+                              timeout=20).returncode for a, b in zip(commits, commits[1:])]
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return None if any(rc > 1 for rc in rcs) else not any(rcs)
+
+
+def commits_note(runs, root=None):
+    """Which commits the one-GPU processes ran at, and whether the NTHU kernel source is the same at
+    all of them (computed with git where the checkout has it), as a sentence."""
+    commits = {}
+    for d in runs:
+        c = str(json.loads((d / "provenance.json").read_text()).get("git_commit") or "unknown")
+        commits.setdefault(c, []).append(d.name)
+    each = ", ".join(f"{c[:7]} ({len(v)} process{'es' if len(v) > 1 else ''})" for c, v in commits.items())
+    if len(commits) == 1:
+        return f"The one-GPU processes ran at commit {each}."
+    same = same_source([c.removesuffix("-dirty") for c in commits], root=root)
+    src = f"`{KERNEL_SOURCE.split('gpu/', 1)[1]}`"
+    tail = {True: f"the kernel source {src} is the same at all of them (`git diff` between the commits: empty), so the "
+                  "processes measure the same kernel",
+            False: f"**the kernel source {src} differs between them** (`git diff`): the processes do not measure the same kernel",
+            None: f"whether the kernel source {src} is the same at all of them could not be checked here (no git history)"}[same]
+    return f"The one-GPU processes are pooled over commits {each}; {tail}."
+
+
 def basis(df):
     """How many independent processes and repeats the numbers rest on, as a sentence."""
     if df is None or df.empty:
@@ -120,10 +162,19 @@ def basis(df):
     keys = [k for k in ("variant", "n", "n_gpus", "sync", "kernel") if k in df]
     reps = int(df.groupby(keys + ["process"]).size().max())
     s = f"{procs} independent process{'es' if procs > 1 else ''} ({', '.join(sorted(df['process'].unique()))}) with up to {reps} repeat{'s' if reps > 1 else ''} per setting"
-    if procs >= 2:
+    if procs >= 3:
         return s + ": 95% intervals over the processes where a setting ran in two or more"
+    if procs == 2:
+        return (s + ": 95% intervals over the processes where a setting ran in both; fewer than the 3 independent "
+                "processes the verdicts issue asks for, so these verdicts are provisional")
     return (s + ": intervals are the range of one process's repeats, not a 95% interval over processes; the "
             "verdicts issue asks for at least 3 independent processes, so these verdicts are provisional")
+
+
+def medians(df, keys, col):
+    """Median over the processes of each process's median of ``col`` per ``keys`` (the value the
+    verdicts' ratios take): one process counts once, however many repeats it ran."""
+    return df.groupby(list(keys) + ["process"])[col].median().groupby(level=list(range(len(keys)))).median()
 
 
 # ------------------------------------------------------------------ statistics
@@ -168,8 +219,9 @@ def _span(pts):
 
 # ------------------------------------------------------------------ tables
 def kernel_table(df, col="kernel_ms"):
-    """Median time per (n, bs) with one column per launch and update form."""
-    t = df[df["status"] == "ok"].groupby(["n", "bs", "launch", "update"])[col].median().unstack(["launch", "update"])
+    """Median time per (n, bs) with one column per launch and update form (:func:`medians`: over the
+    processes' medians)."""
+    t = medians(df[df["status"] == "ok"], ["n", "bs", "launch", "update"], col).unstack(["launch", "update"])
     t.columns = [f"{lo} / {u} (ms)" for lo, u in t.columns]
     return t.reset_index().rename(columns={"bs": "block size bs (vertices)"})
 
@@ -180,7 +232,7 @@ def phase_table(df, n=6000, launch="dim3", update="branch"):
     rows = []
     d = df[(df["n"] == n) & (df["launch"] == launch) & (df["update"] == update) & (df["status"] == "ok")]
     for bs in sorted(set(d["bs"]) | set(SEED_PHASES)):
-        p = d[d["bs"] == bs][["phase1_ms", "phase2_ms", "phase3_ms"]].median()
+        p = pd.Series([medians(d[d["bs"] == bs], ["bs"], c).get(bs, np.nan) for c in ("phase1_ms", "phase2_ms", "phase3_ms")])
         K = padded_size(n, bs) // bs
         row = {"block size bs (vertices)": bs}
         if len(d[d["bs"] == bs]):
@@ -207,7 +259,7 @@ def verification(single, multi):
         v = d["verified"].map(lambda x: None if x != x or x is None else bool(x) if not isinstance(x, str) else x == "True")
         bad = int((v == False).sum())          # noqa: E712 (None stays apart)
         none = int(v.isna().sum())
-        by = ", ".join(sorted(set(d["verified_by"].dropna()))) if "verified_by" in d else "the CPU reference"
+        by = ", ".join(sorted(set(d["verified_by"].dropna()) - {"none"})) if "verified_by" in d else "the CPU reference"
         out.append(f"{what} solves: {len(d) - bad - none} of {len(d)} verified exactly (Fletcher-64 against {by})"
                    + (f", **{bad} FAILED**" if bad else "") + (f", {none} without a reference (above the CPU cap)" if none else ""))
     return "; ".join(out) + "." if out else "No solve recorded."
@@ -231,17 +283,71 @@ def stage_table(multi, n=6000, kernel="b64-dim3-branch"):
     return pd.DataFrame(rows)
 
 
+def weak_n0(multi):
+    """Each row's weak-scaling n0 (its n is n0 sqrt(P)): ``weak_n0`` where recorded, else (runs before
+    ``--weak-from``) the smallest n of the same process, where those runs started; NaN on strong rows."""
+    if multi is None or multi.empty:
+        return pd.Series(dtype=float)
+    rec = pd.to_numeric(multi["weak_n0"], errors="coerce") if "weak_n0" in multi else pd.Series(np.nan, multi.index)
+    smallest = multi.groupby("process")["n"].transform("min")
+    return rec.fillna(smallest).where(multi["label"] == "weak")
+
+
+def weak_points(multi, kernel="b32-dim3-branch"):
+    """Weak scaling (n^2 per GPU fixed, n = n0 sqrt(P)), one row per (n0, P > 1, design): T(1, n0), T(P, n),
+    and the efficiency T(1, n0) sqrt(P) / T(P, n0 sqrt P) (1 = ideal: n^3 work on P GPUs takes sqrt(P) times
+    T(1, n0)).  Times: the slowest rank's device time, :func:`medians` over processes; T(1, n0) from every
+    one-GPU solve at n0 of this kernel (strong or weak)."""
+    cols = ["n0", "n_gpus", "n", "variant", "t1_n0", "t", "efficiency"]
+    if multi is None or multi.empty or "label" not in multi:
+        return pd.DataFrame(columns=cols)
+    d = multi.assign(n0=weak_n0(multi))
+    d = d[(d["kernel"] == kernel) & (d["status"] == "ok")]
+    one = medians(d[d["n_gpus"] == 1], ["n"], "kernel_ms_max")
+    w = d[(d["label"] == "weak") & (d["n_gpus"] > 1)]
+    if w.empty:
+        return pd.DataFrame(columns=cols)
+    g = medians(w, ["n0", "n_gpus", "n", "variant"], "kernel_ms_max").rename("t").reset_index()
+    g["t1_n0"] = [one.get(int(n0), np.nan) for n0 in g["n0"]]
+    g["efficiency"] = g["t1_n0"] * np.sqrt(g["n_gpus"]) / g["t"]
+    return g[cols]
+
+
 def scaling_table(multi, kernel="b32-dim3-branch"):
-    """Strong and weak scaling: the slowest rank's device time per (label, n, P, design), the
-    speed-up over one GPU at the same n, and the share of broadcasts."""
-    d = multi[(multi["kernel"] == kernel) & (multi["status"] == "ok")]
+    """Strong and weak scaling: the slowest rank's device time per (label, n, P, design) (:func:`medians`
+    over processes), the speed-up over one GPU at the same n, the share of broadcasts; weak rows also
+    their n0 (n = n0 sqrt(P)), T(1 GPU, n0) and, on P > 1 GPUs, the weak efficiency (:func:`weak_points`)."""
+    if multi is None or multi.empty:
+        return pd.DataFrame()
+    d = multi.assign(n0=weak_n0(multi).fillna(-1))    # -1: a strong row (groupby drops NaN keys)
+    d = d[(d["kernel"] == kernel) & (d["status"] == "ok")]
     if d.empty:
         return pd.DataFrame()
-    g = d.groupby(["label", "n", "n_gpus", "variant"]).agg(t=("kernel_ms_max", "median"), share=("comm_share", "median")).reset_index()
-    one = d[d["n_gpus"] == 1].groupby("n")["kernel_ms_max"].median()
+    keys = ["label", "n0", "n", "n_gpus", "variant"]
+    g = pd.concat([medians(d, keys, "kernel_ms_max").rename("t"), medians(d, keys, "comm_share").rename("share")],
+                  axis=1).reset_index()
+    one = medians(d[d["n_gpus"] == 1], ["n"], "kernel_ms_max")
     g["speed-up over one GPU (x)"] = [one.get(n, np.nan) / t for n, t in zip(g["n"], g["t"])]
-    return g.rename(columns={"label": "scaling", "n_gpus": "GPUs (count)", "variant": "design", "t": "device time (ms)",
-                             "share": "broadcast share (%)"}).assign(**{"broadcast share (%)": lambda x: 100 * x["broadcast share (%)"]})
+    g["n0"] = g["n0"].where(g["n0"] > 0)
+    g["t1_n0"] = [one.get(int(n0), np.nan) if n0 == n0 else np.nan for n0 in g["n0"]]
+    g["efficiency"] = np.where(g["n_gpus"] > 1, 100 * g["t1_n0"] * np.sqrt(g["n_gpus"]) / g["t"], np.nan)
+    g = g.sort_values(["label", "n0", "n", "n_gpus", "variant"], na_position="first", kind="stable")
+    g = g.rename(columns={"label": "scaling", "n0": "weak: n0 (vertices)", "n_gpus": "GPUs (count)", "variant": "design",
+                          "t": "device time (ms)", "share": "broadcast share (%)", "t1_n0": "weak: T(1 GPU, n0) (ms)",
+                          "efficiency": "weak efficiency (%)"})
+    g["broadcast share (%)"] = 100 * g["broadcast share (%)"]
+    return g[["scaling", "n", "GPUs (count)", "design", "device time (ms)", "broadcast share (%)", "speed-up over one GPU (x)",
+              "weak: n0 (vertices)", "weak: T(1 GPU, n0) (ms)", "weak efficiency (%)"]].reset_index(drop=True)
+
+
+def weak_findings(multi, kernel="b32-dim3-branch"):
+    """The weak efficiencies in words (what the scaling table's weak rows say)."""
+    w = weak_points(multi, kernel)
+    if w.empty:
+        return "no weak-scaling run recorded"
+    parts = [f"from n0 = {int(r.n0)} on {r.n_gpus} GPUs ({r.variant} design, n = {r.n}): T(1, n0) = {fmt(r.t1_n0)} ms, "
+             f"T({r.n_gpus}, n) = {fmt(r.t)} ms, efficiency {fmt(100 * r.efficiency)}%" for r in w.itertuples()]
+    return "; ".join(parts) + "."
 
 
 def findings(df, n=6000):
@@ -249,7 +355,7 @@ def findings(df, n=6000):
     ok = df[(df["status"] == "ok") & (df["n"] == n)]
     if ok.empty:
         return f"nothing measured at n = {n}"
-    med = ok.groupby(["bs", "launch", "update"])["kernel_ms"].median()
+    med = medians(ok, ["bs", "launch", "update"], "kernel_ms")
     bs, launch, update = med.idxmin()
     out = [f"At n = {n} the fastest variant is bs {bs} with {launch} launches and the {update} update ({fmt(med.min())} ms)"]
     for lo in ("dim3", "int"):

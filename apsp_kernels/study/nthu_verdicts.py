@@ -5,11 +5,13 @@ records); the multi-GPU claims are 'not testable' with the reason while no two-G
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ..algorithms.gpu.fw_nthu import padded_size
 from ..algorithms.gpu.multi import schedule
 from . import rules, stats, verdicts as V
-from .nthu_report import BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, _span, basis, points, ratio, samples
+from .nthu_report import (BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, _span, basis, points, ratio, samples,
+                          weak_points)
 from .tables import fmt
 
 UPDATES = ("branch", "select")
@@ -125,6 +127,42 @@ def multi_rows(C, multi):
     return rows
 
 
+def _used(df, sels):
+    """The verified rows matching any of ``sels`` (a claim's settings): what its basis is computed over."""
+    mask = pd.Series(False, index=df.index)
+    for sel in sels:
+        m = pd.Series(True, index=df.index)
+        for k, v in sel.items():
+            m &= df[k] == v
+        mask |= m
+    return df[mask & (df["status"] == "ok")] if "status" in df else df[mask]
+
+
+def _basis(df, pairs):
+    """:func:`basis` over the rows of ``pairs`` (both sides) only: a claim decided by one process's runs says so,
+    however many other processes the notebook loaded."""
+    return basis(_used(df, [p[1] for p in pairs] + [p[2] for p in pairs]))
+
+
+def _slope_groups(multi, T, n, num, den):
+    """One size's (numerator values, denominator values) for the slope: the processes' medians where
+    each side ran in two or more processes, else the repeats (as :func:`ratio`)."""
+    a, b = samples(multi, T, **num), samples(multi, T, **den)
+    if len(a) >= 2 and len(b) >= 2:
+        return [np.median(x) for x in a.values()], [np.median(x) for x in b.values()]
+    return (np.concatenate(list(a.values())) if a else np.array([]), np.concatenate(list(b.values())) if b else np.array([]))
+
+
+def _weak_beside(multi):
+    """The weak-scaling efficiencies (:func:`nthu_report.weak_points`), as a clause."""
+    w = weak_points(multi, MULTI_KERNEL)
+    w = w[w["variant"] == "row"]
+    if w.empty:
+        return ""
+    return ("beside, weak scaling (n^2 per GPU fixed, efficiency T(1, n0) sqrt(P) / T(P, n0 sqrt P)): "
+            + ", ".join(f"{fmt(100 * r.efficiency)}% from n0 = {int(r.n0)} (n = {r.n})" for r in w.itertuples()))
+
+
 def _missing(c, multi, what):
     return V.evaluate({**c, "testable_here": False, "not_testable_reason": f"{PENDING}: the recorded two-GPU runs have no {what}"}, multi)
 
@@ -139,42 +177,49 @@ def _stage_bytes(c, multi):
 
 
 def _multi(c, multi):
-    why = basis(multi)
     cid = c["id"]
     T = "kernel_ms_max"
     if cid == "nthu_multi_2gpu_speedup":
         ns = sorted(n for n in set(multi.loc[(multi["n_gpus"] == 2) & (multi["kernel"] == MULTI_KERNEL), "n"]) if n >= 16384)
         pairs = [(f"{n}, row", _m(n, 1, "row"), _m(n, 2, "row")) for n in ns]
         pts = points(multi, pairs, T)
-        return _row(c, multi, pts, note=why) if pts else _missing(c, multi, "one- and two-GPU pair at n >= 16384 (row, bs 32)")
+        return _row(c, multi, pts, note=_basis(multi, pairs), extra=_weak_beside(multi)) if pts else \
+            _missing(c, multi, "one- and two-GPU pair at n >= 16384 (row, bs 32)")
     if cid == "nthu_multi_poor_at_small_n":
         ns = sorted(set(multi.loc[(multi["n_gpus"] == 2) & (multi["variant"] == "row") & (multi["kernel"] == MULTI_KERNEL), "n"]))
-        groups = [(samples(multi, T, **_m(n, 1, "row")), samples(multi, T, **_m(n, 2, "row"))) for n in ns]
-        keep = [(n, a, b) for n, (a, b) in zip(ns, groups) if a and b]
-        if len(keep) < 4:
-            return _missing(c, multi, f"one- and two-GPU pairs at 4 or more sizes (row, bs 32; {len(keep)} found)")
-        flat = [(np.concatenate(list(a.values())), np.concatenate(list(b.values()))) for _, a, b in keep]
-        slope = stats.loglog_slope_ci([n for n, _, _ in keep], flat)
-        pts = points(multi, [(f"{n}, row", _m(n, 1, "row"), _m(n, 2, "row")) for n, _, _ in keep], T)
-        row = V.evaluate(c, multi, decided=rules.trend_rule(*slope, len(keep), +1), note=why)
-        shares = samples(multi, "comm_share", **_m(keep[0][0], 2, "row")), samples(multi, "comm_share", **_m(keep[-1][0], 2, "row"))
+        groups = {n: _slope_groups(multi, T, n, _m(n, 1, "row"), _m(n, 2, "row")) for n in ns}
+        keep = [n for n in ns if len(groups[n][0]) and len(groups[n][1])]
+        # a size where a side has one value (one process, one repeat) has no spread: its median cannot be drawn, so
+        # the slope's interval is taken over the others (named in the reason) rather than lost (NaN) for all
+        single = [n for n in keep if min(len(groups[n][0]), len(groups[n][1])) < 2]
+        fit = [n for n in keep if n not in single]
+        if len(fit) < 4:
+            return _missing(c, multi, f"one- and two-GPU pairs at 4 or more sizes with two or more solves each "
+                                      f"(row, bs 32; {len(fit)} found)")
+        slope = stats.loglog_slope_ci(fit, [groups[n] for n in fit])
+        pairs = [(f"{n}, row", _m(n, 1, "row"), _m(n, 2, "row")) for n in keep]
+        pts = points(multi, pairs, T)
+        row = V.evaluate(c, multi, decided=rules.trend_rule(*slope, len(fit), +1), note=_basis(multi, pairs))
+        if single:
+            row["reason"] += f"; n = {', '.join(map(str, single))} (one solve a side, no spread) shown, not in the slope"
+        share = [np.median([np.median(x) for x in samples(multi, "comm_share", **_m(n, 2, "row")).values()]) for n in (keep[0], keep[-1])]
         row.update(per_size="; ".join(f"n={p[0].split(',')[0]}: {fmt(p[1])}x" for p in pts), ours_kernel=_span(pts),
-                   matched_n=", ".join(str(n) for n, _, _ in keep),
-                   reason=row["reason"] + f"; broadcast share on two GPUs {fmt(100 * np.median(np.concatenate(list(shares[0].values()))))}% "
-                                          f"at n = {keep[0][0]}, {fmt(100 * np.median(np.concatenate(list(shares[1].values()))))}% at n = {keep[-1][0]}")
+                   matched_n=", ".join(map(str, keep)),
+                   reason=row["reason"] + f"; broadcast share on two GPUs {fmt(100 * share[0])}% at n = {keep[0]}, "
+                                          f"{fmt(100 * share[1])}% at n = {keep[-1]}")
         return row
     if cid == "nthu_stage_comm_share":
         order = ("whole", "rowcol", "row")
         pairs = [(f"6000, {a} / {b}", _m(6000, 2, a, STAGE_KERNEL), _m(6000, 2, b, STAGE_KERNEL)) for a, b in zip(order, order[1:])]
         pts = points(multi, pairs, "comm_share")
         seed = {d: 100 * (h + o) / (u + h + o) for d, (_, _, u, h, o) in SEED_STAGES.items()}
-        return _row(c, multi, pts, note=why, extra="the seed's Memcpy shares: " + ", ".join(f"{d} {fmt(v)}%" for d, v in seed.items())) \
+        return _row(c, multi, pts, note=_basis(multi, pairs), extra="the seed's Memcpy shares: " + ", ".join(f"{d} {fmt(v)}%" for d, v in seed.items())) \
             if len(pts) == 2 else _missing(c, multi, "two-GPU run of all three designs at n = 6000, bs 64")
     if cid == "nthu_multi_bandwidth_grows_with_bs":
         pairs = [(f"6000, bs {b} / bs {a}", _m(6000, 2, "row", f"b{b}-dim3-branch"), _m(6000, 2, "row", f"b{a}-dim3-branch"))
                  for a, b in zip(BLOCKS, BLOCKS[1:])]
         pts = points(multi, pairs, "bandwidth_GBps")
-        return _row(c, multi, pts, note=why) if pts else _missing(c, multi, "two-GPU row-design runs at n = 6000 for bs 8 .. 64")
+        return _row(c, multi, pts, note=_basis(multi, pairs)) if pts else _missing(c, multi, "two-GPU row-design runs at n = 6000 for bs 8 .. 64")
     raise KeyError(cid)
 
 
