@@ -253,3 +253,44 @@ def test_failed_full_solve_gives_no_time():
                  wall_ms=1.0, status=s, verified=v) for s, v in (("ok", True), ("failed_verification", False))]
     t, kind = M.times(pd.DataFrame(rows), "a", None, 8)
     assert t.size == 0 and kind == "failed"
+
+
+def test_satellite_jobs_are_the_campaigns_own_jobs_of_their_codes_and_sizes():
+    """A satellite times exactly the campaign's jobs of its roles at its sizes (same keys, same
+    repeats), so its records join the main processes' as more processes of those quantities."""
+    for name in ("smoke", "paper"):
+        P = profiles.profile(name)
+        sat, main = plan.satellite_jobs(P), {j.key: j for j in plan.campaign_jobs(P)}
+        codes = {tuple(plan.K[r]) for r in P["satellites"]["roles"]}
+        assert sat and all(main[j.key] == j for j in sat)
+        assert {(j.algorithm, j.variant) for j in sat} == codes
+        assert sorted(j.n for j in sat) == sorted(P["satellites"]["sizes"])
+    P = profiles.profile("paper")
+    assert list(profiles.all_processes(P)) == list(range(5 + 20))
+    assert not profiles.is_satellite(P, 4) and profiles.is_satellite(P, 5) and profiles.is_satellite(P, 24)
+    assert not profiles.is_satellite(P, 25) and profiles.satellite_count(profiles.profile("quick")) == 0
+
+
+def test_a_satellite_process_runs_only_its_jobs_and_says_so(tmp_path, monkeypatch):
+    from apsp_kernels import gpu_device
+    calls = []
+
+    def fake_measure(algo, g, *, variant=None, repeats=3, warmup=1, reference=None, params=None, extra=None, samples=None):
+        calls.append((algo.name, str(variant), g.n, repeats))
+        return [dict(extra, algorithm=algo.name, variant=str(variant), n=g.n, params=json.dumps(params or {}),
+                     repeat=i, status="ok", wall_ms=1.0, estimate="measured", verified=True, device=algo.device)
+                for i in range(repeats)]
+
+    monkeypatch.setattr(gpu_device, "available", lambda: True)
+    monkeypatch.setattr(harness, "measure", fake_measure)
+    monkeypatch.setattr(campaign, "reference_checksum", lambda g: 0)
+    P = profiles.profile("smoke")
+    idx = P["processes"]                                   # the first satellite
+    campaign.run_process(P, tmp_path, idx)
+    assert [(a, n) for a, _, n, r in calls if r > 0] == [(j.algorithm, j.n) for j in plan.satellite_jobs(P)]
+    prov = json.loads((tmp_path / f"provenance-{idx}.json").read_text())
+    assert prov["parameters"]["satellite"] is True and prov["parameters"]["process"] == idx
+    loaded, merged = campaign.load(tmp_path)
+    assert merged["satellites"] == 1 and "1 satellite process" in M.processes_text(merged)
+    with pytest.raises(ValueError, match="satellite"):
+        campaign.run_process(P, tmp_path, idx + profiles.satellite_count(P))

@@ -82,3 +82,17 @@ def test_the_summary_sentence_is_computed_from_the_table(tmp_path):
                     "draw; 1 do not, the least stable `edge` (reproduced) in 3 of 4 (left out, their measurement "
                     "differs between the pooled runs: dense).")
     assert list(shaky.claim) == ["edge"] and list(shaky.draws_giving_it) == ["3 of 4"]
+
+
+def test_satellites_form_their_own_pool_and_join_every_draw(tmp_path):
+    """A run's processes from the profile's ``processes`` on are satellites: pooled apart, and each draw
+    of k main processes gets s distinct satellites after them."""
+    def load(d):
+        return pd.DataFrame({"process": range(7), "value": range(7)}), {"profile": "paper"}   # paper: 5 main
+    main = S.pool([tmp_path / "r"], load=load)
+    sats = S.pool([tmp_path / "r"], load=load, satellites=True)
+    assert [lab for lab, _ in main] == [f"r:{i}" for i in range(5)] and [lab for lab, _ in sats] == ["r:5", "r:6"]
+    picks = S.with_satellites(S.draws(main, 3, 4), [lab for lab, _ in sats], 2)
+    assert all(len(p) == 5 and set(p[3:]) == {"r:5", "r:6"} and not set(p[:3]) & {"r:5", "r:6"} for p in picks)
+    with pytest.raises(ValueError, match="3 satellites a draw from a pool of 2"):
+        S.with_satellites(picks, ["r:5", "r:6"], 3)

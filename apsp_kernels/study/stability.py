@@ -8,7 +8,10 @@ of the run under test.  A claim that agrees in, say, 1 draw of 4 will most likel
 run: its rule or its measurement needs more precision first.
 
 Only processes measured under the same method (``rules.METHOD_FIXED``) belong in one pool: mixing
-runs of another plan gives draws with sizes or rounds that neither plan measured.
+runs of another plan gives draws with sizes or rounds that neither plan measured.  Satellite
+processes (profiles, key ``satellites``: a few codes and sizes only) form a pool of their own:
+each draw takes ``k`` main processes and ``satellites`` satellites, distinct, from the two pools
+(``--satellite-runs``: folders holding satellites only, e.g. a probe).
 
     python -m apsp_kernels.study.stability data/results/<run>-paper-campaign [<run> ...] --draws 30 \
         --out data/results/<run>-paper-campaign/stability.csv
@@ -26,15 +29,19 @@ SEED = 20261123          # fixed: the same pool gives the same draws
 TABLE = "stability.csv"  # its name beside the run under test, where notebook 07 reads it (summary.predicted_agreement)
 
 
-def pool(run_dirs, load=None):
-    """[(label, records of one process)] over the processes of every run folder."""
+def pool(run_dirs, load=None, satellites=False):
+    """[(label, records of one process)] over the main processes of every run folder (``satellites``:
+    over its satellite processes instead, those numbered from the profile's ``processes`` on)."""
     if load is None:
         from .campaign import load
+    from .profiles import PROFILES
     found = []
     for d in map(Path, run_dirs):
-        df, _ = load(d)
+        df, prov = load(d)
+        main = PROFILES.get(prov.get("profile"), {}).get("processes", 10 ** 9)
         for p, rows in df.groupby("process", sort=True):
-            found.append((f"{d.name}:{int(p)}", rows))
+            if (int(p) >= main) == satellites:
+                found.append((f"{d.name}:{int(p)}", rows))
     return found
 
 
@@ -56,9 +63,17 @@ def draws(processes, k, count, seed=SEED):
     return out
 
 
+def with_satellites(picks, satellite_labels, s, seed=SEED):
+    """Each draw of main processes with ``s`` distinct satellites added (drawn anew for every draw)."""
+    if s > len(satellite_labels):
+        raise ValueError(f"{s} satellites a draw from a pool of {len(satellite_labels)}")
+    rng = random.Random(seed + 1)
+    return [tuple(pick) + tuple(sorted(rng.sample(list(satellite_labels), s))) for pick in picks]
+
+
 def resampled_verdicts(processes, picks, verdicts=None, progress=True):
     """One row per draw, one column per claim: its verdict on the draw's processes, renumbered
-    0..k-1 as the processes of one run."""
+    0..k-1 as the processes of one run (its satellites after them)."""
     if verdicts is None:
         from .campaign_verdicts import frame_verdicts as verdicts
     by_label = dict(processes)
@@ -91,22 +106,31 @@ def main(argv=None):
     ap.add_argument("--k", type=int, default=5, help="processes per draw (a reference run has 5)")
     ap.add_argument("--draws", type=int, default=30)
     ap.add_argument("--out", help="write the per-claim table as CSV here (and what it was drawn from beside it, .json)")
+    ap.add_argument("--satellite-runs", nargs="*", default=[], help="folders whose satellite processes join the "
+                                                                    "satellite pool (the runs' own satellites always do)")
+    ap.add_argument("--satellites", type=int, default=0, help="satellite processes per draw (the paper profile runs 20)")
     ap.add_argument("--skip", default="", help="claims left out of the table, comma-separated: those whose measurement "
                                               "differs between the pooled runs (a change of method)")
     a = ap.parse_args(argv)
     from .campaign_verdicts import run_verdicts
     processes = pool(a.runs)
+    picks = draws(processes, a.k, a.draws)
+    if a.satellites:
+        sats = pool(a.runs + a.satellite_runs, satellites=True)
+        picks = with_satellites(picks, [lab for lab, _ in sats], a.satellites)
+        processes = processes + sats
     reference = run_verdicts(a.runs[0]).set_index("claim")["verdict"]
     skip = [c for c in a.skip.split(",") if c]
     unknown = sorted(set(skip) - set(reference.index))
     if unknown:
         ap.error(f"--skip: no such claim: {', '.join(unknown)}")
-    table = agreement(resampled_verdicts(processes, draws(processes, a.k, a.draws)).drop(columns=skip), reference)
+    table = agreement(resampled_verdicts(processes, picks).drop(columns=skip), reference)
     if a.out:
         table.to_csv(a.out, index=False)
         from .. import provenance
         side = Path(a.out).with_suffix(".json")
         side.write_text(json.dumps(dict(runs=[Path(r).name for r in a.runs], k=a.k, draws=a.draws, seed=SEED, skipped=skip,
+                                        satellites=a.satellites, satellite_runs=[Path(r).name for r in a.satellite_runs],
                                         git_commit=provenance.git_commit()[0],
                                         code_fingerprint=provenance.code_fingerprint()), indent=1) + "\n")
     with pd.option_context("display.width", 200, "display.max_colwidth", 80):
