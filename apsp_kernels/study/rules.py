@@ -69,6 +69,17 @@ adjacent violators) instead of the first change of sign.  The three-process Hoch
 fw.c at a tie with the CPU at n = 10 (0.99x), which the first-sign rule read as "faster from the
 smallest size" although the CPU wins from 20 to about 60; its single run and the batch now agree
 (n = 51 [39, 66] and 62 [19, 131]).
+A resampling check on E, F and G (study.stability: 40 pseudo-runs of 5 of their 15 processes) then
+gave G's verdict of harish_time_growth in only 10 of 40 draws: t(21504)/t(1024) of Harish is about
+36x over the 15 processes, within 10% of its band's edge (40x), and moves by a log-sd of 0.093
+between processes (its n = 1024 run is 16,073 host round trips, each with a flag read back).  The
+measurement needs more independent processes of those two runs, not a wider band.  So since
+METHOD_FIXED the paper profile adds 20 satellite processes (profiles key satellites: the campaign's
+own Harish atomic jobs at n = 1024 and 21504 only, about 22 s each), 4 after each main process in
+its lease.  A probe of 20 satellites in one lease (data/results/20261123-101500-satellite-probe)
+gave the same median (36.5x) with a log-sd of 0.050; with 10 of them added to each pseudo-run the
+claim gives G's verdict in 39 of 40 draws and no other claim's agreement falls.  One lease cannot
+say how much satellites of one lease share; the confirming pair will.
 """
 from __future__ import annotations
 
@@ -78,7 +89,8 @@ from .tables import fmt
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
-METHOD_FIXED = "2026-11-23T05:35:15+00:00"    # + ooc_extra sizes; dense GPU runs at n <= 4096 in interleaved rounds; density paired
+METHOD_FIXED = "2026-11-23T11:05:00+00:00"    # + 20 satellite processes (Harish atomic at 1024 and 21504)
+# (05:35:15: + ooc_extra sizes; dense GPU runs at n <= 4096 in interleaved rounds; density paired)
 # (05:21:03: rounds and the paired density claim, without ooc_extra)
 # (before: "2026-11-23T00:45:00+00:00", paper: 5 processes, each on its own lease)
 
