@@ -12,7 +12,7 @@ import pytest
 from apsp_kernels import claims
 from apsp_kernels.algorithms.gpu.fw_nthu import padded_size
 from apsp_kernels.algorithms.gpu.multi import schedule
-from apsp_kernels.study import nthu_figures as NF, nthu_report as R, nthu_verdicts as NV, tables
+from apsp_kernels.study import nthu_figures as NF, nthu_report as R, nthu_scaling as SC, nthu_verdicts as NV, tables
 
 C = claims.load()
 
@@ -183,7 +183,7 @@ def test_two_gpu_claims_hold_on_synthetic_results(tmp_path):
     assert v["nthu_multi_bandwidth_grows_with_bs"]["per_size"].count("n=6000") == 3
     # the tables and figures of the two-GPU section build
     assert {"ours: broadcast share (%)", "seed: Memcpy share (%)"} <= set(R.stage_table(multi).columns)
-    sc = R.scaling_table(multi)
+    sc = SC.scaling_table(multi)
     assert sc.loc[(sc["n"] == 32768) & (sc["GPUs (count)"] == 2) & (sc["design"] == "row"), "speed-up over one GPU (x)"].iloc[0] == \
         pytest.approx(2 / (1 + 2048 / 32768), rel=0.05)
     tables.frame(sc), tables.frame(R.stage_table(multi))                       # units in every header
@@ -241,11 +241,11 @@ def test_weak_scaling_efficiency(tmp_path):
     new = _weak_run(tmp_path / "20261121-000000-nthu-multi",            # --weak-from 8192
                     [(8192, 1, "strong", 250.0), (11584, 1, "weak", 690.0), (11584, 2, "weak", 361.0)], n0=8192)
     multi = R.load([old, new], "multi")
-    assert R.weak_n0(multi).dropna().unique().tolist() == [2048, 8192]
-    w = R.weak_points(multi)
+    assert SC.weak_n0(multi).dropna().unique().tolist() == [2048, 8192]
+    w = SC.weak_points(multi)
     assert w[["n0", "n_gpus", "n"]].values.tolist() == [[2048, 2, 2912], [8192, 2, 11584]]
     assert w["efficiency"].tolist() == pytest.approx([6.0 * np.sqrt(2) / 10.5, 250.0 * np.sqrt(2) / 361.0])
-    sc = R.scaling_table(multi).set_index(["scaling", "n", "GPUs (count)"])
+    sc = SC.scaling_table(multi).set_index(["scaling", "n", "GPUs (count)"])
     assert sc.loc[("weak", 2912, 2), "weak: n0 (vertices)"] == 2048
     assert sc.loc[("weak", 2912, 2), "weak: T(1 GPU, n0) (ms)"] == pytest.approx(6.0)
     assert sc.loc[("weak", 2912, 2), "weak efficiency (%)"] == pytest.approx(100 * 6.0 * np.sqrt(2) / 10.5)
@@ -256,15 +256,15 @@ def test_weak_scaling_efficiency(tmp_path):
     assert sc.loc["strong", ["weak: n0 (vertices)", "weak efficiency (%)"]].isna().all().all()
     tables.frame(sc.reset_index())                                             # units in every header
     assert "from n0 = 2048 on 2 GPUs (row design, n = 2912): T(1, n0) = 6 ms, T(2, n) = 10.5 ms, efficiency 80.8%" \
-        in R.weak_findings(multi)
-    assert R.weak_points(pd.DataFrame()).empty and R.weak_findings(pd.DataFrame()) == "no weak-scaling run recorded"
+        in SC.weak_findings(multi)
+    assert SC.weak_points(pd.DataFrame()).empty and SC.weak_findings(pd.DataFrame()) == "no weak-scaling run recorded"
 
 
 def test_the_recorded_two_gpu_runs(multi):
     """The 2 x H200 runs of 2026-11-23: the pivot-row design halves the time at large n, weak efficiency
     ~80% from 2048 and ~98-99% from 8192 and 16384, and each verdict's basis counts only the processes
     that ran its settings."""
-    w = R.weak_points(multi).set_index("n0")
+    w = SC.weak_points(multi).set_index("n0")
     if not {2048, 8192, 16384} <= set(w.index):
         pytest.skip("the recorded two-GPU runs are not those of 2026-11-23")
     assert w.loc[2048, "t1_n0"] == pytest.approx(5.94, abs=0.01) and w.loc[2048, "t"] == pytest.approx(10.5, abs=0.1)
@@ -305,7 +305,7 @@ def test_the_seed_tables_and_ours_in_their_shape(single):
     assert list(st["seed (MB)"]) == [144.77, 3.0802, 1.5401, 1.5401]
     N = padded_size(6000, 64)
     assert list(st["bytes per round, ours (MB)"][:3]) == [schedule.payload_bytes(s, 64, N) / 1e6 for s in ("whole", "rowcol", "row")]
-    assert R.plan_table(65536, 32, (4, 8))["matrix on each GPU (GB)"].round(1).tolist() == [17.2] * 6
+    assert SC.plan_table(65536, 32, (4, 8))["matrix on each GPU (GB)"].round(1).tolist() == [17.2] * 6
     assert "so 32 is the faster" in R.findings(single)
 
 

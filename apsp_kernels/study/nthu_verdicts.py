@@ -10,8 +10,8 @@ import pandas as pd
 from ..algorithms.gpu.fw_nthu import padded_size
 from ..algorithms.gpu.multi import schedule
 from . import rules, stats, verdicts as V
-from .nthu_report import (BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, _span, basis, points, ratio, samples,
-                          weak_points)
+from .nthu_report import BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, _span, basis, points, ratio, samples
+from .nthu_scaling import weak_points
 from .tables import fmt
 
 UPDATES = ("branch", "select")
@@ -154,7 +154,7 @@ def _slope_groups(multi, T, n, num, den):
 
 
 def _weak_beside(multi):
-    """The weak-scaling efficiencies (:func:`nthu_report.weak_points`), as a clause."""
+    """The weak-scaling efficiencies (:func:`nthu_scaling.weak_points`), as a clause."""
     w = weak_points(multi, MULTI_KERNEL)
     w = w[w["variant"] == "row"]
     if w.empty:
