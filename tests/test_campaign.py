@@ -294,3 +294,13 @@ def test_a_satellite_process_runs_only_its_jobs_and_says_so(tmp_path, monkeypatc
     assert merged["satellites"] == 1 and "1 satellite process" in M.processes_text(merged)
     with pytest.raises(ValueError, match="satellite"):
         campaign.run_process(P, tmp_path, idx + profiles.satellite_count(P))
+
+
+def test_a_satellite_without_a_gpu_leaves_no_process_behind(tmp_path, monkeypatch):
+    """Satellites time GPU codes: on a machine without a GPU one writes no records and no provenance
+    (an empty process file would break loading the batch, and count as a process)."""
+    from apsp_kernels import gpu_device
+    monkeypatch.setattr(gpu_device, "available", lambda: False)
+    P = profiles.profile("smoke")
+    assert campaign.run_process(P, tmp_path, P["processes"]).empty
+    assert not list(tmp_path.iterdir())

@@ -71,13 +71,16 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     if index >= P["processes"] and not satellite:
         raise ValueError(f"process {index}: profile {P['name']} has processes 0..{P['processes'] - 1}"
                          f" and {satellite_count(P)} satellite(s) after them")
+    has_gpu = gpu_device.available()
+    jobs = [j for j in (plan.satellite_jobs(P, notebooks) if satellite else plan.campaign_jobs(P, notebooks))
+            if (index == 0 or not j.once) and (has_gpu or registry.get(j.algorithm).device == "cpu")]
+    if satellite and not jobs:             # a satellite's codes are GPU codes: without a GPU it is no process at all
+        _log(f"  [process {index}] satellite: nothing to run here ({'no GPU' if not has_gpu else 'no jobs'})")
+        return pd.DataFrame()
     prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index, satellite=satellite))
     provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
     (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
     _start_thread_pool()
-    has_gpu = gpu_device.available()
-    jobs = [j for j in (plan.satellite_jobs(P, notebooks) if satellite else plan.campaign_jobs(P, notebooks))
-            if (index == 0 or not j.once) and (has_gpu or registry.get(j.algorithm).device == "cpu")]
     steps = plan.schedule(jobs)
     warmed, recs, graphs, refs = set(), [], {}, {}
     t_start = time.perf_counter()
