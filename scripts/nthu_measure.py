@@ -40,6 +40,7 @@ from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
 from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, launch
 from apsp_kernels.study import nthu_runs as jobs
+from apsp_kernels.study.nthu_scaling import weak_points
 from apsp_kernels.algorithms.reference import graph_key as _graph_key, reference_checksum
 
 T0 = time.perf_counter()
@@ -269,14 +270,12 @@ def _multi_tables(df):
     for (n, P, s), t in df[df["label"] == "strong"].groupby(["n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
         if n in one.index and P > 1:
             print(f"n={n} P={P} {s:6s}: {one[n] / t:.2f}x  (efficiency {one[n] / t / P:.0%})")
-    weak = df[(df["label"] == "weak") & (df["n_gpus"] > 1)]
-    if len(weak) and len(one):            # runs before --weak-from started from the smallest size
-        n0 = pd.to_numeric(weak["weak_n0"], errors="coerce") if "weak_n0" in weak else pd.Series(float("nan"), weak.index)
-        weak = weak.assign(weak_n0=n0.fillna(one.index.min()))
-        print("\nweak scaling: T(1, n0) / T(P, n0 sqrt P) (ideal: 1/sqrt(P) for n^3 work, n^2 per GPU)")
-        for (n0, n, P, s), t in weak.groupby(["weak_n0", "n", "n_gpus", "variant"])["kernel_ms_max"].median().items():
-            if n0 in one.index:
-                print(f"n0={n0:.0f} P={P} n={n} {s}: {one[n0] / t:.2f} (efficiency {one[n0] / t * math.sqrt(P):.0%})")
+    for k in sorted(set(df.loc[df["label"] == "weak", "kernel"])):      # the notebook's computation (nthu_scaling)
+        w = weak_points(df.assign(process=0), k)
+        if len(w):
+            print(f"\nweak scaling, {k}: T(1, n0) / T(P, n0 sqrt P) (ideal: 1/sqrt(P) for n^3 work, n^2 per GPU)")
+        for r in w.itertuples():
+            print(f"n0={r.n0:.0f} P={r.n_gpus} n={r.n} {r.variant}: {r.t1_n0 / r.t:.2f} (efficiency {r.efficiency:.0%})")
 
 
 def main(argv=None):

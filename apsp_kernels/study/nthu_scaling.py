@@ -24,6 +24,11 @@ def plan_table(n=32768, block=32, ranks=(2, 4, 8)):
                          "matrix on each GPU (GB)": g["mem"] / 1e9})
 
 
+def weak_efficiency(t1_n0, n_gpus, t):
+    """T(1, n0) sqrt(P) / T(P, n0 sqrt P): 1 = ideal (n^3 work on P GPUs with n^2 each takes sqrt(P) times T(1, n0))."""
+    return t1_n0 * np.sqrt(n_gpus) / t
+
+
 def weak_n0(multi):
     """Each row's weak-scaling n0 (its n is n0 sqrt(P)): ``weak_n0`` where recorded, else (runs before
     ``--weak-from``) the smallest n of the same process, where those runs started; NaN on strong rows."""
@@ -50,7 +55,7 @@ def weak_points(multi, kernel="b32-dim3-branch"):
         return pd.DataFrame(columns=cols)
     g = medians(w, ["n0", "n_gpus", "n", "variant"], "kernel_ms_max").rename("t").reset_index()
     g["t1_n0"] = [one.get(int(n0), np.nan) for n0 in g["n0"]]
-    g["efficiency"] = g["t1_n0"] * np.sqrt(g["n_gpus"]) / g["t"]
+    g["efficiency"] = weak_efficiency(g["t1_n0"], g["n_gpus"], g["t"])
     return g[cols]
 
 
@@ -71,7 +76,7 @@ def scaling_table(multi, kernel="b32-dim3-branch"):
     g["speed-up over one GPU (x)"] = [one.get(n, np.nan) / t for n, t in zip(g["n"], g["t"])]
     g["n0"] = g["n0"].where(g["n0"] > 0)
     g["t1_n0"] = [one.get(int(n0), np.nan) if n0 == n0 else np.nan for n0 in g["n0"]]
-    g["efficiency"] = np.where(g["n_gpus"] > 1, 100 * g["t1_n0"] * np.sqrt(g["n_gpus"]) / g["t"], np.nan)
+    g["efficiency"] = np.where(g["n_gpus"] > 1, 100 * weak_efficiency(g["t1_n0"], g["n_gpus"], g["t"]), np.nan)
     g = g.sort_values(["label", "n0", "n", "n_gpus", "variant"], na_position="first", kind="stable")
     g = g.rename(columns={"label": "scaling", "n0": "weak: n0 (vertices)", "n_gpus": "GPUs (count)", "variant": "design",
                           "t": "device time (ms)", "share": "broadcast share (%)", "t1_n0": "weak: T(1 GPU, n0) (ms)",

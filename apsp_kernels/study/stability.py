@@ -34,13 +34,13 @@ def pool(run_dirs, load=None, satellites=False):
     over its satellite processes instead, those numbered from the profile's ``processes`` on)."""
     if load is None:
         from .campaign import load
-    from .profiles import PROFILES
+    from .profiles import PROFILES, is_satellite
     found = []
     for d in map(Path, run_dirs):
         df, prov = load(d)
-        main = PROFILES.get(prov.get("profile"), {}).get("processes", 10 ** 9)
+        P = PROFILES.get(prov.get("profile"))
         for p, rows in df.groupby("process", sort=True):
-            if (int(p) >= main) == satellites:
+            if (P is not None and is_satellite(P, int(p))) == satellites:
                 found.append((f"{d.name}:{int(p)}", rows))
     return found
 
