@@ -38,3 +38,23 @@ def test_always_faster_never_faster_and_a_clean_crossing():
     assert V.crossover_of(_records({10: 1.3, 20: 1.2, 40: 1.1}), "a", "b")[0] is None
     n, _, _ = V.crossover_of(_records({100: 2.0, 400: 0.5}), "a", "b")
     assert np.isclose(n, 200.0)                    # log-log interpolation: the zero halfway in log n
+
+
+def test_censored_draws_stay_in_the_interval():
+    # 40 of 400 draws where a is faster from the smallest size: the lower end is that size, not a
+    # number read off the 360 others (they were dropped before, narrowing the interval to the point)
+    draws = [0.0] * 40 + list(np.linspace(40, 120, 360))
+    lo, hi = V.censored_interval(draws, 10, 1800)
+    assert lo == 0.0 and 110 < hi < 120
+    lo, hi = V.censored_interval(list(np.linspace(12000, 14000, 380)) + [None] * 20, 1024, 16384)
+    assert 12000 < lo < 12200 and hi == np.inf
+    lo, hi = V.censored_interval(list(np.linspace(12000, 14000, 399)) + [None], 1024, 16384)
+    assert hi < 14000                                 # one never-crossing draw of 400: inside the 2.5% tail
+    assert V.censored_interval([], 10, 20) is None
+
+
+def test_a_crossing_near_the_smallest_size_keeps_the_draws_that_cross_before_it():
+    # a tie at the smallest size: some bootstrap draws have a faster from the start (0)
+    rows = _records({10: 1.0, 20: 0.9, 40: 0.8, 80: 0.7})
+    n, ci, measured = V.crossover_of(rows, "a", "b")
+    assert n is not None and ci is not None and ci[0] == 0.0 and ci[1] >= n

@@ -95,6 +95,15 @@ def test_crossover_outcomes():
     assert rules.crossover_rule(190, [100, 100], 2, (16, 2048), ci=(150, 260))[0] == "inconclusive"
 
 
+def test_crossover_interval_with_censored_ends():
+    # an interval end among censored bootstrap draws: 0 = at or below the smallest size, inf = beyond the largest
+    v, why = rules.crossover_rule(60, [500, 500], 2, (10, 1800), ci=(0.0, 131))
+    assert v == "differs in magnitude" and "[<= 10, 131]" in why
+    v, why = rules.crossover_rule(13000, [6144, 7168], 2, (1024, 16384), ci=(12600, float("inf")))
+    assert v == "inconclusive" and "[12600, > 16384]" in why        # unbounded above: across the band's top
+    assert rules.crossover_rule(300, [100, 100], 2, (16, 2048), ci=(0.0, 400))[0] == "inconclusive"
+
+
 def test_parity_claim_has_no_direction():
     # a claimed 1x (two timing methods agree): below 1 is a magnitude, not the opposite direction
     v, why = rules.range_rule([(10, 0.5, 0.45, 0.55), (20, 0.6, 0.55, 0.65)], [1, 1], 1.25)

@@ -13,6 +13,7 @@ from .report_hochberg import (break_even, difference_points, exploration_sizes, 
 from .report_hochberg_data import (COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, _lists,
                                    _sel)
 from .tables import fmt, interval
+from .text import crossing_interval
 
 def _geo_text(pts):
     g = V._geo(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
@@ -75,7 +76,7 @@ def _cross_text(x):
         return f"never up to n = {rng[1]}" if rng else "-"
     if n == 0:
         return f"from the smallest size, n = {rng[0]}"
-    return f"n = {n:.0f}" + (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else "")
+    return f"n = {n:.0f}" + (f" {crossing_interval(*ci, rng)}" if ci else "")
 
 
 def diff_slope(st):

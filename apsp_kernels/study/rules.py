@@ -80,12 +80,19 @@ its lease.  A probe of 20 satellites in one lease (data/results/20261123-101500-
 gave the same median (36.5x) with a log-sd of 0.050; with 10 of them added to each pseudo-run the
 claim gives G's verdict in 39 of 40 draws and no other claim's agreement falls.  One lease cannot
 say how much satellites of one lease share; the confirming pair will.
+G′ (20261124-123500), the first run under that method, was judged with one later change that moves
+no verdict of G′, G, F or E and no agreement count of study.stability: verdicts.censored_interval
+keeps a crossover's censored bootstrap draws (faster from the smallest size, or never crossing) in
+its interval instead of dropping them, which had narrowed intervals towards the point (Hochberg's
+break-even: 35 of 400 draws at the smallest size, [19, 131] -> [<= 10, 131]; harish_overtakes_tran:
+1 of 400 never crossing, upper end 14,238 -> 14,267 against the band's edge at 14,336).
 """
 from __future__ import annotations
 
 import math
 
 from .tables import fmt
+from .text import crossing_interval
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
@@ -224,7 +231,7 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None):
             return "differs in magnitude", f"already crossed at the smallest size n = {m_lo:g}, below the window [{b_lo:.0f}, {b_hi:.0f}]"
         return "not testable", f"already crossed at the smallest size n = {m_lo:g}; the crossing may lie below it"
     lo, hi = ci if ci is not None else (ours, ours)
-    s = f"crossing near n = {ours:.0f} [{lo:.0f}, {hi:.0f}]"
+    s = f"crossing near n = {ours:.0f} {crossing_interval(lo, hi, measured)}"
     w = _place(lo, hi, b_lo, b_hi)
     if w == "inside":
         return "reproduced", f"{s}, inside [{b_lo:.0f}, {b_hi:.0f}]"

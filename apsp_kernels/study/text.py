@@ -50,6 +50,16 @@ def median(v):
     return float(np.median(v)) if v.size else float("nan")
 
 
+def crossing_interval(lo, hi, measured):
+    """A crossover's 95% interval as text, '[39, 131]'; an end among censored bootstrap draws
+    (verdicts.censored_interval: 0 at or below the smallest size measured, inf beyond the largest)
+    is said as such, '[<= 10, 131]', '[12653, > 16384]'."""
+    m_lo, m_hi = measured
+    lo_text = f"<= {m_lo:g}" if lo == 0 else f"{lo:.0f}"
+    hi_text = f"> {m_hi:g}" if hi == np.inf else f"{hi:.0f}"
+    return f"[{lo_text}, {hi_text}]"
+
+
 def n_or(x):
     """A crossover size as text: 'n = 140', 'from the smallest size' (0), 'never' (None)."""
     if x is None:
