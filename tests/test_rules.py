@@ -104,6 +104,13 @@ def test_crossover_interval_with_censored_ends():
     assert rules.crossover_rule(300, [100, 100], 2, (16, 2048), ci=(0.0, 400))[0] == "inconclusive"
 
 
+def test_crossover_inside_only_through_the_tolerance_says_so():
+    v, why = rules.crossover_rule(13515, [6144, 7168], 2, (1024, 16384), ci=(12653, 14267))
+    assert v == "reproduced" and "widened by the tolerance 2" in why and "lies above the claimed window" in why
+    v, why = rules.crossover_rule(6500, [6144, 7168], 2, (1024, 16384), ci=(6200, 7000))
+    assert v == "reproduced" and "widened" not in why
+
+
 def test_parity_claim_has_no_direction():
     # a claimed 1x (two timing methods agree): below 1 is a magnitude, not the opposite direction
     v, why = rules.range_rule([(10, 0.5, 0.45, 0.55), (20, 0.6, 0.55, 0.65)], [1, 1], 1.25)

@@ -202,7 +202,7 @@ def points(df, pairs, col):
 
 def _span(pts):
     vals = [p[1] for p in pts]
-    return f"{fmt(min(vals))}x .. {fmt(max(vals))}x over {len(vals)}" if vals else "-"
+    return f"range {fmt(min(vals))}x .. {fmt(max(vals))}x over {len(vals)} (not a CI)" if vals else "-"
 
 
 # ------------------------------------------------------------------ tables

@@ -31,13 +31,14 @@ def wins(sp, a, b):
     faster = sp[sp["ci_lo"] > 1]["n"].astype(int).tolist()
     slower = sp[sp["ci_hi"] < 1]["n"].astype(int).tolist()
     tie = sp[(sp["ci_lo"] <= 1) & (sp["ci_hi"] >= 1)]["n"].astype(int).tolist()
+    # every clause names both codes: a clause read alone (the first may be missing) must not flip the subject
     parts = []
     if faster:
         parts.append(f"{a} is faster than {b} at n = {_ns(faster)}")
     if slower:
-        parts.append(f"slower at n = {_ns(slower)}")
+        parts.append(f"{a} is slower than {b} at n = {_ns(slower)}")
     if tie:
-        parts.append(f"indistinguishable at n = {_ns(tie)}")
+        parts.append(f"{a} and {b} are indistinguishable at n = {_ns(tie)}")
     return "; ".join(parts) if parts else "-"
 
 

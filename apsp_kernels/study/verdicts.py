@@ -14,6 +14,7 @@ from ..algorithms import registry
 from . import measurements as M
 from . import rules, stats, tables
 from .tables import fmt, interval
+from .text import crossing_interval
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
@@ -47,7 +48,9 @@ def matched_sizes(paper_n, measured):
         return exact, ""
     near = sorted({min(measured, key=lambda m: abs(m - p)) for p in paper_n if measured
                    and abs(min(measured, key=lambda m: abs(m - p)) - p) <= p / 8})
-    return near, ("nearest measured sizes to the paper's" if near else "no measured size near the paper's")
+    return near, ("nearest measured sizes to the paper's" if near else
+                  "no measured size near the paper's: " + (f"both codes timed together at n = {measured[0]}..{measured[-1]}"
+                                                             if measured else "never timed together"))
 
 
 def _fmt_points(sp):
@@ -168,12 +171,13 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
                    ours_text=("never, up to n = %g" % rng[1] if x is None and rng else
                               f"already crossed at the smallest measured size (n = {rng[0]:g})" if x == 0 else
-                              f"n = {x:.0f}" + (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else "") if x else "-"))
+                              f"n = {x:.0f}" + (f" {crossing_interval(*ci, rng)}" if ci else "") if x else "-"))
     elif kind == "ordering":
         pts = ordering or []
         v, why = rules.ordering_rule(pts)
         row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts),
-                   ours_text=f"ratio {fmt(min(p[1] for p in pts))}x .. {fmt(max(p[1] for p in pts))}x over {len(pts)} sizes" if pts else "-")
+                   ours_text=(f"range {fmt(min(p[1] for p in pts))}x .. {fmt(max(p[1] for p in pts))}x over {len(pts)} sizes "
+                              "(not a CI; the 'per size' column gives each one's)") if pts else "-")
     elif kind == "exists":
         pts = ordering or []
         v, why = rules.exists_rule(pts)
