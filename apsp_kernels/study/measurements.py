@@ -280,18 +280,33 @@ def process_spread(df, time_col="wall_ms"):
 
 
 def sampled_validation(df):
-    """Where a CPU code ran both in full and sampled at one size: the two medians, their
-    ratio, and whether the sampled median lies inside the full runs' spread (min-max of every
-    process), which is the run-to-run spread the estimate must stay within."""
+    """Where a CPU code ran both in full and sampled at one size on one graph: the two medians,
+    their ratio, whether the sampled median lies inside the full runs' spread (min-max of every
+    process), and the ratio paired inside each process that ran both (the machine moves between
+    processes: a pair inside one process does not carry that move).  Grouped by graph as well: the
+    density study times the same codes and sizes on denser graphs, which are not the same job."""
     rows = []
     g = good(df)
-    for (a, v, n), grp in g[g["device"] == "cpu"].groupby(["algorithm", "variant", "n"]):
+    g = g[g["device"] == "cpu"]
+    for (a, v, graph, n), grp in g.groupby(["algorithm", "variant", "graph", "n"]):
         full = grp.loc[grp["estimate"] == "measured", "wall_ms"].to_numpy(float)
         samp = grp.loc[grp["estimate"] == "sampled", "wall_ms"].to_numpy(float)
-        if full.size and samp.size:
-            rows.append(dict(algorithm=a, variant=v, n=n, full_median_ms=np.median(full), full_min_ms=full.min(),
-                             full_max_ms=full.max(), sampled_median_ms=np.median(samp),
-                             sampled_over_full=np.median(samp) / np.median(full),
-                             full_spread=full.max() / full.min(),
-                             within_spread=bool(full.min() <= np.median(samp) <= full.max())))
+        if not (full.size and samp.size):
+            continue
+        paired = []
+        if "process" in grp:
+            for _, pg in grp.groupby("process"):
+                f = pg.loc[pg["estimate"] == "measured", "wall_ms"].to_numpy(float)
+                s = pg.loc[pg["estimate"] == "sampled", "wall_ms"].to_numpy(float)
+                if f.size and s.size:
+                    paired.append(np.median(s) / np.median(f))
+        rows.append(dict(algorithm=a, variant=v, graph=graph, n=n, full_median_ms=np.median(full), full_min_ms=full.min(),
+                         full_max_ms=full.max(), sampled_median_ms=np.median(samp),
+                         sampled_over_full=np.median(samp) / np.median(full),
+                         paired_processes=len(paired),
+                         paired_median=float(np.median(paired)) if paired else np.nan,
+                         paired_min=float(min(paired)) if paired else np.nan,
+                         paired_max=float(max(paired)) if paired else np.nan,
+                         full_spread=full.max() / full.min(),
+                         within_spread=bool(full.min() <= np.median(samp) <= full.max())))
     return pd.DataFrame(rows)

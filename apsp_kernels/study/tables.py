@@ -95,6 +95,8 @@ COLUMNS = {
     "full_max_ms": ("full runs: slowest", "ms"), "sampled_median_ms": ("sampled: median", "ms"),
     "sampled_over_full": ("sampled / full", "x"), "full_spread": ("full runs: slowest / fastest", "x"),
     "within_spread": ("sampled inside the full runs' spread", None),
+    "paired_processes": ("processes with both", "count"), "paired_median": ("sampled / full in one process: median", "x"),
+    "paired_min": ("in one process: lowest", "x"), "paired_max": ("in one process: highest", "x"),
     # verdicts (their numbers are text that carries the claim's own unit, x or n = ...)
     "decided_by": ("decided by", None), "paper_n": ("paper's sizes", "vertices"),
     "matched_n": ("sizes compared", "vertices"), "claimed": ("claimed", None), "tolerance": ("tolerance", "x"),
