@@ -35,3 +35,11 @@ def fmt_range(r):
     if r[-1] == math.inf:
         return f">= {r[0]:g}x"
     return f"{r[0]:g}x" if r[0] == r[1] else f"{r[0]:g}-{r[1]:g}x"
+
+
+def readings(c):
+    """A claim the seed states in several incompatible ways: each reading with its quote and
+    place, and which one the verdict tests (rows for a table; none for an unambiguous claim)."""
+    return [dict(claim=c["id"], reading=r["reading"], where=r.get("where", c["where"]), quote=r["quote"])
+            for r in c.get("readings") or []] + ([dict(claim=c["id"], reading="tested: " + c["tested_reading"],
+                                                        where="", quote="")] if c.get("readings") else [])

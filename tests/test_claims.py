@@ -59,3 +59,22 @@ def test_quotes_are_verbatim(cid):
     for q, where in quotes:
         seed = re.search(r"seed (\d{3})", where).group(1)
         assert _norm(q) in seeds[seed], f"{cid}: not verbatim in seed {seed}: {q[:80]!r}"
+
+
+def test_readings_are_listed_with_the_tested_one():
+    from apsp_kernels import claims as claims_mod
+    C = claims_mod.load()
+    c = C["kk_average_vs_fw"]
+    rows = claims_mod.readings(c)
+    assert len(rows) == len(c["readings"]) + 1 and rows[-1]["reading"].startswith("tested: ")
+    assert all(r["quote"] for r in rows[:-1]) and claims_mod.readings(C["kk_vs_fw"]) == []
+
+
+def test_a_verdict_with_several_readings_says_which_it_tests():
+    import pandas as pd
+    from apsp_kernels import claims as claims_mod
+    from apsp_kernels.study import verdicts as V
+    c = claims_mod.load()["kk_average_vs_fw"]
+    row = V.evaluate(c, pd.DataFrame(), aggregate=(150.0, 140.0, 160.0, "150x"), decided=("reproduced", "x"))
+    assert f"{len(c['readings'])} passages of the seed" in row["reason"] and "tested: " in row["reason"]
+    assert V.readings_table("06_all_algorithms") is not None and V.readings_table("01_tran_fw") is None

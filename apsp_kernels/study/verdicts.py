@@ -186,7 +186,10 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         v, why = decided or ("not testable", f"no {kind} measured")
     else:
         v, why = "not testable", f"unknown claim kind {kind!r}"
-    row.update(verdict=v, reason=why + (f"; {note}" if note else ""))
+    n_read = len(c.get("readings") or [])
+    read = (f"; {n_read} passages of the seed bear on this claim (quoted under the verdicts of report "
+            f"{c.get('notebook', '')[:2]}); tested: {_first_clause(c['tested_reading'])}") if n_read and c.get("tested_reading") else ""
+    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read)
     return row
 
 
@@ -268,6 +271,19 @@ def defaults():
 
 def table(rows):
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+def _first_clause(s, cap=140):
+    cut = min([i for i in (s.find(";"), s.find(": "), s.find(".  ")) if i > 0] or [len(s)])
+    return s[:cut] if cut <= cap else s[:cap].rsplit(" ", 1)[0] + " ..."
+
+
+def readings_table(notebook, claims=None):
+    """The passages of the seed that bear on each of the notebook's claims where there are several
+    (claims.readings: quoted with their place) and the reading its verdict tests; None if no claim has them."""
+    C = claims or claims_mod.load()
+    rows = [r for c in C.values() if c.get("notebook") == notebook for r in claims_mod.readings(c)]
+    return tables.show(pd.DataFrame(rows)) if rows else None
 
 
 def publish(notebook, rows, meas, reports_dir=None):
