@@ -92,7 +92,8 @@ def _rows_04(df, C):
     sp = M.speedups(df, c["algorithm"], c["baseline"])
     top = sp[sp["n"] == sp["n"].max()]
     rows.append(V.evaluate(c, df, points=list(top[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None)),
-                           note="at our largest size with both measured (Kemp's graphs, not seed 003's density-p graphs)"))
+                           note="at our largest size with both measured (Kemp's graphs, not seed 003's density-p graphs)")
+                | V.speedup_columns(df, c | {"variant": None}, top["n"].tolist()))   # as ``sp``: the default memory
     return rows
 
 
@@ -105,7 +106,7 @@ def _rows_06(df, C):
     rows = []
     for cid in ("kk_average_vs_fw", "kk_average_vs_fw_6_2", "harish_average_vs_fw", "all_cuda_average_vs_fw",
                 "all_cuda_average_vs_blocked", "harish_vs_ooc_average"):
-        rows.append(V.evaluate(C[cid], df, aggregate=Q.average(df, C[cid], DEF)))
+        rows.append(V.evaluate(C[cid], df, aggregate=Q.average(df, C[cid], DEF)) | Q.average_columns(df, C[cid], DEF))
     rows.append(V.evaluate(C["harish_vs_ooc_at_21504"], df))
     for cid in ("harish_time_growth", "tran_fw_time_growth"):
         rows.append(V.evaluate(C[cid], df, aggregate=Q.growth(df, C[cid])))

@@ -22,25 +22,64 @@ def kemp_ran_up_to():
         return yaml.safe_load(f).get("kemp_ran_up_to", {})
 
 
-def average(df, c, default_variants):
-    """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm (only
-    the graphs that algorithm ran at in his study); over several algorithms the mean of their
-    means (declared in claims.yaml)."""
+def _average_pairs(df, c, default_variants, time_col="wall_ms"):
+    """{algorithm: M.pairs at the sizes Kemp's average covers for it} (only the graphs that
+    algorithm ran at in his study); ``time_col`` for the GPU sides (the CPU baseline is its wall time)."""
     algos = c.get("algorithms") or [c["algorithm"]]
     cap = kemp_ran_up_to()
-    fam, used = {}, {}
+    base_col = time_col if registry.get(c["baseline"]).device == "gpu" else "wall_ms"
+    out = {}
     for a in algos:
         v = c.get("variant") if len(algos) == 1 else default_variants.get(a)
         ns = sorted(set(M.sizes_of(df, a, v)) & set(M.sizes_of(df, c["baseline"], c.get("baseline_variant"))))
         ns, _ = matched_sizes([n for n in c.get("paper_n") or [] if n <= cap.get(a, n)], ns)
-        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), sizes=ns)
+        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), time_col=time_col, base_time_col=base_col, sizes=ns)
         if p:
-            fam[a] = [(b, t) for _, t, b, _, _ in p]           # (baseline, algorithm): a speed-up of a
-            used[a] = [n for n, *_ in p]
+            out[a] = p
+    return out
+
+
+def average(df, c, default_variants):
+    """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm (only
+    the graphs that algorithm ran at in his study); over several algorithms the mean of their
+    means (declared in claims.yaml)."""
+    ps = _average_pairs(df, c, default_variants)
+    fam = {a: [(b, t) for _, t, b, _, _ in p] for a, p in ps.items()}
     val, lo, hi = stats.nested_mean_ci(fam)
     txt = (f"mean {interval(val, lo, hi)} over " +
-           "; ".join(f"{a} (n = {min(ns)}..{max(ns)}, {len(ns)} sizes)" for a, ns in used.items())) if fam else "-"
+           "; ".join(f"{a} (n = {p[0][0]}..{p[-1][0]}, {len(p)} sizes)" for a, p in ps.items())) if fam else "-"
     return val, lo, hi, txt
+
+
+def average_columns(df, c, default_variants):
+    """The columns beside an average (:func:`average`), formed the same way: from end-to-end and
+    from kernel-only times, over the best CPU code at each size (where every code averaged is a GPU
+    code), and how the baseline was timed (measured or sampled)."""
+    ps = _average_pairs(df, c, default_variants)
+    if not ps:
+        return {}
+    algos = c.get("algorithms") or [c["algorithm"]]
+    var = {a: (c.get("variant") if len(algos) == 1 else default_variants.get(a)) for a in ps}
+
+    def mean_text(fam):
+        return interval(*stats.nested_mean_ci(fam)) if fam else "-"
+
+    ker = _average_pairs(df, c, default_variants, time_col="kernel_ms")
+    out = dict(ours_end_to_end=mean_text({a: [(b, t) for _, t, b, _, _ in p] for a, p in ps.items()}),
+               ours_kernel=mean_text({a: [(b, t) for _, t, b, _, _ in p] for a, p in ker.items()}),
+               baseline_timed=", ".join(sorted({kb for p in ps.values() for *_, kb in p})))
+    if all(registry.get(a).device == "gpu" for a in ps):
+        best, names = {}, set()
+        for a, p in ps.items():
+            for n, *_ in p:
+                t, _ = M.times(df, a, var[a], n)
+                b = M.best_cpu_times(df, n)
+                if t.size and b:
+                    best.setdefault(a, []).append((b[1], t))
+                    names.add(b[0])
+        if best:
+            out["best_cpu"] = f"{mean_text(best)} over " + "/".join(sorted(names))
+    return out
 
 
 def growth(df, c):

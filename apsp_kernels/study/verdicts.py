@@ -119,6 +119,22 @@ def speedup_pair(df, c, sizes=None):
     return e2e, ker
 
 
+def speedup_columns(df, c, ns):
+    """The columns beside a speed-up claim at sizes ``ns``: geometric means over them of the
+    end-to-end and the kernel-only speed-up, of the speed-up over the best CPU code at each size
+    (for a GPU code), and how the baseline was timed (measured or sampled)."""
+    e2e, ker = speedup_pair(df, c)
+    e2e, ker = e2e[e2e["n"].isin(ns)], ker[ker["n"].isin(ns)]
+    out = dict(ours_end_to_end=interval(*_geo(e2e)) if len(e2e) else "-",
+               ours_kernel=interval(*_geo(ker)) if len(ker) else "-",
+               baseline_timed=", ".join(sorted(set(e2e["baseline_timed"]))) if len(e2e) else "-")
+    if registry.get(c["algorithm"]).device == "gpu" and not c.get("invert"):
+        b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns)
+        if len(b):
+            out["best_cpu"] = f"{interval(*_geo(b))} over " + "/".join(sorted(set(b["best_cpu"])))
+    return out
+
+
 def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=None, decided=None, note=""):
     """One verdict row.  The default measurement follows the claim's ``kind``; a notebook may
     pass what it measured for claims of its own shape (``points``: [(n, v, lo, hi)], ``aggregate``:
@@ -146,19 +162,9 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         d = dec[dec["n"].isin(ns)]
         points = list(d[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))
         g = _geo(d)
-        ge, gk = _geo(e2e[e2e["n"].isin(ns)]), _geo(ker[ker["n"].isin(ns)])
         row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
                    ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes)" if len(d) else "-",
-                   per_size=_fmt_points(d), ours_end_to_end=interval(*ge) if len(d) else "-",
-                   ours_kernel=interval(*gk) if len(d) else "-",
-                   baseline_timed=", ".join(sorted(set(d["baseline_timed"]))) if len(d) else "-",
-                   kemp_vs_ours=_kemp_vs_ours(c, dec))
-        if registry.get(c["algorithm"]).device == "gpu" and not c.get("invert"):
-            b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns)
-            gb = _geo(b)
-            if len(b):
-                row["best_cpu"] = (f"{interval(*gb)} over "
-                                   + "/".join(sorted(set(b["best_cpu"]))))
+                   per_size=_fmt_points(d), kemp_vs_ours=_kemp_vs_ours(c, dec), **speedup_columns(df, c, ns))
         v, why = rules.range_rule(points, claimed, tol)
     elif kind in ("range", "value"):
         v, why = rules.range_rule(points, claimed, tol)
