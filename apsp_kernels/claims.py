@@ -38,8 +38,9 @@ def fmt_range(r):
 
 
 def readings(c):
-    """A claim the seed states in several incompatible ways: each reading with its quote and
-    place, and which one the verdict tests (rows for a table; none for an unambiguous claim)."""
+    """The passages of the seed that bear on a claim (a number stated differently in several
+    places, or words that admit more than one reading): each with its quote and place, and the
+    reading the verdict tests (rows for a table; none where the claim has no readings)."""
     return [dict(claim=c["id"], reading=r["reading"], where=r.get("where", c["where"]), quote=r["quote"])
             for r in c.get("readings") or []] + ([dict(claim=c["id"], reading="tested: " + c["tested_reading"],
                                                         where="", quote="")] if c.get("readings") else [])

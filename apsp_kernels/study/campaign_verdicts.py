@@ -106,7 +106,8 @@ def _rows_06(df, C):
     rows = []
     for cid in ("kk_average_vs_fw", "kk_average_vs_fw_6_2", "harish_average_vs_fw", "all_cuda_average_vs_fw",
                 "all_cuda_average_vs_blocked", "harish_vs_ooc_average"):
-        rows.append(V.evaluate(C[cid], df, aggregate=Q.average(df, C[cid], DEF)) | Q.average_columns(df, C[cid], DEF))
+        avg = Q.average(df, C[cid], DEF)
+        rows.append(V.evaluate(C[cid], df, aggregate=avg) | Q.average_columns(df, C[cid], DEF, avg))
     rows.append(V.evaluate(C["harish_vs_ooc_at_21504"], df))
     for cid in ("harish_time_growth", "tran_fw_time_growth"):
         rows.append(V.evaluate(C[cid], df, aggregate=Q.growth(df, C[cid])))

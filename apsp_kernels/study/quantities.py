@@ -51,10 +51,10 @@ def average(df, c, default_variants):
     return val, lo, hi, txt
 
 
-def average_columns(df, c, default_variants):
-    """The columns beside an average (:func:`average`), formed the same way: from end-to-end and
-    from kernel-only times, over the best CPU code at each size (where every code averaged is a GPU
-    code), and how the baseline was timed (measured or sampled)."""
+def average_columns(df, c, default_variants, end_to_end):
+    """The columns beside an average (``end_to_end``: :func:`average`'s result for it), formed the
+    same way: from kernel-only times, over the best CPU code at each size (where every code
+    averaged is a GPU code), and how the baseline was timed (measured or sampled)."""
     ps = _average_pairs(df, c, default_variants)
     if not ps:
         return {}
@@ -65,7 +65,7 @@ def average_columns(df, c, default_variants):
         return interval(*stats.nested_mean_ci(fam)) if fam else "-"
 
     ker = _average_pairs(df, c, default_variants, time_col="kernel_ms")
-    out = dict(ours_end_to_end=mean_text({a: [(b, t) for _, t, b, _, _ in p] for a, p in ps.items()}),
+    out = dict(ours_end_to_end=interval(*end_to_end[:3]),
                ours_kernel=mean_text({a: [(b, t) for _, t, b, _, _ in p] for a, p in ker.items()}),
                baseline_timed=", ".join(sorted({kb for p in ps.values() for *_, kb in p})))
     if all(registry.get(a).device == "gpu" for a in ps):

@@ -119,11 +119,12 @@ def speedup_pair(df, c, sizes=None):
     return e2e, ker
 
 
-def speedup_columns(df, c, ns):
+def speedup_columns(df, c, ns, pair=None):
     """The columns beside a speed-up claim at sizes ``ns``: geometric means over them of the
     end-to-end and the kernel-only speed-up, of the speed-up over the best CPU code at each size
-    (for a GPU code), and how the baseline was timed (measured or sampled)."""
-    e2e, ker = speedup_pair(df, c)
+    (for a GPU code), and how the baseline was timed (measured or sampled).  ``pair``: the
+    claim's :func:`speedup_pair` where the caller has it already."""
+    e2e, ker = pair if pair is not None else speedup_pair(df, c)
     e2e, ker = e2e[e2e["n"].isin(ns)], ker[ker["n"].isin(ns)]
     out = dict(ours_end_to_end=interval(*_geo(e2e)) if len(e2e) else "-",
                ours_kernel=interval(*_geo(ker)) if len(ker) else "-",
@@ -164,7 +165,7 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         g = _geo(d)
         row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
                    ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes)" if len(d) else "-",
-                   per_size=_fmt_points(d), kemp_vs_ours=_kemp_vs_ours(c, dec), **speedup_columns(df, c, ns))
+                   per_size=_fmt_points(d), kemp_vs_ours=_kemp_vs_ours(c, dec), **speedup_columns(df, c, ns, (e2e, ker)))
         v, why = rules.range_rule(points, claimed, tol)
     elif kind in ("range", "value"):
         v, why = rules.range_rule(points, claimed, tol)
