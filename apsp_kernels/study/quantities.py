@@ -39,12 +39,18 @@ def _average_pairs(df, c, default_variants, time_col="wall_ms"):
     return out
 
 
+def _family(ps):
+    """{algorithm: [(baseline times, algorithm times)]} of :func:`_average_pairs`: a speed-up of each
+    algorithm per size, the shape stats.nested_mean_ci takes."""
+    return {a: [(b, t) for _, t, b, _, _ in p] for a, p in ps.items()}
+
+
 def average(df, c, default_variants):
     """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm (only
     the graphs that algorithm ran at in his study); over several algorithms the mean of their
     means (declared in claims.yaml)."""
     ps = _average_pairs(df, c, default_variants)
-    fam = {a: [(b, t) for _, t, b, _, _ in p] for a, p in ps.items()}
+    fam = _family(ps)
     val, lo, hi = stats.nested_mean_ci(fam)
     txt = (f"mean {interval(val, lo, hi)} over " +
            "; ".join(f"{a} (n = {p[0][0]}..{p[-1][0]}, {len(p)} sizes)" for a, p in ps.items())) if fam else "-"
@@ -58,23 +64,19 @@ def average_columns(df, c, default_variants, end_to_end):
     ps = _average_pairs(df, c, default_variants)
     if not ps:
         return {}
-    algos = c.get("algorithms") or [c["algorithm"]]
-    var = {a: (c.get("variant") if len(algos) == 1 else default_variants.get(a)) for a in ps}
 
     def mean_text(fam):
         return interval(*stats.nested_mean_ci(fam)) if fam else "-"
 
-    ker = _average_pairs(df, c, default_variants, time_col="kernel_ms")
     out = dict(ours_end_to_end=interval(*end_to_end[:3]),
-               ours_kernel=mean_text({a: [(b, t) for _, t, b, _, _ in p] for a, p in ker.items()}),
+               ours_kernel=mean_text(_family(_average_pairs(df, c, default_variants, time_col="kernel_ms"))),
                baseline_timed=", ".join(sorted({kb for p in ps.values() for *_, kb in p})))
     if all(registry.get(a).device == "gpu" for a in ps):
         best, names = {}, set()
         for a, p in ps.items():
-            for n, *_ in p:
-                t, _ = M.times(df, a, var[a], n)
+            for n, t, *_ in p:                  # the algorithm's own times at n, as the average used them
                 b = M.best_cpu_times(df, n)
-                if t.size and b:
+                if b:
                     best.setdefault(a, []).append((b[1], t))
                     names.add(b[0])
         if best:
