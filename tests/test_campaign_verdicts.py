@@ -45,5 +45,5 @@ def test_averages_and_single_size_speedups_carry_both_times_the_best_cpu_and_how
         assert " over " in str(r["best_cpu"]) and set(str(r["baseline_timed"]).split(", ")) <= {"measured", "sampled"}, cid
     # the end-to-end column is the verdict's own value, formed the same way
     r = t.loc["kk_average_vs_fw"]
-    assert r["ours_end_to_end"].split("x")[0] == r["ours_text"].split("mean ")[1].split("x")[0]
+    assert r["ours_end_to_end"].split(" [")[0] in r["ours_text"] and "graphs between" in r["ours_text"]
     assert "sampled" in r["baseline_timed"]           # FW is sampled above the full-run cap

@@ -18,11 +18,12 @@ from apsp_kernels.study import plan, profiles
 # (Job.rounds, profile keys rounds / rounds_n; plan.schedule).  At 6ec0e68 the digests were smoke 52b2e4c4,
 # quick f699d2f0, paper df266871, full be31518b (same job counts).  Then, before any run under that method, the paper
 # profile's ooc_extra (Kemp's n = 6144 and 10240 for the out-of-core slow-down pair: 4 more jobs; paper was
-# 301 jobs, 53acefb5).
+# 301 jobs, 53acefb5).  Then (METHOD_FIXED 2026-11-24 15:20) corrected_cap: Harish's corrected variant, Katz &
+# Kider's divisor, also at n = 3072, 4096, 8192 (paper was 305 jobs, 1e7b1325).
 FROZEN = {
     "smoke": (128, "09469dc1772121046e2e9cea7fbc0f3b8c462b0310df29955c575109ac495a55"),
     "quick": (171, "27f94960341653280c6a826cf6540dd4c44083bb896e03be145d4e7c7d94d1ae"),
-    "paper": (305, "1e7b1325a2b5d05b18f76d903aaec3c12a7f9e12eccbf348fa3990e0dbee8ac2"),
+    "paper": (308, "7706572ef445402c9bfcf50ae91fe780e0328b92ded759427b29a6782e18645e"),
     "full": (574, "b5300e93e14eccfa65f6da8f6f02792fea72dab18abb87c239971d1701f23eda"),
 }
 

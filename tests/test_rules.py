@@ -60,6 +60,25 @@ def test_average_outcomes():
     assert v == "inconclusive" and "single run" in why
 
 
+def test_average_given_as_a_bracket():
+    """An average over graphs partly timed (quantities.average): the reason quotes the bracket, never
+    its middle, and measures a difference from the interval's near end; an open upper end can only
+    give 'differs' by being larger, or 'inconclusive'."""
+    inf = float("inf")
+    v, why = rules.aggregate_rule(180, 125, 277, [129, 129], 1.25, value_text="between 150 and 217")
+    assert v == "inconclusive" and "between 150 and 217 [125, 277]" in why and "180" not in why
+    v, why = rules.aggregate_rule(1065, 794, 1496, [154, 154], 1.25, value_text="between 961 and 1180")
+    assert v == "differs in magnitude" and "at least 5.16x larger" in why
+    v, why = rules.aggregate_rule(312, 278, inf, [76, 76], 1.25, value_text="at least 312")
+    assert v == "differs in magnitude" and "unbounded" in why and "at least 3.66x larger" in why
+    assert rules.aggregate_rule(0.35, 0.33, inf, [7.5, 7.5], 1.25, value_text="at least 0.35")[0] == "inconclusive"
+    v, why = rules.aggregate_rule(0.2, 0.1, 0.3, [7.5, 7.5], 1.25, value_text="between 0.15 and 0.25")
+    assert v == "not reproduced"
+    v, why = rules.aggregate_rule(2.0, 1.5, 3.0, [7.5, 7.5], 1.25, value_text="between 1.6 and 2.5")
+    assert v == "differs in magnitude" and "at least 2.5x smaller" in why
+    assert rules.aggregate_rule(7.0, 6.5, 8.0, [7.5, 7.5], 1.25, value_text="between 6.8 and 7.2")[0] == "reproduced"
+
+
 # ----------------------------------------------------------------- trends
 def test_trend_outcomes():
     assert rules.trend_rule(0.5, 0.3, 0.7, 5)[0] == "reproduced"
@@ -91,6 +110,12 @@ def test_crossover_outcomes():
     assert rules.crossover_rule(None, [6000, 7000], 2, (1024, 12288))[0] == "not testable"     # cap below the window
     assert rules.crossover_rule(0, [100, 100], 2, (16, 2048))[0] == "differs in magnitude"
     assert rules.crossover_rule(0, [100, 100], 2, (64, 2048))[0] == "not testable"
+    # a claim about the advantage below the crossing (zero-copy 'up to about a thousand nodes'):
+    # crossed before the smallest size means that advantage never shows
+    v, why = rules.crossover_rule(0, [1000, 1000], 2, (16, 2048), advantage="below")
+    assert v == "not reproduced" and "no measured size" in why
+    assert rules.crossover_rule(0, [1000, 1000], 2, (800, 2048), advantage="below")[0] == "not testable"
+    assert rules.crossover_rule(900, [1000, 1000], 2, (16, 2048), ci=(700, 1200), advantage="below")[0] == "reproduced"
     assert rules.crossover_rule(None, [100, 100], 2, None)[0] == "not testable"
     assert rules.crossover_rule(190, [100, 100], 2, (16, 2048), ci=(150, 260))[0] == "inconclusive"
 

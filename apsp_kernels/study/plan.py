@@ -119,7 +119,8 @@ def jobs_for(notebook, P):
                 + _gpu(K["thrust"], _upto(G, P["cubic_cap"]), P))
     if notebook.startswith("02_"):
         return (base + _gpu(K["kk"], G, P) + _gpu(K["kk32"], _upto(G, P.get("kk32_cap", max(G))), P)
-                + _gpu(K["harish_atomic"], G, P) + _gpu(K["harish_corrected"], _upto(G, P["variant_cap"]), P))
+                + _gpu(K["harish_atomic"], G, P)
+                + _gpu(K["harish_corrected"], _upto(G, P.get("corrected_cap", P["variant_cap"])), P))
     if notebook.startswith("03_"):
         out = base + _gpu(K["harish_atomic"], G, P)
         for role in ("harish_corrected", "harish_racy"):

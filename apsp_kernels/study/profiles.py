@@ -20,7 +20,9 @@ Keys (sizes are vertex counts of Kemp's graphs unless said otherwise):
                 for the out-of-core slow-down pair (KK B = 16 and out-of-core B = 16) only; ooc_big: (n, MiB) a
                 graph larger than the device budget, solved once per batch
   kk32_cap      Katz & Kider at B = 32 (B = 16 is the claims' block size)
-  variant_cap   Harish's original and corrected variants;  race_sizes: the race count
+  variant_cap   Harish's original and corrected variants;  race_sizes: the race count;
+                ``corrected_cap`` (default variant_cap): the corrected variant in notebook 02, where it is
+                Katz & Kider's divisor (kk_vs_harish, at Kemp's 1024..17408)
   degree_n / degrees   the density study;  mem_sizes: the host memory mode study
   rounds, rounds_n  the dense GPU codes' jobs in their default memory at n <= rounds_n (runs of
                 milliseconds to under a second): after one untimed warm-up of each at its size, timed
@@ -56,7 +58,7 @@ PROFILES = {
                   full_cap=2048, blocked_full_cap=1024, full_once=None, seq_samples=16, seq_samples_large=8,
                   blocked_rounds=1, blocked_cap=12288, dijkstra_sources=512, minplus_rows=32, minplus_cap=4096,
                   cubic_cap=8192, tran_cap=16384, tran_largest=11264, ooc_cap=12288, ooc32_cap=4096, ooc_extra=[6144, 10240], ooc_big=(16384, 512),
-                  kk32_cap=8192, variant_cap=2048, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
+                  kk32_cap=8192, variant_cap=2048, corrected_cap=8192, race_sizes=[64, 128, 256, 512, 1024], degree_n=2048,
                   degrees=[(2, 6), (8, 12), (16, 24), (32, 48)], mem_sizes=[16, 32, 64, 128, 256, 512, 1024, 2048],
                   rounds=9, rounds_n=4096, satellites=dict(processes=20, roles=["harish_atomic"], sizes=[1024, 21504])),
     "full": dict(processes=5, repeats=3, repeats_large=2, large_n=8192, small_n=1024, repeats_small=9, cpu_sizes=[512, 1024, 2048, 3072, 4096],

@@ -23,42 +23,62 @@ def kemp_ran_up_to():
 
 
 def _average_pairs(df, c, default_variants, time_col="wall_ms"):
-    """{algorithm: M.pairs at the sizes Kemp's average covers for it} (only the graphs that
-    algorithm ran at in his study); ``time_col`` for the GPU sides (the CPU baseline is its wall time)."""
+    """{algorithm: (grid, M.pairs)}: the sizes Kemp's average covers for it (the claim's paper_n
+    up to the largest graph that algorithm ran at in his study) and its pairs with the baseline
+    at every size both were timed here (those off the grid serve as neighbours of a bracket);
+    ``time_col`` for the GPU sides (the CPU baseline is its wall time)."""
     algos = c.get("algorithms") or [c["algorithm"]]
     cap = kemp_ran_up_to()
     base_col = time_col if registry.get(c["baseline"]).device == "gpu" else "wall_ms"
     out = {}
     for a in algos:
         v = c.get("variant") if len(algos) == 1 else default_variants.get(a)
-        ns = sorted(set(M.sizes_of(df, a, v)) & set(M.sizes_of(df, c["baseline"], c.get("baseline_variant"))))
-        ns, _ = matched_sizes([n for n in c.get("paper_n") or [] if n <= cap.get(a, n)], ns)
-        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), time_col=time_col, base_time_col=base_col, sizes=ns)
-        if p:
-            out[a] = p
+        grid = [int(n) for n in c.get("paper_n") or [] if n <= cap.get(a, n)]
+        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), time_col=time_col, base_time_col=base_col)
+        if p and grid:
+            out[a] = (grid, p)
     return out
 
 
 def _family(ps):
-    """{algorithm: [(baseline times, algorithm times)]} of :func:`_average_pairs`: a speed-up of each
-    algorithm per size, the shape stats.nested_mean_ci takes."""
-    return {a: [(b, t) for _, t, b, _, _ in p] for a, p in ps.items()}
+    """{algorithm: (grid, [(n, baseline times, algorithm times)])} of :func:`_average_pairs`: a
+    speed-up of each algorithm per size, the shape stats.bracketed_mean_ci takes."""
+    return {a: (grid, [(n, b, t) for n, t, b, _, _ in p]) for a, (grid, p) in ps.items()}
+
+
+def _bracket(fam):
+    """(value, lo, hi, text, value text) of stats.bracketed_mean_ci: the value is the lower
+    envelope's mean where the upper one is open, else the geometric middle of the two; the value
+    text gives both ends, which the verdict's reason quotes instead of a point."""
+    low, high, lo, hi, timed, between, beyond = stats.bracketed_mean_ci(fam)
+    if low != low:
+        return np.nan, np.nan, np.nan, "-", "-"
+    up = (lambda x: fmt(x) if np.isfinite(x) else "unbounded")
+    vt = fmt(low) if low == high else f"between {fmt(low)} and {fmt(high)}" if np.isfinite(high) else f"at least {fmt(low)}"
+    val = low if low == high or not np.isfinite(high) else float(np.sqrt(low * high))
+    over = f"Kemp's {timed + between + beyond} graphs" if len(fam) == 1 else (
+        f"{len(fam)} codes of each one's mean over Kemp's graphs it ran at ({timed + between + beyond} code-graph pairs)")
+    parts = [f"{timed} timed"] + ([f"{between} between timed sizes, bracketed by their ratios"] if between else []) + (
+        [f"{beyond} beyond them, unknown"] if beyond else [])
+    return val, lo, hi, f"mean over {over} {vt}x ({'; '.join(parts)}); 95% interval [{fmt(lo)}, {up(hi)}]", vt
 
 
 def average(df, c, default_variants):
     """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm (only
     the graphs that algorithm ran at in his study); over several algorithms the mean of their
-    means (declared in claims.yaml)."""
+    means (declared in claims.yaml).  Graphs of his not timed here are bracketed by the timed
+    ones around them (stats.bracketed_mean_ci), never interpolated."""
     ps = _average_pairs(df, c, default_variants)
-    fam = _family(ps)
-    val, lo, hi = stats.nested_mean_ci(fam)
-    txt = (f"mean {interval(val, lo, hi)} over " +
-           "; ".join(f"{a} (n = {p[0][0]}..{p[-1][0]}, {len(p)} sizes)" for a, p in ps.items())) if fam else "-"
-    return val, lo, hi, txt
+    val, lo, hi, txt, vt = _bracket(_family(ps))
+    if ps and txt != "-":
+        txt += "; timed: " + "; ".join(f"{a} at n = {', '.join(str(n) for n, *_ in p if n in set(grid))}"
+                                       for a, (grid, p) in ps.items())
+    return val, lo, hi, txt, vt
 
 
 def average_columns(df, c, default_variants, end_to_end):
-    """The columns beside an average (``end_to_end``: :func:`average`'s result for it), formed the
+    """The columns beside an average (``end_to_end``: :func:`average`'s result for it, unused: the
+    end-to-end column is re-formed from the same pairs), formed the
     same way: from kernel-only times, over the best CPU code at each size (where every code
     averaged is a GPU code), and how the baseline was timed (measured or sampled)."""
     ps = _average_pairs(df, c, default_variants)
@@ -66,18 +86,19 @@ def average_columns(df, c, default_variants, end_to_end):
         return {}
 
     def mean_text(fam):
-        return interval(*stats.nested_mean_ci(fam)) if fam else "-"
+        v, lo, hi, _, vt = _bracket(fam)
+        return f"{vt}x [{fmt(lo)}, {fmt(hi) if np.isfinite(hi) else 'unbounded'}]" if fam and v == v else "-"
 
-    out = dict(ours_end_to_end=interval(*end_to_end[:3]),
+    out = dict(ours_end_to_end=mean_text(_family(ps)),
                ours_kernel=mean_text(_family(_average_pairs(df, c, default_variants, time_col="kernel_ms"))),
-               baseline_timed=", ".join(sorted({kb for p in ps.values() for *_, kb in p})))
+               baseline_timed=", ".join(sorted({kb for _, p in ps.values() for *_, kb in p})))
     if all(registry.get(a).device == "gpu" for a in ps):
         best, names = {}, set()
-        for a, p in ps.items():
+        for a, (grid, p) in ps.items():
             for n, t, *_ in p:                  # the algorithm's own times at n, as the average used them
                 b = M.best_cpu_times(df, n)
                 if b:
-                    best.setdefault(a, []).append((b[1], t))
+                    best.setdefault(a, (grid, []))[1].append((n, b[1], t))
                     names.add(b[0])
         if best:
             out["best_cpu"] = f"{mean_text(best)} over " + "/".join(sorted(names))

@@ -194,19 +194,55 @@ def overlap(a_lo, a_hi, b_lo, b_hi):
     return not (a_hi < b_lo or b_hi < a_lo)
 
 
-def nested_mean_ci(families, conf=CONF, n_boot=N_BOOT):
-    """Mean over families (algorithms) of each family's mean over its groups (sizes) of
-    ratios of medians -- Kemp's 'average over all algorithms' -- with a 95% interval.
-    ``families``: {name: [(numerator samples, denominator samples), ...]}."""
+def bracketed_mean_ci(families, conf=CONF, n_boot=N_BOOT):
+    """Kemp's average over his graphs where only some of them were timed here: the mean over
+    families (algorithms) of each family's mean over its ``grid`` (the sizes his average covers
+    for it) of per-size ratios of medians, returned as a bracket, not a model.
+
+    ``families``: {name: (grid, [(n, numerator samples, denominator samples), ...])}, the groups
+    at every size both were timed (sizes off the grid count as neighbours).  A grid size that was
+    timed takes its ratio; one between two timed sizes lies between their ratios; one
+    beyond the timed sizes is unknown, [0, inf).  Returns (low, high, lo, hi, timed, between,
+    beyond): the means of the lower and upper envelopes, the 2.5% quantile of the lower
+    envelope's draws and the 97.5% of the upper's (so the interval covers the grid mean with at
+    least 95% while the bracket holds), and how many grid sizes of all families were timed,
+    bracketed, unknown.  With every grid size timed, low = high and the interval is the usual
+    central one.  The bracket assumes a ratio between two timed sizes lies between theirs; an
+    extremum between them (the out-of-core code's speed-up over FW peaks between 4096 and 12288)
+    could lie outside it, by at most how far the curve bends within 4096 vertices."""
     rng = _rng()
-    pts, boots = [], []
-    for groups in families.values():
-        groups = [(np.asarray(a, float), np.asarray(b, float)) for a, b in groups if len(a) and len(b)]
-        if not groups:
+    lows, highs, lo_boots, hi_boots = [], [], [], []
+    counts = [0, 0, 0]
+    for grid, groups in families.values():
+        groups = sorted((int(n), np.asarray(a, float), np.asarray(b, float)) for n, a, b in groups if len(a) and len(b))
+        if not groups or not grid:
             continue
-        pts.append(np.mean([np.median(a) / np.median(b) for a, b in groups]))
-        boots.append(np.mean([centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot) for a, b in groups], axis=0))
-    if not pts:
-        return np.nan, np.nan, np.nan
-    lo, hi = _quantiles(np.mean(boots, axis=0), conf)
-    return float(np.mean(pts)), lo, hi
+        ns = [g[0] for g in groups]
+        pts = {n: np.median(a) / np.median(b) for n, a, b in groups}
+        draws = {n: centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot) for n, a, b in groups}
+        lo_pts, hi_pts, lo_d, hi_d = [], [], [], []
+        for g in sorted(grid):
+            if g in pts:
+                counts[0] += 1
+                lo_pts.append(pts[g]), hi_pts.append(pts[g]), lo_d.append(draws[g]), hi_d.append(draws[g])
+            elif ns[0] < g < ns[-1]:
+                counts[1] += 1
+                a = max(n for n in ns if n < g)
+                b = min(n for n in ns if n > g)
+                lo_pts.append(min(pts[a], pts[b])), hi_pts.append(max(pts[a], pts[b]))
+                lo_d.append(np.minimum(draws[a], draws[b])), hi_d.append(np.maximum(draws[a], draws[b]))
+            else:
+                counts[2] += 1
+                lo_pts.append(0.0), hi_pts.append(np.inf)
+                lo_d.append(np.zeros(n_boot)), hi_d.append(np.full(n_boot, np.inf))
+        lows.append(np.mean(lo_pts)), highs.append(np.mean(hi_pts))
+        lo_boots.append(np.mean(lo_d, axis=0)), hi_boots.append(np.mean(hi_d, axis=0))
+    if not lows:
+        return (np.nan,) * 4 + (0, 0, 0)
+    lo_dist, hi_dist = np.mean(lo_boots, axis=0), np.mean(hi_boots, axis=0)
+    if np.isnan(lo_dist).any() or np.isnan(hi_dist).any():      # a group of a single run
+        lo, hi = np.nan, np.nan
+    else:
+        lo = float(np.quantile(lo_dist, (1 - conf) / 2))
+        hi = float(np.quantile(hi_dist, (1 + conf) / 2)) if np.isfinite(hi_dist).all() else np.inf
+    return float(np.mean(lows)), float(np.mean(highs)), lo, hi, *counts

@@ -153,8 +153,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         if aggregate is None:
             row.update(verdict="not testable", reason="no measurement passed for this claim")
             return row
-        val, lo, hi, text = aggregate
-        v, why = rules.aggregate_rule(val, lo, hi, claimed, tol, what=kind)
+        val, lo, hi, text, *value_text = aggregate     # an average may give its value as a bracket
+        v, why = rules.aggregate_rule(val, lo, hi, claimed, tol, what=kind, value_text=(value_text or [None])[0])
         row.update(ours=val, ci_lo=lo, ci_hi=hi, ours_text=text)
     elif kind in ("range", "value") and points is None:
         e2e, ker = speedup_pair(df, c)
@@ -174,7 +174,7 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
                    per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in points))
     elif kind in ("crossover", "break_even"):
         x, ci, rng = crossover if crossover is not None else (None, None, None)
-        v, why = rules.crossover_rule(x, claimed, tol, rng, ci)
+        v, why = rules.crossover_rule(x, claimed, tol, rng, ci, advantage=c.get("advantage", "above"))
         row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
                    ours_text=("never, up to n = %g" % rng[1] if x is None and rng else
                               f"already crossed at the smallest measured size (n = {rng[0]:g})" if x == 0 else
