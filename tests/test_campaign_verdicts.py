@@ -47,3 +47,17 @@ def test_averages_and_single_size_speedups_carry_both_times_the_best_cpu_and_how
     r = t.loc["kk_average_vs_fw"]
     assert r["ours_end_to_end"].split(" [")[0] in r["ours_text"] and "graphs between" in r["ours_text"]
     assert "sampled" in r["baseline_timed"]           # FW is sampled above the full-run cap
+
+
+def test_no_time_column_is_left_blank_without_saying_why():
+    """'-' read as 'not measured' where a column does not apply (a limit, a crossing, two GPU codes):
+    every empty time column of a verdict row now says why."""
+    t = CV.run_verdicts(RUN).set_index("claim")
+    cols = ["ours_end_to_end", "ours_kernel", "best_cpu", "baseline_timed"]
+    assert not t[cols].isin(["-", ""]).any().any() and t[cols].notna().all().all()
+    assert t.loc["kk_memory_limit", "ours_end_to_end"] == "n/a: a size limit, not a time"
+    assert t.loc["ooc_slowdown_vs_kk", "best_cpu"] == "n/a: not a speed-up over a CPU code"
+    assert t.loc["harish_overtakes_kk", "baseline_timed"] == "n/a: no CPU baseline"            # two GPU codes
+    assert "break-even" in t.loc["tuwien_cpu_break_even", "baseline_timed"]                  # a CPU baseline, no speed-up
+    assert t.loc["harish_vs_ooc_at_21504", "ours_kernel"].startswith("n/a: not measured")
+    assert t.loc["kk_vs_fw", "best_cpu"].split(" over ")[1]                                   # measured ones untouched

@@ -11,7 +11,6 @@ from ..algorithms import registry
 from . import measurements as M
 from . import stats
 from .tables import fmt, interval
-from .verdicts import matched_sizes
 
 
 def kemp_ran_up_to():

@@ -276,8 +276,44 @@ def defaults():
     return {a.name: (None if a.default_variant is None else str(a.default_variant)) for a in registry.ALGORITHMS.values()}
 
 
+# Why a verdict row has no value in a column of the times beside it (a reader should not have to guess
+# whether '-' means 'not measured' or 'does not apply'), by the claim's kind.
+_NOT_A_TIME = {"limit": "a size limit, not a time", "crossover": "a crossing size; the times per size are in the report",
+               "break_even": "a break-even size; the times per size are in the report",
+               "trend": "a trend over sizes; the values per size are in the report",
+               "ordering": "an ordering; the ratios per size are in the report",
+               "exists": "an ordering; the ratios per graph are in the report", "occurrence": "a count of events, not a time",
+               "value": "one ratio, in 'ours'", "average": "no average could be formed", "range": "no speed-up could be formed"}
+_TIME_COLUMNS = ("ours_end_to_end", "ours_kernel", "best_cpu", "baseline_timed")
+
+
+def _why_empty(row, col, claims=None):
+    """What to show in an empty time column of a verdict row: why it does not apply."""
+    if row.get("verdict") == "not testable":
+        return "n/a: not measured (the reason says why)"
+    other = {"ours_end_to_end": "ours_kernel", "ours_kernel": "ours_end_to_end"}.get(col)
+    if other and isinstance(row.get(other), str) and row[other] not in ("", tables.MISSING):
+        return ("n/a: the claim's quantity is kernel time; not timed end to end" if col == "ours_end_to_end"
+                else "n/a: the quantity includes the host's work; no kernel-only time")
+    timed = [row.get(k) for k in ("ours_end_to_end", "ours_kernel")]
+    if col == "best_cpu" and any(isinstance(v, str) and v not in ("", tables.MISSING) for v in timed):
+        return "n/a: not a speed-up over a CPU code"
+    if col == "baseline_timed":
+        b = (claims or {}).get(row.get("claim"), {}).get("baseline")
+        if not (b in registry.ALGORITHMS and registry.get(b).device == "cpu"):
+            return "n/a: no CPU baseline"
+    return "n/a: " + _NOT_A_TIME.get(row.get("kind"), "does not apply")
+
+
 def table(rows):
-    return pd.DataFrame(rows).reindex(columns=COLUMNS)
+    t = pd.DataFrame(rows).reindex(columns=COLUMNS)
+    before = t.to_dict("records")                  # each fill is decided on the row as evaluated
+    C = claims_mod.load() if any(isinstance(r.get("claim"), str) for r in before) else {}
+    for col in _TIME_COLUMNS:
+        empty = (t[col].isna() | t[col].astype(str).isin(["", tables.MISSING])).to_numpy()
+        t[col] = t[col].astype(object)
+        t.loc[empty, col] = [_why_empty(r, col, C) for r, e in zip(before, empty) if e]
+    return t
 
 
 def _first_clause(s, cap=140):
