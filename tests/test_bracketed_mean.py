@@ -69,3 +69,20 @@ def test_a_single_run_gives_no_interval():
 
 def test_nothing_timed():
     assert np.isnan(stats.bracketed_mean_ci({})[0])
+
+
+def test_fully_timed_interval_has_about_its_nominal_coverage():
+    """With every grid size timed the bracket closes and the interval is the central 95% one: it must
+    cover the true mean at least about 95% of the time (a speed-up's interval, two independent t-draws,
+    errs wide: test_rules' ratio test allows up to 100%) without being wide: a point (0%), swapped
+    quantiles (0%) or an envelope far wider than the noise all fail."""
+    grid = [1, 2, 3]
+    true = {n: 5.0 * n for n in grid}
+    rng = np.random.default_rng(2)
+    hits, trials, widths = 0, 300, []
+    for _ in range(trials):
+        groups = [(n, true[n] * np.exp(rng.normal(0, 0.1, 5)), np.exp(rng.normal(0, 0.1, 5))) for n in grid]
+        *_, lo, hi, _t, _b, _u = stats.bracketed_mean_ci({"a": (grid, groups)}, n_boot=1000)
+        hits += lo <= np.mean(list(true.values())) <= hi
+        widths.append(hi / lo)
+    assert 0.92 <= hits / trials and 1.0 < np.median(widths) < 1.4, (hits / trials, np.median(widths))

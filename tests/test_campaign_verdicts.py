@@ -56,8 +56,24 @@ def test_no_time_column_is_left_blank_without_saying_why():
     cols = ["ours_end_to_end", "ours_kernel", "best_cpu", "baseline_timed"]
     assert not t[cols].isin(["-", ""]).any().any() and t[cols].notna().all().all()
     assert t.loc["kk_memory_limit", "ours_end_to_end"] == "n/a: a size limit, not a time"
-    assert t.loc["ooc_slowdown_vs_kk", "best_cpu"] == "n/a: not a speed-up over a CPU code"
-    assert t.loc["harish_overtakes_kk", "baseline_timed"] == "n/a: no CPU baseline"            # two GPU codes
+    assert t.loc["ooc_slowdown_vs_kk", "best_cpu"] == "n/a: two GPU codes compared"
+    assert t.loc["harish_overtakes_kk", "baseline_timed"] == "n/a: the baseline is a GPU code"
+    assert t.loc["harish_time_growth", "baseline_timed"] == "n/a: no baseline code"
     assert "break-even" in t.loc["tuwien_cpu_break_even", "baseline_timed"]                  # a CPU baseline, no speed-up
-    assert t.loc["harish_vs_ooc_at_21504", "ours_kernel"].startswith("n/a: not measured")
+    assert t.loc["harish_vs_ooc_at_21504", "ours_kernel"].startswith("n/a: not testable")
     assert t.loc["kk_vs_fw", "best_cpu"].split(" over ")[1]                                   # measured ones untouched
+
+
+def test_why_a_time_column_is_empty_follows_the_codes_devices():
+    """The other studies' rows (seed 001's GPU codes against its CPU codes; CPU against CPU), and a
+    not-testable row that was measured."""
+    from apsp_kernels.study import verdicts as V
+    C = claims.load()
+    row = dict(claim="iitkgp_queue_bfs_can_lose_to_cpu", kind="exists", verdict="reproduced", ours_end_to_end="2x [1, 3]")
+    assert V._why_empty(row, "best_cpu", C).startswith("not formed: the divisor is the seed's own CPU code")
+    row = dict(claim="iitkgp_fw_vs_sssp_sequential", kind="ordering", verdict="inconclusive", ours_end_to_end="2x [1, 3]")
+    assert V._why_empty(row, "best_cpu", C) == "n/a: a CPU code's own ratio"
+    row = dict(claim="iitkgp_sssp", kind="trend", verdict="not testable", ours_end_to_end="2x [1, 3]")
+    assert not V._why_empty(row, "best_cpu", C).startswith("n/a: not testable")
+    row = dict(claim="iitkgp_sssp", kind="trend", verdict="not testable")
+    assert V._why_empty(row, "ours_kernel", C) == "n/a: not testable (the reason says why)"

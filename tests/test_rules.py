@@ -115,6 +115,9 @@ def test_crossover_outcomes():
     v, why = rules.crossover_rule(0, [1000, 1000], 2, (16, 2048), advantage="below")
     assert v == "not reproduced" and "no measured size" in why
     assert rules.crossover_rule(0, [1000, 1000], 2, (800, 2048), advantage="below")[0] == "not testable"
+    v, why = rules.crossover_rule(None, [1000, 1000], 2, (16, 4096), advantage="below")    # advantage everywhere
+    assert v == "differs in magnitude" and "holds at every measured size" in why
+    assert rules.crossover_rule(None, [1000, 1000], 2, (16, 1024), advantage="below")[0] == "not testable"
     assert rules.crossover_rule(900, [1000, 1000], 2, (16, 2048), ci=(700, 1200), advantage="below")[0] == "reproduced"
     assert rules.crossover_rule(None, [100, 100], 2, None)[0] == "not testable"
     assert rules.crossover_rule(190, [100, 100], 2, (16, 2048), ci=(150, 260))[0] == "inconclusive"

@@ -45,6 +45,11 @@ def _family(ps):
     return {a: (grid, [(n, b, t) for n, t, b, _, _ in p]) for a, (grid, p) in ps.items()}
 
 
+def _upper(x):
+    """An interval's upper end as text: 'unbounded' for a bracket open above, '-' for none (NaN)."""
+    return "unbounded" if x == np.inf else fmt(x)
+
+
 def _bracket(fam):
     """(value, lo, hi, text, value text) of stats.bracketed_mean_ci: the value is the lower
     envelope's mean where the upper one is open, else the geometric middle of the two; the value
@@ -52,14 +57,15 @@ def _bracket(fam):
     low, high, lo, hi, timed, between, beyond = stats.bracketed_mean_ci(fam)
     if low != low:
         return np.nan, np.nan, np.nan, "-", "-"
-    up = (lambda x: fmt(x) if np.isfinite(x) else "unbounded")
+    up = _upper
     vt = fmt(low) if low == high else f"between {fmt(low)} and {fmt(high)}" if np.isfinite(high) else f"at least {fmt(low)}"
     val = low if low == high or not np.isfinite(high) else float(np.sqrt(low * high))
     over = f"Kemp's {timed + between + beyond} graphs" if len(fam) == 1 else (
         f"{len(fam)} codes of each one's mean over Kemp's graphs it ran at ({timed + between + beyond} code-graph pairs)")
     parts = [f"{timed} timed"] + ([f"{between} between timed sizes, bracketed by their ratios"] if between else []) + (
         [f"{beyond} beyond them, unknown"] if beyond else [])
-    return val, lo, hi, f"mean over {over} {vt}x ({'; '.join(parts)}); 95% interval [{fmt(lo)}, {up(hi)}]", vt
+    ci = f"95% interval [{fmt(lo)}, {up(hi)}]" if lo == lo else "no interval (a single run)"
+    return val, lo, hi, f"mean over {over} {vt}x ({'; '.join(parts)}); {ci}", vt
 
 
 def average(df, c, default_variants):
@@ -70,8 +76,9 @@ def average(df, c, default_variants):
     ps = _average_pairs(df, c, default_variants)
     val, lo, hi, txt, vt = _bracket(_family(ps))
     if ps and txt != "-":
-        txt += "; timed: " + "; ".join(f"{a} at n = {', '.join(str(n) for n, *_ in p if n in set(grid))}"
-                                       for a, (grid, p) in ps.items())
+        timed = {a: [str(n) for n, *_ in p if n in set(grid)] for a, (grid, p) in ps.items()}
+        txt += "; timed: " + "; ".join(f"{a} at n = {', '.join(ns)}" if ns else f"{a} at none of them"
+                                       for a, ns in timed.items())
     return val, lo, hi, txt, vt
 
 
@@ -86,7 +93,7 @@ def average_columns(df, c, default_variants, end_to_end):
 
     def mean_text(fam):
         v, lo, hi, _, vt = _bracket(fam)
-        return f"{vt}x [{fmt(lo)}, {fmt(hi) if np.isfinite(hi) else 'unbounded'}]" if fam and v == v else "-"
+        return (f"{vt}x [{fmt(lo)}, {_upper(hi)}]" if lo == lo else f"{vt}x (single run)") if fam and v == v else "-"
 
     out = dict(ours_end_to_end=mean_text(_family(ps)),
                ours_kernel=mean_text(_family(_average_pairs(df, c, default_variants, time_col="kernel_ms"))),

@@ -259,6 +259,9 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
         return "not testable", "nothing measured"
     m_lo, m_hi = measured
     if ours is None:
+        if m_hi >= b_hi and advantage == "below":
+            return "differs in magnitude", (f"the advantage claimed below the crossing holds at every measured size: no "
+                                            f"crossing up to n = {m_hi:g}, past the window [{b_lo:.0f}, {b_hi:.0f}]")
         if m_hi >= b_hi:
             return "not reproduced", f"no crossing up to n = {m_hi:g}, past the claimed window [{b_lo:.0f}, {b_hi:.0f}]"
         return "not testable", f"no crossing up to n = {m_hi:g}; the window [{b_lo:.0f}, {b_hi:.0f}] reaches beyond it"

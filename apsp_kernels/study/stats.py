@@ -207,9 +207,10 @@ def bracketed_mean_ci(families, conf=CONF, n_boot=N_BOOT):
     envelope's draws and the 97.5% of the upper's (so the interval covers the grid mean with at
     least 95% while the bracket holds), and how many grid sizes of all families were timed,
     bracketed, unknown.  With every grid size timed, low = high and the interval is the usual
-    central one.  The bracket assumes a ratio between two timed sizes lies between theirs; an
-    extremum between them (the out-of-core code's speed-up over FW peaks between 4096 and 12288)
-    could lie outside it, by at most how far the curve bends within 4096 vertices."""
+    central one.  The bracket assumes a ratio between two timed sizes lies between theirs (the
+    curve monotone between timed neighbours); an extremum between them (the out-of-core code's
+    speed-up over FW peaks somewhere between 4096 and 12288) breaks that assumption there, and
+    nothing here bounds by how much."""
     rng = _rng()
     lows, highs, lo_boots, hi_boots = [], [], [], []
     counts = [0, 0, 0]

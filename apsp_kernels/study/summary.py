@@ -135,3 +135,44 @@ def predicted_agreement(run_dir):
         text += f" (left out, their measurement differs between the pooled runs: {', '.join(side['skipped'])})"
     shaky = shaky.assign(draws_giving_it=[f"{round(a * draws)} of {draws}" for a in shaky["agree"]])
     return text + ".", shaky[["claim", "verdict", "draws_giving_it", "seen"]].reset_index(drop=True)
+
+
+# What bounds each kernel whose claim Kemp measured on his GTX 470 (an assumption: notebook 07 says so)
+IMPLIED_GAIN_BOUND = {"tran_fw_vs_fw": "bandwidth", "tran_minplus_vs_fw": "int32", "kk_vs_fw": "int32", "kk_vs_blocked": "int32"}
+
+
+def implied_cpu_gain(claims, verdicts, bound=None):
+    """The hardware hypothesis of notebook 07: if only the GPU had changed, Kemp's speed-up times
+    the H100/GTX 470 ratio of what bounds the kernel would be ours; what is left over is the gain of
+    the CPU baseline.  Returns (table, sentence).  The implied gain carries both ranges: Kemp's
+    claimed range and our 95% interval, lo_K * r / hi_ours .. hi_K * r / lo_ours.  The sentence says
+    whether one CPU factor lies in every claim's range (their intersection), computed, not judged."""
+    from .. import hardware
+    rows, ranges = [], []
+    for cid, bnd in (bound or IMPLIED_GAIN_BOUND).items():
+        c, r = claims.get(cid, {}), verdicts[verdicts["claim"] == cid]
+        if not c.get("kemp") or r.empty:
+            continue
+        ratio = hardware.ratio("GeForce GTX 470", bnd)
+        lo, hi = c["kemp"][0] * ratio, c["kemp"][1] * ratio
+        ours, o_lo, o_hi = (float(r[k].iloc[0]) for k in ("ours", "ci_lo", "ci_hi"))
+        ok = all(x == x and x > 0 for x in (ours, o_lo, o_hi))
+        if ok:
+            ranges.append((cid, lo / o_hi, hi / o_lo))
+        rows.append({"claim": cid, "Kemp on the GTX 470 (x)": f"{c['kemp'][0]:g}-{c['kemp'][1]:g}", "bound by (assumed)": bnd,
+                     "H100 / GTX 470, vendor peaks (x)": f"{ratio:.0f}", "predicted if the CPU were unchanged (x)": f"{lo:.0f}-{hi:.0f}",
+                     "ours, geometric mean [95% CI] (x)": tables.interval(ours, o_lo, o_hi, ""),
+                     "implied single-thread CPU gain (x)": f"{lo / o_hi:.2g}-{hi / o_lo:.2g}" if ok else "-"})
+    if not ranges:
+        return pd.DataFrame(rows), ""
+    common_lo, common_hi = max(a for _, a, _ in ranges), min(b for _, _, b in ranges)
+    if common_lo <= common_hi:
+        text = (f"One CPU factor between {common_lo:.2g}x and {common_hi:.2g}x lies in the implied range of every one "
+                f"of these {len(ranges)} claims: the hypothesis that only the GPU and the CPU's speed changed fits them.")
+    else:
+        low = min(ranges, key=lambda x: x[2])
+        high = max(ranges, key=lambda x: x[1])
+        text = (f"No single CPU factor lies in every claim's implied range: `{low[0]}` needs at most {low[2]:.2g}x, "
+                f"`{high[0]}` at least {high[1]:.2g}x, so the hypothesis that only the GPU and the CPU's speed "
+                f"changed does not fit these claims.")
+    return pd.DataFrame(rows), text

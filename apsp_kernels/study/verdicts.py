@@ -287,21 +287,32 @@ _NOT_A_TIME = {"limit": "a size limit, not a time", "crossover": "a crossing siz
 _TIME_COLUMNS = ("ours_end_to_end", "ours_kernel", "best_cpu", "baseline_timed")
 
 
+def _device(name):
+    return registry.get(name).device if name in registry.ALGORITHMS else None
+
+
 def _why_empty(row, col, claims=None):
-    """What to show in an empty time column of a verdict row: why it does not apply."""
-    if row.get("verdict") == "not testable":
-        return "n/a: not measured (the reason says why)"
+    """What to show in an empty time column of a verdict row: why it does not apply (``claims``:
+    the claims by id, for the devices of the claim's code and baseline)."""
+    c = (claims or {}).get(row.get("claim"), {})
+    a, b = _device(c.get("algorithm")), _device(c.get("baseline"))
+    shown = {k: isinstance(row.get(k), str) and row[k] not in ("", tables.MISSING) for k in ("ours_end_to_end", "ours_kernel")}
+    if row.get("verdict") == "not testable" and not any(shown.values()):
+        return "n/a: not testable (the reason says why)"
     other = {"ours_end_to_end": "ours_kernel", "ours_kernel": "ours_end_to_end"}.get(col)
-    if other and isinstance(row.get(other), str) and row[other] not in ("", tables.MISSING):
+    if other and shown[other]:
         return ("n/a: the claim's quantity is kernel time; not timed end to end" if col == "ours_end_to_end"
                 else "n/a: the quantity includes the host's work; no kernel-only time")
-    timed = [row.get(k) for k in ("ours_end_to_end", "ours_kernel")]
-    if col == "best_cpu" and any(isinstance(v, str) and v not in ("", tables.MISSING) for v in timed):
-        return "n/a: not a speed-up over a CPU code"
-    if col == "baseline_timed":
-        b = (claims or {}).get(row.get("claim"), {}).get("baseline")
-        if not (b in registry.ALGORITHMS and registry.get(b).device == "cpu"):
-            return "n/a: no CPU baseline"
+    if col == "best_cpu" and any(shown.values()):
+        if a == "gpu" and b == "gpu":
+            return "n/a: two GPU codes compared"
+        if a == "cpu":
+            return "n/a: a CPU code's own ratio"
+        if b == "cpu":
+            return "not formed: the divisor is the seed's own CPU code (in 'ours')"
+        return "n/a: no baseline code"
+    if col == "baseline_timed" and b != "cpu":
+        return "n/a: the baseline is a GPU code" if b == "gpu" else "n/a: no baseline code"
     return "n/a: " + _NOT_A_TIME.get(row.get("kind"), "does not apply")
 
 
