@@ -45,9 +45,14 @@ def _family(ps):
     return {a: (grid, [(n, b, t) for n, t, b, _, _ in p]) for a, (grid, p) in ps.items()}
 
 
-def _upper(x):
-    """An interval's upper end as text: 'unbounded' for a bracket open above, '-' for none (NaN)."""
-    return "unbounded" if x == np.inf else fmt(x)
+def _ends(lo, hi):
+    """An interval's ends as text, an upper end open above 'unbounded'."""
+    return f"[{fmt(lo)}, {'unbounded' if hi == np.inf else fmt(hi)}]"
+
+
+def _short(vt, lo, hi):
+    """A bracket as a table cell: 'between 150 and 217x [125, 277]'; no interval (a single run) said so."""
+    return f"{vt}x {_ends(lo, hi)}" if lo == lo else f"{vt}x (single run)"
 
 
 def _bracket(fam):
@@ -57,14 +62,13 @@ def _bracket(fam):
     low, high, lo, hi, timed, between, beyond = stats.bracketed_mean_ci(fam)
     if low != low:
         return np.nan, np.nan, np.nan, "-", "-"
-    up = _upper
     vt = fmt(low) if low == high else f"between {fmt(low)} and {fmt(high)}" if np.isfinite(high) else f"at least {fmt(low)}"
     val = low if low == high or not np.isfinite(high) else float(np.sqrt(low * high))
     over = f"Kemp's {timed + between + beyond} graphs" if len(fam) == 1 else (
         f"{len(fam)} codes of each one's mean over Kemp's graphs it ran at ({timed + between + beyond} code-graph pairs)")
     parts = [f"{timed} timed"] + ([f"{between} between timed sizes, bracketed by their ratios"] if between else []) + (
         [f"{beyond} beyond them, unknown"] if beyond else [])
-    ci = f"95% interval [{fmt(lo)}, {up(hi)}]" if lo == lo else "no interval (a single run)"
+    ci = f"95% interval {_ends(lo, hi)}" if lo == lo else "no interval (a single run)"
     return val, lo, hi, f"mean over {over} {vt}x ({'; '.join(parts)}); {ci}", vt
 
 
@@ -83,8 +87,7 @@ def average(df, c, default_variants):
 
 
 def average_columns(df, c, default_variants, end_to_end):
-    """The columns beside an average (``end_to_end``: :func:`average`'s result for it, unused: the
-    end-to-end column is re-formed from the same pairs), formed the
+    """The columns beside an average (``end_to_end``: :func:`average`'s result for it), formed the
     same way: from kernel-only times, over the best CPU code at each size (where every code
     averaged is a GPU code), and how the baseline was timed (measured or sampled)."""
     ps = _average_pairs(df, c, default_variants)
@@ -93,9 +96,10 @@ def average_columns(df, c, default_variants, end_to_end):
 
     def mean_text(fam):
         v, lo, hi, _, vt = _bracket(fam)
-        return (f"{vt}x [{fmt(lo)}, {_upper(hi)}]" if lo == lo else f"{vt}x (single run)") if fam and v == v else "-"
+        return _short(vt, lo, hi) if fam and v == v else "-"
 
-    out = dict(ours_end_to_end=mean_text(_family(ps)),
+    v, lo, hi, _, vt = end_to_end
+    out = dict(ours_end_to_end=_short(vt, lo, hi) if v == v else "-",
                ours_kernel=mean_text(_family(_average_pairs(df, c, default_variants, time_col="kernel_ms"))),
                baseline_timed=", ".join(sorted({kb for _, p in ps.values() for *_, kb in p})))
     if all(registry.get(a).device == "gpu" for a in ps):
