@@ -106,8 +106,9 @@ def _rows_06(df, C):
     rows = []
     for cid in ("kk_average_vs_fw", "kk_average_vs_fw_6_2", "harish_average_vs_fw", "all_cuda_average_vs_fw",
                 "all_cuda_average_vs_blocked", "harish_vs_ooc_average"):
-        avg = Q.average(df, C[cid], DEF)
-        rows.append(V.evaluate(C[cid], df, aggregate=avg) | Q.average_columns(df, C[cid], DEF, avg))
+        ps = Q.average_pairs(df, C[cid], DEF)
+        avg = Q.average(df, C[cid], DEF, ps)
+        rows.append(V.evaluate(C[cid], df, aggregate=avg) | Q.average_columns(df, C[cid], DEF, avg, ps))
     rows.append(V.evaluate(C["harish_vs_ooc_at_21504"], df))
     for cid in ("harish_time_growth", "tran_fw_time_growth"):
         rows.append(V.evaluate(C[cid], df, aggregate=Q.growth(df, C[cid])))
@@ -142,5 +143,5 @@ def frame_verdicts(df, C=None):
     """Every campaign claim's verdict row from a campaign's records (one row per timed run, a
     ``process`` column naming the independent run)."""
     C = C or claims_mod.load()
-    frames = [V.table(notebook_rows(nb, df, C)).assign(notebook=nb) for nb in NOTEBOOKS]
+    frames = [V.table(notebook_rows(nb, df, C), claims=C).assign(notebook=nb) for nb in NOTEBOOKS]
     return pd.concat(frames, ignore_index=True)

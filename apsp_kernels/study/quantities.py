@@ -21,7 +21,7 @@ def kemp_ran_up_to():
         return yaml.safe_load(f).get("kemp_ran_up_to", {})
 
 
-def _average_pairs(df, c, default_variants, time_col="wall_ms"):
+def average_pairs(df, c, default_variants, time_col="wall_ms"):
     """{algorithm: (grid, M.pairs)}: the sizes Kemp's average covers for it (the claim's paper_n
     up to the largest graph that algorithm ran at in his study) and its pairs with the baseline
     at every size both were timed here (those off the grid serve as neighbours of a bracket);
@@ -40,7 +40,7 @@ def _average_pairs(df, c, default_variants, time_col="wall_ms"):
 
 
 def _family(ps):
-    """{algorithm: (grid, [(n, baseline times, algorithm times)])} of :func:`_average_pairs`: a
+    """{algorithm: (grid, [(n, baseline times, algorithm times)])} of :func:`average_pairs`: a
     speed-up of each algorithm per size, the shape stats.bracketed_mean_ci takes."""
     return {a: (grid, [(n, b, t) for n, t, b, _, _ in p]) for a, (grid, p) in ps.items()}
 
@@ -72,12 +72,13 @@ def _bracket(fam):
     return val, lo, hi, f"mean over {over} {vt}x ({'; '.join(parts)}); {ci}", vt
 
 
-def average(df, c, default_variants):
+def average(df, c, default_variants, ps=None):
     """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm (only
     the graphs that algorithm ran at in his study); over several algorithms the mean of their
     means (declared in claims.yaml).  Graphs of his not timed here are bracketed by the timed
-    ones around them (stats.bracketed_mean_ci), never interpolated."""
-    ps = _average_pairs(df, c, default_variants)
+    ones around them (stats.bracketed_mean_ci), never interpolated.  ``ps``: :func:`average_pairs`
+    where the caller has them (they serve :func:`average_columns` too)."""
+    ps = average_pairs(df, c, default_variants) if ps is None else ps
     val, lo, hi, txt, vt = _bracket(_family(ps))
     if ps and txt != "-":
         timed = {a: [str(n) for n, *_ in p if n in set(grid)] for a, (grid, p) in ps.items()}
@@ -86,11 +87,12 @@ def average(df, c, default_variants):
     return val, lo, hi, txt, vt
 
 
-def average_columns(df, c, default_variants, end_to_end):
-    """The columns beside an average (``end_to_end``: :func:`average`'s result for it), formed the
+def average_columns(df, c, default_variants, end_to_end, ps=None):
+    """The columns beside an average (``end_to_end``: :func:`average`'s result for it; ``ps``: the
+    pairs it was formed from), formed the
     same way: from kernel-only times, over the best CPU code at each size (where every code
     averaged is a GPU code), and how the baseline was timed (measured or sampled)."""
-    ps = _average_pairs(df, c, default_variants)
+    ps = average_pairs(df, c, default_variants) if ps is None else ps
     if not ps:
         return {}
 
@@ -100,7 +102,7 @@ def average_columns(df, c, default_variants, end_to_end):
 
     v, lo, hi, _, vt = end_to_end
     out = dict(ours_end_to_end=_short(vt, lo, hi) if v == v else "-",
-               ours_kernel=mean_text(_family(_average_pairs(df, c, default_variants, time_col="kernel_ms"))),
+               ours_kernel=mean_text(_family(average_pairs(df, c, default_variants, time_col="kernel_ms"))),
                baseline_timed=", ".join(sorted({kb for _, p in ps.values() for *_, kb in p})))
     if all(registry.get(a).device == "gpu" for a in ps):
         best, names = {}, set()

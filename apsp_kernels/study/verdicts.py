@@ -316,10 +316,12 @@ def _why_empty(row, col, claims=None):
     return "n/a: " + _NOT_A_TIME.get(row.get("kind"), "does not apply")
 
 
-def table(rows):
+def table(rows, claims=None):
+    """The verdict rows as a table, every empty time column saying why (``claims``: the claims by id,
+    where the caller has them loaded already; otherwise read here)."""
     t = pd.DataFrame(rows).reindex(columns=COLUMNS)
     before = t.to_dict("records")                  # each fill is decided on the row as evaluated
-    C = claims_mod.load() if any(isinstance(r.get("claim"), str) for r in before) else {}
+    C = claims if claims is not None else claims_mod.load() if any(isinstance(r.get("claim"), str) for r in before) else {}
     for col in _TIME_COLUMNS:
         empty = (t[col].isna() | t[col].astype(str).isin(["", tables.MISSING])).to_numpy()
         t[col] = t[col].astype(object)
