@@ -48,6 +48,51 @@ def test_single_value_is_a_degenerate_range():
     assert rules.range_rule([(1024, 276, 270, 280)], [2500, 2500], 1.25)[0] == "differs in magnitude"
 
 
+# ----------------------------------------------------------------- range over the paper's grid
+GRID = list(range(1024, 8193, 1024))        # a paper's sizes, every 1024 vertices: 8 sizes
+
+
+def test_grid_places_brackets_between_timed_sizes_and_leaves_the_rest_unknown():
+    pts = [(2048, 5, 4, 6), (4096, 7, 6.5, 8), (6144, 20, 18, 22)]
+    places = {n: pl for n, pl, *_ in rules.grid_places(pts, GRID, 1.6, 10)}
+    assert places == {1024: "untimed", 2048: "inside", 3072: "inside",      # between two insides: [4, 8]
+                      4096: "inside", 5120: "edge",                          # between inside and above: [6.5, 22]
+                      6144: "above", 7168: "untimed", 8192: "untimed"}
+
+
+def test_range_over_a_grid_counts_the_papers_sizes_not_ours():
+    # timed at 4 sizes, 3 of them inside: 3/4 of ours would be 'reproduced', but between and
+    # beyond them Kemp's grid is mostly above the band
+    pts = [(1024, 3, 2.5, 3.5), (2048, 4, 3.5, 4.5), (3072, 5, 4.5, 5.5), (8192, 30, 28, 32)]
+    assert rules.range_rule(pts, [2, 8], 1.25)[0] == "reproduced"
+    v, why = rules.range_rule(pts, [2, 8], 1.25, grid=GRID)
+    assert v == "inconclusive" and "of the paper's 8 sizes" in why     # 4096..7168 between inside and above
+    pts += [(5120, 25, 23, 27)]
+    v, why = rules.range_rule(pts, [2, 8], 1.25, grid=GRID)
+    assert v == "differs in magnitude" and "larger" in why and "above at 4" in why
+
+
+def test_range_over_a_grid_outcomes():
+    inside = [(n, 5, 4, 6) for n in (1024, 4096, 8192)]
+    v, why = rules.range_rule(inside, [2, 8], 1.25, grid=GRID)
+    assert v == "reproduced" and "3 timed, 5 between" in why
+    # untimed sizes beyond ours could be anything: with 6 of 8 not timed, nothing is decided
+    v, why = rules.range_rule([(1024, 30, 28, 32), (2048, 30, 28, 32)], [2, 8], 1.25, grid=GRID)
+    assert v == "inconclusive" and "not timed at 6 (n = 3072..8192" in why
+    # the same two sizes with the whole grid above: differs
+    v, why = rules.range_rule([(1024, 30, 28, 32), (8192, 30, 28, 32)], [2, 8], 1.25, grid=GRID)
+    assert v == "differs in magnitude" and "3.75x larger" in why
+    # below 1 over most of the grid: the opposite direction
+    v, why = rules.range_rule([(1024, 0.5, 0.4, 0.6), (8192, 0.7, 0.6, 0.8)], [2, 8], 1.25, grid=GRID)
+    assert v == "not reproduced" and "below 1 at 8 of 8" in why
+    assert rules.range_rule([], [2, 8], 1.25, grid=GRID)[0] == "not testable"
+
+
+def test_range_grid_with_no_timed_size_on_it_judges_the_matched_sizes():
+    # matched_sizes' fallback (the nearest sizes within 12.5%) puts no point on the grid
+    assert rules.range_rule([(1000, 5, 4, 6)], [2, 8], 1.25, grid=GRID)[0] == "reproduced"
+
+
 # ----------------------------------------------------------------- averages
 def test_average_outcomes():
     assert rules.aggregate_rule(80, 70, 90, [76, 76], 1.25)[0] == "reproduced"

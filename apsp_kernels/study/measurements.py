@@ -144,9 +144,11 @@ def summary(df, time_col="wall_ms", by=("algorithm", "variant", "graph", "params
     return pd.DataFrame(rows)
 
 
-def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, memory=None, prefer="measured"):
+def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, memory=None, prefer="measured",
+          by_process=False):
     """Verified times of one (algorithm, variant) at n: the full runs where there are any
-    (``prefer='measured'``), else the sampled estimates; returns (array, estimate kind)."""
+    (``prefer='measured'``), else the sampled estimates; returns (array, estimate kind), or with
+    ``by_process`` (a Series keyed by process, to pair two sizes or codes inside each process)."""
     d = df[(df["algorithm"] == algorithm) & (df["graph"] == graph)]
     if variant is not None:
         d = d[d["variant"].astype(str) == str(variant)]
@@ -162,8 +164,8 @@ def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, m
         if len(sel) and time_col in sel:
             sel = sel.dropna(subset=[time_col])
             if len(sel):
-                return per_process(sel, time_col), kind
-    return np.array([]), None
+                return (process_medians(sel, time_col) if by_process else per_process(sel, time_col)), kind
+    return (pd.Series(dtype=float) if by_process else np.array([])), None
 
 
 def per_process(d, time_col="wall_ms"):
@@ -173,6 +175,14 @@ def per_process(d, time_col="wall_ms"):
     if "process" not in d or d["process"].isna().all():
         return d[time_col].to_numpy(float)
     return d.groupby("process")[time_col].median().to_numpy(float)
+
+
+def process_medians(d, time_col="wall_ms"):
+    """:func:`per_process` keyed by process (a Series); without process numbers, each run its own
+    (keyed by position, as per_process counts them)."""
+    if "process" not in d or d["process"].isna().all():
+        return pd.Series(d[time_col].to_numpy(float))
+    return d.groupby("process")[time_col].median().astype(float)
 
 
 def sizes_of(df, algorithm, variant=None, graph=KEMP):

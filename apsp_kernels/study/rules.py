@@ -20,96 +20,12 @@ slope_rule (a claimed power law: Hochberg's run time inversely proportional to t
 occurrence_rule (an event the seed says can or cannot happen: Hochberg's race without
 __syncthreads(), his block order), ordering_rule (X faster than Y).
 
-History: the first two paper runs (batches 20261122-2150 and -2215) were judged by rules that
-called every interval not inside the band 'differs', with intervals over pooled repeats; 3 of
-34 verdicts differed between them, each an interval at a band's edge.  The rules were then
-made three-valued and the intervals taken over independent processes (see README).  Judged
-again, the same two runs still differed at 3 verdicts: their processes shared one machine lease
-each, and between leases the timings moved ~20% (the device's single-core speed varies up to 2x
-with its neighbours: scripts/cpu_noise_probe.py, data/results/device-logs/cpu-noise-*.csv), so
-three processes of one lease gave intervals too narrow, and a bootstrap over three values covers
-little more than their range.  Before the next reference runs (and unchanged since): every
-interval comes from one small-sample model (stats.centre_draws, t-scaled, tested for 95%
-coverage), each process of a reference run runs on its own machine lease, and runs of
-milliseconds are repeated 9 times per process.  The rules themselves did not change.
-The two runs measured that way (batches 232300 and 232301, 3 processes on 3 leases each) differed
-at 3 verdicts, each decided by the width of an interval whose median agreed between the runs
-(break-even n = 151 vs 144, crossover 12,651 vs 13,636, ratios 0.50-0.87 in both): from three
-runs a t-interval (t = 4.30) is as uncertain as the spread it estimates.  Two other interval
-models tried on those runs as development data did worse (5 differing verdicts each): a spread
-moderated towards the code's pooled spread, and ratios paired by run.  So the paper profile now
-runs 5 processes (t = 2.78, and a spread estimated with twice the degrees of freedom), each on
-its own lease; METHOD_FIXED below marks that change.
-Later additions change no earlier verdict: slope_rule and occurrence_rule (the Hochberg study), and
-range_rule / aggregate_rule no longer read a claimed parity (exactly 1x, Hochberg's difference
-timing against CUDA events) as a direction, so a ratio below 1 is not 'opposite' there (the one
-earlier band starting at exactly 1, dense_independent_of_degree's max/min time, cannot fall below 1).
-The two runs under that method (batches 20261123-013000 and -041000, 5 leases each) differed at 2
-of 30 verdicts, neither by a rule.  dense_independent_of_degree (1.25 [0.81, 1.92] vs 1.05 [0.95,
-1.17]): the worst code and pair of degree graphs were picked by point estimate and given the
-interval of that one pair, from graphs timed tens of seconds apart in a fixed order, 2 runs each;
-a dense code moves the same n^2 bytes at every degree, so the differences were the host's share
-of 20-110 ms runs (pageable copies, building the matrix), which moves 20-80% for a second or more
-and doubles in single runs.  ooc_slowdown_vs_kk (inside the band at 2 vs 4 of 6 sizes, points
-within 10%): one process's two Katz-Kider runs at n = 4096 (another's at 3072) fell in such a slow
-moment.  So since METHOD_FIXED: the dense GPU codes' runs at n <= 4096 are timed in 9 rounds
-interleaved over every code and degree graph of a size after a warm-up each (plan.schedule), and
-the density claim is paired round by round inside each process, the worst code chosen inside its
-interval (quantities.flat_over_degree, stats.max_median_ci).  Judged so, the four recorded runs
-keep every other verdict; the density claim is inconclusive in all four (their graphs were not
-timed in rounds: Katz-Kider's per-process max/min 1.06-1.80).  Heavy-tailed (MAD-scaled)
-intervals and per-process minima, tried on those runs, did worse.  Before any run under that method,
-the paper profile also measures the out-of-core slow-down pair at Kemp's n = 6144 and 10240
-(profiles ooc_extra): the 2/3 share counts matched sizes, and 4 of the 6 were n <= 4096 while
-Kemp's grid runs every 1024 to 17,408, so where we had measured, not the data, could decide it.
-Run G (20261123-070000), the first under that method, was judged with one later change that moves
-no campaign verdict (G's and F's tables unchanged but for one interval end, 177 -> 179):
-verdicts.crossover_of reads the crossing off the log time ratio fitted non-increasing in n (pool
-adjacent violators) instead of the first change of sign.  The three-process Hochberg batch had put
-fw.c at a tie with the CPU at n = 10 (0.99x), which the first-sign rule read as "faster from the
-smallest size" although the CPU wins from 20 to about 60; its single run and the batch now agree
-(n = 51 [39, 66] and 62 [19, 131]).
-A resampling check on E, F and G (study.stability: 40 pseudo-runs of 5 of their 15 processes) then
-gave G's verdict of harish_time_growth in only 10 of 40 draws: t(21504)/t(1024) of Harish is about
-36x over the 15 processes, within 10% of its band's edge (40x), and moves by a log-sd of 0.093
-between processes (its n = 1024 run is 16,073 host round trips, each with a flag read back).  The
-measurement needs more independent processes of those two runs, not a wider band.  So since
-METHOD_FIXED the paper profile adds 20 satellite processes (profiles key satellites: the campaign's
-own Harish atomic jobs at n = 1024 and 21504 only, about 22 s each), 4 after each main process in
-its lease.  A probe of 20 satellites in one lease (data/results/20261123-101500-satellite-probe)
-gave the same median (36.5x) with a log-sd of 0.050; with 10 of them added to each pseudo-run the
-claim gives G's verdict in 39 of 40 draws and no other claim's agreement falls.  One lease cannot
-say how much satellites of one lease share; the confirming pair will.
-G′ (20261124-123500), the first run under that method, was judged with one later change that moves
-no verdict of G′, G, F or E and no agreement count of study.stability: verdicts.censored_interval
-keeps a crossover's censored bootstrap draws (faster from the smallest size, or never crossing) in
-its interval instead of dropping them, which had narrowed intervals towards the point (Hochberg's
-break-even: 35 of 400 draws at the smallest size, [19, 131] -> [<= 10, 131]; harish_overtakes_tran:
-1 of 400 never crossing, upper end 14,238 -> 14,267 against the band's edge at 14,336).
-A referee's audit of G′ then found three places where the quantity compared was not the paper's,
-and the method changed again (METHOD_FIXED, 2026-11-24 15:20), so G′ became development data:
-* Kemp's averages are means over his whole grid of graphs (every 1024 vertices up to the largest
-  each code ran at), but ours were means over the sizes we timed, 6-8 of his 17-21 and most of
-  them small, which drags a mean of a speed-up that grows with n down (harish_vs_ooc_average read
-  'the opposite direction' off 6 sizes up to 12,288 of his 21).  Timing his whole grid would add
-  about 500 s to each process (the out-of-core code takes 50-100 s a size above 16,384), beyond a
-  device command.  So quantities.average now bounds the grid mean instead (stats.bracketed_mean_ci):
-  a grid size between two timed sizes lies between their ratios, one beyond them is unknown
-  ([0, inf)); the interval runs from the lower envelope's 2.5% to the upper's 97.5% draw, and
-  aggregate_rule states the bracket, not a point, and measures a difference from the near end.
-  No interpolation, no model: where the bracket is wide, the verdict is inconclusive.
-* crossover_rule distinguishes which side a claim is about (claims.yaml ``advantage``): "up to about a
-  thousand nodes, zero-copy is beneficial" is a claim about the side below the crossing; where
-  zero-copy is slower from the smallest size on, that advantage never shows, and the claim is not
-  reproduced rather than crossing at another n.
-* kk_vs_harish was decided at 2 sizes, where Harish's corrected variant (its divisor) was capped;
-  the paper profile times it to n = 8192 (profiles corrected_cap), 5 of Kemp's sizes.
-Left as they were, with the reason: harish_vs_ooc_at_21504 stays not testable (the out-of-core code at
-21,504 takes about 100 s a run, 500 s a campaign); the sequential FW is run in full only up to
-full_cap = 2048 to validate its sampled estimate (a full run at 4096 takes 70 s per process; the
-sampled pass touches the same n^2 matrix per pivot at every size above the caches, 16 MB at n = 2048).
-Judged so, G′ and G each change at 2 verdicts: tuwien_zero_copy_best_below (differs -> not
-reproduced) and harish_vs_ooc_average (not reproduced -> inconclusive: at least 0.35, open above).
+A claim over a grid of the paper's sizes (Kemp's graphs, every 1024 vertices; claims.yaml
+``paper_n_step``) is judged over that grid: the 2/3 share is of his sizes, each placed by
+:func:`grid_places`, not of the sizes we happened to time.
+
+How the method came to be (each change, the runs that prompted it, what it moved):
+notes/method-history.md.  Verdicts of runs measured before ``METHOD_FIXED`` are development data.
 """
 from __future__ import annotations
 
@@ -120,7 +36,8 @@ from .text import crossing_interval
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
-METHOD_FIXED = "2026-11-24T15:20:00+00:00"    # averages over Kemp's whole grid (bracketed); corrected Harish to 8192
+METHOD_FIXED = "2026-11-24T20:47:00+00:00"    # range claims over Kemp's whole grid; growth paired inside each process
+# (2026-11-24T15:20: averages over Kemp's whole grid (bracketed); corrected Harish to 8192)
 # (2026-11-23T11:05: + 20 satellite processes, Harish atomic at 1024 and 21504)
 # (05:35:15: + ooc_extra sizes; dense GPU runs at n <= 4096 in interleaved rounds; density paired)
 # (05:21:03: rounds and the paired density claim, without ooc_extra)
@@ -155,31 +72,74 @@ def _place(lo, hi, b_lo, b_hi):
     return "edge"
 
 
-def range_rule(points, claimed, tolerance):
+def grid_places(points, grid, b_lo, b_hi):
+    """Each size of the paper's ``grid`` placed against the band [b_lo, b_hi]: (n, place, lo, hi).
+    A timed size by its interval; one between two timed sizes by the envelope of their intervals
+    (its ratio lies between its neighbours', the bracket quantities.average uses for Kemp's
+    averages: no interpolation, no model); one beyond the timed sizes is 'untimed' (either way)."""
+    pts = sorted(points)
+    timed = {p[0]: p for p in pts}
+    out = []
+    for g in grid:
+        if g in timed:
+            lo, hi = timed[g][2:4]
+        elif pts[0][0] < g < pts[-1][0]:
+            a = max(p for p in pts if p[0] < g)
+            b = min(p for p in pts if p[0] > g)
+            lo, hi = min(a[2], b[2]), max(a[3], b[3])
+        else:
+            out.append((g, "untimed", math.nan, math.nan))
+            continue
+        out.append((g, _place(lo, hi, b_lo, b_hi), lo, hi))
+    return out
+
+
+def _sizes_text(ns):
+    ns = sorted(ns)
+    return "n = " + (f"{ns[0]}" if len(ns) == 1 else ", ".join(map(str, ns)) if len(ns) <= 3 else f"{ns[0]}..{ns[-1]}")
+
+
+def range_rule(points, claimed, tolerance, grid=None):
     """A speed-up (or slow-down) claimed as a range or a value, tested size by size.
     ``points``: [(n, value, lo, hi)] at the matched sizes, value = our ratio (> 1 = the
-    direction the claim states)."""
+    direction the claim states).  ``grid``: the paper's sizes the claim covers (Kemp's graphs, every
+    1024 vertices): the 2/3 share is then of his sizes, each placed by :func:`grid_places` (a size
+    we did not time between two we did by the envelope of theirs; one beyond them unknown), not of
+    the sizes we happened to time.  Without a grid, the share is of the matched sizes."""
     points = [p for p in points if p[1] == p[1]]
     if not points:
         return "not testable", "no measurement at the paper's sizes"
     b_lo, b_hi = band(claimed, tolerance)
-    where = [(p, _place(p[2], p[3], b_lo, b_hi)) for p in points]
-    inside = [p for p, w in where if w == "inside"]
-    edge = [p for p, w in where if w == "edge"]
-    above = [p for p, w in where if w == "above"]
-    below = [p for p, w in where if w == "below"]
-    k = len(points)
-    counts = f"inside at {len(inside)}, above at {len(above)}, below at {len(below)}, across an edge at {len(edge)} of {k} sizes"
-    if len(inside) >= SHARE * k:
+    timed = {p[0] for p in points}
+    if grid and timed & set(grid):
+        places = grid_places(points, sorted(set(grid)), b_lo, b_hi)
+    else:
+        grid = None
+        places = [(p[0], _place(p[2], p[3], b_lo, b_hi), p[2], p[3]) for p in points]
+    by = {w: [n for n, pl, *_ in places if pl == w] for w in ("inside", "above", "below", "edge", "untimed")}
+    inside, edge, untimed = len(by["inside"]), len(by["edge"]), len(by["untimed"])
+    k = len(places)
+    counts = (f"inside at {inside}, above at {len(by['above'])}, below at {len(by['below'])}, "
+              f"across an edge at {edge}")
+    if grid:
+        between = sum(1 for n, pl, *_ in places if n not in timed and pl != "untimed")
+        counts += (f", not timed at {untimed} ({_sizes_text(by['untimed'])}, beyond our sizes)" if untimed else "")
+        counts += (f" of the paper's {k} sizes ({len(timed & set(grid))} timed, {between} between timed sizes "
+                   "placed by their neighbours' intervals)")
+    else:
+        counts += f" of {k} sizes"
+    if inside >= SHARE * k:
         return "reproduced", f"interval inside [{fmt(b_lo)}, {fmt(b_hi)}]x: {counts}"
     if claimed[0] > 1:          # a claimed speed-up has a direction; a claimed parity (1x) has none
-        opposite = [p for p in points if p[3] < 1]
+        opposite = [n for n, pl, lo, hi in places if hi < 1]
         if len(opposite) > k / 2:
             return "not reproduced", (f"opposite direction: ratio below 1 at {len(opposite)} of {k} sizes "
-                                      f"(n = {', '.join(str(p[0]) for p in opposite)})")
-    if len(inside) + len(edge) >= SHARE * k:
+                                      f"({_sizes_text(opposite)})")
+    if inside + edge + untimed >= SHARE * k:
         return "inconclusive", f"band [{fmt(b_lo)}, {fmt(b_hi)}]x: {counts}"
     parts = []
+    above = [p for p in points if p[2] > b_hi]
+    below = [p for p in points if p[3] < b_lo]
     if above:
         parts.append(f"up to {fmt(max(p[1] / claimed[1] for p in above))}x larger than claimed")
     if below:

@@ -65,6 +65,20 @@ def centre_draws(x, rng, n_boot=N_BOOT):
     return np.exp(np.clip(np.log(np.median(x)) + se * rng.standard_t(x.size - 1, n_boot), -300.0, 300.0))
 
 
+def paired_ratio_ci(numerator, denominator, conf=CONF, n_boot=N_BOOT):
+    """(median, lo, hi, runs) of the ratio numerator / denominator formed inside each run first
+    (two Series keyed by run; runs with both), then one group's median interval (:func:`centre_draws`).
+    For a code against itself (its time at two sizes): what moves both sides of one run together,
+    the machine lease's host speed, divides out, where :func:`ratio_ci` would count it twice."""
+    both = numerator.index.intersection(denominator.index)
+    r = (numerator[both] / denominator[both]).to_numpy(float)
+    r = r[np.isfinite(r)]
+    if r.size == 0:
+        return np.nan, np.nan, np.nan, 0
+    lo, hi = _quantiles(centre_draws(r, _rng(), n_boot), conf)
+    return float(np.median(r)), lo, hi, int(r.size)
+
+
 def _rng():
     return np.random.default_rng(_RNG_SEED)
 

@@ -166,7 +166,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
                    ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes)" if len(d) else "-",
                    per_size=_fmt_points(d), kemp_vs_ours=_kemp_vs_ours(c, dec), **speedup_columns(df, c, ns, (e2e, ker)))
-        v, why = rules.range_rule(points, claimed, tol)
+        # a claim over a grid of the paper's sizes (paper_n_step) is judged over that grid, not over ours
+        v, why = rules.range_rule(points, claimed, tol, grid=c.get("paper_n") if c.get("paper_n_step") else None)
     elif kind in ("range", "value"):
         v, why = rules.range_rule(points, claimed, tol)
         g = _geo(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
