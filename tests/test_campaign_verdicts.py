@@ -10,7 +10,7 @@ from apsp_kernels.study import campaign_verdicts as CV
 from apsp_kernels.study.plan import NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / "data" / "results" / "20261124-152500-paper-campaign"     # I, its verdicts.csv rendered by the notebooks
+RUN = ROOT / "data" / "results" / "20261124-205000-paper-campaign"     # K, its verdicts.csv rendered by the notebooks
 CHANGED_SINCE = set()                                                  # claims whose quantity or text changed since
 
 
