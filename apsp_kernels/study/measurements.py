@@ -172,9 +172,7 @@ def per_process(d, time_col="wall_ms"):
     """One number per independent process (the median of its repeats): the unit of every
     interval.  Repeats inside one process are not independent draws on this machine -- the
     processes' medians lie further apart than their repeats do (see process_spread)."""
-    if "process" not in d or d["process"].isna().all():
-        return d[time_col].to_numpy(float)
-    return d.groupby("process")[time_col].median().to_numpy(float)
+    return process_medians(d, time_col).to_numpy(float)
 
 
 def process_medians(d, time_col="wall_ms"):

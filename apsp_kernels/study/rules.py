@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 
+from .stats import grid_neighbours
 from .tables import fmt
 from .text import crossing_interval
 
@@ -76,20 +77,14 @@ def grid_places(points, grid, b_lo, b_hi):
     """Each size of the paper's ``grid`` placed against the band [b_lo, b_hi]: (n, place, lo, hi).
     A timed size by its interval; one between two timed sizes by the envelope of their intervals
     (its ratio lies between its neighbours', the bracket quantities.average uses for Kemp's
-    averages: no interpolation, no model); one beyond the timed sizes is 'untimed' (either way)."""
-    pts = sorted(points)
-    timed = {p[0]: p for p in pts}
+    averages: stats.grid_neighbours); one beyond the timed sizes is 'untimed' (either way)."""
+    timed = {p[0]: p for p in points}
     out = []
-    for g in grid:
-        if g in timed:
-            lo, hi = timed[g][2:4]
-        elif pts[0][0] < g < pts[-1][0]:
-            a = max(p for p in pts if p[0] < g)
-            b = min(p for p in pts if p[0] > g)
-            lo, hi = min(a[2], b[2]), max(a[3], b[3])
-        else:
+    for g, a, b in grid_neighbours(grid, timed):
+        if a is None:
             out.append((g, "untimed", math.nan, math.nan))
             continue
+        lo, hi = min(timed[a][2], timed[b][2]), max(timed[a][3], timed[b][3])
         out.append((g, _place(lo, hi, b_lo, b_hi), lo, hi))
     return out
 
@@ -112,7 +107,7 @@ def range_rule(points, claimed, tolerance, grid=None):
     b_lo, b_hi = band(claimed, tolerance)
     timed = {p[0] for p in points}
     if grid and timed & set(grid):
-        places = grid_places(points, sorted(set(grid)), b_lo, b_hi)
+        places = grid_places(points, grid, b_lo, b_hi)
     else:
         grid = None
         places = [(p[0], _place(p[2], p[3], b_lo, b_hi), p[2], p[3]) for p in points]

@@ -18,6 +18,8 @@ inside the run (quantities.paired_spread), so what moves between runs divides ou
 """
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 from scipy.stats import binom
 
@@ -208,6 +210,22 @@ def overlap(a_lo, a_hi, b_lo, b_hi):
     return not (a_hi < b_lo or b_hi < a_lo)
 
 
+def grid_neighbours(grid, timed):
+    """Each size g of a paper's ``grid`` with the timed sizes that bound it: (g, g, g) where g was
+    timed, (g, a, b) between its nearest timed neighbours a < g < b, (g, None, None) beyond every
+    timed size.  The bracket of :func:`bracketed_mean_ci` and of rules.grid_places: a size between
+    two timed ones lies between them, one beyond them is unknown (no interpolation, no model)."""
+    ns = sorted(set(timed))
+    for g in sorted(set(grid)):
+        i = bisect.bisect_left(ns, g)
+        if i < len(ns) and ns[i] == g:
+            yield g, g, g
+        elif 0 < i < len(ns):
+            yield g, ns[i - 1], ns[i]
+        else:
+            yield g, None, None
+
+
 def bracketed_mean_ci(families, conf=CONF, n_boot=N_BOOT):
     """Kemp's average over his graphs where only some of them were timed here: the mean over
     families (algorithms) of each family's mean over its ``grid`` (the sizes his average covers
@@ -232,24 +250,18 @@ def bracketed_mean_ci(families, conf=CONF, n_boot=N_BOOT):
         groups = sorted((int(n), np.asarray(a, float), np.asarray(b, float)) for n, a, b in groups if len(a) and len(b))
         if not groups or not grid:
             continue
-        ns = [g[0] for g in groups]
         pts = {n: np.median(a) / np.median(b) for n, a, b in groups}
         draws = {n: centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot) for n, a, b in groups}
         lo_pts, hi_pts, lo_d, hi_d = [], [], [], []
-        for g in sorted(grid):
-            if g in pts:
-                counts[0] += 1
-                lo_pts.append(pts[g]), hi_pts.append(pts[g]), lo_d.append(draws[g]), hi_d.append(draws[g])
-            elif ns[0] < g < ns[-1]:
-                counts[1] += 1
-                a = max(n for n in ns if n < g)
-                b = min(n for n in ns if n > g)
-                lo_pts.append(min(pts[a], pts[b])), hi_pts.append(max(pts[a], pts[b]))
-                lo_d.append(np.minimum(draws[a], draws[b])), hi_d.append(np.maximum(draws[a], draws[b]))
-            else:
+        for g, a, b in grid_neighbours(grid, pts):
+            if a is None:
                 counts[2] += 1
                 lo_pts.append(0.0), hi_pts.append(np.inf)
                 lo_d.append(np.zeros(n_boot)), hi_d.append(np.full(n_boot, np.inf))
+                continue
+            counts[0 if a == g else 1] += 1          # timed (a = b = g), or between its timed neighbours
+            lo_pts.append(min(pts[a], pts[b])), hi_pts.append(max(pts[a], pts[b]))
+            lo_d.append(np.minimum(draws[a], draws[b])), hi_d.append(np.maximum(draws[a], draws[b]))
         lows.append(np.mean(lo_pts)), highs.append(np.mean(hi_pts))
         lo_boots.append(np.mean(lo_d, axis=0)), hi_boots.append(np.mean(hi_d, axis=0))
     if not lows:
