@@ -164,7 +164,8 @@ def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, m
         if len(sel) and time_col in sel:
             sel = sel.dropna(subset=[time_col])
             if len(sel):
-                return (process_medians(sel, time_col) if by_process else per_process(sel, time_col)), kind
+                m = process_medians(sel, time_col)
+                return (m if by_process else m.to_numpy(float)), kind
     return (pd.Series(dtype=float) if by_process else np.array([])), None
 
 

@@ -106,7 +106,8 @@ def range_rule(points, claimed, tolerance, grid=None):
         return "not testable", "no measurement at the paper's sizes"
     b_lo, b_hi = band(claimed, tolerance)
     timed = {p[0] for p in points}
-    if grid and timed & set(grid):
+    on_grid = timed & set(grid or ())
+    if on_grid:
         places = grid_places(points, grid, b_lo, b_hi)
     else:
         grid = None
@@ -119,7 +120,7 @@ def range_rule(points, claimed, tolerance, grid=None):
     if grid:
         between = sum(1 for n, pl, *_ in places if n not in timed and pl != "untimed")
         counts += (f", not timed at {untimed} ({_sizes_text(by['untimed'])}, beyond our sizes)" if untimed else "")
-        counts += (f" of the paper's {k} sizes ({len(timed & set(grid))} timed, {between} between timed sizes "
+        counts += (f" of the paper's {k} sizes ({len(on_grid)} timed, {between} between timed sizes "
                    "placed by their neighbours' intervals)")
     else:
         counts += f" of {k} sizes"
@@ -129,12 +130,12 @@ def range_rule(points, claimed, tolerance, grid=None):
         opposite = [n for n, pl, lo, hi in places if hi < 1]
         if len(opposite) > k / 2:
             return "not reproduced", (f"opposite direction: ratio below 1 at {len(opposite)} of {k} sizes "
-                                      f"({_sizes_text(opposite)})")
+                                      f"(n = {', '.join(map(str, opposite))})")
     if inside + edge + untimed >= SHARE * k:
         return "inconclusive", f"band [{fmt(b_lo)}, {fmt(b_hi)}]x: {counts}"
     parts = []
-    above = [p for p in points if p[2] > b_hi]
-    below = [p for p in points if p[3] < b_lo]
+    above = [p for p in points if _place(p[2], p[3], b_lo, b_hi) == "above"]
+    below = [p for p in points if _place(p[2], p[3], b_lo, b_hi) == "below"]
     if above:
         parts.append(f"up to {fmt(max(p[1] / claimed[1] for p in above))}x larger than claimed")
     if below:
