@@ -96,6 +96,23 @@ def git_commit():
         return None, "none"
 
 
+def same_source(commits, paths, root=None):
+    """True where ``paths`` (a file or folder, or a list of them) are byte-identical at every one of
+    ``commits`` (``git diff --quiet``, in the checkout), False where they differ, None where git cannot
+    tell (no .git, an unknown commit).  The recorded ``code_fingerprint`` cannot say it: it hashes every
+    code file, so a batch measured at two commits that share their kernels looks as mixed as one that does not."""
+    commits = list(dict.fromkeys(c for c in commits if c))
+    if len(commits) < 2:
+        return True if commits else None
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    try:
+        rcs = [subprocess.run(["git", "diff", "--quiet", a, b, "--", *map(str, paths)], cwd=root or ROOT,
+                              capture_output=True, timeout=20).returncode for a, b in zip(commits, commits[1:])]
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return None if any(rc > 1 for rc in rcs) else not any(rcs)
+
+
 def check_batch(run_dir, prov, strict=False, pattern="provenance-*.json"):
     """A batch records one commit: refuse a provenance file of ``run_dir`` (``pattern``) measured at
     other code than ``prov`` (a process about to join the batch, or the batch's first when it is

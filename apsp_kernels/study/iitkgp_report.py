@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .. import harness, paths
+from ..provenance import same_source
 from ..algorithms import registry
 from ..io import catalogue
 from . import codes
@@ -76,6 +77,24 @@ def mixed_code(rep):
     return sorted({(str(p.get("git_commit")), str(p.get("code_fingerprint"))[:12]) for p in rep.provs.values()})
 
 
+# what the seed-001 codes are made of: the GPU kernels, and the CPU baselines beside them
+KERNEL_SOURCES = {"GPU kernel sources": "apsp_kernels/algorithms/gpu/cuda",
+                  "CPU baselines": "apsp_kernels/algorithms/cpu"}
+
+
+def shared_code(commits, root=None):
+    """Which of :data:`KERNEL_SOURCES` are byte-identical at every one of a mixed batch's commits (git,
+    where the checkout has the history), as a sentence starting with a space: what 'different code'
+    amounts to for the kernels and baselines it measures."""
+    parts = []
+    for what, path in KERNEL_SOURCES.items():
+        same = same_source([c.removesuffix("-dirty") for c in commits], path, root=root)
+        parts.append(f"the {what} (`{path.split('apsp_kernels/', 1)[1]}/`) "
+                     + {True: "are the same at all of them", False: "differ between them",
+                        None: "could not be compared here (no git history)"}[same])
+    return " Checked with `git diff`: " + "; ".join(parts) + "."
+
+
 def note(rep):
     """Where the report's numbers come from, in one paragraph."""
     if not rep.measured:
@@ -86,7 +105,7 @@ def note(rep):
     inv = ", ".join(f"`{k}` ({len(v.get('processes_run') or [])} processes)" for k, v in rep.provs.items())
     code = mixed_code(rep)
     warn = (f" **The invocations were measured at different code {code}: one batch should be one commit.**"
-            if len(code) > 1 else "")
+            + shared_code([c for c, _ in code]) if len(code) > 1 else "")
     return (f"**RECORDED results** of the IIT-KGP measurement: {p.get('gpu') or 'no GPU'} with {p.get('cpu')}, "
             f"from {str(p.get('timestamp'))[:10]}, commit {str(p.get('git_commit'))[:12]}, in `{M.rel(rep.run_dir)}`: "
             f"{inv}.{warn}")

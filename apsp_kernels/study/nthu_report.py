@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
+from ..provenance import same_source
 from ..algorithms.gpu.fw_nthu import padded_size, parse_variant
 from ..algorithms.gpu.multi import schedule
 from . import measurements as M
@@ -107,22 +108,6 @@ def measurements(single_runs, multi_runs, single, multi):
                           measured_now=False, notebook=NB)
 
 
-def same_source(commits, path=KERNEL_SOURCE, root=None):
-    """True where ``path`` is byte-identical at every one of ``commits`` (``git diff --quiet``, in the
-    checkout), False where it differs, None where git cannot tell (no .git, an unknown commit).  The
-    provenance's ``code_fingerprint`` cannot say it: it hashes every code file, not the kernel alone."""
-    import subprocess
-    commits = list(dict.fromkeys(c for c in commits if c))
-    if len(commits) < 2:
-        return True if commits else None
-    try:
-        rcs = [subprocess.run(["git", "diff", "--quiet", a, b, "--", path], cwd=root or paths.ROOT, capture_output=True,
-                              timeout=20).returncode for a, b in zip(commits, commits[1:])]
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return None if any(rc > 1 for rc in rcs) else not any(rcs)
-
-
 def commits_note(runs, root=None):
     """Which commits the one-GPU processes ran at, and whether the NTHU kernel source is the same at
     all of them (computed with git where the checkout has it), as a sentence."""
@@ -133,7 +118,7 @@ def commits_note(runs, root=None):
     each = ", ".join(f"{c[:7]} ({len(v)} process{'es' if len(v) > 1 else ''})" for c, v in commits.items())
     if len(commits) == 1:
         return f"The one-GPU processes ran at commit {each}."
-    same = same_source([c.removesuffix("-dirty") for c in commits], root=root)
+    same = same_source([c.removesuffix("-dirty") for c in commits], KERNEL_SOURCE, root=root)
     src = f"`{KERNEL_SOURCE.split('gpu/', 1)[1]}`"
     tail = {True: f"the kernel source {src} is the same at all of them (`git diff` between the commits: empty), so the "
                   "processes measure the same kernel",
