@@ -8,12 +8,12 @@
 // and fused add-min, so the tile loop is written once):
 //  tfo_product    Cout = min(Cin, A^T (x) B) over a rows x cols block, K deep: A is k-major (K x rows, as
 //                 tuned_fw's colT), B row-major (K x cols), every operand with its own row stride, so
-//                 that a tile buffer, a row panel (ld N) and the transposed column panel (ld N) mix.
+//                 that a tile buffer, the row panel (ld N) and a transposed column slot (ld = its width) mix.
 //                 Deviation from tfw_phase3: the k loop runs over the whole pivot super-block (K = S,
 //                 thousands) with the C tile in registers throughout, where tfw_phase3 stops at 128 --
 //                 the C traffic per update falls by S / 128.  Cin may be Cout (each block reads and
 //                 writes only its own tile); A and B must not overlap Cout (the schedule never does).
-//  tfo_transpose  dst = src^T through a 32 x 33 shared tile: the column panel is kept k-major.
+//  tfo_transpose  dst = src^T through a 32 x 33 shared tile: the column pieces are kept k-major.
 // Sizes are multiples of 128 (the schedule pads), so neither kernel checks bounds.
 #include "tuned_fw.cu"
 

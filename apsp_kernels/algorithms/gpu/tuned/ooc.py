@@ -97,8 +97,10 @@ class _Executor:
                     self._launch(p2, (nb - 1, 2), (THREADS,), (D, colT, w32, r32))
                     self._launch(p3, (nb - 1, nb - 1), (THREADS,), (D, colT, w32, r32))
 
-    def execute(self, steps):
-        """Issue every step; returns the timings of the whole schedule."""
+    def execute(self, steps, trace=None):
+        """Issue every step; returns the timings of the whole schedule.  ``trace``: a list that gets one
+        (kind, stream, begin_ms, end_ms) per step, from the events the timings are made of (a diagnostic:
+        where the schedule waits; scripts/tuned_ooc_probe.py reads it)."""
         cp = self.cp
         start = cp.cuda.Event()
         first = self.streams["c0"]
@@ -129,16 +131,19 @@ class _Executor:
         spans = {"compute": [], "h2d": [], "d2h": []}
         for st, b, e in zip(steps, begin, end):
             spans[st.stream if st.stream in spans else "compute"].append((ms(b), ms(e)))
+            if trace is not None:
+                trace.append((st.kind, st.stream, ms(b), ms(e)))
         return dict(kernel_ms=max(ms(ev) for ev in finals), compute_ms=_union_ms(spans["compute"]),
                     copy_h2d_ms=_union_ms(spans["h2d"]), copy_d2h_ms=_union_ms(spans["d2h"]))
 
 
 def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buffers=BUFFERS,
-                 compute_streams=COMPUTE_STREAMS):
+                 compute_streams=COMPUTE_STREAMS, trace=None):
     """Distances and timings.  ``budget_bytes``: the device memory it may use (default: 90% of the free
     memory; a budget below the matrix forces super-blocks, down to ``footprint(n)``, below which it
     refuses); ``super_block`` caps the super-block (streams a matrix that would fit: tests, forced mode).
-    ``block`` is tuned_fw's B, the only one its kernels are built for."""
+    ``block`` is tuned_fw's B, the only one its kernels are built for.  ``trace``: a list to receive
+    every step's (kind, stream, begin_ms, end_ms) (``_Executor.execute``)."""
     if block != BLOCK:
         raise ValueError(f"{NAME}: block must be {BLOCK} (tuned_fw's kernels), got {block}")
     cp = gpu_device.require_gpu()
@@ -153,7 +158,7 @@ def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buf
     cp.cuda.Device().synchronize()
     alloc_ms = (time.perf_counter() - t0) * 1e3
     g.to_dense(pad_to=p.N, out=H)
-    timings = ex.execute(steps)
+    timings = ex.execute(steps, trace)
     del ex
     timings.update(alloc_ms=alloc_ms, h2d_ms=0.0, d2h_ms=0.0, padded_n=p.N, super_block=p.S, super_blocks=p.blocks,
                    steps=len(steps), budget_bytes=budget, device_bytes=p.device_bytes)

@@ -5,17 +5,25 @@ streams and waits (tests/test_tuned_ooc.py), so the order of updates proven exac
 The algorithm is blocked FW at two levels.  The padded N x N matrix lives in pinned host memory, cut into
 super-blocks of S (a multiple of 128, as large as the device budget allows; the last may be narrower).
 Round R (pivot super-block R, width w):
-  * the pivot super-row (w x N) comes to the device as the row panel RP; its pivot block is closed by
-    the in-core tuned FW (``tuned_fw.cu``'s three phases on a w x w copy, P);
-  * the rest of the super-row: RP(R, J) = min(RP, P* (x) RP(R, J)), the column pieces
-    D(I, R) = min(D, D(I, R) (x) P*) -- products with the closure, as tuned_fw's phase 2 (exact: split a
-    path at its last, or first, vertex in the pivot block);
-  * every other super-block: D(I, J) = min(D, D(I, R) (x) D(R, J)), streamed through the device.
-The column panel is kept transposed (CPT, w x N: k-major), which is the A operand the register-tiled
-product reads without transposition.  Why two levels: streaming the whole matrix once per 128-pivot
-(Kemp's scheme) moves 8 bytes per 128 updates over PCIe, ~8x more than the H100's PCIe carries at the
-min-plus rate; a super-block of S moves them per S updates, which hides under the arithmetic once S is
-above ~1000 (54 GB/s each way against ~13 T updates/s).
+  * the pivot super-row (w x N) is on the device as the row panel RP; its pivot block is closed by the
+    in-core tuned FW (``tuned_fw.cu``'s three phases on a w x w copy, P), and the rest of the super-row
+    becomes RP(R, J) = min(RP, P* (x) RP(R, J)) -- products with the closure, as tuned_fw's phase 2
+    (exact: split a path at its last vertex in the pivot block) -- and goes back to the host;
+  * then, one super-row I at a time: its column piece D(I, R) = min(D, D(I, R) (x) P*) (split at the first
+    vertex in the pivot block), kept transposed in a column slot (C0, C1: k-major, the A operand the
+    register-tiled product reads without transposition), and every other super-block of the row,
+    D(I, J) = min(D, D(I, R) (x) RP(J)), streamed through the device.
+Why two levels: streaming the whole matrix once per 128-pivot (Kemp's scheme) moves 8 bytes per 128
+updates over PCIe, ~8x more than the H100's PCIe carries at the min-plus rate; a super-block of S moves them
+per S updates, which hides under the arithmetic once S is above ~1000 (measured under load: ~31-40 GB/s
+each way against ~14 T updates/s).  So the budget buys S: the only S x N buffer is RP (the column panel
+is needed one super-row at a time, so two S x S slots hold it, not an S x N panel as before 2026-11-24:
+at n = 16384 in a quarter of the matrix S grows from 1536 to 2048, 8 rounds instead of 11, and one tile
+product is 256 CTAs, the H100's 264 slots, where 144 left 45% of them empty).
+Lookahead without a second panel: the super-row R + 1 is done last in round R, and its blocks go from the
+tile buffers straight into RP (a device copy, once the round's last product has read that part of RP),
+not to the host and back: the next round starts with its row panel in place, and each round moves one
+super-row less each way.
 
 Every step names the regions it reads and writes; ``schedule`` derives each step's waits from them
 (read after write, write after read or write, on other streams; a stream is in order), so the copy of
@@ -68,10 +76,14 @@ class Plan:
         return self.edges[i + 1] - self.edges[i]
 
 
+COLUMN_SLOTS = 2             # transposed column pieces: one in use by a row's products, the next being made
+
+
 def _sizes(N, S, buffers):
     if S >= N:                   # in core: the matrix is the row panel, closed in place
         return {"RP": N * N, "colT": BLOCK * N}
-    sizes = {"RP": S * N, "CPT": S * N, "P": S * S, "colT": BLOCK * S}
+    sizes = {"RP": S * N, "P": S * S, "PT": S * S, "colT": BLOCK * S}
+    sizes.update({f"C{i}": S * S for i in range(COLUMN_SLOTS)})
     sizes.update({f"T{i}": S * S for i in range(buffers)})
     return sizes
 
@@ -82,8 +94,8 @@ def device_bytes(n, S, buffers=BUFFERS):
 
 
 def min_budget(n, buffers=BUFFERS):
-    """The smallest budget that plans: super-blocks of one 128-block (two 128-row bands, P, the tiles),
-    or the whole matrix where that is less (small n)."""
+    """The smallest budget that plans: super-blocks of one 128-block (a 128-row band, P, its transpose,
+    the column slots, the tiles), or the whole matrix where that is less (small n)."""
     return min(device_bytes(n, BLOCK, buffers), device_bytes(n, padded(n), buffers))
 
 
@@ -106,7 +118,7 @@ def plan(n, budget_bytes, buffers=BUFFERS, compute_streams=COMPUTE_STREAMS, max_
     if least > budget:
         raise GPUMemoryError(
             f"{NAME}: a budget of {budget / 2**20:.2f} MiB cannot hold the pivot bands of n = {n}: they need "
-            f"{least / 2**20:.2f} MiB (two 128 x {N} bands and {buffers + 1} 128 x 128 tiles); raise budget_bytes")
+            f"{least / 2**20:.2f} MiB (a 128 x {N} band and {buffers + COLUMN_SLOTS + 2} 128 x 128 tiles); raise budget_bytes")
     if cap == N and device_bytes(n, N, buffers) <= budget:
         S = N
     else:
@@ -226,38 +238,45 @@ def schedule(p: Plan):
         return Region(f"T{s}", 0, 0, h, wd, wd, ((f"T{s}",),))
 
     hostb = lambda I, J: Region("host", e[I], e[J], p.width(I), p.width(J), N, (("host", I, J),))
+    rp = lambda h, J: Region("RP", 0, e[J], h, p.width(J), N, (("RP", J),))
+    slots = [0]
     for R in range(nS):
         w = p.width(R)
-        rp = lambda J: Region("RP", 0, e[J], w, p.width(J), N, (("RP", J),))
-        cpt = lambda I: Region("CPT", 0, e[I], w, p.width(I), N, (("CPT", I),))
         rows_R = Region("host", e[R], 0, w, N, N, tuple(("host", R, J) for J in range(nS)))
         rp_all = Region("RP", 0, 0, w, N, N, tuple(("RP", J) for J in range(nS)))
-        P = Region("P", 0, 0, w, w, w, (("P",),))
+        P, PT = (Region(b, 0, 0, w, w, w, ((b,),)) for b in ("P", "PT"))
         others = [J for J in range(nS) if J != R]
-        # the pivot super-row and its closed pivot block
-        t.add("copy", "h2d", rows_R, rp_all)
-        t.add("copy", "c0", rp(R), P)
+        nxt = R + 1 if R + 1 < nS else None            # its super-row goes last and stays on the device
+        rows = sorted(others, key=lambda I: I == nxt)
+        # the pivot super-row (loaded in round 0; in place after that) and its closed pivot block
+        if R == 0:
+            t.add("copy", "h2d", rows_R, rp_all)
+        t.add("copy", "c0", rp(w, R), P)
         t.add("closure", "c0", P, Region("colT", 0, 0, BLOCK, w, w, (("colT",),)))
-        t.add("copy", "c0", P, rp(R))
-        t.add("transpose", "c0", P, cpt(R))          # P*^T: the row products' k-major A operand
+        t.add("copy", "c0", P, rp(w, R))
+        t.add("transpose", "c0", P, PT)               # P*^T: the row products' k-major A operand
         for J in others:                              # RP(R, J) = min(RP, P* (x) RP): out of place, then back
             c, T = t.next_compute(), tile(w, p.width(J))
-            t.add("product", c, T, rp(J), cpt(R), rp(J))
-            t.add("copy", c, T, rp(J))
+            t.add("product", c, T, rp(w, J), PT, rp(w, J))
+            t.add("copy", c, T, rp(w, J))
         t.add("copy", "d2h", rp_all, rows_R)
-        for I in others:                              # D(I, R) = min(D, D(I, R) (x) P*), kept transposed
-            c, T = t.next_compute(), tile(p.width(I), w)
+        for I in rows:
+            h = p.width(I)
+            c = t.next_compute()
+            cname = f"C{slots[0] % COLUMN_SLOTS}"
+            slots[0] += 1
+            col = Region(cname, 0, 0, w, h, h, ((cname,),))   # D(I, R)^T, k-major
+            T = tile(h, w)                            # D(I, R) = min(D, D(I, R) (x) P*)
             t.add("copy", "h2d", hostb(I, R), T)
-            t.add("transpose", c, T, cpt(I))
-            t.add("product", c, T, T, cpt(I), P)
-            t.add("transpose", c, T, cpt(I))
-            t.add("copy", "d2h", T, hostb(I, R))
-        for I in others:                              # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
-            for J in others:
-                c, T = t.next_compute(), tile(p.width(I), p.width(J))
+            t.add("transpose", c, T, col)
+            t.add("product", c, T, T, col, P)
+            t.add("transpose", c, T, col)
+            t.add("copy", *((c, T, rp(h, R)) if I == nxt else ("d2h", T, hostb(I, R))))
+            for J in others:                          # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
+                c, T = t.next_compute(), tile(h, p.width(J))
                 t.add("copy", "h2d", hostb(I, J), T)
-                t.add("product", c, T, T, cpt(I), rp(J))
-                t.add("copy", "d2h", T, hostb(I, J))
+                t.add("product", c, T, T, col, rp(w, J))
+                t.add("copy", *((c, T, rp(h, J)) if I == nxt else ("d2h", T, hostb(I, J))))
     return t.steps
 
 
