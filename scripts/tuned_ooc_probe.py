@@ -16,14 +16,7 @@ import time
 
 import numpy as np
 
-
-def _union(iv):
-    total, end = 0.0, float("-inf")
-    for a, b in sorted(iv):
-        if b > end:
-            total += b - max(a, end)
-            end = b
-    return total
+from apsp_kernels.algorithms.gpu.tuned.ooc import _union_ms     # imports no CuPy
 
 
 def idle_split(trace, steps):
@@ -43,7 +36,7 @@ def idle_split(trace, steps):
         i1 = next(i for i in range(i0, i2 or len(steps)) if rest(steps[i]))
         t0, t1, t2 = trace[i0][2], trace[i1][2], trace[i2][2] if i2 is not None else end
         for k, (a, z) in enumerate(((t0, t1), (t1, t2))):
-            idle[k] += (z - a) - _union([(max(b, a), min(e, z)) for b, e in kern if e > a and b < z])
+            idle[k] += (z - a) - _union_ms([(max(b, a), min(e, z)) for b, e in kern if e > a and b < z])
     return tuple(idle)
 
 

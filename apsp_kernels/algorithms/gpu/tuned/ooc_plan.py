@@ -18,8 +18,9 @@ updates over PCIe, ~8x more than the H100's PCIe carries at the min-plus rate; a
 per S updates, which hides under the arithmetic once S is above ~1000 (measured under load: ~31-40 GB/s
 each way against ~14 T updates/s).  So the budget buys S: the only S x N buffer is RP (the column panel
 is needed one super-row at a time, so two S x S slots hold it, not an S x N panel as before 2026-11-24:
-at n = 16384 in a quarter of the matrix S grows from 1536 to 2048, 8 rounds instead of 11, and one tile
-product is 256 CTAs, the H100's 264 slots, where 144 left 45% of them empty).
+at n = 16384 in a quarter of the matrix S grows from 1536 to 1920, 9 rounds instead of 11 -- 2048 and 8
+with three tile buffers -- and one tile product is 225 CTAs of the H100's 264 slots, where 144 left 45% of
+them empty).
 Lookahead without a second panel: the super-row R + 1 is done last in round R, and its blocks go from the
 tile buffers straight into RP (a device copy, once the round's last product has read that part of RP),
 not to the host and back: the next round starts with its row panel in place, and each round moves one
@@ -31,6 +32,7 @@ the next tile and the write-back of the last overlap the product of the current 
 dependency.  Streams: ``h2d``, ``d2h`` and ``compute_streams`` compute streams ("c0", "c1", ...)."""
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -239,7 +241,7 @@ def schedule(p: Plan):
 
     hostb = lambda I, J: Region("host", e[I], e[J], p.width(I), p.width(J), N, (("host", I, J),))
     rp = lambda h, J: Region("RP", 0, e[J], h, p.width(J), N, (("RP", J),))
-    slots = [0]
+    columns = itertools.cycle([f"C{i}" for i in range(COLUMN_SLOTS)])
     for R in range(nS):
         w = p.width(R)
         rows_R = Region("host", e[R], 0, w, N, N, tuple(("host", R, J) for J in range(nS)))
@@ -263,8 +265,7 @@ def schedule(p: Plan):
         for I in rows:
             h = p.width(I)
             c = t.next_compute()
-            cname = f"C{slots[0] % COLUMN_SLOTS}"
-            slots[0] += 1
+            cname = next(columns)
             col = Region(cname, 0, 0, w, h, h, ((cname,),))   # D(I, R)^T, k-major
             T = tile(h, w)                            # D(I, R) = min(D, D(I, R) (x) P*)
             t.add("copy", "h2d", hostb(I, R), T)
