@@ -98,10 +98,10 @@ def git_commit():
 
 def same_source(commits, paths, root=None):
     """True where ``paths`` (a file or folder, or a list of them) are byte-identical at every one of
-    ``commits`` (``git diff --quiet``, in the checkout), False where they differ, None where git cannot
-    tell (no .git, an unknown commit).  The recorded ``code_fingerprint`` cannot say it: it hashes every
+    ``commits`` (``git diff --quiet``, in the checkout; a recorded '-dirty' mark is dropped), False where
+    they differ, None where git cannot tell (no .git, an unknown commit).  The recorded ``code_fingerprint`` cannot say it: it hashes every
     code file, so a batch measured at two commits that share their kernels looks as mixed as one that does not."""
-    commits = list(dict.fromkeys(c for c in commits if c))
+    commits = list(dict.fromkeys(c.removesuffix("-dirty") for c in commits if c))
     if len(commits) < 2:
         return True if commits else None
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)

@@ -16,13 +16,15 @@ def _git(*args):
 
 
 def _recorded():
-    """{(commit, fingerprint): [files]} over every committed provenance record under data/results."""
+    """{(commit, fingerprint): [files]} over every committed provenance record under data/results: the runs'
+    ``provenance*.json`` and the benchmarks' ``*.provenance.json`` (one record, or one per invocation)."""
     out = {}
-    for f in sorted(paths.RECORDED.rglob("provenance*.json")):
-        p = json.loads(f.read_text())
-        c = str(p.get("git_commit") or "").removesuffix("-dirty")
-        if c and c != "unknown":
-            out.setdefault((c, p.get("code_fingerprint")), []).append(str(f.relative_to(provenance.ROOT)))
+    for f in sorted(paths.RECORDED.rglob("*provenance*.json")):
+        d = json.loads(f.read_text())
+        for p in d.get("invocations") or [d]:
+            c = str(p.get("git_commit") or "").removesuffix("-dirty")
+            if c and c != "unknown":
+                out.setdefault((c, p.get("code_fingerprint")), []).append(str(f.relative_to(provenance.ROOT)))
     return out
 
 

@@ -88,7 +88,7 @@ def shared_code(commits, root=None):
     amounts to for the kernels and baselines it measures."""
     parts = []
     for what, path in KERNEL_SOURCES.items():
-        same = same_source([c.removesuffix("-dirty") for c in commits], path, root=root)
+        same = same_source(commits, path, root=root)
         parts.append(f"the {what} (`{path.split('apsp_kernels/', 1)[1]}/`) "
                      + {True: "are the same at all of them", False: "differ between them",
                         None: "could not be compared here (no git history)"}[same])

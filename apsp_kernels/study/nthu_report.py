@@ -118,7 +118,7 @@ def commits_note(runs, root=None):
     each = ", ".join(f"{c[:7]} ({len(v)} process{'es' if len(v) > 1 else ''})" for c, v in commits.items())
     if len(commits) == 1:
         return f"The one-GPU processes ran at commit {each}."
-    same = same_source([c.removesuffix("-dirty") for c in commits], KERNEL_SOURCE, root=root)
+    same = same_source(commits, KERNEL_SOURCE, root=root)
     src = f"`{KERNEL_SOURCE.split('gpu/', 1)[1]}`"
     tail = {True: f"the kernel source {src} is the same at all of them (`git diff` between the commits: empty), so the "
                   "processes measure the same kernel",
