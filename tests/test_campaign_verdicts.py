@@ -4,13 +4,15 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from apsp_kernels import claims
 from apsp_kernels.study import campaign_verdicts as CV
 from apsp_kernels.study.plan import NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / "data" / "results" / "20261124-205000-paper-campaign"     # K, its verdicts.csv rendered by the notebooks
+RUN = ROOT / "data" / "results" / "20261124-235000-paper-campaign"     # L, its verdicts.csv rendered by the notebooks
+CONFIRMING = (ROOT / "data" / "results" / "20261124-205000-paper-campaign", RUN)    # K and L: after rules.METHOD_FIXED
 CHANGED_SINCE = set()                                                  # claims whose quantity or text changed since
 
 
@@ -23,18 +25,28 @@ def test_every_claim_notebook_takes_its_rows_from_the_package():
         assert "V.evaluate(" not in publishing[0], nb
 
 
-def test_a_recorded_run_gives_the_notebooks_verdicts():
-    t = CV.run_verdicts(RUN)
+@pytest.mark.parametrize("run", CONFIRMING, ids=lambda r: r.name[:15])
+def test_a_recorded_run_gives_the_notebooks_verdicts(run):
+    t = CV.run_verdicts(run)
     owner = {cid: c["notebook"] for cid, c in claims.load().items()}
     assert t["claim"].is_unique and set(t["claim"]) == {cid for cid, nb in owner.items() if nb in NOTEBOOKS}
     assert (t["notebook"] == t["claim"].map(owner)).all()
     assert set(t["verdict"]) <= set(claims.VERDICTS) and t["reason"].notna().all()
-    published = pd.read_csv(RUN / "verdicts.csv").set_index("claim")
+    published = pd.read_csv(run / "verdicts.csv").set_index("claim")
     ours = t.set_index("claim")
     same = [cid for cid in ours.index if cid not in CHANGED_SINCE]
     assert len(same) == len(ours) - len(CHANGED_SINCE)
     pd.testing.assert_series_equal(ours.loc[same, "verdict"], published.loc[same, "verdict"])
     pd.testing.assert_series_equal(ours.loc[same, "reason"], published.loc[same, "reason"])
+
+
+def test_the_confirming_pair_was_measured_after_the_method_and_agrees_at_every_campaign_claim():
+    """The stability criterion notebook 07 reports: two runs measured after the method was last fixed,
+    no verdict of the campaign's claims differing between them (README, notes/method-history.md)."""
+    from apsp_kernels.study import summary as S
+    assert all(S.measured_after_method(r) for r in CONFIRMING)
+    wide = S.verdict_table(list(CONFIRMING))
+    assert len(wide) == 30 and wide["same"].all()
 
 
 def test_averages_and_single_size_speedups_carry_both_times_the_best_cpu_and_how_the_baseline_was_timed():
