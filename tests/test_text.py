@@ -31,3 +31,13 @@ def test_crossing_interval_says_censored_ends():
     assert T.crossing_interval(39, 131, (10, 1800)) == "[39, 131]"
     assert T.crossing_interval(0.0, 131, (10, 1800)) == "[<= 10, 131]"
     assert T.crossing_interval(12653, np.inf, (1024, 16384)) == "[12653, > 16384]"
+
+
+def test_crossing_text_words_each_outcome_of_a_measured_crossover():
+    """One wording for every crossover the study states (verdicts.evaluate and report 08's sentences)."""
+    assert T.crossing_text(13100.4, (12203, 13844), (1024, 21504)) == "n = 13100 [12203, 13844]"
+    assert T.crossing_text(62, (0.0, 131), (10, 1800)) == "n = 62 [<= 10, 131]"
+    assert T.crossing_text(140, None, (16, 4096)) == "n = 140"
+    assert T.crossing_text(None, None, (1024, 21504)) == "never, up to n = 21504"
+    assert T.crossing_text(0, None, (16, 4096)) == "already crossed at the smallest measured size (n = 16)"
+    assert T.crossing_text(None, None, None) == "-"

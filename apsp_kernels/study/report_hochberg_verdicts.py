@@ -13,7 +13,7 @@ from .report_hochberg import (break_even, difference_points, exploration_sizes, 
 from .report_hochberg_data import (COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, _lists,
                                    _sel)
 from .tables import fmt, interval
-from .text import crossing_interval
+from .text import crossing_text
 
 def _geo_text(pts):
     g = V._geo(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
@@ -36,8 +36,8 @@ def verdict_rows(st, C):
     c = C["hochberg_gpu_vs_cpu_break_even"]
     ker, dirx = break_even(st, HIS_GRAPH, "kernel_ms"), break_even(st, "cycle_directed")
     rows.append(V.evaluate(c, df, crossover=break_even(st, HIS_GRAPH), note=(
-        f"kernel-only (events against the CPU's whole run): {_cross_text(ker)}; directed cycles, end-to-end: "
-        f"{_cross_text(dirx)}; {once}")))
+        f"kernel-only (events against the CPU's whole run): {crossing_text(*ker)}; directed cycles, end-to-end: "
+        f"{crossing_text(*dirx)}; {once}")))
     c = C["hochberg_time_inverse_to_cores"]
     s, lo, hi, k = sm_slope(st)
     a, _ = fixed_part(st)
@@ -68,15 +68,6 @@ def verdict_rows(st, C):
         rows.append(dict(r, matched_n=", ".join(map(str, sizes)), ours_kernel=_geo_text(pts), ours_end_to_end=_geo_text(e2e)))
     rows.append(V.evaluate(C["hochberg_works_to_20000"], df))
     return rows
-
-
-def _cross_text(x):
-    n, ci, rng = x
-    if n is None:
-        return f"never up to n = {rng[1]}" if rng else "-"
-    if n == 0:
-        return f"from the smallest size, n = {rng[0]}"
-    return f"n = {n:.0f}" + (f" {crossing_interval(*ci, rng)}" if ci else "")
 
 
 def diff_slope(st):
@@ -115,8 +106,8 @@ def findings(st):
         f"His difference of averages is {fmt(np.median(r))}x the event time (median over his {len(r)} undirected sizes, "
         f"{fmt(r.min())}x to {fmt(r.max())}x); at {int(dis.sum())} sizes the two differ by more than two standard errors, "
         f"his the lower at {lower} of them. His fw.c on the H100 is faster end-to-end than the 16-thread CPU blocked FW "
-        f"from {_cross_text(break_even(st, HIS_GRAPH))} on undirected cycles ({_cross_text(break_even(st, 'cycle_directed'))} "
-        f"on directed ones); counting the kernel alone, {_cross_text(break_even(st, HIS_GRAPH, 'kernel_ms'))}. At n = {big} "
+        f"from {crossing_text(*break_even(st, HIS_GRAPH))} on undirected cycles ({crossing_text(*break_even(st, 'cycle_directed'))} "
+        f"on directed ones); counting the kernel alone, {crossing_text(*break_even(st, HIS_GRAPH, 'kernel_ms'))}. At n = {big} "
         f"the CPU takes {fmt(cpu_big['CPU (ms)'] / cpu_big['end-to-end (ms)'])}x the GPU's end-to-end time.")}
     sms, ts = H.sm_points(st)
     m = [np.median(x) for x in ts]

@@ -61,6 +61,17 @@ def crossing_interval(lo, hi, measured):
     return f"[{lo_text}, {hi_text}]"
 
 
+def crossing_text(x, ci, measured):
+    """A measured crossover as one phrase: 'n = 13100 [12203, 13844]', 'never, up to n = 21504' (None),
+    'already crossed at the smallest measured size (n = 16)' (0), '-' where nothing was measured.
+    ``ci`` (lo, hi) or None; ``measured`` the (smallest, largest) size timed, or None."""
+    if x is None:
+        return "never, up to n = %g" % measured[1] if measured else "-"
+    if x == 0:
+        return f"already crossed at the smallest measured size (n = {measured[0]:g})"
+    return f"n = {x:.0f}" + (f" {crossing_interval(*ci, measured)}" if ci else "")
+
+
 def n_or(x):
     """A crossover size as text: 'n = 140', 'from the smallest size' (0), 'never' (None)."""
     if x is None:

@@ -14,7 +14,7 @@ from ..algorithms import registry
 from . import measurements as M
 from . import rules, stats, tables
 from .tables import fmt, interval
-from .text import crossing_interval
+from .text import crossing_text
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
@@ -177,9 +177,7 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         x, ci, rng = crossover if crossover is not None else (None, None, None)
         v, why = rules.crossover_rule(x, claimed, tol, rng, ci, advantage=c.get("advantage", "above"))
         row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
-                   ours_text=("never, up to n = %g" % rng[1] if x is None and rng else
-                              f"already crossed at the smallest measured size (n = {rng[0]:g})" if x == 0 else
-                              f"n = {x:.0f}" + (f" {crossing_interval(*ci, rng)}" if ci else "") if x else "-"))
+                   ours_text=crossing_text(x, ci, rng))
     elif kind == "ordering":
         pts = ordering or []
         v, why = rules.ordering_rule(pts)
