@@ -103,7 +103,7 @@ def main(argv=None):
     N = ooc_plan.padded(a.n)
     print(f"n = {a.n}: tuned_fw {ref_ms:.1f} ms ({a.n ** 3 / ref_ms / 1e9:.2f} T updates/s)")
     print(f"{'budget':>8} {'S':>5} {'blocks':>6} {'streams':>7} {'buffers':>7} {'ms':>8} {'x tfw':>6} {'kernels':>8} "
-          f"{'idle@start':>10} {'idle@rest':>9} {'h2d':>7} {'d2h':>7} exact")
+          f"{'idle@start':>10} {'idle@rest':>9} {'h2d':>7} {'d2h':>7} {'issue':>7} exact")
     rates = {}
     for f in a.fractions:
         budget = int(f * 4 * N * N)
@@ -123,7 +123,7 @@ def main(argv=None):
                 i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
                 print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {tm['kernel_ms']:>8.1f} "
                       f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
-                      f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {'yes' if ok else 'NO'}")
+                      f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {'yes' if ok else 'NO'}")
                 sys.stdout.flush()
     for S, r in rates.items():
         mb = 4 * S * S / 1e6

@@ -7,7 +7,8 @@ at the end of every step for the steps that wait on it.
 Timings: ``kernel_ms`` is the whole schedule, copies included (as ``kemp_ooc``: an out-of-core solve's
 transfers are part of its work); ``compute_ms``, ``copy_h2d_ms`` and ``copy_d2h_ms`` are the times during
 which at least one kernel, host-to-device or device-to-host copy ran (unions of the steps' event
-intervals: they overlap each other, which is the point); ``h2d_ms`` and ``d2h_ms`` (copies outside
+intervals: they overlap each other, which is the point); ``issue_ms`` the host's time to issue the
+steps (where it nears ``kernel_ms``, the host, not the device, sets the pace); ``h2d_ms`` and ``d2h_ms`` (copies outside
 ``kernel_ms``, the in-core launchers' keys) are 0."""
 from __future__ import annotations
 
@@ -51,18 +52,22 @@ class _Executor:
         self.cp, self.p = cp, p
         self.dev = {name: cp.empty(max(size, 1), cp.int32) for name, size in p.sizes.items()}
         self.host = host
+        # base addresses, looked up once: a schedule has thousands of steps (4126 at n = 4096 in a quarter
+        # budget), and a CuPy slice per kernel argument costs microseconds of host time each
+        self.base = {name: a.data.ptr for name, a in self.dev.items()}
+        self.base["host"] = host.ctypes.data
         self.streams = {s: cp.cuda.Stream(non_blocking=True) for s in p.streams}
         k = lambda nm: gpu_runtime.kernel("tuned_fw_ooc.cu", nm)
         self.product, self.transpose = k("tfo_product"), k("tfo_transpose")
         self.phases = [k(f"tfw_phase{i}") for i in (1, 2, 3)]
 
     def ptr(self, r):
-        base = self.host.ctypes.data if r.buf == "host" else self.dev[r.buf].data.ptr
-        return base + 4 * r.offset
+        return self.base[r.buf] + 4 * r.offset
 
     def arr(self, r):
-        """A device region as a kernel argument: the buffer from the region's first element."""
-        return self.dev[r.buf][r.offset:]
+        """A device region as a kernel argument: the address of its first element (a RawKernel packs a
+        numpy uint64 as the 8 bytes of an ``int*`` parameter; it never reads a view's shape anyway)."""
+        return np.uint64(self.ptr(r))
 
     def _launch(self, fn, grid, block, args):
         gpu_runtime.launch(NAME, fn, grid, block, args)
@@ -109,6 +114,7 @@ class _Executor:
             if s is not first:
                 s.wait_event(start)
         begin, end = [], []
+        t0 = time.perf_counter()
         for st in steps:
             s = self.streams[st.stream]
             for w in st.waits:
@@ -120,6 +126,7 @@ class _Executor:
             e.record(s)
             begin.append(b)
             end.append(e)
+        issue_ms = (time.perf_counter() - t0) * 1e3     # host time to issue the steps: near kernel_ms, the host bounds it
         finals = []
         for s in self.streams.values():
             ev = cp.cuda.Event()
@@ -134,7 +141,7 @@ class _Executor:
             if trace is not None:
                 trace.append((st.kind, st.stream, ms(b), ms(e)))
         return dict(kernel_ms=max(ms(ev) for ev in finals), compute_ms=_union_ms(spans["compute"]),
-                    copy_h2d_ms=_union_ms(spans["h2d"]), copy_d2h_ms=_union_ms(spans["d2h"]))
+                    copy_h2d_ms=_union_ms(spans["h2d"]), copy_d2h_ms=_union_ms(spans["d2h"]), issue_ms=issue_ms)
 
 
 def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buffers=BUFFERS,
