@@ -50,10 +50,10 @@ class _Executor:
 
     def __init__(self, cp, p, host):
         self.cp, self.p = cp, p
-        self.dev = {name: cp.empty(max(size, 1), cp.int32) for name, size in p.sizes.items()}
-        self.host = host
+        self.dev = {name: cp.empty(max(size, 1), cp.int32) for name, size in p.sizes.items()}   # held: base's owners
         # base addresses, looked up once: a schedule has thousands of steps (4126 at n = 4096 in a quarter
-        # budget), and a CuPy slice per kernel argument costs microseconds of host time each
+        # budget), and a CuPy slice per kernel argument costs microseconds of host time each; ``host``
+        # stays alive in the caller
         self.base = {name: a.data.ptr for name, a in self.dev.items()}
         self.base["host"] = host.ctypes.data
         self.streams = {s: cp.cuda.Stream(non_blocking=True) for s in p.streams}
