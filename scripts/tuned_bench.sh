@@ -60,9 +60,12 @@ stage sanitize_ooc 120 bash -c "mkdir -p /tmp/sanitize_ooc && OUT=/tmp/sanitize_
     scripts/sanitize.sh tuned_fw_ooc 2>&1 | tee -a $LOG"
 stage phases 60 bash -c "$PY scripts/tuned_phases.py 16384 3 2>&1 | tee -a $LOG"
 # where tuned_fw_ooc's time goes below 16384 (target 2's misses): host issue time against the schedule's,
-# compute-idle time, 2-D against 1-D tile copy rates, in a quarter and a half budget (a diagnostic: no rows)
-stage probe_small 90 bash -c "for n in 4096 8192; do $PY scripts/tuned_ooc_probe.py \$n --fractions 0.25 0.5 \
-    --buffers 3 4; done 2>&1 | tee -a $LOG"
+# compute-idle time, 2-D against 1-D tile copy rates, in a quarter and a half budget (a diagnostic: no rows).
+# In a quarter budget a tile product is 9 CTAs at n = 4096 (S = 384) and 49 at 8192 (S = 896), 18 and 98 at
+# once on the default 2 compute streams, of the H100's 264 CTA slots: more streams and fewer buffers (larger S)
+# are the settings to try
+stage probe_small 120 bash -c "for n in 4096 8192; do $PY scripts/tuned_ooc_probe.py \$n --fractions 0.25 0.5 \
+    --streams 2 4 8 --buffers 3 4 6; done 2>&1 | tee -a $LOG"
 stage big 240 bash -c "$BENCH --sizes 32768 --algorithms tuned_fw tuned_sparse/256 katz_kider/32 $OOC 2>&1 \
     | grep -v '^ ' | tee -a $LOG"
 stage ooc_big 300 bash -c "$BENCH --sizes 65536 --algorithms $OOC 2>&1 | grep -v '^ ' | tee -a $LOG"
