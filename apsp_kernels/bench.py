@@ -72,7 +72,7 @@ def measure_limits(repeats=10):
     bw = 2 * a.nbytes / (np.median(times) / 1e3)
     del a, b
     k = cp.RawKernel(_MICRO, "minplus_micro")
-    sm = cp.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
+    sm = gpu_device.sm_count()
     blocks, threads, iters = sm * 16, 256, 4096
     seed = cp.asarray([3, 1, 2], cp.int32)
     out = cp.empty(blocks * threads, cp.int32)

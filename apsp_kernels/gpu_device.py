@@ -46,6 +46,12 @@ def require_gpu():
     return cp
 
 
+def sm_count():
+    """The current device's streaming multiprocessors."""
+    cp = require_gpu()
+    return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
+
+
 class GPUMemoryError(MemoryError):
     pass
 

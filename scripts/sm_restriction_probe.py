@@ -27,7 +27,7 @@ def green_line(sms):
 
 def mps_line(percent):
     try:
-        total = sm_limit.device_sm_count()
+        total = gpu_device.sm_count()
         with sm_limit.mps_daemon() as env:
             out = sm_limit.mps_client(env, percent, [sys.executable, __file__, "--census"])
         seen, ms = out.split()[-2:]

@@ -11,7 +11,7 @@
 #      of tuned_fw_ooc at n = 300 (in core) and 500 (its forced mode streams two super-blocks; its sanitizer
 #      logs stay in /tmp, their summaries and any failure's tail go to the log);
 #   5. n = 32768 (tuned_fw, tuned_sparse, Katz & Kider, tuned_fw_ooc in a quarter) if the time left allows, and
-#      tuned_fw's phase split, and scripts/tuned_ooc_probe.py at n = 4096 and 8192 (stage probe_small);
+#      tuned_fw's phase split, and scripts/tuned_ooc_probe.py at n = 4096, 8192 and 16384 (stage probe_small);
 #   6. tuned_fw_ooc at n = 65536 in a 4 GiB budget (a 16 GiB matrix: its 4x target), if the time left allows.
 # Every stage has a time limit and the benchmark writes its CSV after every row, so a stage cut short keeps
 # what it measured.  Everything lands in $OUT (6 files: the reply brings back 8 at most).
@@ -59,13 +59,13 @@ stage sanitize 150 bash -c "SANITIZE_SIZES='100 300' scripts/sanitize.sh tuned_f
 stage sanitize_ooc 120 bash -c "mkdir -p /tmp/sanitize_ooc && OUT=/tmp/sanitize_ooc SANITIZE_SIZES='300 500' \
     scripts/sanitize.sh tuned_fw_ooc 2>&1 | tee -a $LOG"
 stage phases 60 bash -c "$PY scripts/tuned_phases.py 16384 3 2>&1 | tee -a $LOG"
-# where tuned_fw_ooc's time goes below 16384 (target 2's misses): host issue time against the schedule's,
+# where tuned_fw_ooc's time goes (target 2's misses below 16384): host issue time against the schedule's,
 # compute-idle time, 2-D against 1-D tile copy rates, in a quarter and a half budget (a diagnostic: no rows).
-# In a quarter budget a tile product is 9 CTAs at n = 4096 (S = 384) and 49 at 8192 (S = 896), 18 and 98 at
-# once on the default 2 compute streams, of the H100's 264 CTA slots: more streams and fewer buffers (larger S)
-# are the settings to try
-stage probe_small 120 bash -c "for n in 4096 8192; do $PY scripts/tuned_ooc_probe.py \$n --fractions 0.25 0.5 \
-    --streams 2 4 8 --buffers 3 4 6; done 2>&1 | tee -a $LOG"
+# 2026-11-25 (before split k): at n = 8192 in a quarter, 3 tile buffers (S = 1024) gave 72 ms against 92 with 4
+# (S = 896), and 2, 4 or 8 compute streams the same: with 3 buffers one product runs at a time, 64 blocks of 132
+# SMs; products now split k to fill them (ooc.k_parts)
+stage probe_small 150 bash -c "{ for n in 4096 8192; do $PY scripts/tuned_ooc_probe.py \$n --fractions 0.25 0.5 \
+    --streams 2 4 --buffers 3 4; done; $PY scripts/tuned_ooc_probe.py 16384 --streams 2 --buffers 3 4; } 2>&1 | tee -a $LOG"
 stage big 240 bash -c "$BENCH --sizes 32768 --algorithms tuned_fw tuned_sparse/256 katz_kider/32 $OOC 2>&1 \
     | grep -v '^ ' | tee -a $LOG"
 stage ooc_big 300 bash -c "$BENCH --sizes 65536 --algorithms $OOC 2>&1 | grep -v '^ ' | tee -a $LOG"

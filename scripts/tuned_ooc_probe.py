@@ -69,7 +69,9 @@ def copy_rates(cp, N, S, reps=5):
 
 
 def kernel_rates(cp, S):
-    """ms of one S x S x S product (tfo_product, one stream) and of the in-core closure of S x S."""
+    """{parts of k: ms of one in-place S x S x S product (tfo_product, one stream)}, for one part and for
+    the parts the launcher splits it in (``ooc.k_parts``)."""
+    from apsp_kernels import gpu_device
     from apsp_kernels.algorithms.gpu import runtime
     from apsp_kernels.algorithms.gpu.tuned import ooc
     prod = runtime.kernel("tuned_fw_ooc.cu", "tfo_product")
@@ -77,11 +79,15 @@ def kernel_rates(cp, S):
     C = cp.full((S, S), 1 << 20, cp.int32)
     s = np.int32(S)
     args = (C, s, C, s, A, s, B, s, s)
-    runtime.launch("probe", prod, (S // 128, S // 128), (ooc.THREADS,), args)
-    with runtime.EventTimer() as t:
-        for _ in range(5):
-            runtime.launch("probe", prod, (S // 128, S // 128), (ooc.THREADS,), args)
-    return t.ms / 5
+    out = {}
+    for parts in sorted({1, ooc.k_parts((S // 128) ** 2, S, gpu_device.sm_count())}):
+        grid = (S // 128, S // 128, parts)
+        runtime.launch("probe", prod, grid, (ooc.THREADS,), args)
+        with runtime.EventTimer() as t:
+            for _ in range(5):
+                runtime.launch("probe", prod, grid, (ooc.THREADS,), args)
+        out[parts] = t.ms / 5
+    return out
 
 
 def main(argv=None):
@@ -103,7 +109,7 @@ def main(argv=None):
     N = ooc_plan.padded(a.n)
     print(f"n = {a.n}: tuned_fw {ref_ms:.1f} ms ({a.n ** 3 / ref_ms / 1e9:.2f} T updates/s)")
     print(f"{'budget':>8} {'S':>5} {'blocks':>6} {'streams':>7} {'buffers':>7} {'ms':>8} {'x tfw':>6} {'kernels':>8} "
-          f"{'idle@start':>10} {'idle@rest':>9} {'h2d':>7} {'d2h':>7} {'issue':>7} exact")
+          f"{'idle@start':>10} {'idle@rest':>9} {'h2d':>7} {'d2h':>7} {'issue':>7} {'prep':>6} exact")
     rates = {}
     for f in a.fractions:
         budget = int(f * 4 * N * N)
@@ -123,15 +129,15 @@ def main(argv=None):
                 i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
                 print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {tm['kernel_ms']:>8.1f} "
                       f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
-                      f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {'yes' if ok else 'NO'}")
+                      f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {tm['prepare_ms']:>6.1f} {'yes' if ok else 'NO'}")
                 sys.stdout.flush()
     for S, r in rates.items():
         mb = 4 * S * S / 1e6
         print(f"pinned copy of a {S} x {S} tile ({mb:.1f} MB), GB/s: " + ", ".join(f"{k} {v:.1f}" for k, v in r.items())
               + f"; a round moves {4 * N * N / 1e9:.2f} GB each way: {4 * N * N / 1e6 / r['both']:.1f} ms at the 2-D "
               f"rate both ways, {4 * N * N / 1e6 / r['both 1-D']:.1f} ms at the 1-D")
-        pm = kernel_rates(cp, S)
-        print(f"one {S}^3 product alone: {pm:.2f} ms, {S ** 3 / pm / 1e9:.2f} T updates/s")
+        for parts, pm in kernel_rates(cp, S).items():
+            print(f"one {S}^3 product alone, k in {parts} part(s): {pm:.3f} ms, {S ** 3 / pm / 1e9:.2f} T updates/s")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import emulation
 from apsp_kernels import Graph, reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
-from apsp_kernels.algorithms.gpu.tuned import ooc_plan as op
+from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan as op
 from apsp_kernels.core.distances import NegativeCycleError, finish
 from apsp_kernels.gpu_device import GPUMemoryError
 from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
@@ -164,6 +164,22 @@ def test_a_negative_cycle_is_reported():
         solve(g, S=128, seed=3)
 
 
+# ------------------------------------------------------------------------------- split k (k_parts)
+@pytest.mark.parametrize("blocks, K, sms, parts", [
+    (64, 1024, 132, 2),       # n = 8192 in a quarter budget, three buffers: S = 1024, 64 blocks a tile
+    (49, 896, 132, 2),        # S = 896: 56 slabs, 2 parts of 448
+    (9, 384, 132, 3),         # S = 384: at least 128 deep a part
+    (16, 512, 132, 4),
+    (225, 1920, 132, 1),      # S = 1920: one part already fills the SMs
+    (1, 128, 132, 1),
+    (64, 1024, 64, 1),        # no room for a second part
+])
+def test_k_parts(blocks, K, sms, parts):
+    got = ooc.k_parts(blocks, K, sms)
+    assert got == parts
+    assert (K // 16) % got == 0 and (got == 1 or (K // got >= 128 and got * blocks <= sms))
+
+
 # -------------------------------------------------------------------- the kernels, emulated on the CPU
 INT = ctypes.POINTER(ctypes.c_int)
 
@@ -175,7 +191,9 @@ def emu(request, tmp_path_factory):
     return emulation.build("tuned_ooc_harness.cpp", request.param, tmp_path_factory.mktemp("emu"), "tuned_fw_ooc's kernels")
 
 
-def emulated_ops(lib):
+def emulated_ops(lib, sms=4):
+    """The model's ops on the emulated kernels, launched as the executor launches them; ``sms``: the SMs
+    that ``ooc.k_parts`` splits k for (4: the tests' small products split too)."""
     def ptr(mem, r):
         a = mem[r.buf]
         ooc_model.view(mem, r)                    # bounds
@@ -183,8 +201,11 @@ def emulated_ops(lib):
         assert p % 16 == 0
         return ctypes.cast(p, INT)
 
-    def product(mem, dst, cin, a, b):
-        lib.emu_tfo_product(dst.cols // 128, dst.rows // 128, ptr(mem, dst), dst.ld, ptr(mem, cin), cin.ld,
+    def product(mem, dst, cin, a, b, parts=None):
+        gx, gy = dst.cols // 128, dst.rows // 128
+        if parts is None:
+            parts = ooc.k_parts(gx * gy, a.rows, sms) if dst == cin else 1
+        lib.emu_tfo_product(gx, gy, parts, ptr(mem, dst), dst.ld, ptr(mem, cin), cin.ld,
                             ptr(mem, a), a.ld, ptr(mem, b), b.ld, a.rows)
 
     def transpose(mem, src, dst):
@@ -198,9 +219,11 @@ def emulated_ops(lib):
 
 
 def test_product_and_transpose_kernels(emu, rng):
-    """Operands at offsets inside wider matrices (their own row strides), in place and out of place."""
+    """Operands at offsets inside wider matrices (their own row strides), in place and out of place, in
+    place with k split in 2 and 3 parts (merged by atomicMin)."""
     ops, big, R = emulated_ops(emu), ooc_model.aligned, op.Region
-    for K, rows, cols, inplace in ((128, 128, 256, True), (256, 256, 128, False), (16 * 9, 128, 128, False)):
+    for K, rows, cols, inplace, parts in ((128, 128, 256, True, 1), (256, 256, 128, False, 1), (16 * 9, 128, 128, False, 1),
+                                          (256, 128, 256, True, 2), (16 * 24, 128, 128, True, 3)):
         lda, ldb, ldc = rows + 256, cols + 128, cols + 384
         mem = {"A": big(K * lda), "B": big(K * ldb), "C": big(rows * ldc), "O": big(rows * ldc)}
         for k in ("A", "B", "C"):
@@ -211,7 +234,7 @@ def test_product_and_transpose_kernels(emu, rng):
         want = np.minimum(ooc_model.view(mem, cin),
                           (ooc_model.view(mem, a)[:, :, None] + ooc_model.view(mem, b)[:, None, :]).min(axis=0))
         before = mem[dst.buf].copy()
-        ops["product"](mem, dst, cin, a, b)
+        ops["product"](mem, dst, cin, a, b, parts=parts)
         np.testing.assert_array_equal(ooc_model.view(mem, dst), want)
         ooc_model.view({dst.buf: before}, dst)[...] = want
         np.testing.assert_array_equal(mem[dst.buf], before)              # nothing outside the block written

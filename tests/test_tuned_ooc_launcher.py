@@ -38,21 +38,23 @@ def aligned(shape):
 
 
 class Kernel:
-    def __init__(self, lib, name):
-        self.lib, self.name = lib, name
+    def __init__(self, lib, name, parts=None):
+        self.lib, self.name, self.parts = lib, name, parts       # parts: gets each product's parts of k
 
-    def __call__(self, grid, block, args):
-        gx, gy = (tuple(grid) + (1,))[:2]
+    def __call__(self, grid, block, args, stream=None):
+        assert stream is not None                 # every launch names its stream (no current-stream context)
+        gx, gy, gz = (tuple(grid) + (1, 1))[:3]
         # the launcher passes every pointer as a numpy uint64 address (8 bytes: how CuPy packs it for an int*)
         a = [ctypes.c_void_p(int(x)) if isinstance(x, np.uint64) else int(x) for x in args]
         if self.name == "tfo_product":
             assert tuple(block) == (256,)
-            self.lib.emu_tfo_product(gx, gy, *a)
+            self.parts.append(gz)
+            self.lib.emu_tfo_product(gx, gy, gz, *a)
         elif self.name == "tfo_transpose":
-            assert tuple(block) == (32, 8)
+            assert tuple(block) == (32, 8) and gz == 1
             self.lib.emu_tfo_transpose(gx, gy, *a)
         else:
-            assert tuple(block) == (256,)
+            assert tuple(block) == (256,) and gz == 1
             phase = int(self.name[-1])
             D, rest = a[0], a[1:]
             colT = rest.pop(0) if phase > 1 else None
@@ -60,6 +62,14 @@ class Kernel:
 
 
 def fake_cupy(calls):
+    recorded = set()                              # events recorded so far (by address)
+
+    def eventRecord(event, stream):
+        recorded.add(event)
+
+    def streamWaitEvent(stream, event, flags):
+        assert event in recorded and flags == 0   # a wait for an event not yet recorded would not wait
+
     def memcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream):
         calls.append(kind)
         for r in range(height):
@@ -78,19 +88,20 @@ def fake_cupy(calls):
             pass
 
         def wait_event(self, ev):
-            assert ev.recorded
+            assert ev.ptr in recorded
 
     class Event:
-        recorded = False
+        def __init__(self):
+            self.ptr = id(self)
 
         def record(self, stream=None):
-            self.recorded = True
+            recorded.add(self.ptr)
 
         def synchronize(self):
             pass
 
     runtime = types.SimpleNamespace(memcpy2DAsync=memcpy2DAsync, memcpyHostToDevice=1, memcpyDeviceToHost=2,
-                                    memcpyDeviceToDevice=3)
+                                    memcpyDeviceToDevice=3, eventRecord=eventRecord, streamWaitEvent=streamWaitEvent)
     cuda = types.SimpleNamespace(Stream=Stream, Event=Event, runtime=runtime, get_elapsed_time=lambda a, b: 1.0,
                                  get_current_stream=lambda: Stream(True),
                                  Device=lambda: types.SimpleNamespace(synchronize=lambda: None))
@@ -101,25 +112,31 @@ def fake_cupy(calls):
 def on_emulation(emu, monkeypatch):
     calls = []
     monkeypatch.setattr(gpu_device, "require_gpu", lambda: fake_cupy(calls))
-    monkeypatch.setattr(gpu_runtime, "kernel", lambda f, name: Kernel(emu, name) if f == "tuned_fw_ooc.cu" else None)
+    parts = []
+    monkeypatch.setattr(gpu_runtime, "kernel",
+                        lambda f, name: Kernel(emu, name, parts) if f == "tuned_fw_ooc.cu" else None)
     monkeypatch.setattr(gpu_device, "check_fits", lambda *a, **k: None)
+    monkeypatch.setattr(gpu_device, "sm_count", lambda: 4)      # small products split k too
     import sys
     monkeypatch.setitem(sys.modules, "cupyx", types.SimpleNamespace(empty_pinned=lambda shape, dt: aligned(shape)))
-    return calls
+    return types.SimpleNamespace(copies=calls, parts=parts)
 
 
 @pytest.mark.parametrize("n, S", [(300, 128), (300, 256), (100, 128)])
 def test_launcher_on_the_emulated_kernels(on_emulation, n, S):
     for label, g in kinds(n, seed=870 + n, negative=True)[:2]:
-        on_emulation.clear()
+        on_emulation.copies.clear()
+        on_emulation.parts.clear()
         d, t = ooc.tuned_fw_ooc(g, budget_bytes=ooc_plan.budget_for(n, S), super_block=S)
         np.testing.assert_array_equal(d, reference_apsp(g), err_msg=f"{label} n={n} S={S}")
         p = ooc_plan.plan(n, t["budget_bytes"], max_super_block=S)
         assert t["super_blocks"] == p.blocks and t["steps"] == len(ooc_plan.schedule(p))
-        assert set(on_emulation) == ({1, 2, 3} if p.blocks > 1 else {1, 2})
+        assert set(on_emulation.copies) == ({1, 2, 3} if p.blocks > 1 else {1, 2})
+        # split k where a product of 256-deep pivots has room for it on the 4 emulated SMs
+        assert max(on_emulation.parts, default=1) == (2 if S == 256 else 1)
 
 
 def test_launcher_refuses_before_touching_the_device(on_emulation):
     with pytest.raises(gpu_device.GPUMemoryError, match="pivot bands"):
         ooc.tuned_fw_ooc(G.kemp(1000, seed=1), budget_bytes=100_000)
-    assert on_emulation == []
+    assert on_emulation.copies == [] and on_emulation.parts == []

@@ -170,7 +170,7 @@ def sm_scaling(S, log, child_argv=None):
     if child_argv:
         try:
             rows = _mps_rows(S, base, child_argv, log)
-            if any(r.get("sm_seen", 1e9) < sm_limit.device_sm_count() for r in rows):
+            if any(r.get("sm_seen", 1e9) < gpu_device.sm_count() for r in rows):
                 return rows
             why_mps = "the percentage did not restrict the SMs (the census saw all of them)"
         except Exception as e:

@@ -43,6 +43,12 @@ struct emu_dim3 {
 inline emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 inline int __viaddmin_s32(int a, int b, int c) { return std::min(a + b, c); }
+inline int atomicMin(int* p, int v)                 // blocks run one after another: no other writer
+{
+    const int old = *p;
+    *p = std::min(old, v);
+    return old;
+}
 inline int __ffs(unsigned x) { return x ? __builtin_ctz(x) + 1 : 0; }
 
 enum EmuState { EMU_RUN, EMU_BLOCK_WAIT, EMU_WARP_WAIT, EMU_DONE };

@@ -3,6 +3,7 @@ module per source and defines), launching with errors that name the algorithm, a
 events.  Whether there is a device, and its memory, is ``gpu_device``."""
 from __future__ import annotations
 
+import contextlib
 import functools
 from pathlib import Path
 
@@ -38,14 +39,22 @@ def kernel(filename, name, name_expressions=(), defines=()):
     return module(filename, tuple(name_expressions), tuple(defines)).get_function(name)
 
 
-def launch(algorithm, fn, *args, **kw):
-    """Call a kernel; any CUDA error becomes a GPUKernelError naming the algorithm."""
+@contextlib.contextmanager
+def named_errors(algorithm):
+    """Any CUDA error inside becomes a GPUKernelError naming the algorithm (a launcher that issues
+    thousands of calls wraps them once)."""
     try:
-        return fn(*args, **kw)
+        yield
     except Exception as e:
         if type(e).__module__.startswith("cupy"):
             raise GPUKernelError(f"{algorithm}: CUDA error: {e}") from e
         raise
+
+
+def launch(algorithm, fn, *args, **kw):
+    """Call a kernel; any CUDA error becomes a GPUKernelError naming the algorithm."""
+    with named_errors(algorithm):
+        return fn(*args, **kw)
 
 
 class EventTimer:

@@ -43,7 +43,7 @@ class SMLimitError(RuntimeError):
 def sm_census(blocks_per_sm=4, spin=200_000):
     """(distinct SMs that ran blocks of a launch on the current stream, ms the launch took)."""
     cp = gpu_device.require_gpu()
-    total = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
+    total = gpu_device.sm_count()
     k = cp.RawKernel(_CENSUS, "sm_census")          # a new module, loaded in the context current now
     # only memset, this kernel and a copy: no CuPy kernel loaded earlier in another context runs here
     k((total * blocks_per_sm,), (32,), (cp.zeros(1024, cp.int32), np.int64(spin)))   # first launch: module load
@@ -72,11 +72,6 @@ def _driver():
         if not hasattr(driver, name):
             raise SMLimitError(f"cuda-python lacks {name} (green contexts need CUDA >= 12.4)")
     return driver
-
-
-def device_sm_count():
-    cp = gpu_device.require_gpu()
-    return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["multiProcessorCount"]
 
 
 @contextlib.contextmanager

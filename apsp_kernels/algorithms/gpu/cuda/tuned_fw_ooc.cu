@@ -13,11 +13,33 @@
 //                 thousands) with the C tile in registers throughout, where tfw_phase3 stops at 128 --
 //                 the C traffic per update falls by S / 128.  Cin may be Cout (each block reads and
 //                 writes only its own tile); A and B must not overlap Cout (the schedule never does).
+//                 Split k (gridDim.z > 1, Cin == Cout only): block z runs the z-th of gridDim.z equal
+//                 parts of the k range and min-merges its tile into Cout with atomicMin.  Why: a tile
+//                 product of an S x S super-block is (S / 128)^2 blocks, 64 at S = 1024, and with three
+//                 tile buffers only one runs at a time (one buffer loading, one computing, one writing
+//                 back), so half the H100's 132 SMs sat idle; a lone block on an SM runs at the whole
+//                 SM's rate (measured: 112 G updates/s a block at 49 and 121 blocks), so splitting k
+//                 fills them.  Exact: min is associative, every part starts from Cin (a value no larger
+//                 than any part ends with), and a part that reads Cin while another merges into it reads
+//                 either value, both upper bounds of the result, element by element (4-byte words: no
+//                 torn reads).
 //  tfo_transpose  dst = src^T through a 32 x 33 shared tile: the column pieces are kept k-major.
 // Sizes are multiples of 128 (the schedule pads), so neither kernel checks bounds.
 #include "tuned_fw.cu"
 
-// grid (cols / 128, rows / 128), 256 threads; K a multiple of 16 (TFW_KS)
+// min-merge a register tile into M (split k: other blocks merge into the same tile)
+__device__ __forceinline__ void tfo_merge_tile(const int (&c)[8][8], int* M, size_t ld, int row0, int col0, int ty, int tx)
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        int* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            atomicMin(p + (j < 4 ? j : 60 + j), c[i][j]);
+    }
+}
+
+// grid (cols / 128, rows / 128, parts of k), 256 threads; K / gridDim.z a multiple of 16 (TFW_KS)
 extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
 tfo_product(int* Cout, int ldo, const int* Cin, int ldi, const int* __restrict__ A, int lda,
             const int* __restrict__ B, int ldb, int K)
@@ -26,6 +48,9 @@ tfo_product(int* Cout, int ldo, const int* Cin, int ldi, const int* __restrict__
     __shared__ __align__(16) int Bs[2][TFW_KS][TFW_T];       // [k][col]
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
     const int row0 = blockIdx.y * TFW_T, col0 = blockIdx.x * TFW_T;
+    K /= (int)gridDim.z;                                    // this block's part of k
+    A += (size_t)blockIdx.z * K * lda;
+    B += (size_t)blockIdx.z * K * ldb;
     auto load_slab = [&](int s, int st) {
         const int k0 = s * TFW_KS;
 #pragma unroll
@@ -61,7 +86,10 @@ tfo_product(int* Cout, int ldo, const int* Cin, int ldi, const int* __restrict__
         }
         __syncthreads();     // stage st is refilled by the next iteration's load of slab s + 2
     }
-    tfw_store_tile(c, Cout, (size_t)ldo, row0, col0, ty, tx);
+    if (gridDim.z == 1)
+        tfw_store_tile(c, Cout, (size_t)ldo, row0, col0, ty, tx);
+    else
+        tfo_merge_tile(c, Cout, (size_t)ldo, row0, col0, ty, tx);
 }
 
 // dst (cols x rows, ld ldd) = src (rows x cols, ld lds) transposed; grid (cols / 32, rows / 32), block (32, 8)

@@ -8,7 +8,9 @@ Timings: ``kernel_ms`` is the whole schedule, copies included (as ``kemp_ooc``: 
 transfers are part of its work); ``compute_ms``, ``copy_h2d_ms`` and ``copy_d2h_ms`` are the times during
 which at least one kernel, host-to-device or device-to-host copy ran (unions of the steps' event
 intervals: they overlap each other, which is the point); ``issue_ms`` the host's time to issue the
-steps (where it nears ``kernel_ms``, the host, not the device, sets the pace); ``h2d_ms`` and ``d2h_ms`` (copies outside
+steps (where it nears ``kernel_ms``, the host, not the device, sets the pace); ``prepare_ms`` the host's
+time to turn the steps into calls before the clock starts (as ``alloc_ms``, outside ``kernel_ms`` and
+inside the harness's end-to-end ``wall_ms``); ``h2d_ms`` and ``d2h_ms`` (copies outside
 ``kernel_ms``, the in-core launchers' keys) are 0."""
 from __future__ import annotations
 
@@ -45,15 +47,26 @@ def _union_ms(intervals):
     return total
 
 
-class _Executor:
-    """The steps of a plan on the device: buffers, streams, kernels and one event per step's end."""
+def k_parts(blocks, K, sms):
+    """How many parts of k a product runs in (``tfo_product``'s split k, in place only): the most that keep
+    its ``blocks`` x parts within one block an SM (a lone block runs at the whole SM's rate: 112 G
+    updates/s measured at 49 and 121 blocks, the H100's 15.1 T/s over 132 SMs), each part a whole number
+    of 16-deep slabs and at least 128 deep (a part pays a tile's load and merge whatever its depth)."""
+    slabs = K // 16
+    return max(d for d in range(1, max(1, K // BLOCK) + 1) if slabs % d == 0 and (d == 1 or d * blocks <= sms))
 
-    def __init__(self, cp, p, host):
-        self.cp, self.p = cp, p
+
+class _Executor:
+    """The steps of a plan on the device: buffers, streams, kernels and one event per step's end.
+    ``prepare`` turns the steps into calls (addresses, strides, grids, streams, pre-made events) before
+    the clock starts, as ``schedule`` itself is made before it, so that issuing a step is a few driver
+    calls: at n = 4096 in a quarter budget the host's issue time had been the whole schedule's (21 us a
+    step over 4126 steps, where the GPU needs ~10)."""
+
+    def __init__(self, cp, p, host, sms):
+        self.cp, self.p, self.sms = cp, p, sms
         self.dev = {name: cp.empty(max(size, 1), cp.int32) for name, size in p.sizes.items()}   # held: base's owners
-        # base addresses, looked up once: a schedule has thousands of steps (4126 at n = 4096 in a quarter
-        # budget), and a CuPy slice per kernel argument costs microseconds of host time each; ``host``
-        # stays alive in the caller
+        # base addresses, looked up once; ``host`` stays alive in the caller
         self.base = {name: a.data.ptr for name, a in self.dev.items()}
         self.base["host"] = host.ctypes.data
         self.streams = {s: cp.cuda.Stream(non_blocking=True) for s in p.streams}
@@ -69,63 +82,73 @@ class _Executor:
         numpy uint64 as the 8 bytes of an ``int*`` parameter; it never reads a view's shape anyway)."""
         return np.uint64(self.ptr(r))
 
-    def _launch(self, fn, grid, block, args):
-        gpu_runtime.launch(NAME, fn, grid, block, args)
-
-    def run(self, step):
+    def calls(self, step, stream):
+        """The step as [(function, args, keywords)] on ``stream``."""
         cp, kind, R = self.cp, step.kind, step.regions
+        on = {"stream": stream}
         if kind == "copy":
             src, dst = R
             rt = cp.cuda.runtime
             how = {(True, False): rt.memcpyHostToDevice, (False, True): rt.memcpyDeviceToHost,
                    (False, False): rt.memcpyDeviceToDevice}[src.buf == "host", dst.buf == "host"]
-            rt.memcpy2DAsync(self.ptr(dst), 4 * dst.ld, self.ptr(src), 4 * src.ld, 4 * src.cols, src.rows, how,
-                             cp.cuda.get_current_stream().ptr)
-        elif kind == "transpose":
+            return [(rt.memcpy2DAsync, (self.ptr(dst), 4 * dst.ld, self.ptr(src), 4 * src.ld, 4 * src.cols,
+                                        src.rows, how, stream.ptr), {})]
+        if kind == "transpose":
             src, dst = R
-            self._launch(self.transpose, (src.cols // 32, src.rows // 32), (32, 8),
-                         (self.arr(dst), np.int32(dst.ld), self.arr(src), np.int32(src.ld)))
-        elif kind == "product":
+            return [(self.transpose, ((src.cols // 32, src.rows // 32), (32, 8),
+                                      (self.arr(dst), np.int32(dst.ld), self.arr(src), np.int32(src.ld))), on)]
+        if kind == "product":
             dst, cin, a, b = R
-            self._launch(self.product, (dst.cols // BLOCK, dst.rows // BLOCK), (THREADS,),
-                         (self.arr(dst), np.int32(dst.ld), self.arr(cin), np.int32(cin.ld), self.arr(a),
-                          np.int32(a.ld), self.arr(b), np.int32(b.ld), np.int32(a.rows)))
-        else:                                     # closure: tuned_fw's rounds on a contiguous w x w matrix
-            m, scratch = R
-            w, nb = m.rows, m.rows // BLOCK
-            D, colT, w32 = self.arr(m), self.arr(scratch), np.int32(w)
-            p1, p2, p3 = self.phases
-            for r in range(nb):
-                r32 = np.int32(r)
-                self._launch(p1, (1,), (THREADS,), (D, w32, r32))
-                if nb > 1:
-                    self._launch(p2, (nb - 1, 2), (THREADS,), (D, colT, w32, r32))
-                    self._launch(p3, (nb - 1, nb - 1), (THREADS,), (D, colT, w32, r32))
+            gx, gy = dst.cols // BLOCK, dst.rows // BLOCK
+            parts = k_parts(gx * gy, a.rows, self.sms) if dst == cin else 1
+            return [(self.product, ((gx, gy, parts), (THREADS,),
+                                    (self.arr(dst), np.int32(dst.ld), self.arr(cin), np.int32(cin.ld), self.arr(a),
+                                     np.int32(a.ld), self.arr(b), np.int32(b.ld), np.int32(a.rows))), on)]
+        m, scratch = R                            # closure: tuned_fw's rounds on a contiguous w x w matrix
+        w, nb = m.rows, m.rows // BLOCK
+        D, colT, w32 = self.arr(m), self.arr(scratch), np.int32(w)
+        p1, p2, p3 = self.phases
+        out = []
+        for r in range(nb):
+            r32 = np.int32(r)
+            out.append((p1, ((1,), (THREADS,), (D, w32, r32)), on))
+            if nb > 1:
+                out.append((p2, ((nb - 1, 2), (THREADS,), (D, colT, w32, r32)), on))
+                out.append((p3, ((nb - 1, nb - 1), (THREADS,), (D, colT, w32, r32)), on))
+        return out
+
+    def prepare(self, steps):
+        """Per step: (stream address, addresses of the events it waits for, its calls, its begin and end
+        events); the events are made here, outside the clock."""
+        cp = self.cp
+        events = [(cp.cuda.Event(), cp.cuda.Event()) for _ in steps]
+        return [(self.streams[st.stream].ptr, tuple(events[w][1].ptr for w in st.waits),
+                 self.calls(st, self.streams[st.stream]), b, e) for st, (b, e) in zip(steps, events)]
 
     def execute(self, steps, trace=None):
         """Issue every step; returns the timings of the whole schedule.  ``trace``: a list that gets one
         (kind, stream, begin_ms, end_ms) per step, from the events the timings are made of (a diagnostic:
         where the schedule waits; scripts/tuned_ooc_probe.py reads it)."""
         cp = self.cp
+        rt = cp.cuda.runtime
+        t0 = time.perf_counter()
+        prepared = self.prepare(steps)
+        prepare_ms = (time.perf_counter() - t0) * 1e3
         start = cp.cuda.Event()
         first = self.streams["c0"]
         start.record(first)
         for s in self.streams.values():          # nothing starts before the clock
             if s is not first:
                 s.wait_event(start)
-        begin, end = [], []
         t0 = time.perf_counter()
-        for st in steps:
-            s = self.streams[st.stream]
-            for w in st.waits:
-                s.wait_event(end[w])
-            b, e = cp.cuda.Event(), cp.cuda.Event()
-            b.record(s)
-            with s:
-                self.run(st)
-            e.record(s)
-            begin.append(b)
-            end.append(e)
+        with gpu_runtime.named_errors(NAME):
+            for sptr, waits, calls, b, e in prepared:
+                for w in waits:
+                    rt.streamWaitEvent(sptr, w, 0)
+                rt.eventRecord(b.ptr, sptr)
+                for fn, args, kw in calls:
+                    fn(*args, **kw)
+                rt.eventRecord(e.ptr, sptr)
         issue_ms = (time.perf_counter() - t0) * 1e3     # host time to issue the steps: near kernel_ms, the host bounds it
         finals = []
         for s in self.streams.values():
@@ -136,12 +159,13 @@ class _Executor:
             ev.synchronize()
         ms = lambda ev: cp.cuda.get_elapsed_time(start, ev)
         spans = {"compute": [], "h2d": [], "d2h": []}
-        for st, b, e in zip(steps, begin, end):
+        for st, (*_, b, e) in zip(steps, prepared):
             spans[st.stream if st.stream in spans else "compute"].append((ms(b), ms(e)))
             if trace is not None:
                 trace.append((st.kind, st.stream, ms(b), ms(e)))
         return dict(kernel_ms=max(ms(ev) for ev in finals), compute_ms=_union_ms(spans["compute"]),
-                    copy_h2d_ms=_union_ms(spans["h2d"]), copy_d2h_ms=_union_ms(spans["d2h"]), issue_ms=issue_ms)
+                    copy_h2d_ms=_union_ms(spans["h2d"]), copy_d2h_ms=_union_ms(spans["d2h"]), issue_ms=issue_ms,
+                    prepare_ms=prepare_ms)
 
 
 def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buffers=BUFFERS,
@@ -161,7 +185,7 @@ def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buf
     steps = ooc_plan.schedule(p)
     t0 = time.perf_counter()
     H = cupyx.empty_pinned((p.N, p.N), np.int32)
-    ex = _Executor(cp, p, H)
+    ex = _Executor(cp, p, H, gpu_device.sm_count())
     cp.cuda.Device().synchronize()
     alloc_ms = (time.perf_counter() - t0) * 1e3
     g.to_dense(pad_to=p.N, out=H)
