@@ -97,6 +97,8 @@ def main(argv=None):
     ap.add_argument("--streams", type=int, nargs="+", default=[2], help="compute streams")
     ap.add_argument("--buffers", type=int, nargs="+", default=[4], help="tile buffers")
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--trace-out", help="append every setting's best trace to this CSV (n, budget, streams, buffers, "
+                                        "step, kind, stream, begin_ms, end_ms)")
     a = ap.parse_args(argv)
     from apsp_kernels import gpu_device
     from apsp_kernels.algorithms.gpu.tuned import fw as tfw, ooc, ooc_plan
@@ -126,6 +128,16 @@ def main(argv=None):
                         best = (d, tm, tr)
                 d, tm, tr = best
                 ok = bool(np.array_equal(d, ref))
+                if a.trace_out:
+                    import pandas as pd
+                    from pathlib import Path
+                    df = pd.DataFrame(tr, columns=["kind", "stream", "begin_ms", "end_ms"]).rename_axis("step").reset_index()
+                    df.insert(0, "buffers", b)
+                    df.insert(0, "streams", s)
+                    df.insert(0, "budget", f)
+                    df.insert(0, "n", a.n)
+                    out = Path(a.trace_out)
+                    df.to_csv(out, mode="a", header=not out.exists(), index=False)
                 i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
                 print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {tm['kernel_ms']:>8.1f} "
                       f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
