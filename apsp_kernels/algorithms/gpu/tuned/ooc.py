@@ -23,7 +23,7 @@ from ....core.distances import finish
 from ....core.graph import Graph
 from .. import runtime as gpu_runtime
 from . import ooc_plan
-from .ooc_plan import BLOCK, BUFFERS, COMPUTE_STREAMS, NAME, PIECES, min_budget
+from .ooc_plan import BLOCK, BUFFERS, COMPUTE_STREAMS, NAME, min_budget
 
 THREADS = 256
 
@@ -169,11 +169,10 @@ class _Executor:
 
 
 def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buffers=BUFFERS,
-                 compute_streams=COMPUTE_STREAMS, pieces=PIECES, trace=None):
+                 compute_streams=COMPUTE_STREAMS, trace=None):
     """Distances and timings.  ``budget_bytes``: the device memory it may use (default: 90% of the free
     memory; a budget below the matrix forces super-blocks, down to ``footprint(n)``, below which it
     refuses); ``super_block`` caps the super-block (streams a matrix that would fit: tests, forced mode).
-    ``buffers``, ``pieces``: the tile buffers and the tiles a super-block's width is cut into (``ooc_plan``).
     ``block`` is tuned_fw's B, the only one its kernels are built for.  ``trace``: a list to receive
     every step's (kind, stream, begin_ms, end_ms) (``_Executor.execute``)."""
     if block != BLOCK:
@@ -181,7 +180,7 @@ def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buf
     cp = gpu_device.require_gpu()
     import cupyx
     budget = default_budget() if budget_bytes is None else int(budget_bytes)
-    p = ooc_plan.plan(g.n, budget, buffers, compute_streams, super_block, pieces)
+    p = ooc_plan.plan(g.n, budget, buffers, compute_streams, super_block)
     gpu_device.check_fits(NAME, p.device_bytes, hint="a smaller budget_bytes")
     steps = ooc_plan.schedule(p)
     t0 = time.perf_counter()

@@ -8,8 +8,8 @@ Round R (pivot super-block R, width w):
   * the pivot super-row (w x N) is on the device as the row panel RP; its pivot block is closed by the
     in-core tuned FW (``tuned_fw.cu``'s three phases on a w x w copy, P), and the rest of the super-row
     becomes RP(R, J) = min(RP, P* (x) RP(R, J)) -- products with the closure, as tuned_fw's phase 2
-    (exact: split a path at its last vertex in the pivot block; out of place in a column slot, then back,
-    so that the tile buffers already load the round's first tiles) -- and goes back to the host;
+    (exact: split a path at its last vertex in the pivot block; in a column slot, so that the tile buffers
+    already load the round's first tiles) -- and goes back to the host block by block;
   * then, one super-row I at a time: its column piece D(I, R) = min(D, D(I, R) (x) P*) (split at the first
     vertex in the pivot block), kept transposed in a column slot (C0, C1: k-major, the A operand the
     register-tiled product reads without transposition), and every other super-block of the row,
@@ -41,12 +41,11 @@ from ....gpu_device import GPUMemoryError
 from ....core.graph import round_up
 
 BLOCK = 128                  # tuned_fw's block and the product's tile (TFW_T)
-BUFFERS = 6                  # tile buffers of S x S/2: the memory of three S x S ones (2026-11-25, quarter
-                             # budget: three S x S beat four at n = 4096, 8192 and 16384, since the larger
-                             # super-block a fourth costs adds a round, which moves the whole matrix), and
-                             # twice as many tiles in flight: with three, one loading, one in a product and
-                             # one writing back left no slack, and the copy engines idled a quarter of the rest
-PIECES = 2                   # tiles a super-block's width is cut into (at most one per buffer)
+BUFFERS = 3                  # tile buffers: one loading, one in a product, one writing back.  Measured
+                             # 2026-11-25 in a quarter budget: 3 beat 4 at n = 4096, 8192 and 16384 (the
+                             # super-block a fourth buffer costs adds a round, which moves the whole matrix),
+                             # and beat 6 or 12 tiles of S x S/2 or S/4 in the same memory (more tiles in
+                             # flight, but the narrower 2-D copies ran slower: at 16384, 395 ms against 307)
 COMPUTE_STREAMS = 2          # two products at once: a super-block of a few 128-tiles fills half the SMs
 NAME = "tuned_fw_ooc"
 
@@ -63,7 +62,6 @@ class Plan:
     buffers: int
     compute_streams: int
     sizes: dict = field(hash=False)   # device buffer -> int32 elements
-    tile: int = BLOCK            # a tile's width (``tile_width``): tile buffers are S x tile
 
     @property
     def blocks(self):
@@ -84,32 +82,22 @@ class Plan:
     def width(self, i):
         return self.edges[i + 1] - self.edges[i]
 
-    def pieces(self, J):
-        """(piece, column offset in J, width) of super-block column J's tiles."""
-        return [(q, o, min(self.tile, self.width(J) - o)) for q, o in enumerate(range(0, self.width(J), self.tile))]
-
 
 COLUMN_SLOTS = 2             # transposed column pieces: one in use by a row's products, the next being made
 
 
-def tile_width(S, buffers, pieces=PIECES):
-    """A tile's width: S cut into min(pieces, buffers) pieces (a column piece's tiles are on the device
-    all at once: its transpose needs every piece before its products), rounded up to 128."""
-    return round_up(-(-S // max(1, min(pieces, buffers))), BLOCK)
-
-
-def _sizes(N, S, buffers, pieces=PIECES):
+def _sizes(N, S, buffers):
     if S >= N:                   # in core: the matrix is the row panel, closed in place
         return {"RP": N * N, "colT": BLOCK * N}
     sizes = {"RP": S * N, "P": S * S, "PT": S * S, "colT": BLOCK * S}
     sizes.update({f"C{i}": S * S for i in range(COLUMN_SLOTS)})
-    sizes.update({f"T{i}": S * tile_width(S, buffers, pieces) for i in range(buffers)})
+    sizes.update({f"T{i}": S * S for i in range(buffers)})
     return sizes
 
 
-def device_bytes(n, S, buffers=BUFFERS, pieces=PIECES):
+def device_bytes(n, S, buffers=BUFFERS):
     """Device bytes of a plan with super-blocks of S (S >= N: the in-core plan)."""
-    return 4 * sum(_sizes(padded(n), S, buffers, pieces).values())
+    return 4 * sum(_sizes(padded(n), S, buffers).values())
 
 
 def min_budget(n, buffers=BUFFERS):
@@ -118,20 +106,18 @@ def min_budget(n, buffers=BUFFERS):
     return min(device_bytes(n, BLOCK, buffers), device_bytes(n, padded(n), buffers))
 
 
-def budget_for(n, S, buffers=BUFFERS, pieces=PIECES):
+def budget_for(n, S, buffers=BUFFERS):
     """The device bytes of super-blocks of S (rounded up to 128): with ``max_super_block=S``, a budget
     that plans exactly those (the registry's forced mode)."""
-    return device_bytes(n, round_up(max(int(S), BLOCK), BLOCK), buffers, pieces)
+    return device_bytes(n, round_up(max(int(S), BLOCK), BLOCK), buffers)
 
 
-def plan(n, budget_bytes, buffers=BUFFERS, compute_streams=COMPUTE_STREAMS, max_super_block=None,
-         pieces=PIECES) -> Plan:
+def plan(n, budget_bytes, buffers=BUFFERS, compute_streams=COMPUTE_STREAMS, max_super_block=None) -> Plan:
     """The largest super-block whose buffers fit ``budget_bytes`` (and ``max_super_block``, if given: the
     tests' and the forced mode's way to stream a matrix that would fit), then evened out over the blocks
     it needs; S = N when the whole matrix fits.  Refuses, in one line, a budget below ``min_budget``."""
-    if buffers < 1 or compute_streams < 1 or pieces < 1:
-        raise ValueError(f"{NAME}: buffers, compute_streams and pieces must be >= 1, got {buffers}, {compute_streams}, "
-                         f"{pieces}")
+    if buffers < 1 or compute_streams < 1:
+        raise ValueError(f"{NAME}: buffers and compute_streams must be >= 1, got {buffers}, {compute_streams}")
     N = padded(n)
     budget = int(budget_bytes)
     cap = N if max_super_block is None else min(N, round_up(max(int(max_super_block), BLOCK), BLOCK))
@@ -144,12 +130,12 @@ def plan(n, budget_bytes, buffers=BUFFERS, compute_streams=COMPUTE_STREAMS, max_
         S = N
     else:
         S = BLOCK
-        while S + BLOCK <= min(cap, N - BLOCK) and device_bytes(n, S + BLOCK, buffers, pieces) <= budget:
+        while S + BLOCK <= min(cap, N - BLOCK) and device_bytes(n, S + BLOCK, buffers) <= budget:
             S += BLOCK
         S = round_up(-(-N // -(-N // S)), BLOCK)       # even widths: ceil(N / blocks), a multiple of 128
     edges = tuple(range(0, N, S)) + (N,)
     return Plan(n=int(n), N=N, edges=edges, buffers=buffers, compute_streams=compute_streams,
-                sizes=_sizes(N, S, buffers, pieces), tile=tile_width(S, buffers, pieces))
+                sizes=_sizes(N, S, buffers))
 
 
 # ------------------------------------------------------------------------------------------ steps
@@ -258,15 +244,12 @@ def schedule(p: Plan):
         slot[0] += 1
         return Region(f"T{s}", 0, 0, h, wd, wd, ((f"T{s}",),))
 
-    # host blocks are tracked by tile (a tile's load waits only for its own write-back); RP by super-block
-    hkeys = lambda I, J: tuple(("host", I, J, q) for q, _, _ in p.pieces(J))
-    hostb = lambda I, J: Region("host", e[I], e[J], p.width(I), p.width(J), N, hkeys(I, J))
-    hostq = lambda I, J, q, o, wd: Region("host", e[I], e[J] + o, p.width(I), wd, N, (("host", I, J, q),))
-    rp = lambda h, J, o=0, wd=None: Region("RP", 0, e[J] + o, h, p.width(J) if wd is None else wd, N, (("RP", J),))
+    hostb = lambda I, J: Region("host", e[I], e[J], p.width(I), p.width(J), N, (("host", I, J),))
+    rp = lambda h, J: Region("RP", 0, e[J], h, p.width(J), N, (("RP", J),))
     columns = itertools.cycle([f"C{i}" for i in range(COLUMN_SLOTS)])
     for R in range(nS):
         w = p.width(R)
-        rows_R = Region("host", e[R], 0, w, N, N, tuple(k for J in range(nS) for k in hkeys(R, J)))
+        rows_R = Region("host", e[R], 0, w, N, N, tuple(("host", R, J) for J in range(nS)))
         rp_all = Region("RP", 0, 0, w, N, N, tuple(("RP", J) for J in range(nS)))
         P, PT = (Region(b, 0, 0, w, w, w, ((b,),)) for b in ("P", "PT"))
         others = [J for J in range(nS) if J != R]
@@ -286,28 +269,24 @@ def schedule(p: Plan):
             t.add("copy", c, rp(w, J), T)             # load the round's first tiles meanwhile
             t.add("product", c, T, T, PT, rp(w, J))
             t.add("copy", c, T, rp(w, J))
-            t.add("copy", "d2h", rp(w, J), hostb(R, J))   # each block as soon as it is done
+            t.add("copy", "d2h", rp(w, J), hostb(R, J))   # each block as soon as it is done (one S x N copy
+                                                          # held the write-back stream 0.6 ms a round at 8192)
         for I in rows:
             h = p.width(I)
             c = t.next_compute()
             cname = next(columns)
             col = Region(cname, 0, 0, w, h, h, ((cname,),))   # D(I, R)^T, k-major
-            # D(I, R) = min(D, D(I, R) (x) P*), in tiles: every piece transposed into col before any product
-            tiles = [(q, o, wd, tile(h, wd)) for q, o, wd in p.pieces(R)]
-            for q, o, wd, T in tiles:
-                t.add("copy", "h2d", hostq(I, R, q, o, wd), T)
-                t.add("transpose", c, T, Region(cname, o, 0, wd, h, h, ((cname,),)))
-            for q, o, wd, T in tiles:
-                t.add("product", c, T, T, col, Region("P", 0, o, w, wd, w, (("P",),)))
-            for q, o, wd, T in tiles:
-                t.add("transpose", c, T, Region(cname, o, 0, wd, h, h, ((cname,),)))
-                t.add("copy", *((c, T, rp(h, R, o, wd)) if I == nxt else ("d2h", T, hostq(I, R, q, o, wd))))
+            T = tile(h, w)                            # D(I, R) = min(D, D(I, R) (x) P*)
+            t.add("copy", "h2d", hostb(I, R), T)
+            t.add("transpose", c, T, col)
+            t.add("product", c, T, T, col, P)
+            t.add("transpose", c, T, col)
+            t.add("copy", *((c, T, rp(h, R)) if I == nxt else ("d2h", T, hostb(I, R))))
             for J in others:                          # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
-                for q, o, wd in p.pieces(J):
-                    c, T = t.next_compute(), tile(h, wd)
-                    t.add("copy", "h2d", hostq(I, J, q, o, wd), T)
-                    t.add("product", c, T, T, col, rp(w, J, o, wd))
-                    t.add("copy", *((c, T, rp(h, J, o, wd)) if I == nxt else ("d2h", T, hostq(I, J, q, o, wd))))
+                c, T = t.next_compute(), tile(h, p.width(J))
+                t.add("copy", "h2d", hostb(I, J), T)
+                t.add("product", c, T, T, col, rp(w, J))
+                t.add("copy", *((c, T, rp(h, J)) if I == nxt else ("d2h", T, hostb(I, J))))
     return t.steps
 
 
