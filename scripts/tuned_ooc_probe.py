@@ -11,6 +11,7 @@ in and out once).  A diagnostic, not a benchmark: the benchmark rows come from `
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 
@@ -21,14 +22,14 @@ from apsp_kernels.algorithms.gpu.tuned.ooc import _union_ms     # imports no CuP
 
 def idle_split(trace, steps):
     """(compute-idle ms in the rounds' heads, compute-idle ms in their rests), ``trace`` being ``steps``
-    (``ooc_plan.schedule``) as run.  A round starts at the copy before its closure (the super-row's load in
-    round 0); its head (closure, row products, the first column piece) ends where its first product of a
-    column piece with the row panel starts; its rest ends where the next round starts."""
+    (``ooc_plan.schedule``) as run.  A round starts at its first step (``Step.round``); its head (P*'s
+    copies, the row products, the next pivot block's column piece) ends where its first product of a column
+    piece with the row panel starts; its rest ends where the next round starts.  Kernels: any step but a
+    copy, on a compute stream or the pivot stream."""
     assert len(trace) == len(steps)
-    closures = [i for i, s in enumerate(steps) if s.kind == "closure"]
-    starts = [0] + [c - 1 for c in closures[1:]]
+    starts = [i for i, s in enumerate(steps) if i == 0 or s.round != steps[i - 1].round]
     rest = lambda s: s.kind == "product" and s.regions[2].buf.startswith("C") and s.regions[3].buf == "RP"
-    kern = [(b, e) for (k, st, b, e) in trace if st.startswith("c") and k != "copy"]
+    kern = [(b, e) for (k, st, b, e) in trace if (st.startswith("c") or st == "pivot") and k != "copy"]
     end = max(e for *_, e in trace)
     idle = [0.0, 0.0]
     for r, i0 in enumerate(starts):
@@ -96,6 +97,7 @@ def main(argv=None):
     ap.add_argument("--fractions", type=float, nargs="+", default=[0.25], help="budget as a fraction of the matrix")
     ap.add_argument("--streams", type=int, nargs="+", default=[2], help="compute streams")
     ap.add_argument("--buffers", type=int, nargs="+", default=[3], help="tile buffers (ooc_plan.BUFFERS: 3)")
+    ap.add_argument("--per-sm", type=int, nargs="+", default=[1], help="blocks a split product aims at per SM")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--trace-out", help="append every setting's best trace to this CSV (n, budget, streams, buffers, "
                                         "step, kind, stream, begin_ms, end_ms)")
@@ -110,7 +112,7 @@ def main(argv=None):
     ref_ms = min([t["kernel_ms"]] + [tfw.tuned_fw(g)[1]["kernel_ms"] for _ in range(a.repeats - 1)])
     N = ooc_plan.padded(a.n)
     print(f"n = {a.n}: tuned_fw {ref_ms:.1f} ms ({a.n ** 3 / ref_ms / 1e9:.2f} T updates/s)")
-    print(f"{'budget':>8} {'S':>5} {'blocks':>6} {'streams':>7} {'buffers':>7} {'ms':>8} {'x tfw':>6} {'kernels':>8} "
+    print(f"{'budget':>8} {'S':>5} {'blocks':>6} {'streams':>7} {'buffers':>7} {'per_sm':>6} {'ms':>8} {'x tfw':>6} {'kernels':>8} "
           f"{'idle@start':>10} {'idle@rest':>9} {'h2d':>7} {'d2h':>7} {'issue':>7} {'prep':>6} exact")
     rates = {}
     for f in a.fractions:
@@ -118,31 +120,32 @@ def main(argv=None):
         p = ooc_plan.plan(a.n, budget)
         if p.S not in rates and p.blocks > 1:
             rates[p.S] = copy_rates(cp, N, p.S)
-        for s in a.streams:
-            for b in a.buffers:
-                best = None
-                for _ in range(a.repeats):
-                    tr = []
-                    d, tm = ooc.tuned_fw_ooc(g, budget_bytes=budget, buffers=b, compute_streams=s, trace=tr)
-                    if best is None or tm["kernel_ms"] < best[1]["kernel_ms"]:
-                        best = (d, tm, tr)
-                d, tm, tr = best
-                ok = bool(np.array_equal(d, ref))
-                if a.trace_out:
-                    import pandas as pd
-                    from pathlib import Path
-                    df = pd.DataFrame(tr, columns=["kind", "stream", "begin_ms", "end_ms"]).rename_axis("step").reset_index()
-                    df.insert(0, "buffers", b)
-                    df.insert(0, "streams", s)
-                    df.insert(0, "budget", f)
-                    df.insert(0, "n", a.n)
-                    out = Path(a.trace_out)
-                    df.to_csv(out, mode="a", header=not out.exists(), index=False)
-                i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
-                print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {tm['kernel_ms']:>8.1f} "
-                      f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
-                      f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {tm['prepare_ms']:>6.1f} {'yes' if ok else 'NO'}")
-                sys.stdout.flush()
+        for s, b, psm in itertools.product(a.streams, a.buffers, a.per_sm):
+            best = None
+            for _ in range(a.repeats):
+                tr = []
+                d, tm = ooc.tuned_fw_ooc(g, budget_bytes=budget, buffers=b, compute_streams=s, blocks_per_sm=psm,
+                                         trace=tr)
+                if best is None or tm["kernel_ms"] < best[1]["kernel_ms"]:
+                    best = (d, tm, tr)
+            d, tm, tr = best
+            ok = bool(np.array_equal(d, ref))
+            if a.trace_out:
+                import pandas as pd
+                from pathlib import Path
+                df = pd.DataFrame(tr, columns=["kind", "stream", "begin_ms", "end_ms"]).rename_axis("step").reset_index()
+                df.insert(0, "per_sm", psm)
+                df.insert(0, "buffers", b)
+                df.insert(0, "streams", s)
+                df.insert(0, "budget", f)
+                df.insert(0, "n", a.n)
+                out = Path(a.trace_out)
+                df.to_csv(out, mode="a", header=not out.exists(), index=False)
+            i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
+            print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {psm:>6} {tm['kernel_ms']:>8.1f} "
+                  f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
+                  f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {tm['prepare_ms']:>6.1f} {'yes' if ok else 'NO'}")
+            sys.stdout.flush()
     for S, r in rates.items():
         mb = 4 * S * S / 1e6
         print(f"pinned copy of a {S} x {S} tile ({mb:.1f} MB), GB/s: " + ", ".join(f"{k} {v:.1f}" for k, v in r.items())

@@ -51,7 +51,7 @@ def test_plan_fits_the_budget_with_the_largest_even_super_blocks(n, budget):
     if p.blocks > 1:
         biggest = max(S for S in range(128, p.N, 128) if op.device_bytes(n, S) <= budget)
         assert p.blocks == -(-p.N // biggest)                         # as few super-blocks as fit
-        assert set(p.sizes) == ({"RP", "P", "PT", "colT"} | {f"C{i}" for i in range(op.COLUMN_SLOTS)}
+        assert set(p.sizes) == ({"RP", "P0", "P1", "colT"} | {f"C{i}" for i in range(op.COLUMN_SLOTS)}
                                 | {f"T{i}" for i in range(op.BUFFERS)})
     else:
         assert op.device_bytes(n, p.N) <= budget and set(p.sizes) == {"RP", "colT"}

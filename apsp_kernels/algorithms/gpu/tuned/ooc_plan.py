@@ -6,14 +6,19 @@ The algorithm is blocked FW at two levels.  The padded N x N matrix lives in pin
 super-blocks of S (a multiple of 128, as large as the device budget allows; the last may be narrower).
 Round R (pivot super-block R, width w):
   * the pivot super-row (w x N) is on the device as the row panel RP; its pivot block is closed by the
-    in-core tuned FW (``tuned_fw.cu``'s three phases on a w x w copy, P), and the rest of the super-row
+    in-core tuned FW (``tuned_fw.cu``'s three phases on a w x w copy, P*: in round 0's head, and for every
+    later round during its predecessor, below), and the rest of the super-row
     becomes RP(R, J) = min(RP, P* (x) RP(R, J)) -- products with the closure, as tuned_fw's phase 2
     (exact: split a path at its last vertex in the pivot block; in a column slot, so that the tile buffers
     already load the round's first tiles) -- and goes back to the host block by block;
   * then, one super-row I at a time: its column piece D(I, R) = min(D, D(I, R) (x) P*) (split at the first
     vertex in the pivot block), kept transposed in a column slot (C0, C1: k-major, the A operand the
     register-tiled product reads without transposition), and every other super-block of the row,
-    D(I, J) = min(D, D(I, R) (x) RP(J)), streamed through the device.
+    D(I, J) = min(D, D(I, R) (x) RP(J)), streamed through the device;
+  * but first the next pivot block: the column piece of super-row R + 1 and D(R + 1, R + 1), final for
+    this round, closed on the ``pivot`` stream in the buffer of P*'s transpose (P0 and P1 swap roles each
+    round) while the round's products run: a closure is ~24 small launches (0.86 ms at S = 1024, 11% of
+    a round at n = 8192 in a quarter budget) that had kept both copy engines idle at every round's start.
 Why two levels: streaming the whole matrix once per 128-pivot (Kemp's scheme) moves 8 bytes per 128
 updates over PCIe, ~8x more than the H100's PCIe carries at the min-plus rate; a super-block of S moves them
 per S updates, which hides under the arithmetic once S is above ~1000 (measured under load: ~31-40 GB/s
@@ -30,7 +35,7 @@ super-row less each way.
 Every step names the regions it reads and writes; ``schedule`` derives each step's waits from them
 (read after write, write after read or write, on other streams; a stream is in order), so the copy of
 the next tile and the write-back of the last overlap the product of the current one with no hand-kept
-dependency.  Streams: ``h2d``, ``d2h`` and ``compute_streams`` compute streams ("c0", "c1", ...)."""
+dependency.  Streams: ``h2d``, ``d2h``, ``pivot`` and ``compute_streams`` compute streams ("c0", "c1", ...)."""
 from __future__ import annotations
 
 import itertools
@@ -77,7 +82,7 @@ class Plan:
 
     @property
     def streams(self):
-        return ("h2d", "d2h") + tuple(f"c{i}" for i in range(self.compute_streams))
+        return ("h2d", "d2h", "pivot") + tuple(f"c{i}" for i in range(self.compute_streams))
 
     def width(self, i):
         return self.edges[i + 1] - self.edges[i]
@@ -89,7 +94,7 @@ COLUMN_SLOTS = 2             # transposed column pieces: one in use by a row's p
 def _sizes(N, S, buffers):
     if S >= N:                   # in core: the matrix is the row panel, closed in place
         return {"RP": N * N, "colT": BLOCK * N}
-    sizes = {"RP": S * N, "P": S * S, "PT": S * S, "colT": BLOCK * S}
+    sizes = {"RP": S * N, "P0": S * S, "P1": S * S, "colT": BLOCK * S}
     sizes.update({f"C{i}": S * S for i in range(COLUMN_SLOTS)})
     sizes.update({f"T{i}": S * S for i in range(buffers)})
     return sizes
@@ -175,6 +180,7 @@ class Step:
     stream: str
     regions: tuple
     waits: tuple = ()            # indices of earlier steps of other streams this one waits for
+    round: int = 0               # the round (pivot super-block) it belongs to: a diagnostic
 
     @property
     def reads(self):
@@ -194,6 +200,7 @@ class _Tracker:
         self.steps, self.last_write, self.readers = [], {}, defaultdict(list)
         self.compute = [f"c{i}" for i in range(compute_streams)]
         self.turn = 0
+        self.round = 0
 
     def next_compute(self):
         self.turn += 1
@@ -215,7 +222,7 @@ class _Tracker:
             if s != stream and d > latest.get(s, -1):
                 latest[s] = d
         i = len(self.steps)
-        self.steps.append(Step(kind, stream, step.regions, tuple(sorted(latest.values()))))
+        self.steps.append(Step(kind, stream, step.regions, tuple(sorted(latest.values())), self.round))
         written = {k for r in step.writes for k in r.keys}
         for r in step.reads:
             for k in r.keys:
@@ -248,18 +255,22 @@ def schedule(p: Plan):
     rp = lambda h, J: Region("RP", 0, e[J], h, p.width(J), N, (("RP", J),))
     columns = itertools.cycle([f"C{i}" for i in range(COLUMN_SLOTS)])
     for R in range(nS):
+        t.round = R
         w = p.width(R)
         rows_R = Region("host", e[R], 0, w, N, N, tuple(("host", R, J) for J in range(nS)))
         rp_all = Region("RP", 0, 0, w, N, N, tuple(("RP", J) for J in range(nS)))
-        P, PT = (Region(b, 0, 0, w, w, w, ((b,),)) for b in ("P", "PT"))
+        a, b = ("P0", "P1") if R % 2 == 0 else ("P1", "P0")    # P*'s buffer and its transpose's, swapped
+        P, PT = Region(a, 0, 0, w, w, w, ((a,),)), Region(b, 0, 0, w, w, w, ((b,),))   # each round
+        scratch = lambda wd: Region("colT", 0, 0, BLOCK, wd, wd, (("colT",),))
         others = [J for J in range(nS) if J != R]
         nxt = R + 1 if R + 1 < nS else None            # its super-row goes last and stays on the device
         rows = sorted(others, key=lambda I: I == nxt)
-        # the pivot super-row (loaded in round 0; in place after that) and its closed pivot block
+        # the pivot super-row (loaded in round 0; in place after that) and its closed pivot block (closed in
+        # round 0's head, and in every later round's predecessor, beside that round's products)
         if R == 0:
             t.add("copy", "h2d", rows_R, rp_all)
-        t.add("copy", "c0", rp(w, R), P)
-        t.add("closure", "c0", P, Region("colT", 0, 0, BLOCK, w, w, (("colT",),)))
+            t.add("copy", "c0", rp(w, R), P)
+            t.add("closure", "c0", P, scratch(w))
         t.add("copy", "c0", P, rp(w, R))
         t.add("copy", "d2h", rp(w, R), hostb(R, R))
         t.add("transpose", "c0", P, PT)               # P*^T: the row products' k-major A operand
@@ -271,6 +282,26 @@ def schedule(p: Plan):
             t.add("copy", c, T, rp(w, J))
             t.add("copy", "d2h", rp(w, J), hostb(R, J))   # each block as soon as it is done (one S x N copy
                                                           # held the write-back stream 0.6 ms a round at 8192)
+        if nxt is not None:
+            # the next pivot block first: its column piece, then D(R+1, R+1) = min(D, D(R+1, R) (x) RP(R+1)),
+            # final for this round, closed on the pivot stream in PT's buffer (free once the row products
+            # have read it) while this round's products run: a closure is ~24 small launches (0.86 ms at
+            # S = 1024) that had kept the copy engines idle at every round's start
+            w1, c, cname = p.width(nxt), t.next_compute(), next(columns)
+            col = Region(cname, 0, 0, w, w1, w1, ((cname,),))
+            T = tile(w1, w)
+            t.add("copy", "h2d", hostb(nxt, R), T)
+            t.add("transpose", c, T, col)
+            t.add("product", c, T, T, col, P)
+            t.add("transpose", c, T, col)
+            t.add("copy", "d2h", T, hostb(nxt, R))      # read again when the super-row goes last
+            T = tile(w1, w1)
+            t.add("copy", "h2d", hostb(nxt, nxt), T)
+            t.add("product", c, T, T, col, rp(w, nxt))
+            Pn = Region(b, 0, 0, w1, w1, w1, ((b,),))
+            t.add("copy", "pivot", T, Pn)
+            t.add("closure", "pivot", Pn, scratch(w1))    # the next round's P*; its host block and RP's are
+                                                          # written from it in that round's head
         for I in rows:
             h = p.width(I)
             c = t.next_compute()
@@ -279,10 +310,15 @@ def schedule(p: Plan):
             T = tile(h, w)                            # D(I, R) = min(D, D(I, R) (x) P*)
             t.add("copy", "h2d", hostb(I, R), T)
             t.add("transpose", c, T, col)
-            t.add("product", c, T, T, col, P)
-            t.add("transpose", c, T, col)
-            t.add("copy", *((c, T, rp(h, R)) if I == nxt else ("d2h", T, hostb(I, R))))
+            if I == nxt:                              # done first (above): stays on the device
+                t.add("copy", c, T, rp(h, R))
+            else:
+                t.add("product", c, T, T, col, P)
+                t.add("transpose", c, T, col)
+                t.add("copy", "d2h", T, hostb(I, R))
             for J in others:                          # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
+                if I == nxt and J == nxt:             # done first (above): the next round's P*
+                    continue
                 c, T = t.next_compute(), tile(h, p.width(J))
                 t.add("copy", "h2d", hostb(I, J), T)
                 t.add("product", c, T, T, col, rp(w, J))
