@@ -10,8 +10,7 @@ Round R (pivot super-block R, width w):
     later round during its predecessor, below), and the rest of the super-row
     becomes RP(R, J) = min(RP, P* (x) RP(R, J)) -- products with the closure, as tuned_fw's phase 2
     (exact: split a path at its last vertex in the pivot block; in a column slot, so that the tile buffers
-    already load the round's first tiles) -- and goes back to the host block by block, each write-back
-    issued after one of the rest's first tiles';
+    already load the round's first tiles) -- and goes back to the host block by block;
   * then, one super-row I at a time: its column piece D(I, R) = min(D, D(I, R) (x) P*) (split at the first
     vertex in the pivot block), kept transposed in a column slot (C0, C1: k-major, the A operand the
     register-tiled product reads without transposition), and every other super-block of the row,
@@ -273,10 +272,7 @@ def schedule(p: Plan):
             t.add("copy", "c0", rp(w, R), P)
             t.add("closure", "c0", P, scratch(w))
         t.add("copy", "c0", P, rp(w, R))
-        # the row panel's write-backs wait: issued one after each of the first tiles' write-backs of the rest,
-        # not ahead of them (the write-back stream is in order, and a tile buffer is free only once its
-        # write-back is done: seven blocks ahead held the loads up 0.8 ms a round at n = 8192)
-        backs = [(rp(w, R), hostb(R, R))]
+        t.add("copy", "d2h", rp(w, R), hostb(R, R))
         t.add("transpose", "c0", P, PT)               # P*^T: the row products' k-major A operand
         for J in others:                              # RP(R, J) = min(RP, P* (x) RP): in a column slot (a copy,
             c, cname = t.next_compute(), next(columns)  # then in place: the product may split k), then back;
@@ -284,7 +280,8 @@ def schedule(p: Plan):
             t.add("copy", c, rp(w, J), T)             # load the round's first tiles meanwhile
             t.add("product", c, T, T, PT, rp(w, J))
             t.add("copy", c, T, rp(w, J))
-            backs.append((rp(w, J), hostb(R, J)))
+            t.add("copy", "d2h", rp(w, J), hostb(R, J))   # each block as soon as it is done (one S x N copy
+                                                          # held the write-back stream 0.6 ms a round at 8192)
         if nxt is not None:
             # the next pivot block first: its column piece, then D(R+1, R+1) = min(D, D(R+1, R) (x) RP(R+1)),
             # final for this round, closed on the pivot stream in PT's buffer (free once the row products
@@ -298,8 +295,6 @@ def schedule(p: Plan):
             t.add("product", c, T, T, col, P)
             t.add("transpose", c, T, col)
             t.add("copy", "d2h", T, hostb(nxt, R))      # read again when the super-row goes last
-            if backs:
-                t.add("copy", "d2h", *backs.pop(0))
             T = tile(w1, w1)
             t.add("copy", "h2d", hostb(nxt, nxt), T)
             t.add("product", c, T, T, col, rp(w, nxt))
@@ -321,8 +316,6 @@ def schedule(p: Plan):
                 t.add("product", c, T, T, col, P)
                 t.add("transpose", c, T, col)
                 t.add("copy", "d2h", T, hostb(I, R))
-                if backs:
-                    t.add("copy", "d2h", *backs.pop(0))
             for J in others:                          # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
                 if I == nxt and J == nxt:             # done first (above): the next round's P*
                     continue
@@ -330,10 +323,6 @@ def schedule(p: Plan):
                 t.add("copy", "h2d", hostb(I, J), T)
                 t.add("product", c, T, T, col, rp(w, J))
                 t.add("copy", *((c, T, rp(h, J)) if I == nxt else ("d2h", T, hostb(I, J))))
-                if backs:
-                    t.add("copy", "d2h", *backs.pop(0))
-        for back in backs:                            # none left but where a round has no rest (2 blocks)
-            t.add("copy", "d2h", *back)
     return t.steps
 
 
