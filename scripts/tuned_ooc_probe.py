@@ -97,7 +97,6 @@ def main(argv=None):
     ap.add_argument("--fractions", type=float, nargs="+", default=[0.25], help="budget as a fraction of the matrix")
     ap.add_argument("--streams", type=int, nargs="+", default=[2], help="compute streams")
     ap.add_argument("--buffers", type=int, nargs="+", default=[3], help="tile buffers (ooc_plan.BUFFERS: 3)")
-    ap.add_argument("--per-sm", type=int, nargs="+", default=[1], help="blocks a split product aims at per SM")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--trace-out", help="append every setting's best trace to this CSV (n, budget, streams, buffers, "
                                         "step, kind, stream, begin_ms, end_ms)")
@@ -112,7 +111,7 @@ def main(argv=None):
     ref_ms = min([t["kernel_ms"]] + [tfw.tuned_fw(g)[1]["kernel_ms"] for _ in range(a.repeats - 1)])
     N = ooc_plan.padded(a.n)
     print(f"n = {a.n}: tuned_fw {ref_ms:.1f} ms ({a.n ** 3 / ref_ms / 1e9:.2f} T updates/s)")
-    print(f"{'budget':>8} {'S':>5} {'blocks':>6} {'streams':>7} {'buffers':>7} {'per_sm':>6} {'ms':>8} {'x tfw':>6} {'kernels':>8} "
+    print(f"{'budget':>8} {'S':>5} {'blocks':>6} {'streams':>7} {'buffers':>7} {'ms':>8} {'x tfw':>6} {'kernels':>8} "
           f"{'idle@start':>10} {'idle@rest':>9} {'h2d':>7} {'d2h':>7} {'issue':>7} {'prep':>6} exact")
     rates = {}
     for f in a.fractions:
@@ -120,12 +119,11 @@ def main(argv=None):
         p = ooc_plan.plan(a.n, budget)
         if p.S not in rates and p.blocks > 1:
             rates[p.S] = copy_rates(cp, N, p.S)
-        for s, b, psm in itertools.product(a.streams, a.buffers, a.per_sm):
+        for s, b in itertools.product(a.streams, a.buffers):
             best = None
             for _ in range(a.repeats):
                 tr = []
-                d, tm = ooc.tuned_fw_ooc(g, budget_bytes=budget, buffers=b, compute_streams=s, blocks_per_sm=psm,
-                                         trace=tr)
+                d, tm = ooc.tuned_fw_ooc(g, budget_bytes=budget, buffers=b, compute_streams=s, trace=tr)
                 if best is None or tm["kernel_ms"] < best[1]["kernel_ms"]:
                     best = (d, tm, tr)
             d, tm, tr = best
@@ -134,7 +132,6 @@ def main(argv=None):
                 import pandas as pd
                 from pathlib import Path
                 df = pd.DataFrame(tr, columns=["kind", "stream", "begin_ms", "end_ms"]).rename_axis("step").reset_index()
-                df.insert(0, "per_sm", psm)
                 df.insert(0, "buffers", b)
                 df.insert(0, "streams", s)
                 df.insert(0, "budget", f)
@@ -142,7 +139,7 @@ def main(argv=None):
                 out = Path(a.trace_out)
                 df.to_csv(out, mode="a", header=not out.exists(), index=False)
             i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
-            print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {psm:>6} {tm['kernel_ms']:>8.1f} "
+            print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {tm['kernel_ms']:>8.1f} "
                   f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
                   f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {tm['prepare_ms']:>6.1f} {'yes' if ok else 'NO'}")
             sys.stdout.flush()

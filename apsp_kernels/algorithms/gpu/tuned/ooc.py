@@ -50,8 +50,9 @@ def _union_ms(intervals):
 def k_parts(blocks, K, sms):
     """How many parts of k a product runs in (``tfo_product``'s split k, in place only): the most that keep
     its ``blocks`` x parts within one block an SM (a lone block runs at the whole SM's rate: 112 G
-    updates/s measured at 49 and 121 blocks, the H100's 15.1 T/s over 132 SMs), each part a whole number
-    of 16-deep slabs and at least 128 deep (a part pays a tile's load and merge whatever its depth)."""
+    updates/s measured at 49 and 121 blocks, the H100's 15.1 T/s over 132 SMs; aiming at two a SM made
+    no difference, 2026-11-25), each part a whole number of 16-deep slabs and at least 128 deep (a part
+    pays a tile's load and merge whatever its depth)."""
     slabs = K // 16
     return max(d for d in range(1, max(1, K // BLOCK) + 1) if slabs % d == 0 and (d == 1 or d * blocks <= sms))
 
@@ -169,12 +170,11 @@ class _Executor:
 
 
 def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buffers=BUFFERS,
-                 compute_streams=COMPUTE_STREAMS, blocks_per_sm=1, trace=None):
+                 compute_streams=COMPUTE_STREAMS, trace=None):
     """Distances and timings.  ``budget_bytes``: the device memory it may use (default: 90% of the free
     memory; a budget below the matrix forces super-blocks, down to ``footprint(n)``, below which it
     refuses); ``super_block`` caps the super-block (streams a matrix that would fit: tests, forced mode).
-    ``blocks_per_sm``: the blocks a split product aims at per SM (``k_parts``'s ``sms`` is that many times
-    the SM count).  ``block`` is tuned_fw's B, the only one its kernels are built for.  ``trace``: a list to receive
+    ``block`` is tuned_fw's B, the only one its kernels are built for.  ``trace``: a list to receive
     every step's (kind, stream, begin_ms, end_ms) (``_Executor.execute``)."""
     if block != BLOCK:
         raise ValueError(f"{NAME}: block must be {BLOCK} (tuned_fw's kernels), got {block}")
@@ -186,7 +186,7 @@ def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buf
     steps = ooc_plan.schedule(p)
     t0 = time.perf_counter()
     H = cupyx.empty_pinned((p.N, p.N), np.int32)
-    ex = _Executor(cp, p, H, blocks_per_sm * gpu_device.sm_count())
+    ex = _Executor(cp, p, H, gpu_device.sm_count())
     cp.cuda.Device().synchronize()
     alloc_ms = (time.perf_counter() - t0) * 1e3
     g.to_dense(pad_to=p.N, out=H)
