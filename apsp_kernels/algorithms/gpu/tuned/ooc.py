@@ -1,8 +1,9 @@
 """``tuned_fw_ooc``: out-of-core blocked FW with the transfers hidden behind the products.  The matrix
 lives in pinned host memory; ``ooc_plan`` cuts it into super-blocks sized by ``budget_bytes`` and lists
 the steps (copies, transposes, closures, products) with their streams and waits; this module executes
-them on the device: one CUDA stream per copy direction, ``COMPUTE_STREAMS`` for the kernels, one event
-at the end of every step for the steps that wait on it.
+them on the device: one CUDA stream per copy direction, one for the next round's pivot closure,
+``COMPUTE_STREAMS`` for the kernels, one event at the end of every step for the steps that wait on it.
+A product too narrow to fill the SMs splits k (``k_parts``: tfo_product's grid z, in place only).
 
 Timings: ``kernel_ms`` is the whole schedule, copies included (as ``kemp_ooc``: an out-of-core solve's
 transfers are part of its work); ``compute_ms``, ``copy_h2d_ms`` and ``copy_d2h_ms`` are the times during
