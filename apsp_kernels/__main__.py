@@ -30,6 +30,8 @@ def main(argv=None):
     b = sub.add_parser("bench", help="GPU throughput against the hardware limits")
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--large-repeats", type=int, default=1,
+                   help="repeats above n = 4096 (default 1, no warm-up; more: after one warm-up solve)")
     b.add_argument("--out", default=None)
     b.add_argument("--algorithms", nargs="+", default=None,
                    help="GPU codes to run: NAME or NAME/VARIANT (default: every one but the explorations)")
@@ -100,7 +102,8 @@ def _run(a):
     elif a.cmd == "bench":
         from . import bench
         df, lim, path = bench.run(a.sizes, a.repeats, a.out, algorithms=a.algorithms, cpu=a.cpu, tag=a.tag,
-                                  append=a.append, ooc_max_n=a.ooc_max_n, ooc_budget_fraction=a.ooc_budget_fraction)
+                                  append=a.append, ooc_max_n=a.ooc_max_n, ooc_budget_fraction=a.ooc_budget_fraction,
+                                  large_repeats=a.large_repeats)
         print(df.to_string(index=False))
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":

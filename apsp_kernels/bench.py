@@ -19,6 +19,9 @@ code and the CPU code it is compared with share one file.  A ``tag`` names the f
 ``<device>-<date>-<tag>.csv``; ``append`` adds to it (several invocations, one table: each row carries
 the limit measured by its own invocation).
 
+Above n = 4096 a code runs ``large_repeats`` times (default once, with no warm-up on that graph: the
+large solves take seconds to minutes each); more than one, after a warm-up solve, as at the small sizes.
+
 The out-of-core codes (those with ``forced_params``) run up to ``ooc_max_n`` with their default budget,
 or, given ``ooc_budget_fraction`` F, with ``budget_bytes`` = F x the n x n int32 matrix (0.25: a matrix
 four times the device memory it may use); their rows then carry that ``budget_bytes``.
@@ -123,7 +126,7 @@ def _write(before, rows, path):
 
 
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print, algorithms=None, cpu=(),
-        tag=None, append=False, ooc_budget_fraction=None):
+        tag=None, append=False, ooc_budget_fraction=None, large_repeats=1):
     gpu_device.require_gpu()         # a clear error before any work when there is no GPU
     lim = measure_limits()
     limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
@@ -137,7 +140,8 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     before = pd.read_csv(path) if append and path.exists() else None
     prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, algorithms=algorithms,
                                             cpu=list(cpu), ooc_max_n=ooc_max_n,
-                                            ooc_budget_fraction=ooc_budget_fraction, **lim))
+                                            ooc_budget_fraction=ooc_budget_fraction, large_repeats=large_repeats,
+                                            **lim))
     pj = out_dir / f"{stem}.provenance.json"
     if append and pj.exists():
         old = json.loads(pj.read_text())
@@ -167,8 +171,9 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 warm.add((algo.name, variant))
                 if ref is None:
                     ref = reference_checksum(g)
-                records = harness.measure(algo, g, variant=variant, repeats=repeats if n <= 4096 else 1,
-                                          warmup=1 if n <= 4096 else 0,        # a warm-up on the graph (caches)
+                reps = repeats if n <= 4096 else large_repeats
+                records = harness.measure(algo, g, variant=variant, repeats=reps,
+                                          warmup=1 if reps > 1 else 0,        # a warm-up on the graph (caches)
                                           reference=ref, params=kw)
             rows.append(row(algo, variant, g, records, limit_value, dev, **kw))
             r = rows[-1]

@@ -77,6 +77,24 @@ def test_rows_are_measured_and_verified_by_the_harness(no_device, tmp_path, monk
     assert bench.row(registry.get("fw_sequential"), None, g, recs, {}, "dev")["verified"] is False
 
 
+def test_sizes_above_4096_run_large_repeats(no_device, tmp_path, monkeypatch):
+    """Above n = 4096 a code runs once with no warm-up on the graph, or ``large_repeats`` times after one."""
+    from apsp_kernels import harness
+    calls = []
+
+    def fake(algo, g, **kw):
+        calls.append((g.n, kw["repeats"], kw["warmup"]))
+        return [dict(status="ok", verified=True, wall_ms=1.0, kernel_ms=1.0)] * kw["repeats"]
+
+    monkeypatch.setattr(harness, "measure", fake)
+    monkeypatch.setattr(bench, "reference_checksum", lambda g: None)
+    for large, want in ((1, (1, 0)), (3, (3, 1))):
+        calls.clear()
+        df, _, _ = bench.run((4097,), repeats=2, out_dir=tmp_path, algorithms=[], cpu=["dijkstra_cpu"],
+                             log=lambda s: None, large_repeats=large)
+        assert calls == [(256, 0, 1), (4097,) + want] and df.verified.all()
+
+
 def test_a_wrong_result_is_unverified_and_an_error_is_an_error_row(no_device, tmp_path, monkeypatch):
     from apsp_kernels.algorithms import registry
     algo = registry.get("fw_sequential")
