@@ -17,7 +17,7 @@
 # what it measured.  Everything lands in $OUT (6 files: the reply brings back 8 at most).
 # Expects the offline wheel bundle in .whl (scripts/make_wheel_bundle.sh), as scripts/device_check.sh does.
 #   run: scripts/tuned_bench.sh            (carry .whl)
-# Env: BUDGET (seconds for the whole, default 540), SKIP (stages to leave out, e.g. "sanitize big").
+# Env: BUDGET (seconds for the whole, default 540), SKIP (stages to leave out, e.g. "sanitize big"), TAG (default tuned).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PYTHONUNBUFFERED=1 OUT=${OUT:-/tmp/out}
@@ -44,7 +44,7 @@ stage() {  # name seconds command...: runs unless skipped, within min(seconds, t
   say "$name: exit $r$([ $r -eq 124 ] && echo ' (time limit)')"
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee -a "$LOG"
-TAG=tuned
+TAG=${TAG:-tuned}          # the big sizes go to their own file: TAG=tuned-big (notebook 11 reads every tuned* file of a date)
 BENCH="$PY -m apsp_kernels bench --out $OUT --tag $TAG --append"
 
 stage tests 150 bash -c "$PY -m pytest -q -p no:cacheprovider -m gpu --maxfail=10 tests/test_tuned_gpu.py \
