@@ -173,7 +173,12 @@ def _solve(a):
     a._graph = g                                          # for an error message that names its vertices
     method = a.algorithm
     variant = a.variant
-    if variant is not None and method != "auto":
+    if method == "auto":                                  # say which code runs, and why, before it runs
+        from .api import choose
+        choice = choose(g)
+        print(f"auto: {choice}", flush=True)
+        method, variant = choice.algorithm.name, variant if variant is not None else choice.variant
+    if variant is not None:
         al = registry.get(method)
         variant = next((v for v in al.variants if str(v) == variant), variant)
     out = shortest_paths(g, method=method, variant=variant, return_predecessors=a.predecessors,

@@ -3,9 +3,11 @@
 predecessors with -9999), computed by any verified algorithm of the registry."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from . import gpu_device
+from . import costs, gpu_device
 from .algorithms import registry
 from .core.graph import INF, Graph, GraphError
 from .core.predecessors import predecessors as _predecessors
@@ -31,39 +33,68 @@ def as_graph(graph, directed=True, weight="weight") -> Graph:
                     f"not {type(graph).__name__}")
 
 
-def choose(g: Graph):
-    """The algorithm ``method="auto"`` uses for ``g`` here: the most preferred verified code
-    (registry.auto_candidates) whose device is present, that accepts the graph's weights and
-    whose footprint fits the device's free memory."""
-    has_gpu = gpu_device.available()
-    free = None
-    for a in registry.auto_candidates():
-        if a.device == "gpu" and not has_gpu:
-            continue
-        if g.has_negative and not a.negative_weights:
-            continue
-        if a.device == "gpu":
-            if free is None:
-                free = gpu_device.free_bytes()[0]
-            if a.footprint(g.n, g.m) > 0.9 * free:
-                continue
-        return a
-    raise GraphError("no registered algorithm can solve this graph here")
+@dataclass(frozen=True)
+class Choice:
+    """What ``method="auto"`` runs: the algorithm, its variant (the fastest measured, or None for its
+    default) and why, in one line."""
+    algorithm: object
+    variant: object
+    reason: str
+
+    def __str__(self):
+        return f"{self.algorithm.name}{'' if self.variant is None else f'/{self.variant}'}: {self.reason}"
+
+
+def choose(g: Graph, *, gpu=None, free_bytes=None, benchmarks=None) -> Choice:
+    """What ``method="auto"`` runs on ``g`` here.  The candidates are the registry's ``auto_candidates``
+    that can run here: their device present, the graph's weights accepted, their footprint within the
+    device's free memory.  The GPU codes if any remain, else the CPU codes; the out-of-core codes (those
+    with ``forced_params``) only where no in-core dense code fits (their recorded rows are out-of-core
+    solves, which say nothing of the in-core path they take on a matrix that fits).  Among those, the least
+    time predicted from measured benchmark rows (:mod:`costs`: dense against sparse by their measured rates
+    and the graph's n and m), then codes with no rows, in ``auto_rank`` order.  ``gpu``, ``free_bytes``:
+    the device to choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default:
+    this machine's results, then the recorded ones)."""
+    has_gpu = gpu_device.available() if gpu is None else bool(gpu)
+    free = (gpu_device.free_bytes()[0] if has_gpu else 0) if free_bytes is None else free_bytes
+    ok = [a for a in registry.auto_candidates()
+          if not (a.device == "gpu" and not has_gpu) and not (g.has_negative and not a.negative_weights)
+          and not (a.device == "gpu" and a.footprint(g.n, g.m) > 0.9 * free)]
+    gpu = [a for a in ok if a.device == "gpu"]
+    if any(a.forced_params is None and a.representation == "dense" for a in gpu):
+        gpu = [a for a in gpu if a.forced_params is None]
+    pool = gpu or [a for a in ok if a.device == "cpu"]
+    if not pool:
+        raise GraphError("no registered algorithm can solve this graph here")
+    ranked = sorted(((costs.predict(a, g, benchmarks), a) for a in pool),
+                    key=lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank))
+    best, algo = ranked[0]
+    where = (("on the GPU, in core" if algo.forced_params is None else "on the GPU, out of core (no in-core dense "
+              "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
+    others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
+    why = (f"least predicted time {where}: {best}" if best is not None
+           else f"first by preference {where} (no benchmark rows for any of them)")
+    return Choice(algo, best.variant if best is not None else None, why + (f"; then {others}" if others else ""))
 
 
 def shortest_paths(graph, method="auto", return_predecessors=False, directed=True, *, variant=None,
                    dtype=np.float64, weight="weight", return_method=False):
     """All-pairs shortest path lengths, like ``scipy.sparse.csgraph.shortest_path``.
 
-    ``method``: a registry name (``python -m apsp_kernels list``) or ``"auto"`` (:func:`choose`:
-    Katz & Kider on a GPU, else all-core Dijkstra, or blocked FW where weights are negative).
+    ``method``: a registry name (``python -m apsp_kernels list``) or ``"auto"`` (:func:`choose`, which
+    also says why: the code with the least time predicted from the recorded benchmark rows, on the GPU
+    in core, else out of core, else on the CPU).
     Returns ``dist`` (``dtype`` float64: ``np.inf`` where there is no path; int32: the ``INF``
     sentinel), and ``pred`` if ``return_predecessors`` (int32, -9999 for none; built from the exact
     distances, so every algorithm gives them), and the name of the algorithm if ``return_method``.
     Edge weights must be integers (the kernels are int32).  Raises ``NegativeCycleError`` on a
     negative cycle, as scipy does."""
     g = as_graph(graph, directed=directed, weight=weight)
-    algo = choose(g) if method == "auto" else registry.get(method)
+    if method == "auto":
+        choice = choose(g)
+        algo, variant = choice.algorithm, variant if variant is not None else choice.variant
+    else:
+        algo = registry.get(method)
     if algo.problem != "apsp":
         raise ValueError(f"{algo.name} solves {algo.problem} from given sources (one row per source), not all "
                          f"pairs: run it as registry.get({algo.name!r}).run(graph, sources=...)")

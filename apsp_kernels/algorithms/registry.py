@@ -147,7 +147,7 @@ _add(name="fw_blocked_vec", label="Blocked FW, vectorised (CPU, 1 thread)",
 _add(name="fw_blocked_parallel", label="Blocked FW (CPU, all cores)", paper="this study (best CPU code)",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(1),
      launcher=_cpu(cpu.fw_blocked_parallel), variants=(64, 32, 128), faithful=False, multithreaded=True,
-     sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)", auto_rank=4, best_cpu=True)
+     sampler=cpu.sample_fw_blocked_parallel, sample_unit="round (n^2 B relaxations)", auto_rank=7, best_cpu=True)
 _add(name="minplus_cpu", label="Min-plus squaring (CPU, 1 thread)", paper="Tran 2010's O(n^3 log n) baseline",
      kemp_algorithm=None, device="cpu", representation="dense", footprint=_dense_bytes(2),
      launcher=_cpu(cpu.minplus_squaring), complexity="n^3 log n",
@@ -160,7 +160,7 @@ _add(name="dijkstra_cpu_parallel", label="Dijkstra APSP (CPU, all cores)", paper
      kemp_algorithm=None, device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 24 * m,
      launcher=_cpu(cpu.dijkstra_apsp, parallel=True), negative_weights=False, faithful=False,
      complexity="n m log n", sampler=functools.partial(cpu.sample_dijkstra_apsp, parallel=True),
-     sample_unit="source", multithreaded=True, auto_rank=3, best_cpu=True)
+     sample_unit="source", multithreaded=True, auto_rank=6, best_cpu=True)
 _add(name="scipy_fw", label="scipy floyd_warshall", paper="library reference", kemp_algorithm=None,
      device="cpu", representation="dense", footprint=lambda n, m: 8 * n * n, launcher=_cpu(cpu.scipy_floyd_warshall))
 _add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", kemp_algorithm=None,
@@ -180,12 +180,12 @@ _add(name="tran_minplus", label="Tran CUDA min-plus APSP", paper="Tran 2010", ke
      work=lambda g: float(g.n) ** 3 * minplus_steps(g))
 _add(name="katz_kider", label="Katz & Kider blocked FW", paper="Katz & Kider 2008", kemp_algorithm="16-18",
      device="gpu", representation="dense", footprint=_dense_bytes(1, 32), launcher=gpu_codes.katz_kider,
-     variants=(16, 32), memory_modes=MODES, limit_kind="minplus", auto_rank=1)
+     variants=(16, 32), memory_modes=MODES, limit_kind="minplus", auto_rank=3)
 _add(name="kemp_ooc", label="Kemp out-of-core KK", paper="Kemp 2012", kemp_algorithm="19", device="gpu",
      representation="dense", footprint=lambda n, m: 3 * 32 * round_up(max(n, 1), 32) * 4,
      launcher=gpu_codes.kemp_ooc, variants=(16, 32), limit_kind="minplus",
      forced_params=lambda n, v, rows: {"budget_bytes": ooc_budget(n, int(v), rows)},
-     notes="host matrix in pinned memory; device use set by budget_bytes", auto_rank=2, roles=("out_of_core",))
+     notes="host matrix in pinned memory; device use set by budget_bytes", auto_rank=5, roles=("out_of_core",))
 _add(name="harish", label="Harish & Narayanan SSSP-APSP", paper="Harish & Narayanan 2007",
      kemp_algorithm="10, 11", device="gpu", representation="csr",
      footprint=lambda n, m: 4 * (n + 1 + 2 * m) + 9 * n, launcher=gpu_codes.harish,
@@ -265,19 +265,20 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
      notes="the corrected kernels, each thread doing the work of 'coarsen' consecutive threads")
 
 # ------------------------------------------- the 2026 line (issue 14): tuned, not faithful
-# Each beside the faithful codes, never replacing one.  auto_rank stays None until an H100 benchmark has
-# verified and timed them: the auto choice ranks codes by what notebook 06 measured, and nothing has
-# measured these yet.  They enter no campaign plan (data/sweeps/kemp.yaml names its codes).
+# Each beside the faithful codes, never replacing one.  Their auto_rank (the fallback order where no
+# benchmark rows exist; shortest_paths(method="auto") ranks by the times costs.py predicts from the rows)
+# since the H100 benchmarks of 2026-11-24 and -25 verified and timed them; tuned_fw_stream never (a ceiling,
+# not a solver anyone should pick).  They enter no campaign plan (data/sweeps/kemp.yaml names its codes).
 TUNED = "this study (issue 14: written for the H100 today; not a paper kernel)"
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
-     launcher=tuned.tuned_fw, faithful=False, limit_kind="minplus",
+     launcher=tuned.tuned_fw, faithful=False, limit_kind="minplus", auto_rank=1,
      notes="phase 3 a 128 x 128 register-tiled min-plus product (8 x 8 cells a thread, cp.async double "
            "buffers, VIADDMNMX); phase 2 as products with the pivot's closure; n padded to 128; "
            "phases=True adds per-phase times")
 _add(name="tuned_fw_ooc", label="Tuned out-of-core blocked FW (super-blocks streamed, copies overlapped)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_ooc_mod.footprint,
-     launcher=tuned.tuned_fw_ooc, variants=(tuned_ooc_plan.BLOCK,), faithful=False, limit_kind="minplus",
+     launcher=tuned.tuned_fw_ooc, variants=(tuned_ooc_plan.BLOCK,), faithful=False, limit_kind="minplus", auto_rank=4,
      forced_params=lambda n, v, rows: {"budget_bytes": tuned_ooc_plan.budget_for(n, rows * int(v)),
                                        "super_block": rows * int(v)},
      notes="host matrix in pinned memory; super-blocks of S (the largest budget_bytes allows) through the "
@@ -294,7 +295,7 @@ _add(name="tuned_fw_stream", label="One-k-per-launch FW: int4 kernel, or the thr
 _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman-Ford)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_sparse_mod.footprint,
      launcher=tuned.tuned_sparse, variants=tuned_sparse_mod.BATCHES, variant_param="batch",
-     negative_weights=False, faithful=False, complexity="n m (frontier sweeps)", limit_kind="bandwidth",
+     negative_weights=False, faithful=False, complexity="n m (frontier sweeps)", limit_kind="bandwidth", auto_rank=2,
      work=lambda g: float(g.n) * g.m,
      notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "
            "(int4), vertex frontier, in place; work counted as n m like Harish's")
@@ -320,10 +321,10 @@ def by_role(role) -> Algorithm:
 
 
 def auto_candidates():
-    """The codes shortest_paths(method="auto") may choose, in order of preference: measured
-    fastest first (notebook 06: Katz & Kider on the GPU; Kemp's out-of-core KK where the matrix
-    does not fit; on the CPU the all-core Dijkstra, and the all-core blocked FW where edges are
-    negative)."""
+    """The codes shortest_paths(method="auto") may choose, in their fallback order (``api.choose`` ranks
+    them by the time predicted from benchmark rows first): the tuned dense and sparse codes, Katz & Kider,
+    the out-of-core codes, then on the CPU the all-core Dijkstra and the all-core blocked FW (negative
+    edges)."""
     return sorted((a for a in ALGORITHMS.values() if a.auto_rank is not None), key=lambda a: a.auto_rank)
 
 

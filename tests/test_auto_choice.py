@@ -1,0 +1,148 @@
+"""shortest_paths(method="auto") without a GPU: costs.predict from benchmark rows (the nearest measured n, the
+fastest exact variant there, the newest date, verified rows only, scaled by the registry's work), and
+api.choose's tiers (GPU in core, GPU out of core, CPU) ranked by those predictions, on benchmark files written
+here (a folder the tests own: nothing is read from or written to the checkout's data/results)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from apsp_kernels import Graph, api, costs, gpu_device
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
+
+DEV = "NVIDIA_H100_80GB_HBM3"
+
+
+def write(folder, name, rows):
+    cols = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limit_kind", "limit",
+            "fraction_of_limit", "verified", "device"]
+    df = pd.DataFrame([dict(zip(["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "verified"], r))
+                       for r in rows]).reindex(columns=cols)
+    df.to_csv(folder / name, index=False)
+
+
+@pytest.fixture
+def bench(tmp_path, monkeypatch):
+    """A benchmark folder: dense codes at 10 T/s (tuned_fw) and 3 T/s (Katz & Kider), the sparse code at
+    40 G n-m updates/s (its best batch), the out-of-core code, the CPU Dijkstra; an older file and an
+    unverified row that must not count."""
+    write(tmp_path, f"{DEV}-2026-01-01-tuned.csv", [
+        ("tuned_fw", None, 4096, 16000, 1.0, 1e15, True),                      # older date: ignored
+    ])
+    write(tmp_path, f"{DEV}-2026-02-01-tuned.csv", [
+        ("tuned_fw", None, 4096, 16000, 6.9, 1e13, True),
+        ("tuned_fw", None, 16384, 66000, 440.0, 1e13, True),
+        ("katz_kider", 32, 16384, 66000, 1466.0, 3e12, True),
+        ("tuned_sparse", 256, 16384, 66000, 50.0, 2e10, True),
+        ("tuned_sparse", 512, 16384, 66000, 27.0, 4e10, True),
+        ("tuned_sparse", 128, 16384, 66000, 20.0, 9e10, False),               # unverified: never used
+        ("tuned_fw_ooc", 128, 16384, 66000, 450.0, 9.8e12, True),
+        ("dijkstra_cpu_parallel", None, 16384, 66000, 6000.0, 7e11, True),
+    ])
+    monkeypatch.setattr(costs, "_folders", lambda: (tmp_path,))
+    costs.table.cache_clear()
+    yield tmp_path
+    costs.table.cache_clear()
+
+
+def on_gpu(monkeypatch, free=80 << 30):
+    monkeypatch.setattr(gpu_device, "available", lambda: True)
+    monkeypatch.setattr(gpu_device, "free_bytes", lambda: (free, free))
+
+
+def test_predict_scales_the_nearest_rate_by_the_work(bench):
+    g = G.kemp(8000, seed=1)
+    p = costs.predict(registry.get("tuned_fw"), g)
+    assert p.n == 4096 and p.rate == 1e13 and p.ms == pytest.approx(8000 ** 3 / 1e13 * 1e3)
+    assert "2026-02-01" in str(p) and p.variant is None
+    p = costs.predict(registry.get("tuned_sparse"), G.kemp(20000, seed=1))
+    assert p.n == 16384 and p.variant == 512 and p.rate == 4e10          # the fastest verified batch
+    g = G.kemp(20000, seed=1)
+    assert p.ms == pytest.approx(registry.get("tuned_sparse").updates(g) / 4e10 * 1e3)
+    assert costs.predict(registry.get("fw_blocked_parallel"), g) is None        # no rows
+
+
+def test_sparse_graphs_go_to_the_sparse_code_dense_ones_to_blocked_fw(bench, monkeypatch):
+    on_gpu(monkeypatch)
+    sparse = G.kemp(3000, seed=2)                                     # degree ~4
+    c = api.choose(sparse)
+    assert c.algorithm.name == "tuned_sparse" and c.variant == 512
+    assert "least predicted time on the GPU, in core" in c.reason and "tuned_fw" in c.reason
+    n = 1500
+    rng = np.random.default_rng(3)
+    dense = Graph.from_dense(rng.integers(1, 100, (n, n)).astype(np.float64))
+    c = api.choose(dense)
+    assert c.algorithm.name == "tuned_fw" and str(c).startswith("tuned_fw: least predicted time")
+
+
+def test_negative_edges_never_go_to_a_code_that_refuses_them(bench, monkeypatch):
+    on_gpu(monkeypatch)
+    g = G.with_potential(G.kemp(3000, seed=2), scale=20, seed=2)
+    assert g.has_negative
+    assert api.choose(g).algorithm.name == "tuned_fw"
+
+
+def test_out_of_core_only_where_no_in_core_dense_code_fits(bench, monkeypatch):
+    g = G.kemp(30000, 0, 400, 1, 10, seed=4)                          # dense-ish: the sparse code is slower
+    need = registry.get("tuned_fw").footprint(g.n, g.m)
+    on_gpu(monkeypatch, free=int(need / 0.9) + 1)                    # tuned_fw fits: the out-of-core code,
+    c = api.choose(g)                                                # measured faster here, is not a candidate
+    assert c.algorithm.name == "tuned_fw" and "tuned_fw_ooc" not in c.reason
+    on_gpu(monkeypatch, free=need // 2)                              # now only out of core: the sparse code's
+    c = api.choose(g)                                                # n x n result does not fit either
+    assert c.algorithm.name == "tuned_fw_ooc" and "out of core" in c.reason and "tuned_sparse" not in c.reason
+    assert "kemp_ooc (no benchmark rows)" in c.reason                # measured codes first, then by preference
+
+
+def test_without_a_gpu_the_cpu_codes_by_their_rows_then_by_preference(bench, monkeypatch):
+    monkeypatch.setattr(gpu_device, "available", lambda: False)
+    g = G.kemp(500, seed=5)
+    c = api.choose(g)
+    assert c.algorithm.name == "dijkstra_cpu_parallel" and "on the CPU (no GPU here)" in c.reason
+    assert "fw_blocked_parallel (no benchmark rows)" in c.reason
+    neg = G.with_potential(g, scale=10, seed=5)
+    c = api.choose(neg)                                               # Dijkstra refuses negative edges
+    assert c.algorithm.name == registry.auto_candidates()[-1].name and "no benchmark rows for any" in c.reason
+
+
+def test_with_no_rows_at_all_the_preference_order_decides(tmp_path, monkeypatch):
+    monkeypatch.setattr(costs, "_folders", lambda: (tmp_path,))
+    costs.table.cache_clear()
+    try:
+        on_gpu(monkeypatch)
+        c = api.choose(G.kemp(300, seed=6))
+        assert c.algorithm.name == registry.auto_candidates()[0].name and c.variant is None
+    finally:
+        costs.table.cache_clear()
+
+
+def test_the_recorded_benchmarks_rank_the_tuned_codes_first():
+    """On the committed H100 rows: a sparse graph to tuned_sparse, a dense one to tuned_fw (issue 14, target 5)."""
+    costs.table.cache_clear()
+    import apsp_kernels.paths as paths
+    rows = costs.table((paths.RECORDED / "benchmarks",))
+    if not {"tuned_fw", "tuned_sparse"} <= set(rows.algorithm):
+        pytest.skip("no recorded tuned benchmark")
+    g = G.kemp(5000, seed=7)
+    ps = {a: costs.predict(registry.get(a), g, (paths.RECORDED / "benchmarks",)) for a in ("tuned_fw", "tuned_sparse",
+                                                                                        "katz_kider")}
+    assert ps["tuned_sparse"].ms < ps["tuned_fw"].ms < ps["katz_kider"].ms
+
+
+def test_notebook_11s_table_of_choices_reads_the_runs_own_rows(bench):
+    """study.tuned_auto on the fixture's files, on a device of the provenance's memory (80 GiB without one)."""
+    from apsp_kernels.study import tuned_auto, tuned_report
+    b = tuned_report.load(sorted(bench.glob("*.csv")))
+    assert tuned_auto.device_memory(b) == 80 << 30
+    df = tuned_auto.choices(b)
+    assert list(df["auto picks"]) == ["tuned_sparse/512", "tuned_sparse/512", "tuned_fw", "tuned_fw", "tuned_fw_ooc/128"]
+    assert df["why"].str.contains("2026-02-01").all() and not df["why"].str.contains("2026-01-01").any()
+    assert "out of core" in df["why"].iloc[-1] and df["n"].iloc[-1] ** 2 * 4 > 80 << 30
+
+
+def test_choose_for_another_device_needs_no_gpu(bench):
+    g = G.kemp(3000, seed=8)
+    assert api.choose(g, gpu=True, free_bytes=80 << 30).algorithm.name == "tuned_sparse"
+    assert api.choose(g, gpu=False).algorithm.device == "cpu"
+    big = api.choose(g, gpu=True, free_bytes=1 << 20)           # nothing on the GPU fits 1 MiB: the CPU
+    assert big.algorithm.device == "cpu"
