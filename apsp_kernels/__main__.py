@@ -30,6 +30,8 @@ def main(argv=None):
     b = sub.add_parser("bench", help="GPU throughput against the hardware limits")
     b.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--degrees", type=int, nargs="+", default=None,
+                   help="graphs of these mean out-degrees (Kemp's generator, d - 2 .. d + 2) at every size; default 2 .. 6")
     b.add_argument("--large-repeats", type=int, default=1,
                    help="repeats above n = 4096 (default 1, no warm-up; more: after one warm-up solve)")
     b.add_argument("--out", default=None)
@@ -103,7 +105,7 @@ def _run(a):
         from . import bench
         df, lim, path = bench.run(a.sizes, a.repeats, a.out, algorithms=a.algorithms, cpu=a.cpu, tag=a.tag,
                                   append=a.append, ooc_max_n=a.ooc_max_n, ooc_budget_fraction=a.ooc_budget_fraction,
-                                  large_repeats=a.large_repeats)
+                                  large_repeats=a.large_repeats, degrees=a.degrees)
         print(df.to_string(index=False))
         print(f"written {path}")
     elif a.cmd == "sanitize-driver":

@@ -19,6 +19,9 @@ code and the CPU code it is compared with share one file.  A ``tag`` names the f
 ``<device>-<date>-<tag>.csv``; ``append`` adds to it (several invocations, one table: each row carries
 the limit measured by its own invocation).
 
+``degrees``: Kemp's generator at out-degrees d - 2 .. d + 2 for each d (rows at several densities, the auto
+choice's costs: ``costs.py``); default Kemp's own 2 .. 6.
+
 Above n = 4096 a code runs ``large_repeats`` times (default once, with no warm-up on that graph: the
 large solves take seconds to minutes each); more than one, after a warm-up solve, as at the small sizes.
 
@@ -126,7 +129,7 @@ def _write(before, rows, path):
 
 
 def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=print, algorithms=None, cpu=(),
-        tag=None, append=False, ooc_budget_fraction=None, large_repeats=1):
+        tag=None, append=False, ooc_budget_fraction=None, large_repeats=1, degrees=None):
     gpu_device.require_gpu()         # a clear error before any work when there is no GPU
     lim = measure_limits()
     limit_value = {"bandwidth": lim["bandwidth_Bps"] / 8, "minplus": lim["minplus_ops"]}
@@ -141,7 +144,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     prov = provenance.collect("bench", dict(sizes=list(sizes), repeats=repeats, algorithms=algorithms,
                                             cpu=list(cpu), ooc_max_n=ooc_max_n,
                                             ooc_budget_fraction=ooc_budget_fraction, large_repeats=large_repeats,
-                                            **lim))
+                                            degrees=degrees, **lim))
     pj = out_dir / f"{stem}.provenance.json"
     if append and pj.exists():
         old = json.loads(pj.read_text())
@@ -152,8 +155,9 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     codes += [(a, v) for a in registry.by_device("cpu") for v in a.variants if a.name in cpu or f"{a.name}/{v}" in cpu]
     warm = set()
     rows = []
-    for n in sizes:
-        g = generators.kemp(n, seed=n)
+    graphs = [(n, d) for n in sizes for d in (degrees or (None,))]
+    for n, d in graphs:
+        g = generators.kemp(n, seed=n) if d is None else generators.kemp(n, max(0, d - 2), d + 2, seed=n)
         ref = None                                      # the graph's cached reference, once a code runs on it
         for algo, variant in codes:
             if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
@@ -178,7 +182,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
             rows.append(row(algo, variant, g, records, limit_value, dev, **kw))
             r = rows[-1]
             _write(before, rows, path)              # after every row: a run cut short keeps what it measured
-            log(f"{algo.name:15s} {str(variant):10s} n={n:6d} "
+            log(f"{algo.name:15s} {str(variant):10s} n={n:6d} m={g.m:9d} "
                 + (f"{r['kernel_ms']:10.1f} ms {r['updates_per_s'] / 1e9:9.1f} G/s "
                    f"{100 * r['fraction_of_limit']:6.2f}% of {r['limit_kind'] or 'no limit (CPU wall time)'} "
                    f"verified={r['verified']}" if "kernel_ms" in r else f"ERROR {r['error']}"))

@@ -5,7 +5,8 @@
 For graphs of several densities (generated: Kemp's generator at degree ~4 to ~64, a complete graph, negative
 edges), every GPU code ``api.choose`` ranks is timed here (kernel time by CUDA events, median of 3 after a warm-up
 solve, every result checked against the graph's reference), beside the time ``costs.predict`` gave it from the
-recorded benchmark rows; then auto's pick against the fastest measured.  A check of the model, not a benchmark
+benchmark rows (this machine's data/results/benchmarks first, then the recorded ones: run the benchmark at
+several densities first, ``bench --degrees 4 16 64 --tag costs``); then auto's pick against the fastest measured.  A check of the model, not a benchmark
 row: it writes ``auto_check.csv``."""
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import api, costs, harness
+from apsp_kernels import api, costs, harness, reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.reference import reference_checksum
 from apsp_kernels.core import generators as G
@@ -34,7 +35,7 @@ def main(argv=None):
     for what, make in CASES:
         g = make()
         choice = api.choose(g)
-        ref = reference_checksum(g)
+        ref = reference_apsp(g) if g.has_negative else reference_checksum(g)     # Dijkstra's needs w >= 0
         gpu = [al for al in registry.auto_candidates() if al.device == "gpu" and al.forced_params is None
                and (al.negative_weights or not g.has_negative)]
         for al in gpu:

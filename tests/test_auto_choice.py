@@ -33,6 +33,8 @@ def bench(tmp_path, monkeypatch):
         ("tuned_fw", None, 4096, 16000, 6.9, 1e13, True),
         ("tuned_fw", None, 16384, 66000, 440.0, 1e13, True),
         ("katz_kider", 32, 16384, 66000, 1466.0, 3e12, True),
+        ("tuned_sparse", 512, 4096, 16384, 4.0, 4096 * 16384 / 4e-3, True),     # degree 4 and 64 at n = 4096
+        ("tuned_sparse", 512, 4096, 262144, 16.0, 4096 * 262144 / 16e-3, True),
         ("tuned_sparse", 256, 16384, 66000, 50.0, 2e10, True),
         ("tuned_sparse", 512, 16384, 66000, 27.0, 4e10, True),
         ("tuned_sparse", 128, 16384, 66000, 20.0, 9e10, False),               # unverified: never used
@@ -50,15 +52,27 @@ def on_gpu(monkeypatch, free=80 << 30):
     monkeypatch.setattr(gpu_device, "free_bytes", lambda: (free, free))
 
 
-def test_predict_scales_the_nearest_rate_by_the_work(bench):
+def test_predict_scales_the_nearest_time_by_the_work(bench):
     g = G.kemp(8000, seed=1)
     p = costs.predict(registry.get("tuned_fw"), g)
-    assert p.n == 4096 and p.rate == 1e13 and p.ms == pytest.approx(8000 ** 3 / 1e13 * 1e3)
+    assert p.n == 4096 and p.rate == 1e13 and p.ms == pytest.approx(6.9 * (8000 / 4096) ** 3)
     assert "2026-02-01" in str(p) and p.variant is None
+
+
+def test_predict_interpolates_between_measured_densities(bench):
+    """At n = 4096, rows at degree 4 (4 ms) and 64 (16 ms): degree 16 is half way in log degree, so
+    sqrt(4 x 16) = 8 ms (a sparse code's time is not linear in m); beyond the rows, the nearest density
+    scaled by the work."""
+    sparse = registry.get("tuned_sparse")
+    shape = lambda n, m: type("S", (), {"n": n, "m": m, "has_negative": False})()
+    assert costs.predict(sparse, shape(4096, 16 * 4096)).ms == pytest.approx(8.0)
+    assert costs.predict(sparse, shape(4096, 4 * 4096)).ms == pytest.approx(4.0)
+    assert costs.predict(sparse, shape(4096, 256 * 4096)).ms == pytest.approx(16.0 * 4)
+    assert costs.predict(sparse, shape(2048, 16 * 2048)).ms == pytest.approx(8.0 / 4)     # n m at degree 16
     p = costs.predict(registry.get("tuned_sparse"), G.kemp(20000, seed=1))
     assert p.n == 16384 and p.variant == 512 and p.rate == 4e10          # the fastest verified batch
     g = G.kemp(20000, seed=1)
-    assert p.ms == pytest.approx(registry.get("tuned_sparse").updates(g) / 4e10 * 1e3)
+    assert p.ms == pytest.approx(27.0 * (20000 * g.m) / (16384 * 66000))                # one density: n m
     assert costs.predict(registry.get("fw_blocked_parallel"), g) is None        # no rows
 
 
