@@ -265,6 +265,16 @@ def schedule(p: Plan):
         others = [J for J in range(nS) if J != R]
         nxt = R + 1 if R + 1 < nS else None            # its super-row goes last and stays on the device
         rows = sorted(others, key=lambda I: I == nxt)
+
+        def column_piece(I, c, col):
+            """D(I, R) = min(D, D(I, R) (x) P*) on stream c: left in a tile buffer (returned) and, transposed
+            (k-major, the rest's A operand), in ``col``."""
+            T = tile(p.width(I), w)
+            t.add("copy", "h2d", hostb(I, R), T)
+            t.add("transpose", c, T, col)
+            t.add("product", c, T, T, col, P)
+            t.add("transpose", c, T, col)
+            return T
         # the pivot super-row (loaded in round 0; in place after that) and its closed pivot block (closed in
         # round 0's head, and in every later round's predecessor, beside that round's products)
         if R == 0:
@@ -283,17 +293,12 @@ def schedule(p: Plan):
             t.add("copy", "d2h", rp(w, J), hostb(R, J))   # each block as soon as it is done (one S x N copy
                                                           # held the write-back stream 0.6 ms a round at 8192)
         if nxt is not None:
-            # the next pivot block first: its column piece, then D(R+1, R+1) = min(D, D(R+1, R) (x) RP(R+1)),
-            # final for this round, closed on the pivot stream in PT's buffer (free once the row products
-            # have read it) while this round's products run: a closure is ~24 small launches (0.86 ms at
-            # S = 1024) that had kept the copy engines idle at every round's start
+            # the next pivot block first (the module's docstring says why): its column piece, then
+            # D(R+1, R+1) = min(D, D(R+1, R) (x) RP(R+1)), final for this round, closed on the pivot stream in
+            # PT's buffer (free once the row products have read it)
             w1, c, cname = p.width(nxt), t.next_compute(), next(columns)
             col = Region(cname, 0, 0, w, w1, w1, ((cname,),))
-            T = tile(w1, w)
-            t.add("copy", "h2d", hostb(nxt, R), T)
-            t.add("transpose", c, T, col)
-            t.add("product", c, T, T, col, P)
-            t.add("transpose", c, T, col)
+            T = column_piece(nxt, c, col)
             t.add("copy", "d2h", T, hostb(nxt, R))      # read again when the super-row goes last
             T = tile(w1, w1)
             t.add("copy", "h2d", hostb(nxt, nxt), T)
@@ -307,14 +312,13 @@ def schedule(p: Plan):
             c = t.next_compute()
             cname = next(columns)
             col = Region(cname, 0, 0, w, h, h, ((cname,),))   # D(I, R)^T, k-major
-            T = tile(h, w)                            # D(I, R) = min(D, D(I, R) (x) P*)
-            t.add("copy", "h2d", hostb(I, R), T)
-            t.add("transpose", c, T, col)
-            if I == nxt:                              # done first (above): stays on the device
+            if I == nxt:                              # its column piece done first (above): loaded, transposed,
+                T = tile(h, w)                        # and kept on the device
+                t.add("copy", "h2d", hostb(I, R), T)
+                t.add("transpose", c, T, col)
                 t.add("copy", c, T, rp(h, R))
             else:
-                t.add("product", c, T, T, col, P)
-                t.add("transpose", c, T, col)
+                T = column_piece(I, c, col)
                 t.add("copy", "d2h", T, hostb(I, R))
             for J in others:                          # the rest: D(I, J) = min(D, D(I, R) (x) D(R, J))
                 if I == nxt and J == nxt:             # done first (above): the next round's P*
