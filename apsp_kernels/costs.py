@@ -30,13 +30,16 @@ class Prediction:
     ms: float                    # predicted time of one solve of the graph
     rate: float                  # updates/s the prediction scales
     n: int                       # the benchmark size it was measured at
-    source: str                  # device, date and file of those rows
+    source: str                  # device and date of those rows
+    degrees: tuple = ()          # the measured mean degree(s) it came from: two where it interpolated
 
     def __str__(self):
         v = f"/{self.variant}" if self.variant is not None else ""
         rate = f"{self.rate / 1e12:.3g} T" if self.rate >= 1e12 else f"{self.rate / 1e9:.3g} G"
         ms = f"~{self.ms:.3g} ms" if self.ms >= 0.01 else "under 0.01 ms"
-        return f"{self.algorithm}{v} {ms} ({rate} updates/s at n = {self.n} on {self.source})"
+        deg = " and ".join(f"{d:.3g}" for d in self.degrees)
+        how = f", degree {deg}" + (" interpolated" if len(self.degrees) > 1 else "") if deg else ""
+        return f"{self.algorithm}{v} {ms} ({rate} updates/s at n = {self.n}{how}; {self.source})"
 
 
 def _folders():
@@ -126,13 +129,13 @@ def predict(algo, g, folders=None):
         f = (x - x0) / (x1 - x0)
         ms0 = math.exp((1 - f) * math.log(t0) + f * math.log(t1))
         variant, rate = (v0, r0) if f < 0.5 else (v1, r1)
-        shape = _Shape(n0, deg * n0)
+        shape, used = _Shape(n0, deg * n0), (math.exp(x0), math.exp(x1))
     else:                                         # the nearest density, scaled by the whole work ratio
         x0, variant, ms0, rate = min(points, key=lambda p: abs(p[0] - x))
-        shape = _Shape(n0, math.exp(x0) * n0)
+        shape, used = _Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
     ms = ms0 * algo.updates(g) / algo.updates(shape)
     src = at.source.iloc[0]
-    return Prediction(algo.name, variant, ms, rate, n0, src)
+    return Prediction(algo.name, variant, ms, rate, n0, src, used)
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ def test_predict_interpolates_between_measured_densities(bench):
     scaled by the work."""
     sparse = registry.get("tuned_sparse")
     shape = lambda n, m: type("S", (), {"n": n, "m": m, "has_negative": False})()
-    assert costs.predict(sparse, shape(4096, 16 * 4096)).ms == pytest.approx(8.0)
+    p = costs.predict(sparse, shape(4096, 16 * 4096))
+    assert p.ms == pytest.approx(8.0) and p.degrees == pytest.approx((4.0, 64.0)) and "interpolated" in str(p)
     assert costs.predict(sparse, shape(4096, 4 * 4096)).ms == pytest.approx(4.0)
     assert costs.predict(sparse, shape(4096, 256 * 4096)).ms == pytest.approx(16.0 * 4)
     assert costs.predict(sparse, shape(2048, 16 * 2048)).ms == pytest.approx(8.0 / 4)     # n m at degree 16
