@@ -3,9 +3,10 @@ benchmark rows measured it (``data/results/benchmarks/*.csv``, this machine's ``
 first; verified rows only), so that the automatic choice ranks the codes that can run here by their predicted
 time on the graph rather than by a fixed preference.
 
-A prediction scales the rate a code reached at the benchmark size nearest the graph's n (on a log scale), with
-its fastest variant there, to the graph's work (the registry's ``updates(g)``: n^3 for the dense codes, n m for
-the sparse ones): time = updates(g) / rate.  It is a model built from another machine's measurements (the
+A prediction takes the time a code's fastest exact variant reached at the benchmark size nearest the graph's n
+(on a log scale), interpolated between the measured densities around the graph's mean degree where rows at
+several exist, and scales it to the graph by the registry's work (``updates(g)``: n^3 for the dense codes, n m
+for the sparse ones; ``predict`` says how).  It is a model built from another machine's measurements (the
 recorded reference runs are an H100's), trusted for the ranking rather than the milliseconds, and every
 prediction says which rows it came from.  This module names no algorithm: it reads rows by the registry's names."""
 from __future__ import annotations
@@ -42,7 +43,8 @@ class Prediction:
         return f"{self.algorithm}{v} {ms} ({rate} updates/s at n = {self.n}{how}; {self.source})"
 
 
-def _folders():
+def benchmark_folders():
+    """Where benchmark CSVs are read from: this machine's results, then the recorded ones."""
     return (paths.RESULTS / "benchmarks", paths.RECORDED / "benchmarks")
 
 
@@ -52,7 +54,7 @@ def table(folders=None):
     benchmark files, plus ``date`` and ``source``).  ``folders``: a tuple of folders (default: this machine's
     results, then the recorded ones; a file name found in both is read from the first)."""
     seen, frames = set(), []
-    for d in (folders or _folders()):
+    for d in (folders or benchmark_folders()):
         d = Path(d)
         for f in sorted(d.glob("*.csv")) if d.is_dir() else ():
             m = FILE.match(f.name)

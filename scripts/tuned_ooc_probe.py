@@ -96,7 +96,7 @@ def main(argv=None):
     ap.add_argument("n", type=int)
     ap.add_argument("--fractions", type=float, nargs="+", default=[0.25], help="budget as a fraction of the matrix")
     ap.add_argument("--streams", type=int, nargs="+", default=[2], help="compute streams")
-    ap.add_argument("--buffers", type=int, nargs="+", default=[3], help="tile buffers (ooc_plan.BUFFERS: 3)")
+    ap.add_argument("--buffers", type=int, nargs="+", default=None, help="tile buffers (default: ooc_plan.BUFFERS)")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--trace-out", help="append every setting's best trace to this CSV (n, budget, streams, buffers, "
                                         "step, kind, stream, begin_ms, end_ms)")
@@ -104,6 +104,7 @@ def main(argv=None):
     from apsp_kernels import gpu_device
     from apsp_kernels.algorithms.gpu.tuned import fw as tfw, ooc, ooc_plan
     from apsp_kernels.core import generators
+    a.buffers = a.buffers or [ooc_plan.BUFFERS]
     cp = gpu_device.require_gpu()
     g = generators.kemp(a.n, seed=a.n)                  # the benchmark's graph at this n
     tfw.tuned_fw(g)

@@ -41,7 +41,7 @@ def bench(tmp_path, monkeypatch):
         ("tuned_fw_ooc", 128, 16384, 66000, 450.0, 9.8e12, True),
         ("dijkstra_cpu_parallel", None, 16384, 66000, 6000.0, 7e11, True),
     ])
-    monkeypatch.setattr(costs, "_folders", lambda: (tmp_path,))
+    monkeypatch.setattr(costs, "benchmark_folders", lambda: (tmp_path,))
     costs.table.cache_clear()
     yield tmp_path
     costs.table.cache_clear()
@@ -121,7 +121,7 @@ def test_without_a_gpu_the_cpu_codes_by_their_rows_then_by_preference(bench, mon
 
 
 def test_with_no_rows_at_all_the_preference_order_decides(tmp_path, monkeypatch):
-    monkeypatch.setattr(costs, "_folders", lambda: (tmp_path,))
+    monkeypatch.setattr(costs, "benchmark_folders", lambda: (tmp_path,))
     costs.table.cache_clear()
     try:
         on_gpu(monkeypatch)

@@ -14,21 +14,20 @@ the reason, computed from the rows; where nothing was measured, no number is sho
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .. import paths
+from .. import costs, paths
 from ..algorithms import registry
 from . import measurements as M
 from .tables import fmt
 
 NB = "11_tuned"
 TAG = "tuned"
-NAME = re.compile(r"^(?P<device>.+?)-(?P<date>\d{4}-\d\d-\d\d)(?:-(?P<tag>.+))?\.csv$")
+NAME = costs.FILE                 # <device>-<date>[-<tag>].csv
 COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limit_kind", "limit", "fraction_of_limit",
            "verified", "device"]
 NOT_RUN = "no tuned benchmark (data/results/benchmarks/*-tuned.csv) has been recorded yet"
@@ -94,9 +93,7 @@ class Bench:
 
 
 def _dirs(where=None):
-    if where:
-        return [Path(where)]
-    return [paths.RESULTS / "benchmarks", paths.RECORDED / "benchmarks"]
+    return [Path(where)] if where else list(costs.benchmark_folders())
 
 
 def benchmark_files(where=None):

@@ -67,7 +67,7 @@ class _Executor:
     step over 4126 steps: 86 ms)."""
 
     def __init__(self, cp, p, host, sms):
-        self.cp, self.p, self.sms = cp, p, sms
+        self.cp, self.sms = cp, sms
         self.dev = {name: cp.empty(max(size, 1), cp.int32) for name, size in p.sizes.items()}   # held: base's owners
         # base addresses, looked up once; ``host`` stays alive in the caller
         self.base = {name: a.data.ptr for name, a in self.dev.items()}
