@@ -202,7 +202,7 @@ def _solve(a):
         method, variant = choice.algorithm.name, variant if variant is not None else choice.variant
     al = registry.get(method)
     if al.problem != "apsp":
-        raise GraphError(f"--algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
+        raise GraphError(f"{a.graph}: --algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
                          "solve takes an APSP code (python -m apsp_kernels list)")
     if g.has_negative and not al.negative_weights:
         raise GraphError(f"{a.graph}: --algorithm {al.name} needs non-negative edge weights (min weight "

@@ -147,10 +147,6 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
         parts = s.replace(",", " ").split()
         if len(parts) < need:
             raise GraphFormatError(path, lineno, f"expected at least {need} fields, got {s!r}")
-        if len(parts) > 2 and weight_column is None and not unweighted:
-            raise GraphFormatError(path, lineno, f"{len(parts)} fields, a SNAP edge list has 2 ('u v'): name the "
-                                   "weight column (--weight-column 2; weight_column=2) or ignore the extra "
-                                   "columns (--unweighted; unweighted=True)")
         for tok in parts[:2]:
             v = parse_vertex_id(tok)
             if v is None or v >= 2**63:
@@ -159,6 +155,10 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
                 raise GraphFormatError(path, lineno, f"vertex id {tok!r} is not an integer in 0..2**63-1 "
                                                      f"(SNAP ids are non-negative integers){hint}")
             ends.append(v)
+        if len(parts) > 2 and weight_column is None and not unweighted:
+            raise GraphFormatError(path, lineno, f"{len(parts)} fields, a SNAP edge list has 2 ('u v'): name the "
+                                   "weight column (--weight-column 2; weight_column=2) or ignore the extra "
+                                   "columns (--unweighted; unweighted=True)")
         if weight_column is None:
             w.append(weight)
         else:
