@@ -78,10 +78,11 @@ def _check_each(values, what, lo, hi):
 
 
 def _range_text(what, v, lo, hi):
+    shown = str(v) if len(str(v)) <= 40 else f"{str(v)[:20]}...({len(str(v))} characters)"
     if what == "edge weight":
-        return (f"edge weight {v} is beyond +-MAX_PATH_WEIGHT = {MAX_PATH_WEIGHT} (INF // 2, INF = 2**30 - 1 "
-                f"marks 'no path'): {wider_dtype_hint(abs(int(_exact(v))) if _exact(v).is_finite() else 2**64)}")
-    return f"{what} {v} is out of range {lo}..{hi}"
+        return (f"edge weight {shown} is beyond +-MAX_PATH_WEIGHT = {MAX_PATH_WEIGHT} (INF // 2, INF = 2**30 - 1 "
+                f"marks 'no path'): {wider_dtype_hint(abs(_exact(v)))}")
+    return f"{what} {shown} is out of range {lo}..{hi}"
 
 
 def check_integers(values, what, lo, hi) -> np.ndarray:

@@ -4,6 +4,8 @@ as the exact numbers it read until :func:`.source.build` validates them, and nam
 file and line."""
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from ..core.memory import require_host
@@ -70,7 +72,7 @@ def read_dimacs(path, lines=None):
     are the integers 1..n (``01`` is 1) and are kept as the graph's ids."""
     lines = read_lines(path) if lines is None else lines
     n = m = None
-    src, dst, w, where = [], [], [], []
+    src, dst, w, where = array("q"), array("q"), [], array("q")      # where: each arc's line, compactly
     for lineno, line in enumerate(lines, 1):
         parts = line.split()
         if not parts or parts[0] == "c":
@@ -138,7 +140,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
     if weight_column is not None and unweighted:
         raise GraphFormatError(path, None, "a weight column and 'unweighted' exclude each other")
     lines = read_lines(path) if lines is None else lines
-    ends, w, where = [], [], []
+    ends, w, where = array("q"), [], array("q")      # where: each edge's line, compactly (SNAP files are big)
     need = 2 if weight_column is None else weight_column + 1
     for lineno, line in enumerate(lines, 1):
         s = line.strip()
@@ -149,7 +151,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
             raise GraphFormatError(path, lineno, f"expected at least {need} fields, got {s!r}")
         for tok in parts[:2]:
             v = parse_vertex_id(tok)
-            if v is None or v >= 2**63:
+            if v is None or v >= 2**63:            # (array("q") could not hold it either)
                 hint = (f"; a Hochberg file (V W length) must end with a {END!r} line"
                         if len(parts) == 3 and not tok.lstrip("+-").isdigit() else "")
                 raise GraphFormatError(path, lineno, f"vertex id {tok!r} is not an integer in 0..2**63-1 "
@@ -158,7 +160,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
         if len(parts) > 2 and weight_column is None and not unweighted:
             raise GraphFormatError(path, lineno, f"{len(parts)} fields, a SNAP edge list has 2 ('u v'): name the "
                                    "weight column (--weight-column 2; weight_column=2) or ignore the extra "
-                                   "columns (--unweighted; unweighted=True)")
+                                   "columns (--unweighted; unweighted=True); a Hochberg file ends with '--END--'")
         if weight_column is None:
             w.append(weight)
         else:
@@ -169,7 +171,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
         where.append(lineno)
     if not where:
         raise GraphFormatError(path, None, "no edges: an empty SNAP edge list")
-    ids, pos = np.unique(np.array(ends, dtype=np.int64), return_inverse=True)
+    ids, pos = np.unique(np.frombuffer(ends, dtype=np.int64), return_inverse=True)
     src, dst = pos[0::2], pos[1::2]
     if undirected:
         src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), w + w

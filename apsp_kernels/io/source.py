@@ -20,6 +20,8 @@ class GraphFormatError(GraphError):
     """One line: ``FILE[, line N]: what was wrong``."""
 
     def __init__(self, path, line, what):
+        if len(what) > 500:                       # a garbage token of a million digits stays one readable line
+            what = f"{what[:240]} [...] {what[-240:]}"
         self.path, self.line, self.what = str(path), line, what
         where = f"{path}, line {line}" if line is not None else f"{path}"
         super().__init__(f"{where}: {what}")
@@ -80,12 +82,16 @@ def parse_int(tok: str):
     body = tok[1:] if tok[:1] in "+-" else tok
     if not (body.isascii() and body.isdigit()):
         return None
-    return int(tok)
+    # int() refuses more than 4300 digits (CPython's guard); so long a number is out of every range
+    # anyway, and Decimal keeps it exact for the range check and its message
+    return int(tok) if len(body) < 4000 else Decimal(tok)
 
 
 def parse_vertex_id(tok: str):
-    """A non-negative ASCII integer (SNAP's ids), else None."""
-    return int(tok) if tok.isascii() and tok.isdigit() else None
+    """A non-negative ASCII integer (SNAP's ids), else None; 2**63 stands for any longer one."""
+    if not (tok.isascii() and tok.isdigit()):
+        return None
+    return int(tok) if len(tok) < 25 else 2**63
 
 
 _NUMBER_CHARS = set("0123456789+-.eE")

@@ -59,6 +59,7 @@ for name, w, words in [("1e20", "1e20", "MAX_PATH_WEIGHT"), ("2^63", str(2**63),
                        ("arabic-digit", "\u0663", "not an integer"), ("underscore", "1_000", "not an integer"),
                        ("hex", "0x10", "not an integer"), ("1e-3", "1e-3", "not an integer")]:
     err(f"gr-weight-{name}.gr", P + f"a 1 2 {w}\na 2 3 1\n", words, 2)
+err("gr-weight-100000-digits.gr", P + "a 1 2 1" + "0" * 100000 + "\na 2 3 1\n", "(100001 characters)", 2)
 err("gr-tail-superscript.gr", P + "a \u00b2 2 1\na 2 3 1\n", "not an integer", 2)
 err("gr-head-float.gr", P + "a 1 2.0 1\na 2 3 1\n", "not an integer", 2)
 err("gr-vertex-zero.gr", P + "a 0 1 1\na 2 3 1\n", "out of range", 2)
@@ -121,6 +122,7 @@ err("snap-arabic-digit-id.txt", "\u0663 1\n", "not an integer", 1)
 err("snap-underscore-id.txt", "1_0 2\n", "not an integer", 1)
 err("snap-float-id.txt", "1.0 2\n", "not an integer", 1)
 err("snap-id-2^63.txt", f"{2**63} 1\n", "2**63-1", 1)
+err("snap-id-5000-digits.txt", "1" * 5000 + " 2\n", "[...]", 1)
 err("snap-one-field.txt", "0 1\n5\n", "at least 2 fields", 2)
 err("snap-empty.txt", "", "no edges")
 err("snap-only-comments.snap", "# FromNodeId ToNodeId\n", "no edges")
