@@ -86,11 +86,12 @@ def _is_user_error(e):
 
 def _one_line(e, a):
     from .core.distances import NegativeCycleError
+    from .core.memory import HostMemoryError
     msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
     if isinstance(e, NegativeCycleError) and getattr(a, "graph", None):
         msg = f"{a.graph}: {_cycle_text(e, a)}"
-    elif isinstance(e, MemoryError) or type(e).__name__ == "HostMemoryError":
-        msg = f"{getattr(a, 'graph', '')}: {msg}" if getattr(a, "graph", None) else msg
+    elif isinstance(e, (MemoryError, HostMemoryError)) and getattr(a, "graph", None):
+        msg = f"{a.graph}: {msg}"                      # which input did not fit
     return " ".join(msg.split())
 
 

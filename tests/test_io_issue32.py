@@ -184,3 +184,23 @@ def test_warnings_are_not_errors_in_python(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert F.read_graph(p).to_dense()[0, 1] == 3
+
+
+def test_device_memory_is_checked_before_a_gpu_code_runs(monkeypatch):
+    from apsp_kernels import gpu_device
+    from apsp_kernels.algorithms import registry
+    monkeypatch.setattr(gpu_device, "available", lambda: True)
+    monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1000, 2000))
+    algo = registry.get("katz_kider")
+    monkeypatch.setattr(type(algo), "run", lambda *a, **k: pytest.fail("launched before the device check"))
+    with pytest.raises(gpu_device.GPUMemoryError, match="katz_kider: needs"):
+        ak.shortest_paths(ak.Graph.from_edges(100, [0], [1], [1]), method="katz_kider")
+
+
+def test_a_huge_n_is_refused_before_its_ids_are_allocated(tmp_path, monkeypatch):
+    from apsp_kernels.core import memory
+    monkeypatch.setattr(memory, "available_bytes", lambda: 10**6)
+    p = tmp_path / "g.gr"
+    p.write_text("p sp 100000 0\n")
+    with pytest.raises(HostMemoryError, match="100000 vertices needs .* host memory"):
+        F.read_graph(p)

@@ -47,26 +47,22 @@ def check_vertex_count(n) -> int:
 
 
 def _exact(v):
-    """A Python int, Decimal or numpy scalar as an exact Decimal (floats exactly, no rounding)."""
-    if isinstance(v, (bool, np.bool_)):
-        return Decimal(int(v))
-    if isinstance(v, (int, np.integer)):
+    """A Python int, Decimal or numpy scalar as an exact Decimal (a float exactly, not rounded); None
+    for anything that is not a real number."""
+    if isinstance(v, (bool, np.bool_, int, np.integer)):
         return Decimal(int(v))
     if isinstance(v, (float, np.floating)):
         return Decimal(float(v))
-    if isinstance(v, Decimal):
-        return v
-    raise InputError(f"{v!r} is not a number", None)
+    return v if isinstance(v, Decimal) else None
 
 
 def _check_each(values, what, lo, hi):
     """Exact, entry by entry (object arrays, Python lists with Decimals or ints beyond int64)."""
     out = np.empty(len(values), np.int64)
     for i, v in enumerate(values):
-        try:
-            d = _exact(v)
-        except InputError:
-            raise InputError(f"{what} {v!r} is not a number", i) from None
+        d = _exact(v)
+        if d is None:
+            raise InputError(f"{what} {v!r} is not a number", i)
         if not d.is_finite():
             raise InputError(f"{what} {v} is not finite", i)
         if not lo <= d <= hi:

@@ -110,7 +110,7 @@ def read_dimacs(path, lines=None):
         raise GraphFormatError(path, None, "no 'p sp n m' line")
     if len(src) != m:
         raise GraphFormatError(path, None, f"header says {m} arcs, file has {len(src)}")
-    require_host(8 * n, f"the ids of {n} vertices")
+    require_host(24 * (n + 1), f"the ids and CSR rows of {n} vertices")      # before arange allocates them
     return build(path, n, src, dst, w, where, names=np.arange(1, n + 1, dtype=np.int64),
                  meta=dict(source=str(path), format="dimacs"))
 

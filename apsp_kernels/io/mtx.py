@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from ..core.memory import require_host
 from .source import GraphFormatError, GraphFormatWarning, build, parse_int, parse_number, read_lines
 
 FIELDS = ("integer", "real", "double", "pattern")
@@ -114,6 +115,7 @@ def read_mtx(path, lines=None):
         src, dst = src + [dst[e] for e in off], dst + [src[e] for e in off]
         w = w + [w[e] if sign == 1 else -w[e] for e in off]
         where = where + [where[e] for e in off]
+    require_host(24 * (n + 1), f"the ids and CSR rows of {n} vertices")      # before arange allocates them
     return build(path, n, src, dst, w, where, names=np.arange(1, n + 1, dtype=np.int64),
                  meta=dict(source=str(path), format="mtx", notes=notes))
 
