@@ -44,8 +44,8 @@ class Graph:
         """Build from edge lists, through the one validation step (:mod:`.validate`): the numbers
         as given (any dtype, Python ints, Decimals) are checked before any cast.  ``names``: the
         vertices' ids in the source (a tuple of text names, or an integer array such as DIMACS's
-        1..n); None means the ids are the positions 0..n-1.  ``meta["duplicates"]`` counts the
-        parallel edges dropped (the lightest of each is kept: it is the one a shortest path takes)."""
+        1..n); None means the ids are the positions 0..n-1.  Of parallel edges the lightest is kept
+        (the one a shortest path takes); a reader that must say so counts them itself (MatrixMarket)."""
         from . import validate as V
         from .memory import require_host
         n = V.check_vertex_count(n)
@@ -64,11 +64,9 @@ class Graph:
         # sort by (src, dst, w): the first of each (src, dst) run is the lightest
         order = np.lexsort((w64, dst, src))
         src, dst, w64 = src[order], dst[order], w64[order]
-        duplicates = 0
         if src.size:
             first = np.ones(src.size, bool)
             first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-            duplicates = int(src.size - first.sum())
             src, dst, w64 = src[first], dst[first], w64[first]
         if src.size >= 2**31:
             raise GraphError("more than 2**31 - 1 edges")
@@ -76,11 +74,8 @@ class Graph:
         indptr = np.zeros(n + 1, np.int64)
         indptr[1:] = np.bincount(src, minlength=n)
         np.cumsum(indptr, out=indptr)
-        meta = dict(meta or {})
-        if duplicates:
-            meta["duplicates"] = duplicates
         return cls(n, indptr.astype(np.int32), dst.astype(np.int32), w64.astype(np.int32),
-                   names=_as_names(names), meta=meta)
+                   names=_as_names(names), meta=dict(meta or {}))
 
     @classmethod
     def from_scipy(cls, matrix, directed=True, meta=None):

@@ -101,7 +101,7 @@ def read_mtx(path, lines=None):
         if count != expected:
             raise GraphFormatError(path, None, f"a {symmetry} {n} x {n} array has {expected} values, the file has {count}")
     raw = len(where)
-    notes = ()
+    notes, dup = (), 0
     if layout == "coordinate" and raw:
         keys = np.array(src, dtype=np.int64) * max(n, 1) + np.array(dst, dtype=np.int64)
         dup = raw - np.unique(keys).size
@@ -117,7 +117,7 @@ def read_mtx(path, lines=None):
         where = where + [where[e] for e in off]
     require_host(24 * (n + 1), f"the ids and CSR rows of {n} vertices")      # before arange allocates them
     return build(path, n, src, dst, w, where, names=np.arange(1, n + 1, dtype=np.int64),
-                 meta=dict(source=str(path), format="mtx", notes=notes))
+                 meta=dict(source=str(path), format="mtx", **(dict(notes=notes, duplicates=dup) if dup else {})))
 
 
 def _array_cells(n, symmetry):
