@@ -174,8 +174,10 @@ def test_outputs_carry_snap_ids_and_hochberg_names(tmp_path, capsys):
 def test_npy_of_positions_needs_no_ids_file(tmp_path):
     g = tmp_path / "g.npz"
     F.save_npz(ak.Graph.from_edges(2, [0], [1], [3]), g)
+    (tmp_path / "d.ids.txt").write_text("7\n9\n")          # left by an earlier run on another graph
     assert main(["solve", str(g), "-o", str(tmp_path / "d.npy")]) == 0
     assert not (tmp_path / "d.ids.txt").exists()
+    assert read_result(tmp_path / "d.npy")[1].tolist() == [0, 1]
 
 
 def test_warnings_are_not_errors_in_python(tmp_path):

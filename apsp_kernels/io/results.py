@@ -65,6 +65,9 @@ def write_result(path, dist, g, pred=None) -> list[str]:
         return [str(p)]
     np.save(p, dist)
     if g.ids_are_positions:
+        # NAME.npy is overwritten; so is what an earlier run wrote beside it, which would pair
+        # other ids with this matrix
+        ids_file(p).unlink(missing_ok=True)
         return [str(p)]
     with open(ids_file(p), "w", encoding="utf-8") as f:
         f.writelines(f"{x}\n" for x in ids.tolist())
