@@ -20,10 +20,18 @@ def main(argv=None):
     s.add_argument("--variant", default=None, help="the algorithm's variant (block size, Harish version)")
     s.add_argument("--format", default=None, help="file format if the suffix does not say it")
     s.add_argument("-o", "--output", default=None,
-                   help="write distances (float64, inf = no path) to .npy, .npz (with predecessors and vertex names) or .csv")
-    s.add_argument("--predecessors", action="store_true", help="also compute predecessors (-9999 = none; scipy's convention)")
+                   help="write distances (float64, inf = no path) with the vertex ids: .npz (distances, ids, "
+                        "predecessors), .csv (ids as header row and first column) or .npy (ids in NAME.ids.txt "
+                        "beside it unless they are 0..n-1)")
+    s.add_argument("--predecessors", action="store_true",
+                   help="also compute predecessors (-9999 = none; scipy's convention); -o must be .npz")
     s.add_argument("--undirected", action="store_true", help="SNAP: add both directions of every edge")
-    s.add_argument("--weight-column", type=int, default=None, help="SNAP: 0-based column holding edge weights (else weight 1)")
+    s.add_argument("--weight-column", type=int, default=None,
+                   help="SNAP: 0-based column (2 or more) holding edge weights; a SNAP line with more than two "
+                        "fields is refused unless this or --unweighted is given")
+    s.add_argument("--unweighted", action="store_true", help="SNAP: ignore columns after the two ids (weight 1)")
+    s.add_argument("--max-hours", type=float, default=24.0,
+                   help="refuse a solve whose predicted time (from the benchmark rows) exceeds this")
     s.add_argument("--no-verify", action="store_true", help="skip the check against scipy (large graphs)")
     s.add_argument("--print-max", type=int, default=16, help="print the matrix to stdout up to this many vertices")
     s.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of an error")
@@ -52,6 +60,12 @@ def main(argv=None):
     a = p.parse_args(argv)
     try:
         return _run(a)
+    except BrokenPipeError:
+        # the reader went away (`list | head -1`): what it read was what it wanted; say nothing more
+        # (stdout is pointed at /dev/null so that the interpreter's final flush cannot fail either)
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as e:
         if a.debug or not _is_user_error(e):
             raise
@@ -63,31 +77,30 @@ def _is_user_error(e):
     """What a user's input or machine causes (bad file, bad option, negative cycle, no GPU):
     one line, no traceback.  Anything else is a bug and keeps its traceback."""
     from .core.distances import NegativeCycleError
-    from .gpu_device import GPUUnavailable
+    from .gpu_device import GPUMemoryError, GPUUnavailable
     from .core.graph import GraphError
     from .core.verify import VerificationError
-    return isinstance(e, (GraphError, NegativeCycleError, GPUUnavailable, VerificationError, OSError, ValueError, KeyError))
+    return isinstance(e, (GraphError, NegativeCycleError, GPUUnavailable, GPUMemoryError, VerificationError, OSError,
+                          ValueError, KeyError))
 
 
 def _one_line(e, a):
     from .core.distances import NegativeCycleError
+    from .core.memory import HostMemoryError
     msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
     if isinstance(e, NegativeCycleError) and getattr(a, "graph", None):
         msg = f"{a.graph}: {_cycle_text(e, a)}"
+    elif isinstance(e, (MemoryError, HostMemoryError)) and getattr(a, "graph", None):
+        msg = f"{a.graph}: {msg}"                      # which input did not fit
     return " ".join(msg.split())
 
 
 def _cycle_text(e, a):
-    """The negative cycle named by the file's own vertex name (1-based id for DIMACS/MatrixMarket)."""
+    """The negative cycle named by the file's own vertex id (1-based for DIMACS/MatrixMarket)."""
     v, g = e.vertex, getattr(a, "_graph", None)
     if v is None or g is None:
         return str(e)
-    if g.names is not None:
-        name = g.names[v]
-    elif g.meta.get("format") in ("dimacs", "mtx"):
-        name = v + 1
-    else:
-        name = v
+    name = g.ids[v].item()                     # the file's own id: DIMACS 1..n, SNAP's integers, a name
     return f"negative cycle through vertex {name}: shortest paths are undefined"
 
 
@@ -163,25 +176,44 @@ def _sanitize_single_source(sizes, only=None, skip=()):
 
 
 def _solve(a):
+    import warnings
     from .algorithms import registry
-    from .api import shortest_paths
-    from .io.formats import read_graph
+    from .api import check_resources, shortest_paths
+    from .core.graph import GraphError
+    from .io.formats import GraphFormatWarning, read_graph
+    from .io.results import check_output, write_result
     from .core.verify import assert_equal_distances, fletcher64, reference_apsp
-    if a.output and not a.output.lower().endswith((".npy", ".npz", ".csv")):
-        print(f"error: {a.output}: unknown output suffix (use .npy, .npz or .csv)", file=sys.stderr)
-        return 2
-    snap = {k: v for k, v in (("undirected", a.undirected), ("weight_column", a.weight_column)) if v}
-    g = read_graph(a.graph, a.format, **snap)
+    if a.output:                                          # a typo in -o must not cost the solve
+        check_output(a.output, a.predecessors)
+    snap = {k: v for k, v in (("undirected", a.undirected), ("weight_column", a.weight_column),
+                              ("unweighted", a.unweighted)) if v is not None and v is not False}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GraphFormatWarning)
+        g = read_graph(a.graph, a.format, **snap)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
     a._graph = g                                          # for an error message that names its vertices
-    method = a.algorithm
-    variant = a.variant
+    if a.output:
+        check_output(a.output, a.predecessors, g.ids_are_positions)
+    method, variant = a.algorithm, a.variant
+    choice = None
     if method == "auto":                                  # say which code runs, and why, before it runs
         from .api import choose
         choice = choose(g)
-        print(f"auto: {choice}", flush=True)
         method, variant = choice.algorithm.name, variant if variant is not None else choice.variant
+    al = registry.get(method)
+    if al.problem != "apsp":
+        raise GraphError(f"{a.graph}: --algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
+                         "solve takes an APSP code (python -m apsp_kernels list)")
+    if g.has_negative and not al.negative_weights:
+        raise GraphError(f"{a.graph}: --algorithm {al.name} needs non-negative edge weights (min weight "
+                         f"{int(g.weights.min())}); use --algorithm auto or one that takes negative weights")
+    n2 = g.n * g.n                                        # verification (scipy float64 + int32) and the float64 copy
+    check_resources(g, al, a.predecessors, np.int32, extra_host=(0 if a.no_verify else 12 * n2) + 8 * n2)
+    _check_time(a, g, al)
+    if choice is not None:
+        print(f"auto: {choice}", flush=True)
     if variant is not None:
-        al = registry.get(method)
         variant = next((v for v in al.variants if str(v) == variant), variant)
     out = shortest_paths(g, method=method, variant=variant, return_predecessors=a.predecessors,
                          dtype=np.int32, return_method=True)
@@ -193,28 +225,24 @@ def _solve(a):
     dist = d.astype(np.float64)
     dist[d == INF] = np.inf
     if a.output:
-        _write(a.output, dist, pred, g.names)
-        print(f"written {a.output}")
+        print(f"written {', '.join(write_result(a.output, dist, g, pred))}")
     if g.n <= a.print_max:
+        if not g.ids_are_positions:
+            print("vertex ids:", " ".join(str(x) for x in g.ids.tolist()))
         print(np.array2string(dist, max_line_width=200))
         if pred is not None:
             print(np.array2string(pred, max_line_width=200))
     return 0
 
 
-def _write(path, dist, pred, names):
-    """Distances (and predecessors) to .npy, .npz or .csv (checked before solving), by suffix."""
-    from pathlib import Path
-    suffix = Path(path).suffix.lower()
-    if suffix == ".npy":
-        np.save(path, dist)
-    elif suffix == ".npz":
-        extra = {} if pred is None else {"predecessors": pred}
-        if names is not None:
-            extra["names"] = np.array([str(x) for x in names])
-        np.savez_compressed(path, distances=dist, **extra)
-    else:
-        np.savetxt(path, dist, delimiter=",", fmt="%.17g")
+def _check_time(a, g, al):
+    """Refuse a solve predicted (from the benchmark rows) to run longer than --max-hours."""
+    from . import costs
+    from .core.graph import GraphError
+    p = costs.predict(al, g)
+    if p is not None and p.ms > a.max_hours * 3.6e6:
+        raise GraphError(f"{a.graph}: {al.name} is predicted to take {p.ms / 3.6e6:.3g} hours ({p}), more than "
+                         f"--max-hours {a.max_hours:g}; raise --max-hours to run it anyway")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import numpy as np
 from . import costs, gpu_device
 from .algorithms import registry
 from .core.graph import INF, Graph, GraphError
+from .core.memory import require_host
 from .core.predecessors import predecessors as _predecessors
 
 
@@ -103,6 +104,7 @@ def shortest_paths(graph, method="auto", return_predecessors=False, directed=Tru
                          f"({', '.join(map(str, algo.exact_variants))})")
     if not algo.negative_weights and g.has_negative:
         raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
+    check_resources(g, algo, return_predecessors, dtype)
     d, _ = algo.run(g, variant=variant)
     d = np.asarray(d)
     out = [_as_dtype(d, dtype)]
@@ -111,6 +113,24 @@ def shortest_paths(graph, method="auto", return_predecessors=False, directed=Tru
     if return_method:
         out.append(algo.name)
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def host_bytes(g: Graph, algo, predecessors=False, dtype=np.float64) -> int:
+    """Host memory a solve of ``g`` by ``algo`` holds at its peak: the algorithm's own (a CPU code's
+    footprint; a GPU code's int32 result copied back), the ``dtype`` copy and the predecessors."""
+    n2 = g.n * g.n
+    own = algo.footprint(g.n, g.m) if algo.device == "cpu" else 4 * n2
+    return int(own + (0 if np.dtype(dtype) == np.int32 else np.dtype(dtype).itemsize * n2) + (4 * n2 if predecessors else 0))
+
+
+def check_resources(g: Graph, algo, predecessors=False, dtype=np.float64, extra_host=0):
+    """Refuse in one line, before anything is allocated, a solve this machine cannot hold: host memory
+    (:func:`host_bytes` plus ``extra_host``) and, for an in-core GPU code where a GPU is present, its
+    device footprint.  Out-of-core codes size their device use themselves."""
+    need = host_bytes(g, algo, predecessors, dtype) + int(extra_host)
+    require_host(need, f"solving {g.n} vertices with {algo.name} ({g.n} x {g.n} matrices)")
+    if algo.device == "gpu" and algo.forced_params is None and gpu_device.available():
+        gpu_device.check_fits(algo.name, algo.footprint(g.n, g.m))
 
 
 def _as_dtype(d, dtype):

@@ -6,6 +6,7 @@ from scipy.sparse import csgraph
 from apsp_kernels.core import generators as G
 from apsp_kernels.__main__ import main
 from apsp_kernels.io.formats import read_graph
+from apsp_kernels.io.results import read_result
 
 
 @pytest.fixture
@@ -20,23 +21,49 @@ def graph_file(tmp_path):
 
 
 @pytest.mark.parametrize("suffix", [".npz", ".npy", ".csv"])
-def test_solve_writes_distances_equal_to_scipy(graph_file, tmp_path, suffix, capsys):
+def test_solve_writes_distances_equal_to_scipy_with_the_ids(graph_file, tmp_path, suffix, capsys):
     out = tmp_path / f"d{suffix}"
-    assert main(["solve", str(graph_file), "-o", str(out), "--predecessors"]) == 0
+    extra = ["--predecessors"] if suffix == ".npz" else []
+    assert main(["solve", str(graph_file), "-o", str(out), *extra]) == 0
     want = csgraph.shortest_path(read_graph(graph_file).to_scipy(), method="J")
+    got, ids = read_result(out)
+    assert np.array_equal(got, want)
+    assert [int(x) for x in ids] == list(range(1, want.shape[0] + 1))     # DIMACS ids 1..n, in every output
     if suffix == ".npz":
         z = np.load(out)
-        got, pred = z["distances"], z["predecessors"]
+        pred = z["predecessors"]
         assert pred.shape == got.shape and (np.diagonal(pred) == -9999).all()
-    elif suffix == ".npy":
-        got = np.load(out)
-    else:
-        got = np.loadtxt(out, delimiter=",")
-    assert np.array_equal(got, want)
+    if suffix == ".npy":
+        assert (tmp_path / "d.ids.txt").read_text().split() == [str(i) for i in range(1, want.shape[0] + 1)]
+    if suffix == ".csv":
+        assert out.read_text().splitlines()[0].split(",")[:3] == ["", "1", "2"]
     assert "verified against scipy" in capsys.readouterr().out
 
 
-def test_solve_refuses_an_unknown_output_suffix_before_solving(graph_file, tmp_path, capsys):
-    assert main(["solve", str(graph_file), "-o", str(tmp_path / "d.xlsx")]) == 2
+@pytest.mark.parametrize("name, args, words", [
+    ("d.xlsx", [], "unknown output suffix"), ("d.txt", [], "unknown output suffix"),
+    ("d.csv", ["--predecessors"], "--predecessors needs .npz"), ("d.npy", ["--predecessors"], "--predecessors needs .npz"),
+    ("missing/d.npz", [], "does not exist"), ("folder.npz", [], "is a directory")])
+def test_solve_refuses_an_unusable_output_before_solving(graph_file, tmp_path, name, args, words, capsys, monkeypatch):
+    import apsp_kernels.api as api
+    monkeypatch.setattr(api, "shortest_paths", lambda *a, **k: pytest.fail("solved before refusing the output"))
+    target = tmp_path / name
+    if name == "folder.npz":
+        target.mkdir()
+    assert main(["solve", str(graph_file), "-o", str(target), *args]) == 1       # 1, as every error
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and "d.xlsx" in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("error: ") and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_solve_refuses_an_unwritable_output(graph_file, tmp_path, capsys, monkeypatch):
+    import os
+    import apsp_kernels.api as api
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    # the permission answer is the operating system's (root may write anywhere): ask it as a locked folder
+    monkeypatch.setattr(os, "access", lambda p, mode: False if str(p) == str(locked) else real(p, mode))
+    monkeypatch.setattr(api, "shortest_paths", lambda *a, **k: pytest.fail("solved before refusing the output"))
+    assert main(["solve", str(graph_file), "-o", str(locked / "d.npz")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {locked / 'd.npz'}: not writable") and len(err.splitlines()) == 1

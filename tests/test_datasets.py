@@ -40,3 +40,13 @@ def test_dataset_download_failure_says_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setattr(pooch, "retrieve", boom)
     with pytest.raises(datasets.DatasetError, match="APSP_DATA_DIR"):
         datasets.fetch("ego-facebook")
+
+
+def test_bitcoin_otc_extra_columns_are_ignored_by_choice(tmp_path, monkeypatch):
+    # SOURCE,TARGET,RATING,TIME: a SNAP line with extra columns is refused unless the data set says
+    # what they are; Bitcoin-OTC's entry says "unweighted" (ratings dropped, weight 1)
+    with gzip.open(tmp_path / "soc-sign-bitcoinotc.csv.gz", "wt") as f:
+        f.write("6,2,4,1289241911.72836\n6,5,2,1289241941.53378\n1,15,1,1289243140.39049\n")
+    monkeypatch.setenv("APSP_DATA_DIR", str(tmp_path))
+    g = datasets.load("bitcoin-otc", check_counts=False)
+    assert g.ids.tolist() == [1, 2, 5, 6, 15] and g.m == 3 and set(g.weights.tolist()) == {1}

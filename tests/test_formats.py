@@ -96,3 +96,20 @@ def test_dot_export(tmp_path, g):
     p = tmp_path / "g.dot"
     F.write_dot(g, p)
     assert p.read_text().startswith("digraph") and "->" in p.read_text()
+
+
+def test_standard_input_is_a_file_too(monkeypatch):
+    import io
+    import sys
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"p sp 2 1\na 1 2 4\n")))
+    g = F.read_graph("-", "dimacs")
+    assert g.ids.tolist() == [1, 2] and g.to_dense()[0, 1] == 4
+
+
+def test_snap_round_trip_keeps_the_ids(tmp_path):
+    g = Graph.from_edges(3, [0, 1], [1, 2], [4, 5], names=np.array([10, 3, 77]))
+    F.write_snap(g, tmp_path / "g.snap")
+    h = F.read_snap(tmp_path / "g.snap", weight_column=2)
+    assert h.ids.tolist() == [3, 10, 77]
+    d = dict(zip(zip(*(h.ids[x].tolist() for x in h.edges()[:2])), h.weights.tolist()))
+    assert d == {(10, 3): 4, (3, 77): 5}

@@ -23,18 +23,24 @@ def test_padding_is_isolated():
     assert d.shape == (4, 4) and d[0, 1] == 7 and d[3, 3] == 0 and d[3, 0] == INF and d[0, 3] == INF
 
 
-@pytest.mark.parametrize("w, msg", [([1.5], "integers"), ([np.nan], "finite"), (["a"], "integers")])
+@pytest.mark.parametrize("w, msg", [([1.5], "not an integer"), ([np.nan], "finite"), (["a"], "integers")])
 def test_bad_weights_are_refused(w, msg):
     with pytest.raises(GraphError, match=msg):
         Graph.from_edges(2, [0], [1], np.array(w))
 
 
-def test_inf_limit_is_named():
-    n = 1000
-    w = MAX_PATH_WEIGHT // (n - 1) + 1
+def test_inf_limit_bounds_the_longest_simple_path():
+    # issue 32: (n - 1) x max|w| refused a 1000-vertex graph whose only edge weighs 10**6
+    Graph.from_edges(1000, [0], [1], [10**6])
+    Graph.from_edges(1000, [0], [1], [MAX_PATH_WEIGHT])            # one edge: the path is the edge
+    half = MAX_PATH_WEIGHT // 2
+    Graph.from_edges(3, [0, 1], [1, 2], [half, half])              # 2 x half <= MAX: accepted
+    with pytest.raises(GraphError, match=r"MAX_PATH_WEIGHT.*needs int64.*scipy"):
+        Graph.from_edges(3, [0, 1], [1, 2], [half + 1, half + 1])
+    # two heavy out-edges of ONE vertex cannot both lie on a simple path: the bound takes one
+    Graph.from_edges(3, [0, 0], [1, 2], [MAX_PATH_WEIGHT, -MAX_PATH_WEIGHT])
     with pytest.raises(GraphError, match="MAX_PATH_WEIGHT"):
-        Graph.from_edges(n, [0], [1], [w])
-    Graph.from_edges(n, [0], [1], [MAX_PATH_WEIGHT // (n - 1)])  # just inside
+        Graph.from_edges(2, [0], [1], [MAX_PATH_WEIGHT + 1])
 
 
 def test_negative_weights_can_be_refused():

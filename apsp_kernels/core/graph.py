@@ -35,42 +35,32 @@ class Graph:
     indptr: np.ndarray
     indices: np.ndarray
     weights: np.ndarray
-    names: tuple | None = field(default=None, compare=False)
+    names: tuple | np.ndarray | None = field(default=None, compare=False)   # vertex ids; None: 0..n-1
     meta: dict = field(default_factory=dict, compare=False)
 
     # ------------------------------------------------------------------ build
     @classmethod
     def from_edges(cls, n, src, dst, w, names=None, meta=None, allow_negative=True):
-        """Build from edge lists; validates weights and the INF limit."""
-        n = int(n)
-        if n < 0:
-            raise GraphError(f"number of vertices must be >= 0, got {n}")
-        src = np.asarray(src)
-        dst = np.asarray(dst)
-        w = np.asarray(w)
-        if not (src.shape == dst.shape == w.shape) or src.ndim != 1:
+        """Build from edge lists, through the one validation step (:mod:`.validate`): the numbers
+        as given (any dtype, Python ints, Decimals) are checked before any cast.  ``names``: the
+        vertices' ids in the source (a tuple of text names, or an integer array such as DIMACS's
+        1..n); None means the ids are the positions 0..n-1.  Of parallel edges the lightest is kept
+        (the one a shortest path takes); a reader that must say so counts them itself (MatrixMarket)."""
+        from . import validate as V
+        from .memory import require_host
+        n = V.check_vertex_count(n)
+        if not (len(src) == len(dst) == len(w)):
             raise GraphError("src, dst and w must be 1-D arrays of equal length")
-        if w.dtype.kind == "f":
-            if not np.all(np.isfinite(w)):
-                raise GraphError("edge weights must be finite (found NaN or inf)")
-            if not np.all(w == np.round(w)):
-                bad = w[w != np.round(w)][0]
-                raise GraphError(f"edge weights must be integers, found {bad!r}")
-        elif w.dtype.kind not in "iub" and w.size:
-            raise GraphError(f"edge weights must be integers, got dtype {w.dtype}")
-        if src.size and (src.min() < 0 or dst.min() < 0 or src.max() >= n or dst.max() >= n):
-            raise GraphError(f"edge endpoint out of range for n={n}")
-        w64 = w.astype(np.int64)
+        require_host(16 * (n + 1) + 40 * len(src), f"the CSR arrays of a graph of {n} vertices")
+        src = V.check_endpoints(src, n, "edge source")
+        dst = V.check_endpoints(dst, n, "edge target")
+        w64 = V.check_weights(w)
         if not allow_negative and w64.size and w64.min() < 0:
             raise GraphError(f"negative edge weight {int(w64.min())} not allowed here")
+        if names is not None and len(names) != n:
+            raise GraphError(f"{len(names)} vertex names for {n} vertices")
         keep = src != dst  # self-loops: the diagonal is 0 by definition
-        src, dst, w64 = src[keep].astype(np.int64), dst[keep].astype(np.int64), w64[keep]
-        maxw = int(np.abs(w64).max()) if w64.size else 0
-        if max(n - 1, 0) * maxw > MAX_PATH_WEIGHT:
-            raise GraphError(
-                f"(n-1) x max|weight| = {max(n - 1, 0)} x {maxw} = {max(n - 1, 0) * maxw} exceeds "
-                f"MAX_PATH_WEIGHT = {MAX_PATH_WEIGHT} (INF // 2): a path could reach the INF sentinel; "
-                "use smaller weights or fewer vertices")
+        src, dst, w64 = src[keep], dst[keep], w64[keep]
         # sort by (src, dst, w): the first of each (src, dst) run is the lightest
         order = np.lexsort((w64, dst, src))
         src, dst, w64 = src[order], dst[order], w64[order]
@@ -80,11 +70,12 @@ class Graph:
             src, dst, w64 = src[first], dst[first], w64[first]
         if src.size >= 2**31:
             raise GraphError("more than 2**31 - 1 edges")
+        V.check_path_bound(n, src, w64)
         indptr = np.zeros(n + 1, np.int64)
         indptr[1:] = np.bincount(src, minlength=n)
         np.cumsum(indptr, out=indptr)
         return cls(n, indptr.astype(np.int32), dst.astype(np.int32), w64.astype(np.int32),
-                   names=tuple(names) if names is not None else None, meta=dict(meta or {}))
+                   names=_as_names(names), meta=dict(meta or {}))
 
     @classmethod
     def from_scipy(cls, matrix, directed=True, meta=None):
@@ -106,7 +97,14 @@ class Graph:
             raise GraphError(f"an adjacency matrix must be square, got shape {a.shape}")
         edge = (a != 0) & ~np.isnan(a) & ~np.isinf(a) if a.dtype.kind == "f" else a != 0
         src, dst = np.nonzero(edge)
-        return cls._with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta)
+        from .validate import InputError
+        try:
+            return cls._with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta)
+        except InputError as e:           # name the matrix entry, not the position in the edge list
+            if e.index is None or not src.size:
+                raise
+            k = e.index % src.size
+            raise InputError(f"{e.what} (matrix entry [{src[k]}, {dst[k]}])") from None
 
     @classmethod
     def from_networkx(cls, nx_graph, weight="weight", default_weight=1, meta=None):
@@ -136,6 +134,19 @@ class Graph:
     @property
     def m(self) -> int:
         return int(self.indices.size)
+
+    @property
+    def ids(self) -> np.ndarray:
+        """Each vertex's id in its source (text names, DIMACS's 1..n, SNAP's own integers), by position."""
+        if self.names is None:
+            return np.arange(self.n, dtype=np.int64)
+        return np.asarray(self.names) if isinstance(self.names, np.ndarray) else np.array(self.names, dtype=str)
+
+    @property
+    def ids_are_positions(self) -> bool:
+        """Whether vertex i is called i (so a bare matrix, .npy, needs no ids beside it)."""
+        return self.names is None or (isinstance(self.names, np.ndarray) and self.names.dtype.kind in "iu"
+                                      and np.array_equal(self.names, np.arange(self.n)))
 
     @property
     def has_negative(self) -> bool:
@@ -191,6 +202,18 @@ class Graph:
 
     def __repr__(self):
         return f"Graph(n={self.n}, m={self.m}, meta={self.meta})"
+
+
+def _as_names(names):
+    """Integer ids stay a (read-only) int64 array, anything else becomes a tuple of names."""
+    if names is None:
+        return None
+    a = np.asarray(names) if not isinstance(names, tuple) else None
+    if a is not None and a.dtype.kind in "iu":
+        a = a.astype(np.int64)
+        a.flags.writeable = False
+        return a
+    return tuple(names)
 
 
 def normalise_inf(d):

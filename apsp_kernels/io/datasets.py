@@ -36,6 +36,7 @@ class Dataset:
     edges: int          # as SNAP counts them (undirected pairs for ego-Facebook)
     undirected: bool
     weight_column: int | None = None
+    unweighted: bool = False         # extra columns present and deliberately ignored (weight 1)
 
 
 REGISTRY = {
@@ -43,7 +44,7 @@ REGISTRY = {
                             "facebook_combined.txt.gz", None, 4039, 88234, undirected=True),
     # Bitcoin-OTC's ratings are -10..10; we use the unweighted structure (weight 1).
     "bitcoin-otc": Dataset("bitcoin-otc", "https://snap.stanford.edu/data/soc-sign-bitcoinotc.csv.gz",
-                           "soc-sign-bitcoinotc.csv.gz", None, 5881, 35592, undirected=False),
+                           "soc-sign-bitcoinotc.csv.gz", None, 5881, 35592, undirected=False, unweighted=True),
     # Seed 001's BFS/SSSP graphs 3 and 4 (apsp_kernels.io.catalogue makes them undirected)
     "slashdot": Dataset("slashdot", "https://snap.stanford.edu/data/soc-Slashdot0902.txt.gz",
                         "soc-Slashdot0902.txt.gz", None, 82168, 948464, undirected=False),
@@ -104,7 +105,7 @@ def fetch(name: str, data_dir=None, expected_sha=None) -> Path:
 def load(name: str, data_dir=None, expected_sha=None, check_counts=True) -> Graph:
     ds = REGISTRY[name]
     path = fetch(name, data_dir, expected_sha)
-    g = read_snap(path, undirected=ds.undirected, weight_column=ds.weight_column)
+    g = read_snap(path, undirected=ds.undirected, weight_column=ds.weight_column, unweighted=ds.unweighted)
     if check_counts:
         m = g.m // 2 if ds.undirected else g.m
         if (g.n, m) != (ds.vertices, ds.edges):
