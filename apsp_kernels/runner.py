@@ -14,6 +14,7 @@ import traceback
 from pathlib import Path
 
 from .paths import REPORTS, ROOT
+from .study.profiles import DEFAULT as DEFAULT_PROFILE
 
 NOTEBOOKS = ROOT / "notebooks"
 TEMPLATES = Path(__file__).resolve().parent / "report_templates"      # nbconvert's lab page, offline
@@ -204,7 +205,7 @@ def order(notebooks):
     return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
 
 
-def run(profile="smoke", only=None, source="measure", progress=True, stage="all", processes=None):
+def run(profile=DEFAULT_PROFILE, only=None, source="measure", progress=True, stage="all", processes=None):
     """Measure (the campaign) and render (execute the notebooks; ``only``: comma-separated parts
     of their names) under one batch id (``APSP_BATCH``, set here unless given)."""
     import os
@@ -262,7 +263,7 @@ def run(profile="smoke", only=None, source="measure", progress=True, stage="all"
 
 def main(argv=None):
     p = argparse.ArgumentParser(description="Execute the claim notebooks and render the reports.")
-    p.add_argument("--profile", default="quick", choices=["smoke", "quick", "paper", "full"])
+    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=["smoke", "quick", "paper", "full"])
     p.add_argument("--only", default=None, help="run only notebooks whose name contains this (comma-separated list)")
     p.add_argument("--source", default="measure", choices=["measure", "recorded"],
                    help="GPU parts: measure now (falls back to recorded without a GPU) or use recorded results")

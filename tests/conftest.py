@@ -16,10 +16,55 @@ from apsp_kernels import gpu_device  # noqa: E402
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skipped, with the reason, without one)")
-    config.addinivalue_line("markers", "slow: takes more than a few seconds")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds (left out by ./run_tests.sh --quick)")
+
+
+# The quick subset (`./run_tests.sh --quick`, the same as `-m "not slow"`) leaves out every test marked
+# slow: those that use the smoke batch of every notebook (the fixture smoke_reports, about 200 s on 2
+# cores) and these, each of which took 3 s or more (summed over its parameters) on the 2-core machine when
+# every test file was timed on its own with --durations (2026-11-25).  Node-id prefixes; a test that grows
+# slow belongs here or gets @pytest.mark.slow.
+SLOW = (
+    "tests/test_api.py::test_distances_and_predecessors_match_scipy[auto]",
+    "tests/test_auto_choice.py::test_out_of_core_only_where_no_in_core_dense_code_fits",
+    "tests/test_auto_choice.py::test_notebook_11s_table_of_choices_reads_the_runs_own_rows",
+    "tests/test_campaign.py::test_campaign_process_and_batch_provenance",
+    "tests/test_campaign.py::test_pinning_leaves_the_thread_pool_on_every_core",
+    "tests/test_campaign_verdicts.py::test_a_recorded_run_gives_the_notebooks_verdicts",
+    "tests/test_campaign_verdicts.py::test_no_time_column_is_left_blank_without_saying_why",
+    "tests/test_campaign_verdicts.py::test_averages_and_single_size_speedups_carry_both_times",
+    "tests/test_cuda_compile.py::test_compiles_for_sm90",
+    "tests/test_hochberg_processes.py::test_notebook_08_renders_a_batch_of_processes",
+    "tests/test_hochberg_processes.py::test_the_recorded_run_split_into_three_processes_gets_verdicts",
+    "tests/test_hochberg_processes.py::test_the_script_refuses_to_join_a_batch_of_other_code",
+    "tests/test_hochberg_processes.py::test_two_invocations_make_one_batch_that_the_report_reads",
+    "tests/test_iitkgp_measure.py::test_dry_run_writes_results_and_provenance",
+    "tests/test_iitkgp_measure.py::test_unknown_stage_or_graph_is_refused",
+    "tests/test_iitkgp_report.py::test_verdicts_from_a_synthetic_run",
+    "tests/test_iitkgp_report.py::test_tables_and_figures_of_a_synthetic_run",
+    "tests/test_iitkgp_report.py::test_publish_reaches_the_summary_and_the_index",
+    "tests/test_launch.py::test_values_in_rank_order_and_messages_as_they_come",
+    "tests/test_launch.py::test_a_hung_rank_ends_the_call_at_its_deadline_with_one_line",
+    "tests/test_launch.py::test_a_rank_that_raises_is_named_with_its_error",
+    "tests/test_launch.py::test_a_rank_that_dies_is_named_with_its_exit_code",
+    "tests/test_notebooks.py::test_summary_runs_after_every_notebook_whose_verdicts_it_collects",
+    "tests/test_notebooks.py::test_rendering_the_same_notebook_twice_gives_the_same_bytes",
+    "tests/test_nthu_report.py::test_notebook_09_judges_synthetic_two_gpu_runs",
+    "tests/test_report_hochberg.py::test_every_hochberg_claim_gets_a_verdict_that_says_what_its_interval",
+    "tests/test_tuned_emulated.py::test_tuned_sparse_emulated",
+    "tests/test_tuned_emulated.py::test_tuned_fw_emulated",
+    "tests/test_tuned_ooc.py::test_any_buffer_and_stream_count_is_exact_in_any_order",
+    "tests/test_tuned_ooc.py::test_product_and_transpose_kernels",
+    "tests/test_tuned_ooc.py::test_a_budget_four_times_below_the_matrix",
+    "tests/test_tuned_ooc_launcher.py::test_launcher_on_the_emulated_kernels",
+    "tests/test_tuned_report.py::test_notebook_11_renders_a_synthetic_run_and_no_run",
+)
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.startswith(SLOW) or "smoke_reports" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
     ok, why = gpu_device.gpu_status()
     if ok:
         return
