@@ -219,3 +219,26 @@ def test_a_name_in_both_places_is_taken_from_this_machines_results(tmp_path, mon
         _batch(tmp_path / root, [_explorations(1.0)], name="20990102-000000-hochberg")
     assert H.latest() == tmp_path / "a" / "20990102-000000-hochberg"
     assert H.latest(recorded_only=True) == tmp_path / "b" / "20990102-000000-hochberg"
+
+
+def test_a_ratio_of_two_codes_pairs_them_inside_each_process(tmp_path):
+    """Both codes ran in each process on the same lease: a lease that runs everything 1.3x slower moves
+    both sides together, so the ratio is formed inside each process first (stats.paired_ratio_ci) and
+    the interval is over the per-process ratios -- the confirming batch 20261125-153000 needed this
+    (notes/method-history.md).  Drawn independently, the lease's speed would count twice."""
+    tight = (0.999, 1.0, 1.001, 1.0, 1.0)
+    per = []
+    for s, r in ((1.0, 1.20), (1.3, 1.15), (0.8, 1.25)):      # lease speed s, columns / rows r in that process
+        per.append([_row("explorations", COLUMNS[1], 100, w=[10 * s * r * f for f in tight], ev=[s * r * f for f in tight]),
+                    _row("explorations", H.TEXT, 100, w=[10 * s * f for f in tight], ev=[s * f for f in tight])])
+    st = H.load(str(_batch(tmp_path, per)))
+    v, lo, hi = H.ratio(st, COLUMNS[1], H.TEXT, 100)
+    m, plo, phi, k = stats.paired_ratio_ci(pd.Series([1.20, 1.15, 1.25], index=["p1", "p2", "p3"]),
+                                           pd.Series([1.0, 1.0, 1.0], index=["p1", "p2", "p3"]))
+    assert k == 3 and (v, lo, hi) == pytest.approx((m, plo, phi), rel=1e-3)
+    assert lo > 1.0                                        # every process says columns are slower: so does the interval
+    unpaired = stats.ratio_ci([1.3 * 1.15 * 1.0, 1.2, 0.8 * 1.25], [1.0, 1.3, 0.8])
+    assert unpaired[1] < 1.0 < unpaired[2]                 # the lease's speed counted twice hides it
+    # the claim's ordering points use the same pairing
+    (n, r, plo2, phi2), = H.ordering_points(st, COLUMNS[1], H.TEXT, [100])
+    assert (r, plo2, phi2) == pytest.approx((v, lo, hi))

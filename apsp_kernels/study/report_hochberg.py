@@ -123,13 +123,24 @@ def fixed_part(st, col="event_ms_json"):
 
 # ------------------------------------------------------------------ Sec. 2.4: explorations and the race
 def ratio(st, num, den, n, col="event_ms_json", stage="explorations"):
-    """time(num) / time(den) at n, (median ratio, lo, hi): over the processes' medians where both
-    ran in two or more processes, else over the repeats (of the one process)."""
+    """time(num) / time(den) at n, (median ratio, lo, hi).  Where both ran in two or more processes
+    the ratio is formed inside each process first and the interval is over those per-process ratios
+    (stats.paired_ratio_ci): both codes ran in the same process on the same lease, so the lease's
+    speed divides out.  (Until 2026-11-25 the two sides' medians were drawn independently; the
+    confirming batch 20261125-153000 showed that counting the lease's speed twice -- its p3 ran every
+    code ~1.3x slower than p1 at n = 1000 -- made a ratio that was > 1 in every process inconclusive.
+    notes/method-history.md.)  One process: over its repeats."""
     a, b = (_sel(st.df, stage, r, n=n, status="ok") for r in (num, den))
     if a.empty or b.empty:
         return np.nan, np.nan, np.nan
     ra, rb = a.iloc[0].to_dict(), b.iloc[0].to_dict()
     if _nproc(ra) >= 2 and _nproc(rb) >= 2:
+        pa, pb = _lists(ra, "_procs_" + col), _lists(rb, "_procs_" + col)
+        if pa and pb:
+            m, lo, hi, k = stats.paired_ratio_ci(pd.Series(_lists(ra, col), index=pa),
+                                                 pd.Series(_lists(rb, col), index=pb))
+            if k >= 2:
+                return m, lo, hi
         return stats.ratio_ci(_lists(ra, col), _lists(rb, col))
     return stats.ratio_ci(_pooled(ra, col), _pooled(rb, col))
 

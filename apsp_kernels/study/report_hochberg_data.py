@@ -125,7 +125,8 @@ def collapse(raw):
     ratio whose other side ran in one process only; ``processes`` how many timed it; counts
     summed; his difference and the scalar times the median over processes, his standard error
     that of the processes' differences; ``methods_disagree`` where more than half the processes
-    say so; ``_diff_ratio_json`` his difference / event time per process."""
+    say so; ``_diff_ratio_json`` his difference / event time per process; ``_procs_*`` the process of
+    each median in the list beside it."""
     if raw["process"].nunique() <= 1:
         return raw.copy()
     keys = [k for k in KEYS if k in raw]
@@ -153,6 +154,8 @@ def collapse(raw):
             r["_pooled_" + c] = json.dumps([x for v in per.values() for x in v]) if per else None
             r[c] = json.dumps([float(np.median(v)) for v in per.values()]) if len(per) >= 2 else \
                 (json.dumps(next(iter(per.values()))) if per else None)
+            # which process each median came from: a ratio of two codes pairs them (report_hochberg.ratio)
+            r["_procs_" + c] = json.dumps([str(p) for p in per]) if len(per) >= 2 else None
         if k >= 2 and timed["difference_ms"].notna().all() if "difference_ms" in timed else False:
             d = timed["difference_ms"].to_numpy(float)
             r["difference_se_ms"] = float(d.std(ddof=1) / np.sqrt(len(d)))
