@@ -69,6 +69,12 @@ def test_find_batch_takes_the_newest_with_results(tmp_path, monkeypatch):
     (tmp_path / "a" / "20990103-000000-iitkgp").mkdir()                     # empty: no results
     (tmp_path / "a" / "20990104-000000-local-iitkgp-dryrun" / "x").mkdir(parents=True)   # a dry run is no batch
     assert R.find_batch().name == "20990102-000000-iitkgp"
+    # a batch still being measured (PARTIAL.md says what it lacks) is skipped unless named
+    SYN.write_batch(tmp_path / "a", {"apsp": SYN.rows(SYN.scenario(), stages={"apsp"})}, name="20990105-000000-iitkgp")
+    assert R.find_batch().name == "20990105-000000-iitkgp"
+    (tmp_path / "a" / "20990105-000000-iitkgp" / R.PARTIAL).write_text("coarsen on geometric not yet measured")
+    assert R.find_batch().name == "20990102-000000-iitkgp"
+    assert R.load(tmp_path / "a" / "20990105-000000-iitkgp").measured
 
 
 def test_verdicts_from_a_synthetic_run(tmp_path):

@@ -46,10 +46,15 @@ class Report:
         return next(iter(self.provs.values()), {})
 
 
+PARTIAL = "PARTIAL.md"     # in a batch folder: which stages it still lacks (measured over several device sessions)
+
+
 def find_batch():
-    """The newest ``<batch>-iitkgp`` folder holding results, among this machine's and the recorded ones."""
+    """The newest complete ``<batch>-iitkgp`` folder holding results, among this machine's and the
+    recorded ones: a batch still being measured (its PARTIAL.md says what it lacks) is rendered only
+    when named, so that the report never shows a figure with a graph silently missing."""
     found = {d for root in (paths.RESULTS, paths.RECORDED) if root.is_dir()
-             for d in root.glob(f"*{SUFFIX}") if any(d.glob("*/results.csv"))}
+             for d in root.glob(f"*{SUFFIX}") if any(d.glob("*/results.csv")) and not (d / PARTIAL).exists()}
     return max(found, key=lambda d: d.name) if found else None
 
 

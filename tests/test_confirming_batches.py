@@ -1,0 +1,57 @@
+"""The studies with their own measurement (seeds 001, 002, 004): each independent batch's verdicts side by
+side (apsp_kernels.study.batches), the recorded table recomputed from the records, and the pieces that
+word it."""
+import pandas as pd
+import pytest
+
+from apsp_kernels import claims, paths
+from apsp_kernels.study import batches as B
+
+
+def _long(rows):
+    return pd.DataFrame([dict(study=s, batch=b, claim=c, verdict=v, ours=None, ci_lo=None, ci_hi=None, rests_on=r)
+                         for s, b, c, v, r in rows])
+
+
+def test_batches_side_by_side_count_the_claims_that_differ():
+    long = _long([("A", "b1", "x", "reproduced", ""), ("A", "b2", "x", "reproduced", ""),
+                  ("A", "b1", "y", "reproduced", ""), ("A", "b2", "y", "inconclusive", ""),
+                  ("B", "c1", "z", "not testable", "")])
+    wide = B.side_by_side(long)
+    assert list(wide.set_index("claim")["same"]) == [True, False, True]
+    assert wide.set_index("claim").loc["y", ["batch 1", "batch 2"]].tolist() == ["reproduced", "inconclusive"]
+    s = B.sentence(wide)
+    assert s.startswith("1 of 2 claims judged by two independent batches differ in verdict (y).")
+    assert "1 claims were judged by one batch only" in s
+    agree = B.sentence(B.side_by_side(long[long["claim"] != "y"]))
+    assert agree.startswith("0 of 1 claims")
+
+
+def test_rests_on_names_stand_ins_and_the_graphs_a_batch_did_not_measure():
+    c = claims.load()["iitkgp_coarsening"]
+    assert "generated stand-ins for 3 of 5 graphs" in B.rests_on(c) and "gene-human" in B.rests_on(c)
+    measured = {("coarsen", g) for g in c["graphs"] if g != "geometric"}
+    assert B.rests_on(c, measured).endswith("coarsen on geometric not measured in this batch")
+    assert "not measured" not in B.rests_on(c, {("coarsen", g) for g in c["graphs"]})
+    long = _long([("A", "b1", "x", "reproduced", "t"), ("A", "b2", "x", "reproduced", "t; more")])
+    assert B.side_by_side(long)["rests on"].iloc[0] == "batch 1: t | batch 2: t; more"
+
+
+def test_the_nthu_runs_of_one_day_form_one_batch(tmp_path):
+    for name in ("20261123-021527", "20261123-093930", "20261125-151725"):
+        d = tmp_path / f"{name}-nthu-single"
+        d.mkdir()
+        (d / "nthu-single.csv").write_text("n\n")
+    got = B.nthu_single_batches(tmp_path)
+    assert [(b, len(rs)) for b, rs in got] == [("20261123-nthu-single (2 runs)", 2), ("20261125-nthu-single (1 runs)", 1)]
+
+
+@pytest.mark.slow
+def test_the_recorded_table_is_what_the_records_give():
+    """data/results/confirming-batches.csv, recomputed from the recorded batches: it cannot drift from them."""
+    recorded = B.load_table()
+    assert recorded is not None, "python -m apsp_kernels.study.batches writes it"
+    again = B.side_by_side(B.verdicts_by_batch()).astype(str)
+    pd.testing.assert_frame_equal(recorded.astype(str).reset_index(drop=True), again.reset_index(drop=True))
+    two = recorded[recorded["batch 2"] != ""]
+    assert len(two) >= 26 and set(two["study"]) == {s for s, _, _ in B.STUDIES}
