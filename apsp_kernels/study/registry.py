@@ -40,40 +40,40 @@ def _folders(suffix, holds):
 
 # ------------------------------------------------------------------ the campaign (seeds 000, 003)
 def _kemp_load(b):
-    from . import campaign
+    from .seeds.kemp import runs as campaign
     return campaign.load(b.path)[0]
 
 
 def _kemp_rows(df):
-    from . import campaign_verdicts
+    from .seeds.kemp import verdicts as campaign_verdicts
     return campaign_verdicts.frame_verdicts(df)
 
 
 # ------------------------------------------------------------------ Hochberg (seed 002)
 def _hochberg_holds(d):
-    from . import report_hochberg_data as D
+    from .seeds.hochberg import load as D
     return bool(D.processes_of(d))
 
 
 def _hochberg_load(b):
-    from . import report_hochberg as H
+    from .seeds.hochberg import analysis as H
     return H.load(str(b.path), recorded_only=True)
 
 
 def _hochberg_rows(st):
-    from .. import claims
-    from . import report_hochberg_verdicts as HV
+    from .method import claims
+    from .seeds.hochberg import verdicts as HV
     return HV.verdict_rows(st, claims.load())
 
 
 # ------------------------------------------------------------------ IIT Kharagpur (seed 001)
 def _iitkgp_load(b):
-    from . import iitkgp_report
+    from .seeds.iitkgp import load as iitkgp_report
     return iitkgp_report.load(b.path)
 
 
 def _iitkgp_rows(rep):
-    from . import iitkgp_verdicts
+    from .seeds.iitkgp import verdicts as iitkgp_verdicts
     return iitkgp_verdicts.evaluate_all(rep)
 
 
@@ -85,20 +85,20 @@ def _nthu_find(roots):
 
 
 def _nthu_load(b):
-    from . import nthu_report as R
+    from .seeds.nthu import load as R
     single = b.name.endswith("-single")
     return (R.load([b.path] if single else [], "single"), R.load([] if single else [b.path], "multi"))
 
 
 def _nthu_rows(loaded):
-    from .. import claims
-    from . import nthu_verdicts
+    from .method import claims
+    from .seeds.nthu import verdicts as nthu_verdicts
     return nthu_verdicts.rows(claims.load(), *loaded)
 
 
 # ------------------------------------------------------------------ the tuned line (issue 14)
 def _tuned_find(roots):
-    from . import tuned_report as R
+    from .seeds.tuned import load as R
     out = []
     for r in roots:
         where = Path(r) / "benchmarks"
@@ -114,12 +114,12 @@ def _tuned_find(roots):
 
 
 def _tuned_load(b):
-    from . import tuned_report as R
+    from .seeds.tuned import load as R
     return R.load(list(b.files))
 
 
 def _tuned_rows(bench):
-    from . import tuned_targets
+    from .seeds.tuned import verdicts as tuned_targets
     return tuned_targets.evaluate(bench.df)
 
 
