@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/bootstrap.sh
-exec "$PY" -m apsp_kernels.runner "$@"
+exec "$PY" -m apsp_kernels.study.report.runner "$@"

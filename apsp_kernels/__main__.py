@@ -115,7 +115,7 @@ def _run(a):
     elif a.cmd == "solve":
         return _solve(a)
     elif a.cmd == "bench":
-        from . import bench
+        from .measure import bench
         df, lim, path = bench.run(a.sizes, a.repeats, a.out, algorithms=a.algorithms, cpu=a.cpu, tag=a.tag,
                                   append=a.append, ooc_max_n=a.ooc_max_n, ooc_budget_fraction=a.ooc_budget_fraction,
                                   large_repeats=a.large_repeats, degrees=a.degrees)

@@ -55,7 +55,7 @@ def _simulate(a):
 def _run(a):
     from .algorithms.gpu.multi import launch
     from .core.generators import kemp
-    from .study import nthu_runs as jobs
+    from .study.seeds.nthu import runs as jobs
     size = a.gpus[0] if a.gpus else None
     todo = [jobs.job(a.n, s, a.kernel, a.seed, a.repeats) for s in a.syncs]
     say = lambda rank, kind, text: print(text, flush=True) if kind == "note" and rank == 0 else None

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import api, costs, harness, reference_apsp
+from apsp_kernels import api, costs, reference_apsp
+from apsp_kernels.measure import harness
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.reference import reference_checksum
 from apsp_kernels.core import generators as G

@@ -19,7 +19,7 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from apsp_kernels.algorithms import cpu  # noqa: E402
-from apsp_kernels.study.profiles import make_graph  # noqa: E402
+from apsp_kernels.study.seeds.kemp.profiles import make_graph  # noqa: E402
 
 
 @njit(cache=True, nogil=True)

@@ -28,8 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pandas as pd  # noqa: E402
 
-from apsp_kernels import paths, provenance  # noqa: E402
-from apsp_kernels.study import hochberg_runs as R, hochberg_spec as spec  # noqa: E402
+from apsp_kernels import paths
+from apsp_kernels.measure import provenance  # noqa: E402
+from apsp_kernels.study.seeds.hochberg import runs as R, spec as spec  # noqa: E402
 
 SHOW_N = (10, 100, 200, 500, 1000, 1800)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*$")        # no '+' or odd characters: the device tool refuses them

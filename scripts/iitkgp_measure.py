@@ -26,8 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pandas as pd  # noqa: E402
 
-from apsp_kernels import harness, paths, provenance  # noqa: E402
-from apsp_kernels.study import iitkgp_runs as R, iitkgp_spec as spec  # noqa: E402
+from apsp_kernels.measure import harness, provenance
+from apsp_kernels import paths  # noqa: E402
+from apsp_kernels.study.seeds.iitkgp import runs as R, spec as spec  # noqa: E402
 
 
 def _fmt(x):

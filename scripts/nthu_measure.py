@@ -34,13 +34,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from apsp_kernels import harness, paths, provenance
+from apsp_kernels.measure import harness, provenance
+from apsp_kernels import paths
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.fw_nthu import VARIANTS, padded_size, parse_variant
 from apsp_kernels.algorithms.gpu.multi import SYNC_DESIGNS, launch
-from apsp_kernels.study import nthu_runs as jobs
-from apsp_kernels.study.nthu_scaling import weak_points
+from apsp_kernels.study.seeds.nthu import runs as jobs
+from apsp_kernels.study.seeds.nthu.scaling import weak_points
 from apsp_kernels.algorithms.reference import graph_key as _graph_key, reference_checksum
 
 T0 = time.perf_counter()

@@ -82,7 +82,7 @@ def rng():
 @pytest.fixture(scope="session")
 def smoke_reports():
     """One ``smoke`` batch of every notebook (shared by the report and browser tests)."""
-    from apsp_kernels import runner
+    from apsp_kernels.study.report import runner
     rc = runner.run("smoke", progress=False)
     assert rc == 0, "the smoke batch failed; see reports/index.html"
     return runner.REPORTS

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from apsp_kernels.io import catalogue
-from apsp_kernels.study.iitkgp_spec import density
+from apsp_kernels.study.seeds.iitkgp.spec import density
 
 BFS_GRAPHS = ["random-2700", "gene-human", "slashdot", "as-skitter", "geometric"]
 APSP_GRAPHS = ["random-2700", "ego-facebook", "gene-4412", "bitcoin-otc", "random-7500"]

@@ -160,7 +160,7 @@ def test_the_recorded_density_rows_pick_what_the_h100_measured_fastest():
 
 def test_notebook_11s_table_of_choices_reads_the_runs_own_rows(bench):
     """study.tuned_auto on the fixture's files, on a device of the provenance's memory (80 GiB without one)."""
-    from apsp_kernels.study import tuned_auto, tuned_report
+    from apsp_kernels.study.seeds.tuned import auto as tuned_auto, load as tuned_report
     b = tuned_report.load(sorted(bench.glob("*.csv")))
     assert tuned_auto.device_memory(b) == 80 << 30
     df = tuned_auto.choices(b)

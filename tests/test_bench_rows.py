@@ -7,7 +7,8 @@ import types
 import pandas as pd
 import pytest
 
-from apsp_kernels import bench, gpu_device, provenance
+from apsp_kernels.measure import bench, provenance
+from apsp_kernels import gpu_device
 
 COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limit_kind", "limit",
            "fraction_of_limit", "verified", "device"]
@@ -44,7 +45,7 @@ def test_rows_are_measured_and_verified_by_the_harness(no_device, tmp_path, monk
     """bench measures through harness.measure against the graph's one cached reference: each code's
     repeats (after its warm-up on a small graph), a row's time the median of its records, verified only
     if every repeat was."""
-    from apsp_kernels import harness
+    from apsp_kernels.measure import harness
     from apsp_kernels.algorithms import registry
     calls, refs = [], []
     real = harness.measure
@@ -79,7 +80,7 @@ def test_rows_are_measured_and_verified_by_the_harness(no_device, tmp_path, monk
 
 def test_sizes_above_4096_run_large_repeats(no_device, tmp_path, monkeypatch):
     """Above n = 4096 a code runs once with no warm-up on the graph, or ``large_repeats`` times after one."""
-    from apsp_kernels import harness
+    from apsp_kernels.measure import harness
     calls = []
 
     def fake(algo, g, **kw):

@@ -3,7 +3,7 @@ here -- a bracket from the timed neighbours, never an interpolation."""
 import numpy as np
 import pytest
 
-from apsp_kernels.study import stats
+from apsp_kernels.study.method import stats
 
 
 def _runs(median, k=5, spread=0.05, seed=0):

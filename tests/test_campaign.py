@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from apsp_kernels.core import generators as G
-from apsp_kernels import harness, provenance
+from apsp_kernels.measure import harness, provenance
 from apsp_kernels.algorithms import registry
-from apsp_kernels.study import campaign, measurements as M, plan, profiles
+from apsp_kernels.study.seeds.kemp import runs as campaign, load as M, spec as plan, profiles
 
 
 def test_plan_interleaves_and_deduplicates():
@@ -169,7 +169,7 @@ def test_processes_from_separate_machines_are_merged_only_at_one_commit(tmp_path
 
 def test_stability_table_keeps_superseded_runs_apart(tmp_path, monkeypatch):
     from apsp_kernels import paths
-    from apsp_kernels.study import summary as S
+    from apsp_kernels.study.report import summary as S
     monkeypatch.setattr(paths, "RECORDED", tmp_path)
     for name, verdicts in (("20260101-000000", ["reproduced", "inconclusive"]),
                            ("20260102-000000", ["reproduced", "reproduced"]),
@@ -189,7 +189,7 @@ def test_stability_table_keeps_superseded_runs_apart(tmp_path, monkeypatch):
                       verdict=["reproduced"] * 3)).to_csv(d / "verdicts.csv", index=False)
     assert list(S.verdict_table(current).index) == ["tran_fw_vs_fw", "kk_vs_fw"]
     # only runs measured after the method was fixed can confirm it
-    from apsp_kernels.study import rules
+    from apsp_kernels.study.method import rules
     early, late = current
     for d, stamps in ((early, ["2000-01-01T00:00:00+00:00", "2099-01-01T00:00:00+00:00"]),
                       (late, ["2099-01-01T00:00:00+00:00", "2099-01-02T00:00:00+00:00"])):

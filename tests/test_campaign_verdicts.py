@@ -6,9 +6,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims
-from apsp_kernels.study import campaign_verdicts as CV
-from apsp_kernels.study.plan import NOTEBOOKS
+from apsp_kernels.study.method import claims
+from apsp_kernels.study.seeds.kemp import verdicts as CV
+from apsp_kernels.study.seeds.kemp.spec import NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "data" / "results" / "20261124-235000-paper-campaign"     # L, its verdicts.csv rendered by the notebooks
@@ -43,7 +43,7 @@ def test_a_recorded_run_gives_the_notebooks_verdicts(run):
 def test_the_confirming_pair_was_measured_after_the_method_and_agrees_at_every_campaign_claim():
     """The stability criterion notebook 07 reports: two runs measured after the method was last fixed,
     no verdict of the campaign's claims differing between them (README, notes/method-history.md)."""
-    from apsp_kernels.study import summary as S
+    from apsp_kernels.study.report import summary as S
     assert all(S.measured_after_method(r) for r in CONFIRMING)
     wide = S.verdict_table(list(CONFIRMING))
     assert len(wide) == 30 and wide["same"].all()
@@ -79,7 +79,7 @@ def test_no_time_column_is_left_blank_without_saying_why():
 def test_why_a_time_column_is_empty_follows_the_codes_devices():
     """The other studies' rows (seed 001's GPU codes against its CPU codes; CPU against CPU), and a
     not-testable row that was measured."""
-    from apsp_kernels.study import verdicts as V
+    from apsp_kernels.study.method import verdicts as V
     C = claims.load()
     row = dict(claim="iitkgp_queue_bfs_can_lose_to_cpu", kind="exists", verdict="reproduced", ours_end_to_end="2x [1, 3]")
     assert V._why_empty(row, "best_cpu", C).startswith("not formed: the divisor is the seed's own CPU code")

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from apsp_kernels import claims, paths
+from apsp_kernels.study.method import claims
+from apsp_kernels import paths
 from apsp_kernels.algorithms import registry
 
 C = claims.load()
@@ -62,7 +63,7 @@ def test_quotes_are_verbatim(cid):
 
 
 def test_readings_are_listed_with_the_tested_one():
-    from apsp_kernels import claims as claims_mod
+    from apsp_kernels.study.method import claims as claims_mod
     C = claims_mod.load()
     c = C["kk_average_vs_fw"]
     rows = claims_mod.readings(c)
@@ -72,8 +73,8 @@ def test_readings_are_listed_with_the_tested_one():
 
 def test_a_verdict_with_several_readings_says_which_it_tests():
     import pandas as pd
-    from apsp_kernels import claims as claims_mod
-    from apsp_kernels.study import verdicts as V
+    from apsp_kernels.study.method import claims as claims_mod
+    from apsp_kernels.study.method import verdicts as V
     c = claims_mod.load()["kk_average_vs_fw"]
     row = V.evaluate(c, pd.DataFrame(), aggregate=(150.0, 140.0, 160.0, "150x"), decided=("reproduced", "x"))
     assert f"{len(c['readings'])} passages of the seed" in row["reason"] and "tested: " in row["reason"]

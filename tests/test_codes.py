@@ -11,7 +11,8 @@ import yaml
 
 from apsp_kernels import gpu_device, paths
 from apsp_kernels.algorithms import registry
-from apsp_kernels.study import codes, hochberg_spec, report_hochberg_data as HD
+from apsp_kernels.study.method import codes
+from apsp_kernels.study.seeds.hochberg import spec as hochberg_spec, load as HD
 
 PACKAGE = Path(registry.__file__).resolve().parents[1]
 

@@ -3,8 +3,8 @@ fitted non-increasing in n, so a tie at the smallest size or one noisy size does
 import numpy as np
 import pandas as pd
 
-from apsp_kernels.study import measurements as M
-from apsp_kernels.study import verdicts as V
+from apsp_kernels.study.seeds.kemp import load as M
+from apsp_kernels.study.method import verdicts as V
 
 
 def _records(ratio):

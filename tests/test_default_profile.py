@@ -3,9 +3,9 @@ import ast
 import inspect
 import json
 
-from apsp_kernels import runner
+from apsp_kernels.study.report import runner
 from apsp_kernels.paths import ROOT
-from apsp_kernels.study import profiles
+from apsp_kernels.study.seeds.kemp import profiles
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 

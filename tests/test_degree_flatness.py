@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims
-from apsp_kernels.study import quantities as Q, stats, verdicts as V
+from apsp_kernels.study.method import claims
+from apsp_kernels.study.method import quantities as Q, stats, verdicts as V
 
 GRAPHS = ["kemp 2-6", "kemp 8-12", "kemp 16-24", "kemp 32-48"]
 CODES = {"tran_fw": ("None", 50.0), "tran_minplus": ("None", 42.0), "katz_kider": ("16", 20.0), "kemp_ooc": ("16", 108.0)}
@@ -51,7 +51,7 @@ def test_pairing_inside_the_process_is_what_decides():
     """The same records compared unpaired (each graph's process medians against another's, as the
     statistic before the fix did) give an interval far wider than the claim's tolerance."""
     df = records()
-    from apsp_kernels.study import measurements as M
+    from apsp_kernels.study.seeds.kemp import load as M
     a, _ = M.times(df, "katz_kider", "16", N, graph="kemp 8-12")
     b, _ = M.times(df, "katz_kider", "16", N, graph="kemp 2-6")
     _, lo, hi = stats.ratio_ci(a, b)

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from apsp_kernels.difference_timing import DifferenceTiming, alternate, measure_algorithm
+from apsp_kernels.measure.difference_timing import DifferenceTiming, alternate, measure_algorithm
 
 
 class FakeClock:

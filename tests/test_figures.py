@@ -12,7 +12,8 @@ import pytest  # noqa: E402
 from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from apsp_kernels.algorithms import registry  # noqa: E402
-from apsp_kernels.study import figures as F, measurements as M  # noqa: E402
+from apsp_kernels.study.show import figures as F
+from apsp_kernels.study.seeds.kemp import load as M  # noqa: E402
 
 
 def _hex(c):

@@ -4,8 +4,9 @@ moves both sizes' times of one process together, divides out (quantities.growth)
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import claims
-from apsp_kernels.study import measurements as M, quantities as Q, stats, verdicts as V
+from apsp_kernels.study.method import claims
+from apsp_kernels.study.seeds.kemp import load as M
+from apsp_kernels.study.method import quantities as Q, stats, verdicts as V
 
 
 def records(processes=25, growth=37.5, lease_sd=0.10, run_sd=0.02, seed=1):

@@ -1,7 +1,8 @@
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import harness, reference_apsp, fletcher64
+from apsp_kernels.measure import harness
+from apsp_kernels import reference_apsp, fletcher64
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 
@@ -16,7 +17,7 @@ def test_measure_records_and_verifies():
 
 
 def test_wrong_result_is_recorded_as_failed_and_gets_no_time():
-    from apsp_kernels.study import measurements as M
+    from apsp_kernels.study.seeds.kemp import load as M
     g = G.kemp(64, seed=1)
     wrong = reference_apsp(g)
     wrong[5, 7] += 1

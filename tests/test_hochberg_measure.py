@@ -7,9 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import gpu_device, provenance, reference_apsp
+from apsp_kernels import gpu_device, reference_apsp
+from apsp_kernels.measure import provenance
 from apsp_kernels.algorithms import registry
-from apsp_kernels.study import hochberg_spec as S
+from apsp_kernels.study.seeds.hochberg import spec as S
 
 from script_runs import dry_run
 
@@ -58,8 +59,8 @@ def test_every_graph_has_its_exact_reference(kind):
 
 def test_the_study_code_is_fingerprinted():
     import fnmatch
-    files = ["apsp_kernels/study/hochberg_runs.py", "apsp_kernels/study/hochberg_spec.py", "data/sweeps/hochberg.yaml",
-             "apsp_kernels/difference_timing.py", "apsp_kernels/algorithms/gpu/sm_limit.py", "apsp_kernels/algorithms/gpu/fw_hochberg.py",
+    files = ["apsp_kernels/study/seeds/hochberg/runs.py", "apsp_kernels/study/seeds/hochberg/spec.py", "data/sweeps/hochberg.yaml",
+             "apsp_kernels/measure/difference_timing.py", "apsp_kernels/algorithms/gpu/sm_limit.py", "apsp_kernels/algorithms/gpu/fw_hochberg.py",
              "apsp_kernels/algorithms/gpu/cuda/hochberg_explore.cu"]
     for f in files:
         assert (ROOT / f).exists()

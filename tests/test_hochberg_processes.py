@@ -11,10 +11,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims, paths, provenance
-from apsp_kernels.study import report_hochberg as H
-from apsp_kernels.study import report_hochberg_verdicts as HV
-from apsp_kernels.study import stats
+from apsp_kernels.study.method import claims
+from apsp_kernels import paths
+from apsp_kernels.measure import provenance
+from apsp_kernels.study.seeds.hochberg import analysis as H
+from apsp_kernels.study.seeds.hochberg import verdicts as HV
+from apsp_kernels.study.method import stats
 
 from script_runs import ROOT
 from test_report_hochberg import _row

@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import gpu_device, harness, provenance
+from apsp_kernels import gpu_device
+from apsp_kernels.measure import harness, provenance
 from apsp_kernels.algorithms import registry
 from apsp_kernels.io import catalogue
 from apsp_kernels.core.sources import in_largest_component, largest_component
-from apsp_kernels.study import iitkgp_runs as R
-from apsp_kernels.study import iitkgp_spec as S
+from apsp_kernels.study.seeds.iitkgp import runs as R
+from apsp_kernels.study.seeds.iitkgp import spec as S
 
 from script_runs import dry_run, run_script
 
@@ -76,11 +77,11 @@ def test_graphs_are_cached_by_name_seed_and_size(tmp_path, monkeypatch):
 
 
 def test_the_study_code_is_fingerprinted():
-    for f in ("apsp_kernels/study/iitkgp_runs.py", "apsp_kernels/study/iitkgp_spec.py", "data/sweeps/iitkgp.yaml"):
+    for f in ("apsp_kernels/study/seeds/iitkgp/runs.py", "apsp_kernels/study/seeds/iitkgp/spec.py", "data/sweeps/iitkgp.yaml"):
         assert (ROOT / f).exists()
         assert any(fnmatch.fnmatch(f, g) and f.count("/") == g.count("/") for g in provenance.CODE_GLOBS), f
-    for f in ("apsp_kernels/study/iitkgp_report.py", "apsp_kernels/study/iitkgp_figures.py",
-              "apsp_kernels/study/iitkgp_verdicts.py"):        # the report only reads: a re-render needs no new run
+    for f in ("apsp_kernels/study/seeds/iitkgp/load.py", "apsp_kernels/study/seeds/iitkgp/figures.py",
+              "apsp_kernels/study/seeds/iitkgp/verdicts.py"):        # the report only reads: a re-render needs no new run
         assert not any(fnmatch.fnmatch(f, g) and f.count("/") == g.count("/") for g in provenance.CODE_GLOBS), f
 
 

@@ -7,12 +7,14 @@ import numpy as np
 import pandas as pd
 
 import iitkgp_synthetic as SYN
-from apsp_kernels import claims, paths
-from apsp_kernels.study import iitkgp_figures as F
-from apsp_kernels.study import iitkgp_report as R
-from apsp_kernels.study import iitkgp_verdicts as IV
-from apsp_kernels.study import summary, tables
-from apsp_kernels.study import verdicts as V
+from apsp_kernels.study.method import claims
+from apsp_kernels import paths
+from apsp_kernels.study.seeds.iitkgp import figures as F
+from apsp_kernels.study.seeds.iitkgp import load as R
+from apsp_kernels.study.seeds.iitkgp import verdicts as IV
+from apsp_kernels.study.report import summary
+from apsp_kernels.study.show import tables
+from apsp_kernels.study.method import verdicts as V
 
 C = claims.load()
 MINE = [c["id"] for c in IV.claims_here(C)]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from apsp_kernels.algorithms.gpu.multi import launch
-from apsp_kernels.study import nthu_runs as jobs
+from apsp_kernels.study.seeds.nthu import runs as jobs
 
 
 def _echo(ctx, x):

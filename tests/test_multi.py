@@ -230,7 +230,7 @@ def test_two_gpu_jobs_checksum_by_block_rows():
     """The measurement path: ranks checksum their own block rows; combined they give the reference's
     Fletcher-64, and block by block they equal the one-GPU run's."""
     from apsp_kernels.algorithms.gpu.multi import launch
-    from apsp_kernels.study import nthu_runs as jobs
+    from apsp_kernels.study.seeds.nthu import runs as jobs
     from apsp_kernels.core.verify import fletcher64
     todo = [jobs.job(700, s, "b32-dim3-branch") for s in S.SYNC_DESIGNS]
     one = jobs.summarise(launch.spawn(1, jobs.run_jobs, ([jobs.job(700, "row")],)))[0]

@@ -8,7 +8,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims
+from apsp_kernels.study.method import claims
 
 ROOT = Path(__file__).resolve().parent.parent
 NB = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
@@ -23,7 +23,7 @@ def test_notebook_has_tagged_parameters_cell(nb):
 
 
 def test_summary_runs_after_every_notebook_whose_verdicts_it_collects():
-    from apsp_kernels import runner
+    from apsp_kernels.study.report import runner
     names = [p.stem for p in runner.order(NB)]
     assert names[-1] == "07_summary" and names[:-1] == sorted(names[:-1])
     assert set(claims.load()[c]["notebook"] for c in claims.load()) <= set(names[:-1])
@@ -79,7 +79,7 @@ def test_reports_tables_and_outputs_read_well(smoke_reports):
     holds numbers (identifiers such as a variant aside), no raw float (more than 4 significant
     digits after a decimal point); no stderr output (a
     progress log or a warning) in any report."""
-    from apsp_kernels.study import tables
+    from apsp_kernels.study.show import tables
     text_columns = {h for h, u in tables.COLUMNS.values() if u is None}
     for page in sorted(smoke_reports.glob("*.html")):
         for t in html_tables(page.read_text(encoding="utf-8")):
@@ -133,7 +133,7 @@ def html_tables(page):
 def test_rendering_the_same_notebook_twice_gives_the_same_bytes(tmp_path, monkeypatch):
     """Reports re-rendered from the same records are byte-identical: no timestamps, durations or
     random ids in the executed notebooks, the HTML pages, the index or the status file."""
-    from apsp_kernels import runner
+    from apsp_kernels.study.report import runner
     nbdir = tmp_path / "notebooks"
     nbdir.mkdir()
     nb = nbformat.v4.new_notebook(cells=[
@@ -156,7 +156,7 @@ def test_rendering_the_same_notebook_twice_gives_the_same_bytes(tmp_path, monkey
 
 
 def test_failing_notebook_is_reported_and_others_continue(tmp_path, monkeypatch):
-    from apsp_kernels import runner
+    from apsp_kernels.study.report import runner
     nbdir = tmp_path / "notebooks"
     nbdir.mkdir()
     for name, src in (("a_bad", "raise ValueError('boom')"), ("b_good", "x = 1")):

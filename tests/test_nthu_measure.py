@@ -82,7 +82,7 @@ def test_jobs_weak_scaling_runs_on_one_gpu_too(nm):
 
 
 def test_a_p_gpu_result_is_checked_against_the_one_gpu_result(nm, monkeypatch):
-    from apsp_kernels.study import nthu_runs as jobs
+    from apsp_kernels.study.seeds.nthu import runs as jobs
     calls = []
     real = nm.reference_checksum
     monkeypatch.setattr(nm, "reference_checksum", lambda g: calls.append(g.n) or real(g))
@@ -101,7 +101,7 @@ def test_a_p_gpu_result_is_checked_against_the_one_gpu_result(nm, monkeypatch):
 
 
 def test_above_the_cap_the_one_gpu_result_is_the_reference(nm, monkeypatch):
-    from apsp_kernels.study import nthu_runs as jobs
+    from apsp_kernels.study.seeds.nthu import runs as jobs
     monkeypatch.setattr(nm, "reference_checksum", lambda g: pytest.fail("no CPU reference above the cap"))
     one = jobs.summarise(_ranks(_records(0, 130, "row", 1)))[0]
     nm._verify(one, cap=100)

@@ -9,11 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims
+from apsp_kernels.study.method import claims
 from apsp_kernels.algorithms.gpu.fw_nthu import padded_size
 from apsp_kernels.algorithms.gpu.multi import schedule
-from apsp_kernels.provenance import same_source
-from apsp_kernels.study import nthu_figures as NF, nthu_report as R, nthu_scaling as SC, nthu_verdicts as NV, tables
+from apsp_kernels.measure.provenance import same_source
+from apsp_kernels.study.seeds.nthu import figures as NF, load as R, scaling as SC, verdicts as NV
+from apsp_kernels.study.show import tables
 
 C = claims.load()
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from apsp_kernels import provenance
-from apsp_kernels.study import plan, profiles
+from apsp_kernels.measure import provenance
+from apsp_kernels.study.seeds.kemp import spec as plan, profiles
 
 # sha256 over the jobs of plan.campaign_jobs(profile), one JSON line per job.  A change here is a change
 # of the campaign: new studies measure their own jobs (scripts/hochberg_measure.py), never by adding to

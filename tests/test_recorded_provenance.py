@@ -7,8 +7,9 @@ import subprocess
 
 import pytest
 
-from apsp_kernels import paths, provenance
-from apsp_kernels.provenance import same_source
+from apsp_kernels import paths
+from apsp_kernels.measure import provenance
+from apsp_kernels.measure.provenance import same_source
 
 
 def _git(*args):

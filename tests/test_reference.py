@@ -4,7 +4,7 @@ multi-GPU runs share."""
 from apsp_kernels import fletcher64, reference_apsp
 from apsp_kernels.algorithms import cpu, reference
 from apsp_kernels.core import generators as G
-from apsp_kernels.study import campaign
+from apsp_kernels.study.seeds.kemp import runs as campaign
 
 
 def test_one_cached_reference_per_graph(tmp_path, monkeypatch):

@@ -6,10 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims, paths
-from apsp_kernels.study import report_hochberg as H
-from apsp_kernels.study import report_hochberg_verdicts as HV
-from apsp_kernels.study import rules
+from apsp_kernels.study.method import claims
+from apsp_kernels import paths
+from apsp_kernels.study.seeds.hochberg import analysis as H
+from apsp_kernels.study.seeds.hochberg import verdicts as HV
+from apsp_kernels.study.method import rules
 
 
 def _row(stage, run, n, graph="cycle_undirected", w=None, wo=None, ev=None, **kw):

@@ -56,7 +56,7 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
         assert resp and resp.ok
         # one row per claim: each row's own verdict cell holds exactly the verdict recorded for its claim
         import pandas as pd
-        from apsp_kernels import claims
+        from apsp_kernels.study.method import claims
         recorded = pd.read_csv(smoke_reports / "verdicts.csv").set_index("claim")["verdict"].to_dict()
         rows = page.locator("table#reports tr.claim-row")
         seen, without = {}, []

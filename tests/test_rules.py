@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from apsp_kernels.study import rules, stats
+from apsp_kernels.study.method import rules, stats
 
 
 # ----------------------------------------------------------------- range / value

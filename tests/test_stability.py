@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from apsp_kernels.study import stability as S
+from apsp_kernels.study.report import stability as S
 
 
 def _load_factory(values):
@@ -50,7 +50,7 @@ def test_a_claim_at_its_edge_is_flagged_and_a_firm_one_is_not(tmp_path):
 
 def test_the_command_writes_the_table_and_what_it_was_drawn_from(tmp_path, monkeypatch, capsys):
     import json
-    from apsp_kernels.study import campaign, campaign_verdicts
+    from apsp_kernels.study.seeds.kemp import runs as campaign, verdicts as campaign_verdicts
     values = {"a": [30, 31, 33, 34, 39], "b": [41, 42, 44, 45, 38]}
     monkeypatch.setattr(campaign, "load", _load_factory(values))
     monkeypatch.setattr(campaign_verdicts, "frame_verdicts", _verdicts)
@@ -71,7 +71,7 @@ def test_the_command_writes_the_table_and_what_it_was_drawn_from(tmp_path, monke
 
 
 def test_the_summary_sentence_is_computed_from_the_table(tmp_path):
-    from apsp_kernels.study import summary
+    from apsp_kernels.study.report import summary
     assert summary.predicted_agreement(tmp_path) is None and summary.predicted_agreement(None) is None
     table = S.agreement(pd.DataFrame({"edge": ["reproduced"] * 3 + ["inconclusive"], "firm": ["differs"] * 4}),
                         {"edge": "reproduced", "firm": "differs"})

@@ -2,8 +2,8 @@
 range and our interval, and the sentence about one CPU factor is computed from their intersection."""
 import pandas as pd
 
-from apsp_kernels import hardware
-from apsp_kernels.study import summary as S
+from apsp_kernels.measure import hardware
+from apsp_kernels.study.report import summary as S
 
 
 def _verdicts(rows):

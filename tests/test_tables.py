@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apsp_kernels.study import tables as T
+from apsp_kernels.study.show import tables as T
 
 
 @pytest.mark.parametrize("x, text", [

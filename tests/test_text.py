@@ -2,7 +2,7 @@
 import numpy as np
 import pandas as pd
 
-from apsp_kernels.study import text as T
+from apsp_kernels.study.method import text as T
 
 
 def _sp(rows):

@@ -7,9 +7,9 @@ import re
 import pytest
 
 import tuned_synthetic as SYN
-from apsp_kernels.study import tuned_figures as TF
-from apsp_kernels.study import tuned_report as R
-from apsp_kernels.study import tuned_targets as T
+from apsp_kernels.study.seeds.tuned import figures as TF
+from apsp_kernels.study.seeds.tuned import load as R
+from apsp_kernels.study.seeds.tuned import verdicts as T
 
 
 def run_of(tmp_path, rows, **kw):
@@ -158,7 +158,7 @@ def test_limits_and_figures(tmp_path):
     lt = R.limits_table(b, ref)
     assert set(lt["limit"]) == {"int32 add-min limit", "copy-bandwidth limit"}
     assert lt.loc[lt["limit"] == "int32 add-min limit", "median (G updates/s)"].iloc[0] == pytest.approx(16500)
-    from apsp_kernels.study import tables
+    from apsp_kernels.study.show import tables
     tables.frame(lt), tables.frame(R.rows_table(b.df))                # units in every numeric header
     fig = TF.roofline(b, ref)
     assert [ax.get_title() for ax in fig.axes] == ["bound by the int32 add-min limit", "bound by the copy-bandwidth limit"]

@@ -8,11 +8,13 @@ recorded results, its verdicts and figures; imported by the notebook, not here);
 measurement jobs, run on every rank; imported by scripts/nthu_measure.py and multi_gpu, not here)."""
 from __future__ import annotations
 
-from . import figures, measurements, plan, profiles, quantities, rules, stats, tables, text, verdicts
-from .figures import plot_speedups, plot_times, save_figure
-from .measurements import batch_id, load, speedups, summary, times
-from .profiles import kemp_graph, profile, repeats_for
-from .summary import collect_verdicts, show_runs
+from .show import figures, tables
+from .seeds.kemp import load as measurements, spec as plan, profiles
+from .method import quantities, rules, stats, text, verdicts
+from .show.figures import plot_speedups, plot_times, save_figure
+from .seeds.kemp.load import batch_id, load, speedups, summary, times
+from .seeds.kemp.profiles import kemp_graph, profile, repeats_for
+from .report.summary import collect_verdicts, show_runs
 
 __all__ = ["figures", "measurements", "plan", "profiles", "quantities", "rules", "stats", "tables", "text", "verdicts",
            "plot_speedups", "plot_times", "save_figure", "batch_id", "load", "speedups", "summary", "times",

@@ -8,7 +8,7 @@ rows too, sizes the grid by N and queues the launches; the results are the same.
 Every launcher returns ``(distances, timings)``: ``kernel_ms`` (CUDA events around the launches),
 ``alloc_ms``, ``h2d_ms``, ``d2h_ms``, ``launches`` and ``row_stride`` (Na, in ints).  ``launch=False``
 makes the same allocations and copies without the kernel: the second build of Sec. 2.3 whose time
-his method subtracts (apsp_kernels.difference_timing)."""
+his method subtracts (apsp_kernels.measure.difference_timing)."""
 from __future__ import annotations
 
 import time

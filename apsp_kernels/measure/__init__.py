@@ -1,0 +1,1 @@
+"""measure: see docs/layout.md."""

@@ -1,0 +1,232 @@
+"""What machine and software produced a result: recorded beside every results file."""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+_PKGS = ("numpy", "scipy", "numba", "pandas", "cupy-cuda13x", "cupy-cuda12x", "cupy", "papermill", "seaborn")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# The files whose content decides a measurement: the solvers, kernels, harness and the campaign's
+# plan.  The analysis (study's statistics, rules, verdicts, figures), the notebooks and the claims
+# only read measurements, so a recorded run can be re-rendered by later code.
+CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/*.cuh",      # before the algorithms/ layout
+              "apsp_kernels/algorithms/*.py", "apsp_kernels/algorithms/cpu/*.py", "apsp_kernels/algorithms/gpu/*.py",
+              "apsp_kernels/algorithms/gpu/cuda/*.cu", "apsp_kernels/algorithms/gpu/cuda/*.cuh",
+              "apsp_kernels/algorithms/gpu/multi/*.py",     # matches nothing before it existed: old fingerprints hold
+              "apsp_kernels/algorithms/gpu/tuned/*.py",     # the tuned line (issue 14): likewise
+              "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py",
+              # the loader of the plan's codes (data/sweeps/kemp.yaml, matched below): no older commit holds it
+              "apsp_kernels/study/codes.py",
+              # the Hochberg study's own runner and sweep (no file matched these before it: older commits'
+              # fingerprints are unchanged, tests/test_plan_frozen.py checks the recorded ones)
+              "apsp_kernels/study/hochberg_*.py", "data/sweeps/*.yaml",
+              # the IIT Kharagpur study's runs and sweep (seed 001; its report, iitkgp_report.py and
+              # iitkgp_figures.py, only reads them): no older commit holds these files
+              "apsp_kernels/study/iitkgp_runs.py", "apsp_kernels/study/iitkgp_spec.py",
+              # the multi-GPU measurement jobs, once algorithms/gpu/multi/jobs.py (matched above in older
+              # commits; no older commit holds this path, so their fingerprints are unchanged)
+              "apsp_kernels/study/nthu_runs.py",
+              # graph formats, data sets and seed 001's catalogue, once apsp_kernels/*.py (matched above in
+              # older commits; no older commit holds this folder)
+              "apsp_kernels/io/*.py",
+              # the graph type, distances, generators and verification, once apsp_kernels/*.py (likewise)
+              "apsp_kernels/core/*.py",
+              # the measurement harness, bench and hardware probes, once apsp_kernels/*.py (issue 31 moved them
+              # to measure/; no older commit holds this folder, so older fingerprints are unchanged)
+              "apsp_kernels/measure/*.py",
+              # each study's measuring code, once study/<name>.py above (issue 31 gave each seed its package):
+              "apsp_kernels/study/method/codes.py", "apsp_kernels/study/seeds/kemp/spec.py",
+              "apsp_kernels/study/seeds/kemp/profiles.py", "apsp_kernels/study/seeds/kemp/runs.py",
+              "apsp_kernels/study/seeds/hochberg/spec.py", "apsp_kernels/study/seeds/hochberg/runs.py",
+              "apsp_kernels/study/seeds/iitkgp/spec.py", "apsp_kernels/study/seeds/iitkgp/runs.py",
+              "apsp_kernels/study/seeds/nthu/runs.py")
+
+
+class ProvenanceError(RuntimeError):
+    pass
+
+
+def _blob_sha1(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()      # git's blob id
+
+
+def code_fingerprint(root=ROOT) -> str:
+    """sha1 over (path, git blob id) of the code files: equal to :func:`fingerprint_of_commit`
+    of the commit the tree was checked out from, with or without a .git beside it (the device
+    machine gets a copy of the working tree whose .git may be stale)."""
+    root = Path(root)
+    files = sorted({p for g in CODE_GLOBS for p in root.glob(g) if p.is_file() and "__pycache__" not in p.parts})
+    h = hashlib.sha1()
+    for p in files:
+        h.update(f"{p.relative_to(root).as_posix()} {_blob_sha1(p.read_bytes())}\n".encode())
+    return h.hexdigest()
+
+
+def fingerprint_of_commit(commit, root=ROOT):
+    """The same fingerprint computed from git's objects for ``commit`` (None without git)."""
+    import fnmatch
+    try:
+        out = subprocess.run(["git", "ls-tree", "-r", commit], cwd=root, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    rows = []
+    for line in out.stdout.splitlines():
+        meta, path = line.split("\t", 1)
+        _, kind, sha = meta.split()
+        if kind == "blob" and any(fnmatch.fnmatch(path, pt) and path.count("/") == pt.count("/") for pt in CODE_GLOBS):
+            rows.append((path, sha))
+    h = hashlib.sha1()
+    for path, sha in sorted(rows):
+        h.update(f"{path} {sha}\n".encode())
+    return h.hexdigest()
+
+
+def git_commit():
+    """HEAD (with '-dirty' where tracked files differ from it), or $APSP_GIT_COMMIT where the
+    tree is a copy without a usable .git (then the fingerprint ties it to that commit)."""
+    if os.environ.get("APSP_GIT_COMMIT"):
+        return os.environ["APSP_GIT_COMMIT"], "APSP_GIT_COMMIT"
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+        return (out.stdout.strip() + ("-dirty" if dirty else "") if out.returncode == 0 else None), "git"
+    except (OSError, subprocess.SubprocessError):
+        return None, "none"
+
+
+def same_source(commits, paths, root=None):
+    """True where ``paths`` (a file or folder, or a list of them) are byte-identical at every one of
+    ``commits`` (``git diff --quiet``, in the checkout; a recorded '-dirty' mark is dropped), False where
+    they differ, None where git cannot tell (no .git, an unknown commit).  The recorded ``code_fingerprint`` cannot say it: it hashes every
+    code file, so a batch measured at two commits that share their kernels looks as mixed as one that does not."""
+    commits = list(dict.fromkeys(c.removesuffix("-dirty") for c in commits if c))
+    if len(commits) < 2:
+        return True if commits else None
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    try:
+        rcs = [subprocess.run(["git", "diff", "--quiet", a, b, "--", *map(str, paths)], cwd=root or ROOT,
+                              capture_output=True, timeout=20).returncode for a, b in zip(commits, commits[1:])]
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return None if any(rc > 1 for rc in rcs) else not any(rcs)
+
+
+def check_batch(run_dir, prov, strict=False, pattern="provenance-*.json"):
+    """A batch records one commit: refuse a provenance file of ``run_dir`` (``pattern``) measured at
+    other code than ``prov`` (a process about to join the batch, or the batch's first when it is
+    loaded); and a reference run (``strict``) refuses to record from a dirty tree."""
+    commit = prov.get("git_commit") or ""
+    if strict and (not commit or commit.endswith("-dirty")):
+        raise ProvenanceError(f"refusing to record a reference run from a dirty or unknown tree ({commit or 'no commit'}): "
+                              "commit first, or set APSP_GIT_COMMIT to the commit this copy was made from")
+    code = prov.get("code_fingerprint")
+    for other in sorted(Path(run_dir).glob(pattern)):
+        o = json.loads(other.read_text())
+        if o.get("code_fingerprint") != code or (o.get("git_commit") or "") != commit:
+            raise ProvenanceError(f"{other} was measured at {o.get('git_commit')} (code {str(o.get('code_fingerprint'))[:12]}), "
+                                  f"different code from {commit or None} (code {str(code)[:12]}): one batch, one commit")
+
+
+def _cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _cpu_state():
+    """What decides single-thread speed and can be read: governor, current and max frequency,
+    and the CPU this process may run on (the CPU baselines pin no core: numba's threads and
+    the OS place them; recorded so a reader can see what was available)."""
+    out = {}
+    base = Path("/sys/devices/system/cpu/cpu0/cpufreq")
+    for key, f in (("cpu_governor", "scaling_governor"), ("cpu_mhz_now", "scaling_cur_freq"),
+                   ("cpu_mhz_max", "cpuinfo_max_freq")):
+        try:
+            v = (base / f).read_text().strip()
+            out[key] = v if key == "cpu_governor" else round(int(v) / 1000)
+        except (OSError, ValueError):
+            out[key] = None
+    try:
+        out["cpu_affinity"] = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        out["cpu_affinity"] = None
+    try:   # which boot of which machine: processes of one campaign on different leases differ here
+        out["boot_id"] = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        out["boot_id"] = None
+    return out
+
+
+def gpu_info():
+    """GPU name, driver, CUDA runtime and CuPy version, or None without a usable GPU."""
+    try:
+        import cupy as cp
+        if cp.cuda.runtime.getDeviceCount() < 1:
+            return None
+        props = cp.cuda.runtime.getDeviceProperties(0)
+        return {
+            "gpu": props["name"].decode() if isinstance(props["name"], bytes) else props["name"],
+            "sm_count": props["multiProcessorCount"],
+            "compute_capability": f"{props['major']}.{props['minor']}",
+            "gpu_memory_bytes": int(props["totalGlobalMem"]),
+            "driver_version": cp.cuda.runtime.driverGetVersion(),
+            "cuda_runtime_version": cp.cuda.runtime.runtimeGetVersion(),
+            "cupy": cp.__version__,
+        }
+    except Exception:
+        return None
+
+
+def collect(profile=None, parameters=None) -> dict:
+    pkgs = {}
+    for p in _PKGS:
+        try:
+            pkgs[p] = metadata.version(p)
+        except metadata.PackageNotFoundError:
+            pass
+    try:
+        import numba
+        threads = numba.config.NUMBA_NUM_THREADS
+    except ImportError:
+        threads = None
+    commit, commit_from = git_commit()
+    info = {
+        "timestamp": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "git_commit": commit,
+        "git_commit_from": commit_from,
+        "code_fingerprint": code_fingerprint(),
+        "hostname": platform.node(),
+        "cpu": _cpu_model(),
+        "cpu_cores": os.cpu_count(),
+        "cpu_threads_used": threads,
+        "python": platform.python_version(),
+        "packages": pkgs,
+        "profile": profile,
+        "parameters": parameters or {},
+    }
+    info.update(_cpu_state())
+    gi = gpu_info()
+    info.update(gi or {"gpu": None})
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=10)
+        if out.returncode == 0:
+            info["nvidia_driver"] = out.stdout.strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return info

@@ -1,0 +1,1 @@
+"""method: see docs/layout.md."""

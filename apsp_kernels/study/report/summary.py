@@ -1,0 +1,178 @@
+"""What every report shows first (where the numbers come from, what failed, where the
+independent runs disagree), and the collection of every notebook's verdicts for notebook 07."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ..method import claims as claims_mod
+from ... import paths
+from ..seeds.kemp import load as M
+from . import stability
+from ..show import tables
+
+
+def record_source(meas):
+    """Where this report's numbers come from, for the index (reports/sources/<notebook>.json)."""
+    if not meas.notebook:
+        return
+    p = meas.prov
+    out = paths.REPORTS / "sources"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{meas.notebook}.json").write_text(json.dumps(dict(
+        measured_now=bool(meas.measured_now), device=p.get("gpu") or p.get("cpu"), date=str(p.get("timestamp") or "")[:10],
+        commit=str(p.get("git_commit") or "")[:12], run=str(M.rel(meas.run_dir)))))
+
+
+def show_runs(meas):
+    """Provenance, failed runs, and (in red) groups whose independent processes disagree."""
+    from IPython.display import HTML, Markdown, display
+    record_source(meas)
+    display(Markdown(meas.note))
+    s = M.summary(meas.df)
+    own = M.summary(meas.own if meas.own is not None else meas.df)
+    bad = own.loc[~s["ok"], [c for c in ("algorithm", "variant", "graph", "n", "runs", "failed", "error") if c in own]]
+    if bad.empty:
+        display(Markdown("Every full run was **verified** against the CPU reference (Fletcher-64 of the exact "
+                         "distances); sampled CPU estimates are marked *sampled* wherever they are used."))
+    else:
+        display(Markdown("**Runs that FAILED verification or raised** (never plotted as times):"))
+        display(tables.show(bad))
+    d = meas.own if meas.own is not None else meas.df
+    spread = M.process_spread(d)
+    if len(spread):
+        display(Markdown("How far the independent processes' medians of one timed group lie apart "
+                         "(slowest / fastest process), per device:"))
+        display(tables.show(spread))
+    dis = M.process_disagreements(d)
+    if len(dis):
+        display(HTML('<p style="color:#cf222e;font-weight:bold">Independent processes disagree for '
+                     f'{len(dis)} timed groups: each process timed the group at least twice, their ranges do not '
+                     'overlap and their medians differ by more than 10% (the 10 largest below). Repeats inside one '
+                     'process understate the uncertainty on this machine; the intervals in the tables pool every '
+                     'process.</p>'))
+        display(tables.show(dis.nlargest(10, "max_over_min")))
+    return s
+
+
+NOTEBOOKS_WITH_CLAIMS = lambda: sorted({c["notebook"] for c in claims_mod.load().values()})
+
+
+SUPERSEDED = "SUPERSEDED.md"     # in a recorded run's folder: why its method is no longer the study's
+
+
+def recorded_runs(profile):
+    """The recorded campaigns of ``profile`` that hold a verdicts.csv, oldest first, split into
+    (current, superseded): a superseded run keeps its records and verdicts for comparison, and
+    its folder says in SUPERSEDED.md what changed in the method since."""
+    runs = sorted(d for d in paths.RECORDED.glob(f"*-{profile}-campaign") if (d / "verdicts.csv").exists())
+    return [r for r in runs if not (r / SUPERSEDED).exists()], [r for r in runs if (r / SUPERSEDED).exists()]
+
+
+def measured_after_method(run_dir):
+    """Whether every process of a run began after the method (rules.METHOD_FIXED) was fixed: only
+    such runs can confirm that the verdicts are stable; earlier ones were development data."""
+    from ..method import rules
+    stamps = [json.loads(p.read_text()).get("timestamp") or "" for p in Path(run_dir).glob("provenance-*.json")]
+    return bool(stamps) and min(stamps) >= rules.METHOD_FIXED
+
+
+def verdict_table(runs):
+    """Every campaign claim's verdict in each run side by side, and whether they all agree.  Only the
+    claims of the campaign's notebooks (plan.NOTEBOOKS): a study with its own measurement (08, 09, 10)
+    is rendered beside a campaign from its own run, the same in every campaign's table, and counting
+    it would make two campaigns look more alike than their measurements are."""
+    from ..seeds.kemp.spec import NOTEBOOKS
+    owner = {cid: c["notebook"] for cid, c in claims_mod.load().items()}
+    def campaign_claims(r):
+        v = pd.read_csv(r / "verdicts.csv").set_index("claim")["verdict"]
+        return v[[owner.get(cid) in NOTEBOOKS for cid in v.index]]
+    wide = pd.concat({r.name[:15]: campaign_claims(r) for r in runs}, axis=1)
+    wide["same"] = wide.nunique(axis=1, dropna=False) == 1
+    return wide
+
+
+def collect_verdicts(run_dir=None):
+    """Every notebook's verdict table: this batch's (reports/verdicts/) where the notebook ran,
+    else the one recorded beside the campaign it rendered (``run_dir``).  A claim that data/claims.yaml
+    now gives to another notebook (seed 001's, moved from 06 to 10) is taken from that notebook only, so
+    that an older recorded table cannot list it twice or under the notebook that no longer tests it."""
+    frames = []
+    owner = {cid: c["notebook"] for cid, c in claims_mod.load().items()}
+    for nb in NOTEBOOKS_WITH_CLAIMS():
+        f = paths.REPORTS / "verdicts" / f"{nb}.csv"
+        if not f.exists() and run_dir is not None:
+            f = run_dir / f"verdicts-{nb}.csv"
+        if not f.exists():
+            continue
+        t = pd.read_csv(f)
+        t = t[t["claim"].map(lambda cid: owner.get(cid, nb) == nb)].copy()
+        t["notebook"] = nb
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def predicted_agreement(run_dir):
+    """The run's stability table (``stability.csv`` of ``python -m apsp_kernels.study.report.stability``, if
+    it was made): (a sentence from its numbers, the claims that some draws judged otherwise) or None."""
+    f = Path(run_dir) / stability.TABLE if run_dir is not None else None
+    if f is None or not f.exists():
+        return None
+    t = pd.read_csv(f)
+    side = json.loads(f.with_suffix(".json").read_text()) if f.with_suffix(".json").exists() else {}
+    shaky = t[t["agree"] < 1].sort_values("agree", kind="stable")
+    draws = int(t["draws"].max())
+    text = (f"Pseudo-runs of {side.get('k', '?')} processes drawn {draws} times from "
+            f"{', '.join(side.get('runs', [])) or 'the recorded runs'}: {int((t['agree'] == 1).sum())} of {len(t)} "
+            f"claims give this run's verdict in every draw")
+    if len(shaky):
+        worst = shaky.iloc[0]
+        text += (f"; {len(shaky)} do not, the least stable `{worst['claim']}` ({worst['verdict']}) in "
+                 f"{round(worst['agree'] * draws)} of {draws}")
+    if side.get("skipped"):
+        text += f" (left out, their measurement differs between the pooled runs: {', '.join(side['skipped'])})"
+    shaky = shaky.assign(draws_giving_it=[f"{round(a * draws)} of {draws}" for a in shaky["agree"]])
+    return text + ".", shaky[["claim", "verdict", "draws_giving_it", "seen"]].reset_index(drop=True)
+
+
+# What bounds each kernel whose claim Kemp measured on his GTX 470 (an assumption: notebook 07 says so)
+IMPLIED_GAIN_BOUND = {"tran_fw_vs_fw": "bandwidth", "tran_minplus_vs_fw": "int32", "kk_vs_fw": "int32", "kk_vs_blocked": "int32"}
+
+
+def implied_cpu_gain(claims, verdicts, bound=None):
+    """The hardware hypothesis of notebook 07: if only the GPU had changed, Kemp's speed-up times
+    the H100/GTX 470 ratio of what bounds the kernel would be ours; what is left over is the gain of
+    the CPU baseline.  Returns (table, sentence).  The implied gain carries both ranges: Kemp's
+    claimed range and our 95% interval, lo_K * r / hi_ours .. hi_K * r / lo_ours.  The sentence says
+    whether one CPU factor lies in every claim's range (their intersection), computed, not judged."""
+    from ...measure import hardware
+    rows, ranges = [], []
+    for cid, bnd in (bound or IMPLIED_GAIN_BOUND).items():
+        c, r = claims.get(cid, {}), verdicts[verdicts["claim"] == cid]
+        if not c.get("kemp") or r.empty:
+            continue
+        ratio = hardware.ratio("GeForce GTX 470", bnd)
+        lo, hi = c["kemp"][0] * ratio, c["kemp"][1] * ratio
+        ours, o_lo, o_hi = (float(r[k].iloc[0]) for k in ("ours", "ci_lo", "ci_hi"))
+        ok = all(x == x and x > 0 for x in (ours, o_lo, o_hi))
+        if ok:
+            ranges.append((cid, lo / o_hi, hi / o_lo))
+        rows.append({"claim": cid, "Kemp on the GTX 470 (x)": f"{c['kemp'][0]:g}-{c['kemp'][1]:g}", "bound by (assumed)": bnd,
+                     "H100 / GTX 470, vendor peaks (x)": f"{ratio:.0f}", "predicted if the CPU were unchanged (x)": f"{lo:.0f}-{hi:.0f}",
+                     "ours, geometric mean [95% CI] (x)": tables.interval(ours, o_lo, o_hi, ""),
+                     "implied single-thread CPU gain (x)": f"{lo / o_hi:.2g}-{hi / o_lo:.2g}" if ok else "-"})
+    if not ranges:
+        return pd.DataFrame(rows), ""
+    common_lo, common_hi = max(a for _, a, _ in ranges), min(b for _, _, b in ranges)
+    if common_lo <= common_hi:
+        text = (f"One CPU factor between {common_lo:.2g}x and {common_hi:.2g}x lies in the implied range of every one "
+                f"of these {len(ranges)} claims: the hypothesis that only the GPU and the CPU's speed changed fits them.")
+    else:
+        low = min(ranges, key=lambda x: x[2])
+        high = max(ranges, key=lambda x: x[1])
+        text = (f"No single CPU factor lies in every claim's implied range: `{low[0]}` needs at most {low[2]:.2g}x, "
+                f"`{high[0]}` at least {high[1]:.2g}x, so the hypothesis that only the GPU and the CPU's speed "
+                f"changed does not fit these claims.")
+    return pd.DataFrame(rows), text

@@ -1,0 +1,1 @@
+"""seeds: see docs/layout.md."""

@@ -1,0 +1,1 @@
+"""hochberg: see docs/layout.md."""

@@ -1,0 +1,217 @@
+"""Notebook 08's analysis of the Hochberg study (seed 002): the tables, intervals and findings of its
+figures and claims, from the recorded study (:mod:`report_hochberg_data`, whose loading this module
+passes on: ``report_hochberg.load``).  Each interval is over the independent processes where two or
+more have a point, else over the repeats of the one process (:func:`report_hochberg_data.single_run`)."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from .... import paths
+from ...method import stats, verdicts as V
+from . import load as D
+from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, _MS, _lists, _nproc, _pooled, _sel
+from ...show.tables import fmt, interval
+
+LOGS = paths.RECORDED / "device-logs"
+# the recorded study's loading, passed on: notebook 08 and the tests call report_hochberg.load, latest, single_run
+Study, load, latest, processes_of, collapse, single_run = D.Study, D.load, D.latest, D.processes_of, D.collapse, D.single_run
+
+
+# ------------------------------------------------------------------ Fig. 2.3: his cycles
+def cycles(st, graph):
+    """Per n: his difference (mean, standard error), the event and end-to-end times (median, 95% CI
+    over the repeats), the all-core CPU FW (median, CI), and whether his two times disagree."""
+    g = _sel(st.df, "cycles", GPU, graph=graph, status="ok")
+    c = _sel(st.df, "cycles", CPU, graph=graph, status="ok").set_index("n")
+    rows = []
+    for r in g.sort_values("n").to_dict("records"):
+        ev, w = stats.median_ci(_lists(r, "event_ms_json")), stats.median_ci(_lists(r, "with_ms_json"))
+        cp = stats.median_ci(_lists(c.loc[r["n"]], "with_ms_json")) if r["n"] in c.index else (np.nan,) * 4
+        rows.append({"n": r["n"], "his difference (ms)": r["difference_ms"], "standard error (ms)": r["difference_se_ms"],
+                     "events (ms)": ev[0], "events lo (ms)": ev[1], "events hi (ms)": ev[2],
+                     "end-to-end (ms)": w[0], "end-to-end lo (ms)": w[1], "end-to-end hi (ms)": w[2],
+                     "CPU (ms)": cp[0], "CPU lo (ms)": cp[1], "CPU hi (ms)": cp[2],
+                     "methods disagree": r["methods_disagree"]})
+    return pd.DataFrame(rows)
+
+
+def cycles_at(st, sizes):
+    """Fig. 2.3's numbers at a few sizes, as the report's table shows them."""
+    out = []
+    for graph in GRAPHS:
+        t = cycles(st, graph)
+        for r in t[t["n"].isin(sizes)].to_dict("records"):
+            out.append({"graph": graph, "n": r["n"], "his difference +- 2 s.e. (ms)":
+                        f"{fmt(r['his difference (ms)'])} +- {fmt(2 * r['standard error (ms)'])}",
+                        "kernel, events [95% CI] (ms)": interval(r["events (ms)"], r["events lo (ms)"], r["events hi (ms)"], ""),
+                        "end-to-end [95% CI] (ms)": interval(r["end-to-end (ms)"], r["end-to-end lo (ms)"], r["end-to-end hi (ms)"], ""),
+                        "CPU, 16 threads [95% CI] (ms)": interval(r["CPU (ms)"], r["CPU lo (ms)"], r["CPU hi (ms)"], ""),
+                        "CPU / GPU end-to-end (x)": r["CPU (ms)"] / r["end-to-end (ms)"],
+                        "his two kernel times disagree": str(r["methods disagree"]).lower() == "true"})
+    return pd.DataFrame(out)
+
+
+def sm_table(st):
+    s = _sel(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
+    t0 = np.median(_lists(s.iloc[0], "event_ms_json"))
+    rows = []
+    for r in s.to_dict("records"):
+        ev, w = stats.median_ci(_lists(r, "event_ms_json")), stats.median_ci(_lists(r, "with_ms_json"))
+        rows.append({"SMs granted (count)": r["sm_granted"], "SMs its blocks ran on (count)": r["sm_seen"],
+                     "kernel, events [95% CI] (ms)": interval(*ev[:3], ""), "his difference (ms)": r["difference_ms"],
+                     "end-to-end [95% CI] (ms)": interval(*w[:3], ""),
+                     f"speed-up over {s['sm_granted'].iloc[0]:.0f} SMs, events (x)": t0 / ev[0],
+                     "ideal: SMs ratio (x)": r["sm_granted"] / s["sm_granted"].iloc[0]})
+    return pd.DataFrame(rows)
+
+
+def difference_points(st, graph, n_boot=2000):
+    """[(n, his difference / mean event time, lo, hi)]: over the processes (the median of each
+    process's ratio, stats.median_ci) where two or more timed n, else a bootstrap over his
+    alternated pairs within the one process."""
+    rng = np.random.default_rng(stats._RNG_SEED)
+    out = []
+    for r in _sel(st.df, "cycles", GPU, graph=graph, status="ok").sort_values("n").to_dict("records"):
+        per = _lists(r, "_diff_ratio_json")
+        if len(per) >= 2:                                   # one value per process: the interval over them
+            v, lo, hi, _ = stats.median_ci(per)
+            out.append((int(r["n"]), float(v), float(lo), float(hi)))
+            continue
+        w, wo, ev = (np.asarray(_lists(r, c)) for c in _MS)
+        i = rng.integers(0, len(w), (n_boot, len(w)))
+        b = (w[i].mean(1) - wo[i].mean(1)) / ev[i].mean(1)
+        lo, hi = np.quantile(b, [0.025, 0.975])
+        out.append((int(r["n"]), float((w.mean() - wo.mean()) / ev.mean()), float(lo), float(hi)))
+    return out
+
+
+def break_even(st, graph, time_col="wall_ms"):
+    """(n, 95% interval, measured range) from which his fw.c beats the all-core CPU FW."""
+    return V.crossover_of(st.meas.df[st.meas.df["stage"] == "cycles"], GPU[0], CPU[0], GPU[1], CPU[1],
+                          time_col=time_col, graph=graph)
+
+
+# ------------------------------------------------------------------ Fig. 2.4: time against SMs
+def sm_points(st, col="event_ms_json"):
+    s = _sel(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
+    return s["sm_granted"].to_numpy(float), [np.asarray(_lists(r, col)) for r in s.to_dict("records")]
+
+
+def sm_slope(st, col="event_ms_json", n_boot=stats.N_BOOT):
+    """Least-squares slope of log(median time) on log(SMs), with a 95% interval from draws of each
+    count's median (stats.centre_draws over its repeats): (slope, lo, hi, points)."""
+    sms, ts = sm_points(st, col)
+    if len(sms) < 2:
+        return np.nan, np.nan, np.nan, len(sms)
+    x = np.log(sms) - np.log(sms).mean()
+    rng = np.random.default_rng(stats._RNG_SEED)
+    y = np.log([np.median(t) for t in ts])
+    draws = np.log(np.array([stats.centre_draws(t, rng, n_boot) for t in ts]))
+    lo, hi = stats._quantiles(x @ draws / (x @ x), stats.CONF)
+    return float(x @ y / (x @ x)), lo, hi, len(sms)
+
+
+def fixed_part(st, col="event_ms_json"):
+    """t = a + b / SMs fitted to the medians: (a, b) in ms -- the part no SM count shortens."""
+    sms, ts = sm_points(st, col)
+    b, a = np.polyfit(1 / sms, [np.median(t) for t in ts], 1)
+    return float(a), float(b)
+
+
+# ------------------------------------------------------------------ Sec. 2.4: explorations and the race
+def ratio(st, num, den, n, col="event_ms_json", stage="explorations"):
+    """time(num) / time(den) at n, (median ratio, lo, hi).  Where both ran in two or more processes
+    the ratio is formed inside each process first and the interval is over those per-process ratios
+    (stats.paired_ratio_ci): both codes ran in the same process on the same lease, so the lease's
+    speed divides out.  (Until 2026-11-25 the two sides' medians were drawn independently; the
+    confirming batch 20261125-153000 showed that counting the lease's speed twice -- its p3 ran every
+    code ~1.3x slower than p1 at n = 1000 -- made a ratio that was > 1 in every process inconclusive.
+    notes/method-history.md.)  One process: over its repeats."""
+    a, b = (_sel(st.df, stage, r, n=n, status="ok") for r in (num, den))
+    if a.empty or b.empty:
+        return np.nan, np.nan, np.nan
+    ra, rb = a.iloc[0].to_dict(), b.iloc[0].to_dict()
+    if _nproc(ra) >= 2 and _nproc(rb) >= 2:
+        pa, pb = _lists(ra, "_procs_" + col), _lists(rb, "_procs_" + col)
+        if pa and pb:
+            m, lo, hi, k = stats.paired_ratio_ci(pd.Series(_lists(ra, col), index=pa),
+                                                 pd.Series(_lists(rb, col), index=pb))
+            if k >= 2:
+                return m, lo, hi
+        return stats.ratio_ci(_lists(ra, col), _lists(rb, col))
+    return stats.ratio_ci(_pooled(ra, col), _pooled(rb, col))
+
+
+def ordering_points(st, slower, faster, sizes, col="event_ms_json"):
+    """[(n, time(slower) / time(faster), lo, hi)]: the claim holds where the interval is above 1."""
+    return [(int(n), *ratio(st, slower, faster, n, col)) for n in sizes]
+
+
+def exploration_sizes(st, multiple=None):
+    ns = sorted(int(n) for n in st.df.loc[st.df["stage"] == "explorations", "n"].unique())
+    return [n for n in ns if multiple is None or n % multiple]
+
+
+def explorations(st):
+    """Every exploration's kernel time, end-to-end time and his difference at each n, and its
+    kernel time over fw.c as shipped (medians, 95% CI over the repeats)."""
+    rows = []
+    for r in st.df[st.df["stage"] == "explorations"].sort_values("n").to_dict("records"):
+        run, ok = (r["algorithm"], r["variant"]), r["status"] == "ok"
+        ev, w = stats.median_ci(_lists(r, "event_ms_json")), stats.median_ci(_lists(r, "with_ms_json"))
+        rel = ratio(st, run, GPU, r["n"]) if ok else (np.nan,) * 3
+        rows.append({"n": int(r["n"]), "run": RUNS.get(run, "/".join(run)), "status": r["status"],
+                     "kernel, events [95% CI] (ms)": interval(ev[0], ev[1], ev[2], "") if ok else "no time: wrong results",
+                     "his difference (ms)": r["difference_ms"] if ok else np.nan,
+                     "end-to-end [95% CI] (ms)": interval(w[0], w[1], w[2], "") if ok else "-",
+                     "kernel / fw.c as shipped [95% CI] (x)": interval(*rel, "") if ok else "-",
+                     "row stride (count)": r.get("row_stride"), "_rel": rel})
+    return pd.DataFrame(rows)
+
+
+def race(st):
+    """Per graph class: how often, and how, the kernel without __syncthreads() was wrong, beside its
+    control (the same kernel with the barrier, same inputs)."""
+    rows = []
+    for kind, g in st.df[st.df["stage"] == "race"].groupby("graph", sort=False):
+        ns, bad, ctl = g[g["variant"] == NOSYNC[1]], None, g[g["variant"] == TEXT[1]]
+        bad = ns[ns["status"] == "failed_verification"]
+        entries = int(sum(n * n * k for n, k in zip(ns["n"], ns["repeats"])))
+        rows.append({"graph": kind, "sizes": ", ".join(str(n) for n in sorted(set(ns["n"]))),
+                     "wrong runs without the barrier (count)": int(ns["wrong_runs"].sum()),
+                     "runs (count)": int(ns["repeats"].sum()),
+                     "wrong entries (count)": int(ns["wrong_entries"].sum()),
+                     "wrong entries, share (%)": 100 * ns["wrong_entries"].sum() / entries,
+                     "below the true distance (count)": int(ns["undershoots"].sum()),
+                     "refused as negative cycles (count)": int(ns["spurious_negative_cycles"].sum()),
+                     "first wrong entry (i, j, got, true)": bad["first_difference"].iloc[0] if len(bad) else "-",
+                     "wrong runs with the barrier (count)": int(ctl["wrong_runs"].sum()),
+                     "control runs (count)": int(ctl["repeats"].sum())})
+    return pd.DataFrame(rows)
+
+
+def sanitizer(st):
+    """compute-sanitizer's summary lines (scripts/sanitize.sh) from the newest device log that is not
+    later than this results folder: {run: (exit code, errors reported, line)}, and the log's path."""
+    stamp = st.run_dir.name[:13].replace("-", "")
+    logs = sorted(p for p in LOGS.glob("*-sanitize.log")
+                  if re.search(r"-(\d{8})-(\d{4})-", p.name) and "".join(re.search(r"-(\d{8})-(\d{4})-", p.name).groups()) <= stamp)
+    if not logs:
+        return {}, None
+    out = {}
+    for line in logs[-1].read_text(errors="replace").splitlines():
+        m = re.match(r"(\S+): exit (\d+), .*SUMMARY: (.*)$", line)
+        if m:
+            errs = re.search(r"(\d+) errors?", m.group(3))
+            out[m.group(1)] = (int(m.group(2)), int(errs.group(1)) if errs else None, m.group(3).strip())
+    return out, logs[-1]
+
+
+def faithful_runs(st):
+    """(wrong runs, runs) of his kernel with the barrier over the whole recorded study."""
+    d = st.df[(st.df["algorithm"] == GPU[0]) & st.df["status"].isin(["ok", "failed_verification"])]
+    return int(d["wrong_runs"].fillna(0).sum()), int(d["repeats"].sum())
+

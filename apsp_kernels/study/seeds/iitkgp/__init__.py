@@ -1,0 +1,1 @@
+"""iitkgp: see docs/layout.md."""

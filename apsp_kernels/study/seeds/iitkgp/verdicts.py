@@ -1,0 +1,208 @@
+"""Seed 001's claims (data/claims.yaml, ``notebook: 10_iitkgp``) against the IIT-KGP measurement, one
+verdict row each through :func:`.verdicts.evaluate` and the rules of :mod:`.rules`:
+
+* orderings (``ordering``; ``exists`` for "can be worse"): per graph, time of the code claimed slower /
+  time of the one claimed faster (``faster`` names it where it changes with the graph);
+* ranges and bounds: per graph, time of the fastest baseline (``baselines``: "the best sequential run
+  time", "the best parallel algorithms run") / time of the algorithm;
+* trends: the single-source speed-up against the seed's density (log-log slope), the two named points
+  on it, and the speed-up against the coarsening factor (slope pooled over the graphs).
+
+A claim whose stage was not measured is *not testable*, the reason computed from what the batch holds;
+a verdict on stand-in graphs says which."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...method import claims as claims_mod
+from .... import paths
+from ....algorithms import registry
+from . import load as R
+from ...method import rules, stats
+from ...method import verdicts as V
+from ...show.tables import fmt, interval
+
+
+def claims_here(C=None):
+    return [c for c in (C or claims_mod.load()).values() if c.get("notebook") == R.NB]
+
+
+def codes(c, side):
+    """[(algorithm, variant)] of a claim's ``algorithm`` or its baseline(s)."""
+    if side == "algorithm":
+        return [(c["algorithm"], c.get("variant"))]
+    return [(b, None) for b in c["baselines"]] if c.get("baselines") else [(c["baseline"], c.get("baseline_variant"))]
+
+
+def sides(c, graph):
+    """(codes claimed faster, codes claimed slower) on one graph."""
+    a, b = codes(c, "algorithm"), codes(c, "baseline")
+    if c.get("faster") and graph in c["faster"]:
+        fast = [x for x in a + b if x[0] == c["faster"][graph]]
+        return fast, [x for x in a + b if x not in fast]
+    return (b, a) if c["kind"] == "exists" else (a, b)
+
+
+def why_not(rep, c):
+    """Why the claim cannot be tested on what the batch holds; None if it can."""
+    if not rep.measured:
+        return R.NOT_RUN
+    df = rep.df
+    st = df[df["stage"] == c["stage"]]
+    if st.empty:
+        return (f"the IIT-KGP {c['stage']} measurement has not been run on the device yet (batch "
+                f"{rep.run_dir.name} holds {', '.join(sorted(set(df['stage'].dropna())))})")
+    names = {a for a, _ in codes(c, "algorithm") + codes(c, "baseline")}
+    mine = df[df["algorithm"].isin(names) & df["graph"].isin(c["graphs"])]
+    if mine.empty or (mine["status"] == "skipped").all():
+        errs = mine["error"].dropna() if "error" in mine else pd.Series(dtype=object)
+        return f"its codes were not run on its graphs ({errs.iloc[0] if len(errs) else 'not in the batch'})"
+    return None
+
+
+def _text(df, pts):
+    return "; ".join(f"{R.label(df, p['graph'])}: {interval(p['v'], p['lo'], p['hi'])}" for p in pts if p["v"] == p["v"]) or "-"
+
+
+def _geo(pts):
+    ok = [p for p in pts if p["v"] == p["v"] and p["v"] > 0]
+    if not ok:
+        return "-"
+    sp = pd.DataFrame({"speedup": [p["v"] for p in ok], "ci_lo": [p["lo"] for p in ok], "ci_hi": [p["hi"] for p in ok]})
+    g = V._geo(sp.fillna({"ci_lo": sp["speedup"], "ci_hi": sp["speedup"]}))
+    return f"{interval(*g)} (geometric mean over {len(ok)} graphs)"
+
+
+def _graph_ratios(df, c, num_side, time):
+    """Per graph of the claim: time of ``num_side``'s codes / time of the other side's."""
+    out = []
+    for g in c["graphs"]:
+        fast, slow = sides(c, g) if num_side == "slow" else (codes(c, "algorithm"), codes(c, "baseline"))
+        out.append(R.ratio(df, g, slow, fast, time))
+    return out
+
+
+def _fill(row, df, c, e2e, ker):
+    dec = ker if c.get("time") == "kernel" else e2e
+    got = [p for p in dec if p["v"] == p["v"]]
+    row.update(matched_n=", ".join(str(p["n"]) for p in got) or "-", per_size=_text(df, dec),
+               ours_end_to_end=_text(df, e2e), ours_kernel=_text(df, ker),
+               # how the divisor's side was timed (ranges: the baseline; orderings: both sides)
+               baseline_timed=", ".join(sorted({str(p["num_timed"]) for p in got}
+                                               | ({str(p["den_timed"]) for p in got} if c["kind"] not in ("range", "value") else set())))
+               or "-")
+    if row.get("ours_text", "-") == "-" and got:
+        lo, hi = fmt(min(p["v"] for p in got)), fmt(max(p["v"] for p in got))
+        row["ours_text"] = (f"ratio {lo}x on 1 graph" if len(got) == 1
+                            else f"ratio {lo}x .. {hi}x over {len(got)} graphs")
+    return [p["graph"] for p in dec if p["v"] != p["v"]]
+
+
+def _ordering(df, c):
+    e2e, ker = (_graph_ratios(df, c, "slow", t) for t in ("end_to_end", "kernel"))
+    dec = ker if c.get("time") == "kernel" else e2e
+    pts = [(p["n"], p["v"], p["lo"], p["hi"]) for p in dec if p["v"] == p["v"]]
+    row = V.evaluate(c, df, ordering=pts)
+    row["ours_text"] = "-"          # the points are graphs, not sizes: _fill words it so
+    return row, _fill(row, df, c, e2e, ker)
+
+
+def _range(df, c):
+    e2e, ker = (_graph_ratios(df, c, "speedup", t) for t in ("end_to_end", "kernel"))
+    dec = ker if c.get("time") == "kernel" else e2e
+    pts = [(p["n"], p["v"], p["lo"], p["hi"]) for p in dec if p["v"] == p["v"]]
+    row = V.evaluate(c, df, points=pts)
+    missing = _fill(row, df, c, e2e, ker)
+    row.update(ours_end_to_end=_geo(e2e), ours_kernel=_geo(ker))
+    best = [(b, None) for b in registry.best_cpu_candidates()]
+    bc = [R.ratio(df, g, best, codes(c, "algorithm")) for g in c["graphs"]]
+    if any(p["v"] == p["v"] for p in bc):
+        row["best_cpu"] = f"{_geo(bc)} over the fastest of {', '.join(registry.best_cpu_candidates())}"
+    return row, missing
+
+
+def density_trend(df, c):
+    """The speed-up's log-log slope against the seed's density: ((verdict, reason), per-graph points)."""
+    xs, groups, pts = [], [], []
+    for g in c["graphs"]:
+        p = R.ratio(df, g, codes(c, "baseline"), codes(c, "algorithm"))
+        a, _, _ = R.fastest(df, g, codes(c, "algorithm"))
+        b, _, _ = R.fastest(df, g, codes(c, "baseline"))
+        if a.size and b.size:
+            xs.append(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]))
+            groups.append((b, a))
+        pts.append(p)
+    s, lo, hi = stats.loglog_slope_ci(xs, groups) if len(xs) >= 3 else (np.nan,) * 3
+    return rules.trend_rule(s, lo, hi, len(xs), claimed_sign=-1), pts, (s, lo, hi)
+
+
+def _trend(df, c):
+    if c["id"] == "iitkgp_coarsening":
+        factors = registry.get(c["algorithm"]).variants        # every coarsening factor of the claim's code
+        per, pts = [], []
+        for g in c["graphs"]:
+            got = [(cf, R.runs(df, g, c["algorithm"], cf, R.col_for(c["algorithm"], c["time"]))[0]) for cf in factors]
+            got = [(cf, r) for cf, r in got if r.size]
+            if len(got) >= 2:
+                per.append(([cf for cf, _ in got], [r for _, r in got]))
+            for cf in (factors[0], factors[-1]):
+                pts.append(dict(R.ratio(df, g, codes(c, "baseline"), [(c["algorithm"], cf)]), cf=cf))
+        s, lo, hi = stats.pooled_slope_ci(per)
+        decided = rules.trend_rule(-s, -hi, -lo, max((len(x) for x, _ in per), default=0), claimed_sign=-1)
+        row = V.evaluate(c, df, decided=decided)
+        row.update(per_size="; ".join(f"{R.label(df, p['graph'])} CF {p['cf']}: {interval(p['v'], p['lo'], p['hi'])}"
+                                      for p in pts if p["v"] == p["v"]) or "-", ours_text=f"slope {fmt(-s)} [{fmt(-hi)}, {fmt(-lo)}]")
+        return row, [g for g in c["graphs"] if g not in {p["graph"] for p in pts if p["v"] == p["v"]}]
+    decided, pts, slope = density_trend(df, c)
+    missing = [p["graph"] for p in pts if p["v"] != p["v"]]
+    if c.get("points"):
+        named = {R.seed_n(g): g for g in c["graphs"]}
+        at = {int(n): next(p for p in pts if p["graph"] == named[int(n)]) for n in c["points"]}
+        lacking = [named[n] for n, p in at.items() if p["v"] != p["v"]]
+        if lacking:
+            decided = ("not testable", f"no speed-up measured on {', '.join(lacking)}, a graph the claim names")
+        else:
+            decided = rules.trend_with_points_rule(decided, [(n, p["v"], p["lo"], p["hi"], float(c["points"][n]))
+                                                             for n, p in at.items()], c["claimed"], float(c["tolerance"]))
+        g4 = next((p for p in pts if p["graph"] == "as-skitter"), None)
+        if g4 is not None and g4["v"] == g4["v"]:
+            decided = (decided[0], decided[1] + f"; Graph 4 (as-skitter, density 7.7e-6 as the seed's 7e-6): "
+                                                f"{interval(g4['v'], g4['lo'], g4['hi'])}")
+    row = V.evaluate(c, df, decided=decided)
+    row["ours_text"] = f"slope against density {fmt(slope[0])} [{fmt(slope[1])}, {fmt(slope[2])}]"
+    ker = [R.ratio(df, p["graph"], codes(c, "baseline"), codes(c, "algorithm"), "kernel") for p in pts]
+    _fill(row, df, c, pts, ker)
+    return row, missing
+
+
+def evaluate(rep, c):
+    """One claim's verdict row (verdicts.COLUMNS)."""
+    why = why_not(rep, c)
+    if why:
+        return V.evaluate(dict(c, testable_here=False, not_testable_reason=why), rep.df)
+    df = rep.df
+    fn = {"ordering": _ordering, "exists": _ordering, "range": _range, "value": _range, "trend": _trend}[c["kind"]]
+    row, missing = fn(df, c)
+    stand = [g for g in c["graphs"] if R.origin(df, g) == "stand-in"]
+    extra = ([f"not measured on {', '.join(missing)}"] if missing else []) + \
+            ([f"on stand-ins for {', '.join(stand)} (the real files were not in $APSP_DATA_DIR)"] if stand else [])
+    if extra:
+        row["reason"] = row["reason"] + "; " + "; ".join(extra)
+    return row
+
+
+def evaluate_all(rep, C=None):
+    return [evaluate(rep, c) for c in claims_here(C)]
+
+
+def publish(rep, rows, reports_dir=None):
+    """The verdict table where the index and notebook 07 find it (``<reports>/verdicts/10_iitkgp.csv``);
+    returns the styled table to display."""
+    p = rep.prov()
+    t = V.table(rows).assign(device=V.device_of(p) if rep.measured else "not measured",
+                             results=str(R.M.rel(rep.run_dir)) if rep.measured else "-", profile=p.get("profile", ""))
+    d = (reports_dir or paths.REPORTS) / "verdicts"
+    d.mkdir(parents=True, exist_ok=True)
+    t.to_csv(d / f"{R.NB}.csv", index=False)
+    return V.style(t[V.SHOWN])

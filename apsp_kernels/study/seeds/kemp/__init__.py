@@ -1,0 +1,1 @@
+"""kemp: see docs/layout.md."""

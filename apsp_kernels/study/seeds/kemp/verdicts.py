@@ -1,0 +1,147 @@
+"""The verdict rows of the campaign's claim notebooks (00-06) from a campaign's records, with no
+notebook run: each notebook's verdict cell calls :func:`notebook_rows`, and :func:`run_verdicts`
+gives the whole table of one recorded run folder in seconds (for comparing runs and candidate
+methods on recorded data; rendering the notebooks takes minutes)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ...method import claims as claims_mod
+from ....algorithms import registry
+from . import load as M
+from ...method import quantities as Q
+from ...method import rules
+from ...method import text as T
+from ...method import verdicts as V
+from .spec import NOTEBOOKS
+from .profiles import KEMP_SIZES
+
+KEMP_MEMORY = 1.25 * 2**30          # Kemp's GTX 470 (seed 000, Sec. 4.6.1 and 5.1)
+
+
+def degree_n(df):
+    """The size of the density study: the largest n measured on graphs other than Kemp's."""
+    other = df["graph"] != M.KEMP
+    return int(df.loc[other, "n"].max()) if other.any() else None
+
+
+def without_allocation(df):
+    """The memory-mode runs with the allocation taken out of the end-to-end time (notebook 04)."""
+    mem = df[df["params"].str.contains('"memory"', regex=False)].copy()
+    mem["memory"] = mem["params"].map(lambda p: json.loads(p)["memory"])
+    return mem.assign(wall_ms=mem["wall_ms"] - mem["alloc_ms"].fillna(0))
+
+
+def _rows_00(df, C):
+    c = C["cpu_blocked_vs_fw_grows"]
+    sp, slope = V.trend(df, c, sizes=[n for n in M.sizes_of(df, c["algorithm"], c["variant"]) if min(c["paper_n"]) <= n <= max(c["paper_n"])])
+    v = rules.trend_rule(*slope, len(sp))
+    return [V.evaluate(c, df, decided=v) | dict(ours_text=T.trend(sp, "the blocked FW's speed-up over FW", slope=slope),
+                                               per_size=V._fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
+                                               baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
+
+
+def _rows_01(df, C):
+    rows = [V.evaluate(C[c], df) for c in ("tran_fw_vs_fw", "tran_minplus_vs_fw", "tran_minplus_vs_squaring")]
+    c = C["tran_fw_memory_limit"]
+    return rows + [V.evaluate(c, df, aggregate=Q.memory_limit(c, KEMP_MEMORY, KEMP_SIZES))]
+
+
+def _rows_02(df, C):
+    rows = [V.evaluate(C[c], df) for c in ("kk_vs_fw", "kk_vs_blocked", "kk_vs_harish")]
+    c = C["kk_memory_limit"]
+    return rows + [V.evaluate(c, df, aggregate=Q.memory_limit(c, KEMP_MEMORY, KEMP_SIZES))]
+
+
+def _rows_03(df, C):
+    c = C["harish_vs_fw_scaling"]
+    sp, slope = V.trend(df, c)
+    trend = rules.trend_rule(*slope, len(sp))
+    pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
+           for n, v in c["points"].items() if n in set(sp["n"])]
+    rows = [V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]))
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V._fmt_points(sp),
+                   baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
+    c = C["dense_independent_of_degree"]
+    dn = degree_n(df)
+    rows.append(V.evaluate(c | {"claimed": [1, 1]}, df, aggregate=Q.flat_over_degree(df, c["algorithms"], dn, V.defaults()))
+                if dn else V.evaluate(c, df))
+    return rows
+
+
+def _rows_04(df, C):
+    modes = list(registry.MODES)
+    mem_na = without_allocation(df)
+    rows = []
+    c = C["tuwien_cpu_break_even"]
+    x = V.crossover_of(df, c["algorithm"], c["baseline"], memory_a=c["variant"])
+    rows.append(V.evaluate(c, df, crossover=x, note=f"{c['algorithm']} in {c['variant']} memory vs sequential FW; "
+                + "; ".join(f"{a}: {T.n_or(V.crossover_of(df, a, c['baseline'], memory_a=c['variant'])[0])}"
+                            for a in c["algorithms"])))
+    c = C["tuwien_zero_copy_best_below"]
+    b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes)) for a in c["algorithms"]}
+    b_na = {a: Q.boundary(Q.zero_copy_boundary(mem_na, a, modes)) for a in c["algorithms"]}
+    rows.append(V.evaluate(c, df, crossover=b[c["algorithm"]],
+                           note="where the copying modes overtake zero-copy, without allocation: "
+                           + "; ".join(f"{a}: {T.n_or(v[0])}" for a, v in b_na.items())
+                           + "; with: " + "; ".join(f"{a}: {T.n_or(v[0])}" for a, v in b.items())))
+    c = C["tuwien_gpu_vs_serial_largest"]
+    sp = M.speedups(df, c["algorithm"], c["baseline"])
+    top = sp[sp["n"] == sp["n"].max()]
+    rows.append(V.evaluate(c, df, points=list(top[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None)),
+                           note="at our largest size with both measured (Kemp's graphs, not seed 003's density-p graphs)")
+                | V.speedup_columns(df, c | {"variant": None}, top["n"].tolist()))   # as ``sp``: the default memory
+    return rows
+
+
+def _rows_05(df, C):
+    return [V.evaluate(C[c], df) for c in ("ooc_slowdown_vs_kk", "ooc_vs_fw", "ooc_vs_blocked")]
+
+
+def _rows_06(df, C):
+    DEF = V.defaults()
+    rows = []
+    for cid in ("kk_average_vs_fw", "kk_average_vs_fw_6_2", "harish_average_vs_fw", "all_cuda_average_vs_fw",
+                "all_cuda_average_vs_blocked", "harish_vs_ooc_average"):
+        ps = Q.average_pairs(df, C[cid], DEF)
+        avg = Q.average(df, C[cid], DEF, ps)
+        rows.append(V.evaluate(C[cid], df, aggregate=avg) | Q.average_columns(df, C[cid], DEF, avg, ps))
+    rows.append(V.evaluate(C["harish_vs_ooc_at_21504"], df))
+    for cid in ("harish_time_growth", "tran_fw_time_growth"):
+        rows.append(V.evaluate(C[cid], df, aggregate=Q.growth(df, C[cid])))
+    c = C["kk_peak_vs_others"]
+    rows.append(V.evaluate(c, df, aggregate=Q.peak_ratio(df, c, DEF)))
+    for cid in ("harish_overtakes_kk", "harish_overtakes_tran"):
+        c = C[cid]
+        rows.append(V.evaluate(c, df, crossover=V.crossover_of(df, c["algorithm"], c["baseline"], c["variant"],
+                                                               c.get("baseline_variant"))))
+    c = C["tran_fw_faster_than_minplus"]
+    o = M.speedups(df, c["algorithm"], c["baseline"])
+    rows.append(V.evaluate(c, df, ordering=list(o[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))))
+    return rows
+
+
+_ROWS = {"00": _rows_00, "01": _rows_01, "02": _rows_02, "03": _rows_03, "04": _rows_04, "05": _rows_05, "06": _rows_06}
+
+
+def notebook_rows(notebook, df, claims=None):
+    """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims."""
+    return _ROWS[notebook[:2]](df, claims or claims_mod.load())
+
+
+def run_verdicts(run_dir):
+    """Every campaign claim's verdict row from one run folder's records (process-*.csv)."""
+    from . import runs as campaign
+    df, _ = campaign.load(Path(run_dir))
+    return frame_verdicts(df)
+
+
+def frame_verdicts(df, C=None):
+    """Every campaign claim's verdict row from a campaign's records (one row per timed run, a
+    ``process`` column naming the independent run)."""
+    C = C or claims_mod.load()
+    frames = [V.table(notebook_rows(nb, df, C), claims=C).assign(notebook=nb) for nb in NOTEBOOKS]
+    return pd.concat(frames, ignore_index=True)

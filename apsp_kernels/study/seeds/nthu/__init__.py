@@ -1,0 +1,1 @@
+"""nthu: see docs/layout.md."""

@@ -1,0 +1,103 @@
+"""Notebook 09's figures, in the study's style (:mod:`figures`: one theme, the registry's colour of
+seed 004's single- and multi-GPU codes (data/codes.yaml), variants by line and marker, legends below,
+one time unit)."""
+from __future__ import annotations
+
+from ....algorithms.gpu.fw_nthu import variant_name
+import numpy as np
+import pandas as pd
+
+from ...method import codes, stats
+from ...show import figures as F
+from .load import BLOCKS, SEED_PHASES, medians
+
+_C = codes.load("nthu")
+SINGLE, MULTI = _C["single"].algorithm, _C["multi"].algorithm
+
+FORMS = (("dim3", "branch"), ("dim3", "select"), ("int", "branch"), ("int", "select"))
+
+
+def spread(d, col="kernel_ms"):
+    """(median, lo, hi) of ``col``: with two or more processes the median of the processes' medians and
+    its 95% interval over them (:func:`stats.median_ci`); with one, its median and the repeats' range."""
+    per = d.groupby("process")[col].median().dropna()
+    if len(per) >= 2:
+        return stats.median_ci(per.to_numpy())[:3]
+    x = d[col].dropna()
+    return (x.median(), x.min(), x.max()) if len(x) else (np.nan,) * 3
+
+
+def blocking(single, sizes=(6000, 12000)):
+    """Kernel time against the blocking factor, one panel per n, one line per launch and update
+    form (median, bars: the 95% interval over the processes where two or more ran, else the one
+    process's repeats' range: :func:`spread`), the seed's K20m totals beside at 6000."""
+    sizes = [n for n in sizes if n in set(single["n"])] or sorted(set(single["n"]))[:2]
+    fig, axes = F.subplots(1, len(sizes), figsize=(7 * len(sizes), 5.5), squeeze=False)
+    ok = single[single["status"] == "ok"]
+    several = ok["process"].nunique() >= 2
+    for ax, n in zip(axes[0], sizes):
+        for launch, update in FORMS:
+            d = ok[(ok["n"] == n) & (ok["launch"] == launch) & (ok["update"] == update)]
+            g = pd.DataFrame({bs: spread(x) for bs, x in d.groupby("bs")}, index=["median", "min", "max"]).T
+            g = g.reindex(BLOCKS).dropna()
+            if g.empty:
+                continue
+            st = F.style(SINGLE, variant_name(32, launch, update))
+            ax.errorbar(g.index, g["median"], yerr=[g["median"] - g["min"], g["max"] - g["median"]], capsize=3,
+                        label=f"{launch} launches, {update} update", **st)
+        if n == 6000:
+            bs = sorted(SEED_PHASES)
+            ax.plot(bs, [sum(SEED_PHASES[b][1:]) for b in bs], "*", ms=12, color=F.KEMP,
+                    label="seed 004 on a Tesla K20m (its phase table, sum of phases)")
+        F.finish_axes(ax, "kernel time (ms), median and 95% interval over processes" if several else
+                      "kernel time (ms), median and range of the repeats", f"n = {n}", yscale="log")
+        ax.set_xlabel("blocking factor bs (vertices per block side)")
+        ax.set_xticks([b for b in (2, 4, 8, 16, 32, 64) if n == 6000 or b >= 8])
+        ax.set_xticklabels([str(b) for b in (2, 4, 8, 16, 32, 64) if n == 6000 or b >= 8])
+    return fig
+
+
+def scaling(multi, kernel="b32-dim3-branch"):
+    """Two GPUs against one at the same n (the slowest rank's device time, medians over processes), per
+    design, with the claimed 2x; and the share of broadcasts in the two-GPU time."""
+    d = multi[(multi["kernel"] == kernel) & (multi["status"] == "ok")]
+    fig, (ax1, ax2) = F.subplots(1, 2, figsize=(14, 5.5))
+    one = medians(d[d["n_gpus"] == 1], ["n"], "kernel_ms_max")
+    for sync in ("row", "rowcol", "whole"):
+        two = d[(d["n_gpus"] == 2) & (d["variant"] == sync)]
+        t = medians(two, ["n"], "kernel_ms_max") if len(two) else pd.Series(dtype=float)
+        t = t[t.index.isin(one.index)]
+        st = F.style(MULTI, sync)
+        if len(t):
+            ax1.plot(t.index, one[t.index] / t, label=f"{sync}: T(1 GPU) / T(2 GPUs)", **st)
+        share = medians(two, ["n"], "comm_share") if len(two) else pd.Series(dtype=float)
+        if len(share):
+            ax2.plot(share.index, 100 * share, label=f"{sync}", **st)
+    ax1.axhline(2, color=F.CLAIMED, ls=":", lw=1.5, label="claimed: 2x ('2-folded')")
+    F.finish_axes(ax1, "speed-up of two GPUs over one (x)", f"strong scaling ({kernel})", yscale=None)
+    F.finish_axes(ax2, "broadcasts / device time on two GPUs (%)", "where the time goes (rank 0)", yscale="log")
+    for ax in (ax1, ax2):
+        if not ax.lines:
+            ax.text(0.5, 0.5, "no two-GPU run recorded", transform=ax.transAxes, ha="center")
+    ax1.set_ylim(bottom=0)
+    return fig
+
+
+def per_round(rounds, multi):
+    """Compute and broadcast time of every round (rank 0) of the largest two-GPU row-design solve:
+    where the time goes round by round."""
+    fig, ax = F.subplots(figsize=(8, 5))
+    two = multi[(multi["n_gpus"] == 2) & (multi["variant"] == "row")] if len(multi) else multi
+    if rounds is None or rounds.empty or two.empty:
+        ax.text(0.5, 0.5, "no per-round record", transform=ax.transAxes, ha="center")
+        return fig
+    row = two.sort_values("n").iloc[-1]
+    r = rounds[(rounds["process"] == row["process"]) & (rounds["job"] == row["job_row"]) & (rounds["rank"] == 0)]
+    r = r.sort_values("round")
+    cats = F.categories(["compute (phases 1-3)", "broadcasts"])
+    ax.plot(r["round"], r[["phase1_ms", "phase2_ms", "phase3_ms"]].sum(axis=1), color=cats["compute (phases 1-3)"],
+            label="compute (phases 1-3)")
+    ax.plot(r["round"], r["comm_ms"], color=cats["broadcasts"], label="broadcasts")
+    F.finish_axes(ax, "time per round (ms)", f"rank 0, n = {int(row['n'])}, {row['variant']} design, 2 GPUs", xscale=None)
+    ax.set_xlabel("round r")
+    return fig

@@ -1,0 +1,275 @@
+"""Notebook 09 (NTHU, seed 004) from its recorded runs: ``scripts/nthu_measure.py single`` (every
+NTHU variant on one GPU) and ``multi`` (P GPUs over NCCL), each invocation one independent process
+in its own ``data/results/<time>-nthu-{single,multi}/`` folder.  Loading, the seed's own tables,
+the tables in its shape, and one verdict row per ``nthu_*`` claim through :mod:`verdicts` and
+:mod:`rules`.  Intervals: over independent processes (:func:`stats.ratio_ci`) where both sides
+have two or more; otherwise the range of one process's repeats, and every reason says which."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .... import paths
+from ....measure.provenance import same_source
+from ....algorithms.gpu.fw_nthu import padded_size, parse_variant
+from ....algorithms.gpu.multi import schedule
+from ..kemp import load as M
+from ...method import stats
+from ...show.tables import fmt
+
+NB = "09_nthu"
+PENDING = "2-GPU measurement pending"
+SINGLE = ("nthu_bigger_blocks_faster", "nthu_16_beats_32_dim3", "nthu_int_launch_32_best", "nthu_branch_vs_select",
+          "nthu_phase1_launch_overhead", "nthu_phase3_vs_sequential_ratio")
+MULTI = ("nthu_multi_2gpu_speedup", "nthu_multi_poor_at_small_n", "nthu_stage_bytes_per_round", "nthu_stage_comm_share",
+         "nthu_multi_bandwidth_grows_with_bs")
+BLOCKS = (8, 16, 32, 64)
+# the two-GPU runs (README, NTHU section): strong scaling over 5 sizes (weak from 2048); n = 6000 with every blocking
+# factor in every design (bandwidth, the stage table at bs 64); 65536 (17 GB a GPU); weak scaling from 8192 and 16384
+DEVICE_COMMANDS = (          # scripts/device_nthu_multi.sh scaling | stage | big | weak runs them
+    "python3 scripts/nthu_measure.py multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3",
+    "python3 scripts/nthu_measure.py multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole --kernels b8-dim3-branch "
+    "b16-dim3-branch b32-dim3-branch b64-dim3-branch --repeats 3",
+    "python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row",
+    "python3 scripts/nthu_measure.py multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3")
+# the one-GPU processes pool commits whose NTHU kernel source is the same (:func:`commits_note` checks it with git; the
+# provenance's code_fingerprint hashes every code file and differs).  f653c6e -> b41ef8c: nthu_blocked.cu unchanged,
+# its launcher fw_nthu.py changed only import paths (gpu -> gpu_device / runtime, graph -> core.graph)
+KERNEL_SOURCE = "apsp_kernels/algorithms/gpu/cuda/nthu_blocked.cu"
+# the seed's phase table (6000 vertices): bs -> (K, phase 1, 2, 3 elapsed ms)
+SEED_PHASES = {2: (3000, 82.96, 304.82, 123067.89), 4: (1500, 45.00, 107.85, 21096.13), 8: (750, 21.58, 42.73, 4058.65),
+               16: (375, 14.90, 37.40, 2105.94), 32: (188, 7.92, 58.93, 2376.13)}
+# its stage table (bs 64, 6000 vertices): design -> (MB per round, GB/s, updateList s, HtoD s, DtoH s); 4th = 3rd unrolled
+SEED_STAGES = {"whole": (144.77, 6.06, 7.02, 4.38, 2.33), "rowcol": (3.0802, 3.14, 6.58, 1.14, 1.03),
+               "row": (1.5401, 6.13, 6.58, 0.0366, 0.0228), "row, unrolled (4th)": (1.5401, 6.28, 2.45, 0.0445, 0.0358)}
+
+
+# ------------------------------------------------------------------ loading
+def find_runs(kind, which="latest", roots=None):
+    """Folders ``*-nthu-<kind>`` holding ``nthu-<kind>.csv`` (``which``: "latest", "all", "none" or
+    comma-separated folder names or paths), oldest first, from $APSP_RESULTS_DIR and data/results."""
+    roots = roots or [paths.RESULTS, paths.RECORDED]
+    found = {d.name: d for r in roots for d in sorted(Path(r).glob(f"*-nthu-{kind}")) if (d / f"nthu-{kind}.csv").exists()}
+    runs = [found[k] for k in sorted(found)]
+    if which in ("", "none", None):
+        return []
+    if which in ("latest", "all"):
+        return runs[-1:] if which == "latest" else runs
+    out = []
+    for w in (w.strip() for w in str(which).split(",") if w.strip()):
+        p = Path(w)
+        if not p.is_dir():
+            p = found.get(w) or next((d for d in runs if d.name.startswith(w)), None)
+        if p is None:
+            raise FileNotFoundError(f"no *-nthu-{kind} run named {w!r} in {', '.join(map(str, roots))}")
+        out.append(p)
+    return out
+
+
+def load(runs, kind):
+    """Every record of ``runs`` with its ``process`` (the folder: one independent process each);
+    single runs get bs, launch and update from the variant."""
+    frames = [pd.read_csv(d / f"nthu-{kind}.csv").assign(process=d.name).reset_index(names="job_row") for d in runs]
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if kind == "single" and len(df):
+        df["bs"], df["launch"], df["update"] = zip(*df["variant"].map(parse_variant))
+    if kind == "multi" and len(df):
+        df["comm_share"] = df["comm_ms"] / df["kernel_ms"]
+        df["bandwidth_GBps"] = pd.to_numeric(df.get("bandwidth_GBps"), errors="coerce")
+    return df
+
+
+def load_rounds(runs):
+    """Every run's per-round records (``nthu-multi-rounds.csv.gz``: job = the row of nthu-multi.csv)."""
+    frames = [pd.read_csv(d / "nthu-multi-rounds.csv.gz").assign(process=d.name) for d in runs
+              if (d / "nthu-multi-rounds.csv.gz").exists()]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def measurements(single_runs, multi_runs, single, multi):
+    """A :class:`measurements.Measurements` for the index and ``verdicts.publish``: provenance of
+    the newest single-GPU run (the multi runs' GPUs and NCCL named in the note)."""
+    runs = single_runs or multi_runs
+    prov = json.loads((runs[-1] / "provenance.json").read_text()) if runs else {}
+    note = ["**Where the numbers come from.** Recorded by `scripts/nthu_measure.py` on the device; this notebook "
+            "measures nothing.", "One GPU: " + (basis(single) if len(single) else "no run recorded") + "."]
+    if single_runs:
+        note.append(commits_note(single_runs))
+    for d in multi_runs:
+        p = json.loads((d / "provenance.json").read_text())
+        note.append(f"P GPUs: `{d.name}`: {p.get('gpu_count')} x {p.get('gpu')}, NCCL {p.get('nccl_version')}, "
+                    f"launched by {p.get('launched_by')}, commit {str(p.get('git_commit'))[:12]}.")
+    if not multi_runs:
+        note.append(f"P GPUs: no `*-nthu-multi` run recorded yet ({PENDING}).")
+    return M.Measurements(df=single, prov=prov, note="\n\n".join(note), run_dir=runs[-1] if runs else paths.RECORDED,
+                          measured_now=False, notebook=NB)
+
+
+def commits_note(runs, root=None):
+    """Which commits the one-GPU processes ran at, and whether the NTHU kernel source is the same at
+    all of them (computed with git where the checkout has it), as a sentence."""
+    commits = {}
+    for d in runs:
+        c = str(json.loads((d / "provenance.json").read_text()).get("git_commit") or "unknown")
+        commits.setdefault(c, []).append(d.name)
+    each = ", ".join(f"{c[:7]} ({len(v)} process{'es' if len(v) > 1 else ''})" for c, v in commits.items())
+    if len(commits) == 1:
+        return f"The one-GPU processes ran at commit {each}."
+    same = same_source(commits, KERNEL_SOURCE, root=root)
+    src = f"`{KERNEL_SOURCE.split('gpu/', 1)[1]}`"
+    tail = {True: f"the kernel source {src} is the same at all of them (`git diff` between the commits: empty), so the "
+                  "processes measure the same kernel",
+            False: f"**the kernel source {src} differs between them** (`git diff`): the processes do not measure the same kernel",
+            None: f"whether the kernel source {src} is the same at all of them could not be checked here (no git history)"}[same]
+    return f"The one-GPU processes are pooled over commits {each}; {tail}."
+
+
+def basis(df):
+    """How many independent processes and repeats the numbers rest on, as a sentence."""
+    if df is None or df.empty:
+        return "nothing measured"
+    procs = df["process"].nunique()
+    keys = [k for k in ("variant", "n", "n_gpus", "sync", "kernel") if k in df]
+    reps = int(df.groupby(keys + ["process"]).size().max())
+    s = f"{procs} independent process{'es' if procs > 1 else ''} ({', '.join(sorted(df['process'].unique()))}) with up to {reps} repeat{'s' if reps > 1 else ''} per setting"
+    if procs >= 3:
+        return s + ": 95% intervals over the processes where a setting ran in two or more"
+    if procs == 2:
+        return (s + ": 95% intervals over the processes where a setting ran in both; fewer than the 3 independent "
+                "processes the verdicts issue asks for, so these verdicts are provisional")
+    return (s + ": intervals are the range of one process's repeats, not a 95% interval over processes; the "
+            "verdicts issue asks for at least 3 independent processes, so these verdicts are provisional")
+
+
+def medians(df, keys, col):
+    """Median over the processes of each process's median of ``col`` per ``keys`` (the value the
+    verdicts' ratios take): one process counts once, however many repeats it ran."""
+    return df.groupby(list(keys) + ["process"])[col].median().groupby(level=list(range(len(keys)))).median()
+
+
+# ------------------------------------------------------------------ statistics
+def samples(df, col, **sel):
+    """{process: values of ``col``} over the verified rows matching ``sel``."""
+    if df is None or df.empty:
+        return {}
+    d = df[df["status"] == "ok"] if "status" in df else df
+    for k, v in sel.items():
+        d = d[d[k] == v]
+    return {p: g[col].to_numpy(float) for p, g in d.groupby("process") if g[col].notna().any()}
+
+
+def ratio(num, den, factor=1.0):
+    """(median(num) / median(den) * factor, lo, hi): with >= 2 processes each side, the 95%
+    interval over the processes' medians; else the extremes of the repeats."""
+    if len(num) >= 2 and len(den) >= 2:
+        v, lo, hi = stats.ratio_ci([np.median(x) for x in num.values()], [np.median(x) for x in den.values()])
+        return v * factor, lo * factor, hi * factor
+    a = np.concatenate(list(num.values())) if num else np.array([])
+    b = np.concatenate(list(den.values())) if den else np.array([])
+    a, b = a[np.isfinite(a)], b[np.isfinite(b)]
+    if not a.size or not b.size:
+        return np.nan, np.nan, np.nan
+    return np.median(a) / np.median(b) * factor, a.min() / b.max() * factor, a.max() / b.min() * factor
+
+
+def points(df, pairs, col):
+    """[(label, value, lo, hi)] for ``pairs`` = [(label, {numerator sel}, {denominator sel}, factor)]."""
+    out = []
+    for label, num, den, *f in pairs:
+        v = ratio(samples(df, col, **num), samples(df, col, **den), *(f or [1.0]))
+        if v[0] == v[0]:
+            out.append((label, *v))
+    return out
+
+
+def _span(pts):
+    vals = [p[1] for p in pts]
+    return f"range {fmt(min(vals))}x .. {fmt(max(vals))}x over {len(vals)} (not a CI)" if vals else "-"
+
+
+# ------------------------------------------------------------------ tables
+def kernel_table(df, col="kernel_ms"):
+    """Median time per (n, bs) with one column per launch and update form (:func:`medians`: over the
+    processes' medians)."""
+    t = medians(df[df["status"] == "ok"], ["n", "bs", "launch", "update"], col).unstack(["launch", "update"])
+    t.columns = [f"{lo} / {u} (ms)" for lo, u in t.columns]
+    return t.reset_index().rename(columns={"bs": "block size bs (vertices)"})
+
+
+def phase_table(df, n=6000, launch="dim3", update="branch"):
+    """Ours in the seed's shape (elapsed ms per phase, time ratio, sequential ratio 1 : 2K : K^2)
+    beside the seed's K20m numbers at the same bs."""
+    rows = []
+    d = df[(df["n"] == n) & (df["launch"] == launch) & (df["update"] == update) & (df["status"] == "ok")]
+    for bs in sorted(set(d["bs"]) | set(SEED_PHASES)):
+        p = pd.Series([medians(d[d["bs"] == bs], ["bs"], c).get(bs, np.nan) for c in ("phase1_ms", "phase2_ms", "phase3_ms")])
+        K = padded_size(n, bs) // bs
+        row = {"block size bs (vertices)": bs}
+        if len(d[d["bs"] == bs]):
+            row.update({"K (count)": K, "phase 1 (ms)": p.iloc[0], "phase 2 (ms)": p.iloc[1], "phase 3 (ms)": p.iloc[2],
+                        "time ratio": f"1 : {fmt(p.iloc[1] / p.iloc[0])} : {fmt(p.iloc[2] / p.iloc[0])}",
+                        "sequential ratio": f"1 : {2 * K} : {K * K}", "K^2 / phase-3 ratio (x)": K * K * p.iloc[0] / p.iloc[2]})
+        if bs in SEED_PHASES:
+            sk, s1, s2, s3 = SEED_PHASES[bs]
+            row.update({"seed: K (count)": sk, "seed: phases 1, 2, 3 (ms)": f"{fmt(s1)}, {fmt(s2)}, {fmt(s3)}",
+                        "seed: time ratio": f"1 : {fmt(s2 / s1)} : {fmt(s3 / s1)}", "seed: K^2 / phase-3 ratio (x)": sk * sk * s1 / s3})
+        rows.append(row)
+    cols = ["block size bs (vertices)", "K (count)", "phase 1 (ms)", "phase 2 (ms)", "phase 3 (ms)", "time ratio",
+            "sequential ratio", "K^2 / phase-3 ratio (x)", "seed: K (count)", "seed: phases 1, 2, 3 (ms)",
+            "seed: time ratio", "seed: K^2 / phase-3 ratio (x)"]
+    return pd.DataFrame(rows).reindex(columns=cols)
+
+
+def verification(single, multi):
+    """What the records say about their own verification, as a sentence."""
+    out = []
+    for what, d in (("one-GPU", single), ("P-GPU", multi)):
+        if d is None or d.empty:
+            continue
+        v = d["verified"].map(lambda x: None if x != x or x is None else bool(x) if not isinstance(x, str) else x == "True")
+        bad = int((v == False).sum())          # noqa: E712 (None stays apart)
+        none = int(v.isna().sum())
+        by = ", ".join(sorted(set(d["verified_by"].dropna()) - {"none"})) if "verified_by" in d else "the CPU reference"
+        out.append(f"{what} solves: {len(d) - bad - none} of {len(d)} verified exactly (Fletcher-64 against {by})"
+                   + (f", **{bad} FAILED**" if bad else "") + (f", {none} without a reference (above the CPU cap)" if none else ""))
+    return "; ".join(out) + "." if out else "No solve recorded."
+
+
+def stage_table(multi, n=6000, kernel="b64-dim3-branch"):
+    """The seed's stage table beside ours (two GPUs, bs 64, n = 6000) where that run exists."""
+    bs = parse_variant(kernel)[0]
+    N = padded_size(n, bs)
+    rows = []
+    for design, (mb, bw, upd, h2d, d2h) in SEED_STAGES.items():
+        sync = design.split(",")[0]
+        m = multi[(multi["n"] == n) & (multi["kernel"] == kernel) & (multi["n_gpus"] == 2) & (multi["variant"] == sync)] \
+            if len(multi) else multi
+        row = {"design": design, "bytes per round, ours (MB)": schedule.payload_bytes(sync, bs, N) / 1e6,
+               "seed (MB)": mb, "seed: bandwidth (GB/s)": bw, "seed: Memcpy share (%)": 100 * (h2d + d2h) / (upd + h2d + d2h)}
+        if len(m) and design == sync:        # the 4th row is the 3rd with its kernel unrolled: our bs 64 is
+            row.update({"ours: bandwidth (GB/s)": m["bandwidth_GBps"].median(), "ours: compute (ms)": m["compute_ms"].median(),
+                        "ours: broadcasts (ms)": m["comm_ms"].median(), "ours: broadcast share (%)": 100 * m["comm_share"].median()})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def findings(df, n=6000):
+    """Sentences from the single-GPU medians (what the figure and the table show, in words)."""
+    ok = df[(df["status"] == "ok") & (df["n"] == n)]
+    if ok.empty:
+        return f"nothing measured at n = {n}"
+    med = medians(ok, ["bs", "launch", "update"], "kernel_ms")
+    bs, launch, update = med.idxmin()
+    out = [f"At n = {n} the fastest variant is bs {bs} with {launch} launches and the {update} update ({fmt(med.min())} ms)"]
+    for lo in ("dim3", "int"):
+        d = med.xs((lo, "branch"), level=("launch", "update"))
+        if {16, 32} <= set(d.index):
+            out.append(f"with {lo} launches and the branch update bs 16 takes {fmt(d[16])} ms and bs 32 {fmt(d[32])} ms, "
+                       f"so {16 if d[16] < d[32] else 32} is the faster")
+    r = (med.xs("branch", level="update") / med.xs("select", level="update"))
+    out.append(f"the branch update takes {fmt(r.min())} to {fmt(r.max())} times as long as the select "
+               f"(the least at bs {r.idxmin()[0]}, the most at bs {r.idxmax()[0]})")
+    return "; ".join(out) + "."

@@ -1,0 +1,1 @@
+"""tuned: see docs/layout.md."""

@@ -1,0 +1,1 @@
+"""show: see docs/layout.md."""
