@@ -1,11 +1,12 @@
 """The studies with their own measurement (seeds 001, 002, 004): each independent batch's verdicts side by
-side (apsp_kernels.study.batches), the recorded table recomputed from the records, and the pieces that
+side (apsp_kernels.study.report.batches), the recorded table recomputed from the records, and the pieces that
 word it."""
 import pandas as pd
 import pytest
 
-from apsp_kernels import claims, paths
-from apsp_kernels.study import batches as B
+from apsp_kernels import paths
+from apsp_kernels.study.method import claims
+from apsp_kernels.study.report import batches as B
 
 
 def _long(rows):
@@ -50,7 +51,7 @@ def test_the_nthu_runs_of_one_day_form_one_batch(tmp_path):
 def test_the_recorded_table_is_what_the_records_give():
     """data/results/confirming-batches.csv, recomputed from the recorded batches: it cannot drift from them."""
     recorded = B.load_table()
-    assert recorded is not None, "python -m apsp_kernels.study.batches writes it"
+    assert recorded is not None, "python -m apsp_kernels.study.report.batches writes it"
     again = B.side_by_side(B.verdicts_by_batch()).astype(str)
     pd.testing.assert_frame_equal(recorded.astype(str).reset_index(drop=True), again.reset_index(drop=True))
     two = recorded[recorded["batch 2"] != ""]

@@ -14,7 +14,7 @@ A batch is, per study:
 The NTHU two-GPU claims are not here (their second batch needs a two-GPU machine).
 
 Computing it loads every batch (about a minute), so the table is written once,
-``python -m apsp_kernels.study.batches`` -> ``data/results/confirming-batches.csv``, notebook 07
+``python -m apsp_kernels.study.report.batches`` -> ``data/results/confirming-batches.csv``, notebook 07
 shows it, and tests/test_confirming_batches.py recomputes it from the records (it cannot drift)."""
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import claims as claims_mod
-from .. import paths
-from ..io import catalogue
+from ... import paths
+from ...io import catalogue
+from ..method import claims as claims_mod
 
 TABLE = "confirming-batches.csv"
 
@@ -50,17 +50,17 @@ def iitkgp_batches(root=None):
 
 
 def _hochberg_rows(dirs, C):
-    from . import report_hochberg as H, report_hochberg_verdicts as HV
+    from ..seeds.hochberg import analysis as H, verdicts as HV
     return HV.verdict_rows(H.load(str(dirs[0]), recorded_only=True), C), None
 
 
 def _nthu_rows(dirs, C):
-    from . import nthu_report as R, nthu_verdicts as NV
+    from ..seeds.nthu import load as R, verdicts as NV
     return NV.single_rows(C, R.load(dirs, "single")), None
 
 
 def _iitkgp_rows(dirs, C):
-    from . import iitkgp_report as IR, iitkgp_verdicts as IV
+    from ..seeds.iitkgp import load as IR, verdicts as IV
     rep = IR.load(str(dirs[0]))
     return IV.evaluate_all(rep), set(map(tuple, rep.df[["stage", "graph"]].drop_duplicates().to_numpy()))
 
