@@ -52,7 +52,7 @@ def test_kemp_factor_moves_with_our_numbers():
     two = FT.kemp_factors(rows(ours_b=260.0), CLAIMS)
     assert two != one and "by 2.0-3.2x" in two and "most: Tran CUDA FW" in two
     smaller = FT.kemp_factors(rows(ours_a=24.0), CLAIMS)
-    assert "1 smaller, down to 0.5x" in smaller
+    assert "1 smaller, down to 0.50x" in smaller
 
 
 def test_best_cpu_sentence_reads_each_codes_interval():

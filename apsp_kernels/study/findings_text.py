@@ -97,6 +97,13 @@ def kemp_speedups(v, claims):
     return v[v["claim"].isin(keep)]
 
 
+def _on(v):
+    """'on the NVIDIA H100 80GB HBM3' from the rows' device column, or 'here'."""
+    d = v["device"].dropna().astype(str) if "device" in v else pd.Series(dtype=str)
+    d = d[~d.isin(["", "-"])]
+    return f"on the {d.mode().iloc[0]}" if len(d) else "here"
+
+
 def kemp_factors(v, claims):
     """Sentence 3: of Kemp's speed-ups, how many are reproduced, how many differ, by what factors."""
     k = kemp_speedups(v, claims)
@@ -114,7 +121,7 @@ def kemp_factors(v, claims):
             f"and {len(diff)} differ in magnitude")
     if larger:
         top = max(larger, key=larger.get)
-        text += (f"; {len(larger)} of these are larger on the H100 by {fmt(min(larger.values()))}-"
+        text += (f"; {len(larger)} of these {'is' if len(larger) == 1 else 'are'} larger {_on(k)} by {fmt(min(larger.values()))}-"
                  f"{fmt(max(larger.values()))}x beyond the paper's band (most: {_pair(claims.get(top))}, "
                  f"{fmt(larger[top])}x)")
     if smaller:
