@@ -89,3 +89,14 @@ def test_every_claim_says_in_words_what_the_paper_claims():
         words = c.get("in_words", "")
         assert words and words.endswith(".") and "\n" not in words and words != cid, cid
         assert "seed" not in words.lower() or "(" in words, cid
+
+
+def test_findings_paper_is_written_from_the_rows():
+    from apsp_kernels.study import findings_paper
+    v = rows()
+    text = findings_paper.page(v, CLAIMS)
+    assert "A is 48-52x faster." in text and "Seed 000" in text and "Seed 004" in text
+    assert "7d86f8f" in text and "20261122-200000" in text and "3e82503" in text
+    assert "Tran CUDA FW 0.98x [0.81, 1.2]" in text
+    v.loc[0, "best_cpu"] = "1.5x [1.2, 1.9] over dijkstra_cpu_parallel"
+    assert "Tran CUDA FW 1.5x [1.2, 1.9]" in findings_paper.page(v, CLAIMS)
