@@ -45,7 +45,8 @@ def render_html(executed, out_html):
     _jupyter_data_paths()
     import nbformat
     from nbconvert import HTMLExporter
-    nb = nbformat.read(executed, as_version=4)
+    from .report_layout import for_reader
+    nb = for_reader(nbformat.read(executed, as_version=4), Path(executed).stem, REPORTS)   # findings first
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
                             template_name="offline", extra_template_basedirs=[str(TEMPLATES)])
     title = _title(executed)
