@@ -88,9 +88,33 @@ def add_alt_text(nb):
     return nb
 
 
+WIDE = 9         # columns: a table with more cannot fit 1400 px once its long cells wrap; it goes into a details row
+
+
+def _columns(table_html):
+    row = re.search(r"<tr[^>]*>(.*?)</tr>", table_html, flags=re.S)
+    return len(re.findall(r"<t[hd][\s>]", row.group(1))) if row else 0
+
+
+def collapse_wide_tables(nb):
+    """Each output holding a table of more than WIDE columns is put into a <details> (closed; open, it
+    scrolls inside its output): the page itself never runs wider than the screen.  The claim's essentials
+    are in the findings table at the top."""
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            h = o.get("data", {}).get("text/html")
+            if not h or "<table" not in h or h.lstrip().startswith("<details"):
+                continue
+            n = _columns(h[h.index("<table"):])
+            if n > WIDE:
+                o["data"]["text/html"] = (f'<details class="wide"><summary>The full table: {n} columns, wider than the page '
+                                          f"(open it to scroll sideways)</summary>{h}</details>")
+    return nb
+
+
 def for_reader(nb, name, reports):
     """The notebook node rearranged for its page (see the module docstring)."""
-    nb = add_alt_text(nb)
+    nb = collapse_wide_tables(add_alt_text(nb))
     keep = [c for c in nb.cells if DIAGNOSTICS not in c.metadata.get("tags", [])]
     diag = [c for c in nb.cells if DIAGNOSTICS in c.metadata.get("tags", [])]
     first = _findings_cell(name, reports)
