@@ -100,3 +100,20 @@ def test_findings_paper_is_written_from_the_rows():
     assert "Tran CUDA FW 0.98x [0.81, 1.2]" in text
     v.loc[0, "best_cpu"] = "1.5x [1.2, 1.9] over dijkstra_cpu_parallel"
     assert "Tran CUDA FW 1.5x [1.2, 1.9]" in findings_paper.page(v, CLAIMS)
+
+
+def test_notebooks_and_templates_name_no_issue_or_target_numbers():
+    import json
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    pat = re.compile(r"\b(?:[Ii]ssues? \d+|[Tt]argets? \d)")
+    for nb in sorted((root / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(nb.read_text())["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "code":      # what a code cell shows: its string literals
+                src = " ".join(re.findall(r"\"[^\"\n]*\"|'[^'\n]*'", src))
+            assert not pat.search(src), (nb.name, pat.findall(src))
+    for t in (root / "apsp_kernels" / "report_templates").rglob("*"):
+        if t.is_file():
+            assert not pat.search(t.read_text()), t

@@ -81,6 +81,10 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
             assert page.locator("img").count() >= 1 or href == "07_summary.html", f"{href}: no figure"
             assert page.locator("table").count() >= 1, f"{href}: no table"
             assert "Traceback" not in page.inner_text("body"), f"{href}: contains an error cell"
+            # a reader meets claims and findings, never a tracker's numbers
+            import re
+            said = re.findall(r"\b(?:[Ii]ssues? \d+|[Tt]argets? \d)", page.text_content("body"))
+            assert not said, f"{href}: {said[:3]}"
             if href.startswith("07_"):
                 assert page.locator("td", has_text="reproduced").count() >= 1
             assert page.locator("a[href='index.html']").count() >= 1, f"{href}: no link back to the index"
