@@ -20,7 +20,8 @@ def _findings_cell(name, reports):
     from .runner import VERDICT_CLASSES
     from .study import findings_index
     from .study.tables import VERDICT_COLOURS
-    f = reports / "verdicts" / f"{name}.csv"
+    # the summary's findings are every claim's (notebook 07 writes them to verdicts.csv)
+    f = reports / "verdicts.csv" if name.endswith("_summary") else reports / "verdicts" / f"{name}.csv"
     if not f.exists():
         return None
     v = pd.read_csv(f)
