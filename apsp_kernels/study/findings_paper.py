@@ -102,7 +102,8 @@ def page(v, claims=None):
     seeds = sorted({FT.seed_of((claims.get(c) or {}).get("where", w)) for c, w in zip(v["claim"], v["where"])})
     limits = "".join(f"<li>{html.escape(t.format(method_fixed=rules.METHOD_FIXED[:16].replace('T', ' ') + ' UTC'))}</li>"
                      for t in LIMITS)
-    forest = (f'<figure><img src="{FI.FOREST_PNG}" alt="see the index: the forest plot of every claim">'
+    from .forest import alt_text
+    forest = (f'<figure><img src="{FI.FOREST_PNG}" alt="{html.escape(alt_text(v))}">'
               "<figcaption>Every claim with a number: ours / paper's, log axis (as on the index).</figcaption></figure>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title><style>{CSS}</style></head>
 <body><p><a href="index.html">&larr; index</a></p><h1>Five CUDA APSP papers on today's hardware: what holds</h1>
