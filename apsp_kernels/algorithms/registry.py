@@ -269,7 +269,7 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
 # benchmark rows exist; shortest_paths(method="auto") ranks by the times costs.py predicts from the rows)
 # since the H100 benchmarks of 2026-11-24 and -25 verified and timed them; tuned_fw_stream never (a ceiling,
 # not a solver anyone should pick).  They enter no campaign plan (data/sweeps/kemp.yaml names its codes).
-TUNED = "this study (issue 14: written for the H100 today; not a paper kernel)"
+TUNED = "this study (the tuned line: written for the H100 today; not a paper kernel)"
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
      launcher=tuned.tuned_fw, faithful=False, limit_kind="minplus", auto_rank=1,

@@ -45,7 +45,8 @@ def render_html(executed, out_html):
     _jupyter_data_paths()
     import nbformat
     from nbconvert import HTMLExporter
-    nb = nbformat.read(executed, as_version=4)
+    from .report_layout import for_reader
+    nb = for_reader(nbformat.read(executed, as_version=4), Path(executed).stem, REPORTS)   # findings first
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
                             template_name="offline", extra_template_basedirs=[str(TEMPLATES)])
     title = _title(executed)
@@ -122,16 +123,20 @@ def write_index(results):
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro reports</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
-td.claim,td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}</style></head><body>
-<h1>apsp-repro: reproduction reports</h1>
-<p>Profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>.
-Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).
-{extra}</p>
+    from . import findings_index, findings_paper
+    findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES)
+    paper = findings_paper.write(REPORTS)
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
+<style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
+table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}</style></head><body>
+<h1>apsp-repro: what five CUDA APSP papers claim, and what we find</h1>
+{findings}
+<p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
+<details id="runs"><summary>Which runs the numbers come from (profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>), per report</summary>
+<p>Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).</p>
 {_mixed_sources_html(results)}
 <table id="reports"><tr><th>notebook</th><th>claim</th><th>verdict</th><th>numbers from</th><th>status</th></tr>
-{''.join(rows)}</table></body></html>
+{''.join(rows)}</table></details></body></html>
 """
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
 

@@ -31,7 +31,7 @@ LINESTYLES = ("-", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))      # by variant (the de
 MARKERS = ("o", "s", "^", "D", "v", "P")
 SAMPLED_LINESTYLE = "--"     # a sampled CPU estimate: dashed, hollow markers
 TIME_UNITS = {"ms": 1.0, "s": 1e-3}          # from the records' milliseconds
-RC = {"svg.hashsalt": "apsp-repro", "figure.dpi": 100, "savefig.dpi": 120, "legend.fontsize": 8,
+RC = {"svg.hashsalt": "apsp-repro", "figure.dpi": 100, "savefig.dpi": 120, "legend.fontsize": 10,
       "legend.frameon": False}
 
 
@@ -104,6 +104,7 @@ def plot_times(df, runs, title, ax=None, time_col="wall_ms", unit="s"):
     if ax is None:
         _, ax = subplots(figsize=(8, 5))
     k = TIME_UNITS[unit]
+    failed = False
     for a, v, label in runs:
         s = M.summary(df[(df["algorithm"] == a) & (df["graph"] == M.KEMP) & ((v is None) | (df["variant"].astype(str) == str(v)))
                          & ~df["params"].str.contains('"memory"', regex=False)], time_col=time_col)
@@ -120,9 +121,15 @@ def plot_times(df, runs, title, ax=None, time_col="wall_ms", unit="s"):
                         **style(a, v, sampled=est == "sampled"))
         bad = s[~s["ok"]]
         if len(bad):
-            ax.plot(bad["n"], np.full(len(bad), np.nanmax(s["median"]) * k if s["ok"].any() else 1), "x",
-                    color=FAILED, ms=10, label=f"{label}: FAILED verification")
-    return finish_axes(ax, time_label(unit, time_col), title)
+            # a failed run has no time: marked in a strip above the panel (axes coordinates, outside
+            # the plotting area), never at a time on the data axis
+            ax.plot(bad["n"], np.full(len(bad), 1.035), "x", color=FAILED, ms=9, mew=2, clip_on=False,
+                    transform=ax.get_xaxis_transform(), label=f"{label}: FAILED verification (no time; strip above the panel)")
+            failed = True
+    out = finish_axes(ax, time_label(unit, time_col), title)
+    if failed:
+        ax.set_title(ax.get_title(), pad=18)          # room for the strip of failed runs under the title
+    return out
 
 
 def _colour_side(sps):

@@ -223,4 +223,4 @@ def single_run(df):
             f"95% intervals over the processes' medians"
             + (f", except at {alone} of {len(per)} timed points that ran in one process only (intervals from its repeats)"
                if alone else "")
-            + ("; fewer than the 3 independent processes issue 10 asks for, so the verdicts are provisional" if k < 3 else ""))
+            + ("; fewer than the 3 independent processes the study asks for, so the verdicts are provisional" if k < 3 else ""))

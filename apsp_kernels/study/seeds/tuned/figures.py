@@ -129,7 +129,7 @@ def targets_figure(bench, rows):
     ax2.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{fmt(v)}x"))
     ax2.xaxis.set_minor_formatter(NullFormatter())
     ax2.set_xlabel("measured / required (for 'at most' criteria: required / measured)")
-    ax2.set_title("issue 14's targets")
+    ax2.set_title("the tuned line's goals")
     F.legend_below(ax2)
     return fig
 

@@ -1,0 +1,126 @@
+"""The top of reports/index.html: the findings in sentences (findings_text), the forest plot of every
+claim (forest) with the claims it cannot draw listed beside it, and one row per claim: the claim in
+words, the paper's number, ours with its 95% interval (end-to-end and kernel-only where both exist),
+the verdict with what it rests on (the rows' ``basis`` column; '-' where the rows have none) and one
+line of why.  Everything comes from the verdict rows of the batch (reports/verdicts.csv)."""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+from ..method import claims as claims_mod
+from . import findings_text as FT
+from . import forest
+
+FOREST_PNG = "forest.png"
+WHY_CHARS = 150          # the one line of why; the rest of the reason goes into the row's details
+
+CSS = """
+.findings{display:flex;gap:1.5em;align-items:flex-start}
+.findings .words{flex:0 0 36%;font-size:15px;line-height:1.4}
+.findings .words li{margin-bottom:.45em}
+.findings figure{flex:1 1 auto;margin:0;min-width:0}
+.findings figure img{width:100%;max-width:860px;height:auto;display:block}
+.findings figcaption{font-size:13px;color:#57606a}
+.nonum{font-size:12.5px;color:#57606a}
+table#claims{table-layout:fixed;width:100%;border-collapse:collapse;font-size:13.5px}
+table#claims td,table#claims th{word-break:break-word;overflow-wrap:anywhere}
+table#claims col.c-words{width:31%}table#claims col.c-paper{width:11%}table#claims col.c-ours{width:22%}
+table#claims col.c-verdict{width:10%}table#claims col.c-why{width:26%}
+table#claims small{color:#57606a}
+details.why summary{cursor:pointer;color:#0969da}
+"""
+
+
+def rows(reports):
+    """The verdict rows: reports/verdicts.csv (notebook 07), else every notebook's own table, else None."""
+    v = FT.load_rows(reports)
+    if v is None or v.empty:              # notebook 07 did not run: the notebooks' own tables of this folder
+        own = sorted((reports / "verdicts").glob("*.csv"))
+        v = pd.concat([pd.read_csv(f).assign(notebook=f.stem) for f in own], ignore_index=True) if own else None
+    return v if v is not None and not v.empty else None
+
+
+def _txt(x):
+    s = "" if x is None or (isinstance(x, float) and x != x) else str(x).strip()
+    return "" if s in ("-", "nan") else s
+
+
+def _paper(r, c):
+    out = html.escape(_txt(r.get("claimed")) or "-")
+    kemp = _txt(r.get("kemp"))
+    if kemp and kemp != _txt(r.get("claimed")):
+        out += f"<br><small>Kemp measured {html.escape(kemp)}</small>"
+    return out
+
+
+def _ours(r):
+    out = html.escape(_txt(r.get("ours_text")) or "-")
+    both = [(w, _txt(r.get(k))) for w, k in (("end-to-end", "ours_end_to_end"), ("kernel", "ours_kernel"))]
+    both = [(w, t) for w, t in both if t and not t.startswith("n/a")]
+    if len(both) == 2:
+        out += "<br><small>" + "; ".join(f"{w} {html.escape(t)}" for w, t in both) + "</small>"
+    cpu = _txt(r.get("best_cpu"))
+    if cpu and FT.best_cpu_of(cpu):
+        out += f"<br><small>vs best CPU: {html.escape(cpu)}</small>"
+    return out
+
+
+def _why(r):
+    why = _txt(r.get("reason")) or "-"
+    if len(why) <= WHY_CHARS:
+        return html.escape(why)
+    cut = why.rfind(" ", 0, WHY_CHARS)
+    cut = cut if cut > 40 else WHY_CHARS
+    return (f'{html.escape(why[:cut])} ...<details class="why"><summary>the whole reason</summary>'
+            f"{html.escape(why)}</details>")
+
+
+def table_html(v, claims, verdict_classes):
+    body = []
+    for _, r in v.iterrows():
+        cid, verdict = str(r["claim"]), str(r["verdict"])
+        c = claims.get(cid) or {}
+        nb = _txt(r.get("notebook")) or c.get("notebook", "")
+        basis = _txt(r.get("basis")) if "basis" in v else ""
+        cls = verdict_classes.get(verdict, "")
+        body.append(
+            f'<tr class="claim-row" data-claim="{html.escape(cid)}" data-notebook="{html.escape(nb)}">'
+            f'<td class="words">{html.escape(FT.claim_words(cid, claims))}<br><small><a href="{html.escape(nb)}.html">'
+            f'{html.escape(cid)}</a></small></td><td class="paper">{_paper(r, c)}</td><td class="ours">{_ours(r)}</td>'
+            f'<td class="verdict {cls}">{html.escape(verdict)}<br><small class="basis">{html.escape(basis or "-")}</small></td>'
+            f'<td class="why">{_why(r)}</td></tr>\n')
+    return ('<table id="claims"><colgroup><col class="c-words"><col class="c-paper"><col class="c-ours">'
+            '<col class="c-verdict"><col class="c-why"></colgroup>'
+            "<tr><th>the paper claims</th><th>paper's number</th><th>ours [95% CI]</th><th>verdict<br><small>rests on"
+            "</small></th><th>why</th></tr>\n" + "".join(body) + "</table>")
+
+
+def findings_html(reports, verdict_classes):
+    """The findings block of the index ('' where no verdict rows exist); writes reports/forest.png."""
+    v = rows(reports)
+    if v is None:
+        return '<p class="failed">No verdict rows in this batch: no findings to show (see the reports below).</p>'
+    claims = claims_mod.load()
+    said = FT.sentences(v, claims)
+    drawn = forest.plot(v, reports / FOREST_PNG)
+    _, listed = forest.split(v)
+    nonum = ", ".join(f'<a href="{html.escape(str(r.get("notebook", "")))}.html">{html.escape(str(r["claim"]))}</a> '
+                      f'({html.escape(str(r["verdict"]))})' for r in listed)
+    words = "".join(f"<li>{html.escape(s)}</li>" for s in said)
+    return f"""<div class="findings"><div class="words"><ul id="findings">{words}</ul>
+<p class="nonum"><b>Not in the plot</b> ({len(listed)} claims without a numeric value: orderings, trends, events;
+their verdicts are in the table): {nonum}</p></div>
+<figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">
+<figcaption>{len(drawn)} claims with a number: ours / paper's (log), our 95% interval, the paper's band shaded;
+filled: decided on end-to-end times, open: kernel-only; right: the GPU code / the best CPU code.</figcaption></figure></div>
+<h2>Every claim</h2>
+{table_html(v, claims, verdict_classes)}"""
+
+
+def paper_numbers(v):
+    """For tests: {claim: (paper's number, ours)} as the table shows them."""
+    return {str(r["claim"]): (_txt(r.get("claimed")) or "-", _txt(r.get("ours_text")) or "-") for _, r in v.iterrows()}
+
+

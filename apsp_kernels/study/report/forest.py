@@ -1,0 +1,104 @@
+"""One forest plot of every claim with a number: our value over the paper's (log axis), our 95%
+interval and the paper's value or band drawn as ratios of the same reference (the band's geometric
+middle), grouped by seed, coloured by verdict, a filled marker where the verdict is decided on
+end-to-end times and an open one where on kernel-only times; on the right, the same code against the
+best CPU code.  Claims without a numeric value are returned by :func:`split` so that the page lists
+them beside the plot instead of dropping them."""
+from __future__ import annotations
+
+import math
+
+from .findings_text import best_cpu_of, num, seed_of
+from ..show.tables import VERDICT_COLOURS
+
+SEED_NAMES = {"000": "Kemp 2012", "001": "IIT Kharagpur", "002": "Hochberg", "003": "TU Wien", "004": "NTHU"}
+
+
+def _point(row):
+    """(ratio, ci_lo, ci_hi, band_lo, band_hi) relative to the claimed band's geometric middle, or None."""
+    ours, lo, hi = num(row.get("ours_value")), num(row.get("claimed_lo")), row.get("claimed_hi")
+    c_lo, c_hi = num(row.get("ci_lo")), num(row.get("ci_hi"))
+    hi_f = num(hi)
+    unbounded = hi_f is None and str(hi).strip().lower() in ("inf", "infinity")
+    if ours is None or lo is None or ours <= 0 or lo <= 0 or (hi_f is None and not unbounded):
+        return None
+    ref = lo if unbounded else math.sqrt(lo * hi_f)
+    r = lambda x: x / ref if x is not None and x > 0 else None
+    return r(ours), r(c_lo), r(c_hi), lo / ref, (math.inf if unbounded else hi_f / ref)
+
+
+def split(v):
+    """(rows that can be drawn, with their point, seed-ordered; claims without a numeric value)."""
+    drawn, listed = [], []
+    for _, row in v.iterrows():
+        p = _point(row)
+        (drawn if p else listed).append((row, p))
+    drawn.sort(key=lambda rp: (seed_of(rp[0].get("where")), rp[0].get("notebook", ""), ))
+    return drawn, [row for row, _ in listed]
+
+
+def alt_text(v):
+    drawn, listed = split(v)
+    seeds = sorted({seed_of(r.get("where")) for r, _ in drawn})
+    return (f"Forest plot of {len(drawn)} claims with a number (seeds {', '.join(seeds)}): for each, our value "
+            "divided by the paper's on a log axis with our 95% interval, the paper's band shaded, coloured by "
+            f"verdict; right panel: the same GPU code against the best CPU code. {len(listed)} claims without "
+            "a numeric value are listed beside the plot.")
+
+
+def plot(v, out_png):
+    """Draw the forest plot of the verdict rows ``v`` to ``out_png``; returns the rows drawn."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    drawn, _ = split(v)
+    seeds = [seed_of(row.get("where")) for row, _ in drawn]
+    n = len(drawn) + len(set(seeds))                  # a heading row above each seed's claims
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(8.6, 0.19 * n + 1.5), dpi=100, sharey=True,
+                                 gridspec_kw=dict(width_ratios=[3, 1.25], wspace=0.05))
+    ticks, labels, y, last_seed = [], [], n, None
+    for (row, (r, lo, hi, b_lo, b_hi)), seed in zip(drawn, seeds):
+        if seed != last_seed:
+            y -= 1
+            ax.text(0.01, y, f"seed {seed}: {SEED_NAMES.get(seed, '')}", transform=ax.get_yaxis_transform(),
+                    ha="left", va="center", fontsize=9, fontweight="bold", color="#24292f")
+            if last_seed is not None:
+                ax.axhline(y + 0.5, color="#8c959f", lw=0.6)
+                bx.axhline(y + 0.5, color="#8c959f", lw=0.6)
+            last_seed = seed
+        y -= 1
+        colour = VERDICT_COLOURS.get(row["verdict"], "#57606a")
+        ax.fill_betweenx([y - 0.35, y + 0.35], b_lo, min(b_hi, 3e3), color="#d0d7de", lw=0)
+        if lo is not None and hi is not None:
+            ax.plot([lo, hi], [y, y], color=colour, lw=1.6)
+        kernel = str(row.get("decided_by")) == "kernel"
+        ax.plot([r], [y], "o", ms=5, color=colour, mfc="white" if kernel else colour, mew=1.4)
+        ticks.append(y)
+        labels.append(row["claim"])
+        cpu = best_cpu_of(row.get("best_cpu"))
+        if cpu:
+            val = float(cpu[0].split("-")[-1].rstrip("x"))
+            bx.plot([cpu[1], cpu[2]], [y, y], color="#24292f", lw=1.2)
+            bx.plot([val], [y], "D", ms=3.5, color="#24292f")
+    ax.axvline(1, color="#24292f", lw=0.8, ls="--")
+    bx.axvline(1, color="#24292f", lw=0.8, ls="--")
+    for a in (ax, bx):
+        a.set_xscale("log")
+        a.tick_params(labelsize=9)
+        a.grid(axis="x", color="#eaeef2", lw=0.6)
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(right=3e3)
+    ax.set_xlabel("ours / paper's (band's middle = 1), log", fontsize=9)
+    bx.set_xlabel("GPU code / best CPU code", fontsize=9)
+    handles = [Line2D([], [], marker="o", ls="", color=c, label=v_) for v_, c in VERDICT_COLOURS.items()]
+    handles += [Line2D([], [], marker="o", ls="", color="#24292f", label="end-to-end"),
+                Line2D([], [], marker="o", ls="", color="#24292f", mfc="white", label="kernel-only"),
+                matplotlib.patches.Patch(color="#d0d7de", label="paper's band")]
+    fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=9, frameon=False, bbox_to_anchor=(0.55, 1.0))
+    fig.subplots_adjust(left=0.25, right=0.98, top=1 - 0.75 / (0.19 * n + 1.5), bottom=0.45 / (0.19 * n + 1.5))
+    fig.savefig(out_png, dpi=100)
+    plt.close(fig)
+    return drawn
