@@ -12,6 +12,7 @@ from scipy.optimize import isotonic_regression
 from . import claims as claims_mod
 from ...algorithms import registry
 from ..seeds.kemp import load as M
+from .. import records
 from . import rules, stats
 from ..show import tables
 from ..show.tables import fmt, interval
@@ -346,14 +347,9 @@ def publish(notebook, rows, meas, reports_dir=None):
     """Write the notebook's verdict table where the index and notebook 07 find it
     (``<reports>/verdicts/<notebook>.csv``) and, for a run measured now, beside its records;
     returns the styled table to display (verdict words coloured)."""
-    from ...paths import REPORTS
-    t = table(rows).assign(device=device_of(meas.prov), results=str(M.rel(meas.run_dir)),
-                           profile=meas.prov.get("profile", ""))
-    d = (reports_dir or REPORTS) / "verdicts"
-    d.mkdir(parents=True, exist_ok=True)
-    t.to_csv(d / f"{notebook}.csv", index=False)
-    if meas.measured_now:
-        t.assign(notebook=notebook).to_csv(meas.run_dir / f"verdicts-{notebook}.csv", index=False)
+    t = records.publish(notebook, table(rows), device=device_of(meas.prov), results=str(records.rel(meas.run_dir)),
+                        profile=meas.prov.get("profile", ""), run_dir=meas.run_dir if meas.measured_now else None,
+                        reports_dir=reports_dir)
     return style(t[SHOWN])
 
 
@@ -365,5 +361,4 @@ def style(t):
     return tables.show(t)
 
 
-def device_of(prov):
-    return prov.get("gpu") or f"CPU only ({prov.get('cpu')})"
+device_of = records.device_of

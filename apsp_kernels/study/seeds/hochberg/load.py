@@ -22,6 +22,7 @@ import pandas as pd
 
 from .... import paths
 from ....measure import provenance
+from ... import records
 from ...method import codes
 from ..kemp import load as M
 
@@ -71,10 +72,8 @@ def latest(results="", recorded_only=False):
             raise FileNotFoundError(f"{d} holds no results.csv of scripts/hochberg_measure.py (nor p<K>/ folders with one)")
         return d
     roots = (paths.RECORDED,) if recorded_only else (paths.RECORDED, paths.RESULTS)
-    # Newest name last; where this machine's results and the recorded ones hold the same name,
-    # this machine's come last (a set's order would leave that choice to the hash seed).
-    found = sorted({(d.name, i, d) for i, r in enumerate(roots) for d in r.glob("*-hochberg")})
-    found = [d for _, _, d in found if processes_of(d)]
+    # where this machine's results and the recorded ones hold the same name, this machine's
+    found = records.folders("*-hochberg", processes_of, roots)
     if not found:
         raise FileNotFoundError(f"no Hochberg results (a <time>-hochberg folder with results.csv) under {paths.RESULTS} "
                                 f"or {paths.RECORDED}: run `python scripts/hochberg_measure.py` on a GPU, or pass results=")

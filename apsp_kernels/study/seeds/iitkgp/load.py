@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ....measure import harness
+from ... import records
 from .... import paths
 from ....measure.provenance import same_source
 from ....algorithms import registry
@@ -49,9 +50,7 @@ class Report:
 
 def find_batch():
     """The newest ``<batch>-iitkgp`` folder holding results, among this machine's and the recorded ones."""
-    found = {d for root in (paths.RESULTS, paths.RECORDED) if root.is_dir()
-             for d in root.glob(f"*{SUFFIX}") if any(d.glob("*/results.csv"))}
-    return max(found, key=lambda d: d.name) if found else None
+    return records.newest(f"*{SUFFIX}", lambda d: any(d.glob("*/results.csv")))
 
 
 def load(run_dir=None):
@@ -114,13 +113,7 @@ def note(rep):
 
 def record_source(rep):
     """The index's 'numbers from' cell (reports/sources/10_iitkgp.json)."""
-    out = paths.REPORTS / "sources"
-    out.mkdir(parents=True, exist_ok=True)
-    p = rep.prov()
-    s = (dict(measured_now=False, device=p.get("gpu") or p.get("cpu"), date=str(p.get("timestamp") or "")[:10],
-              commit=str(p.get("git_commit") or "")[:12], run=str(M.rel(rep.run_dir))) if rep.measured else
-         dict(measured_now=False, missing=f"no device measurement yet: {NOT_RUN}", device=None, date="", commit="", run="-"))
-    (out / f"{NB}.json").write_text(json.dumps(s))
+    records.record_source(NB, rep.run_dir, rep.prov(), missing=None if rep.measured else f"no device measurement yet: {NOT_RUN}")
 
 
 # ------------------------------------------------------------------ statistics

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ...method import claims as claims_mod
 from .... import paths
+from ... import records
 from ....algorithms import registry
 from . import load as R
 from ...method import rules, stats
@@ -200,9 +201,7 @@ def publish(rep, rows, reports_dir=None):
     """The verdict table where the index and notebook 07 find it (``<reports>/verdicts/10_iitkgp.csv``);
     returns the styled table to display."""
     p = rep.prov()
-    t = V.table(rows).assign(device=V.device_of(p) if rep.measured else "not measured",
-                             results=str(R.M.rel(rep.run_dir)) if rep.measured else "-", profile=p.get("profile", ""))
-    d = (reports_dir or paths.REPORTS) / "verdicts"
-    d.mkdir(parents=True, exist_ok=True)
-    t.to_csv(d / f"{R.NB}.csv", index=False)
+    t = records.publish(R.NB, V.table(rows), device=records.device_of(p) if rep.measured else "not measured",
+                        results=str(records.rel(rep.run_dir)) if rep.measured else "-", profile=p.get("profile", ""),
+                        reports_dir=reports_dir)
     return V.style(t[V.SHOWN])

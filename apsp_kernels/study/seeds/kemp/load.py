@@ -14,19 +14,14 @@ from .... import gpu_device
 from ....paths import RECORDED, RESULTS, ROOT
 from . import runs as campaign, spec as plan
 from ...method import stats
+from ... import records
 from .profiles import graph_label
 from ...show.tables import fmt
 
 KEMP = graph_label(2, 6)
 
 
-def rel(p):
-    """A path as the reports show it: relative to the checkout where it lies inside it."""
-    try:
-        return Path(p).resolve().relative_to(ROOT)
-    except ValueError:
-        return Path(p)
-
+rel = records.rel       # the notebooks' M.rel
 
 def batch_id():
     """``run_all.sh`` sets APSP_BATCH: the notebooks of one batch read one campaign."""
@@ -39,9 +34,7 @@ def campaign_dir(profile_name, batch=None):
 
 def latest_campaign(profile_name):
     """Newest campaign of the profile, among this machine's results and the committed ones."""
-    runs = sorted({*RESULTS.glob(f"*-{profile_name}-campaign"), *RECORDED.glob(f"*-{profile_name}-campaign")},
-                  key=lambda p: p.name, reverse=True)
-    return next((r for r in runs if list(r.glob("process-*.csv"))), None)
+    return records.newest(f"*-{profile_name}-campaign", lambda d: any(d.glob("process-*.csv")), (RECORDED, RESULTS))
 
 
 @dataclass

@@ -17,6 +17,7 @@ from ....measure.provenance import same_source
 from ....algorithms.gpu.fw_nthu import padded_size, parse_variant
 from ....algorithms.gpu.multi import schedule
 from ..kemp import load as M
+from ... import records
 from ...method import stats
 from ...show.tables import fmt
 
@@ -52,21 +53,8 @@ def find_runs(kind, which="latest", roots=None):
     """Folders ``*-nthu-<kind>`` holding ``nthu-<kind>.csv`` (``which``: "latest", "all", "none" or
     comma-separated folder names or paths), oldest first, from $APSP_RESULTS_DIR and data/results."""
     roots = roots or [paths.RESULTS, paths.RECORDED]
-    found = {d.name: d for r in roots for d in sorted(Path(r).glob(f"*-nthu-{kind}")) if (d / f"nthu-{kind}.csv").exists()}
-    runs = [found[k] for k in sorted(found)]
-    if which in ("", "none", None):
-        return []
-    if which in ("latest", "all"):
-        return runs[-1:] if which == "latest" else runs
-    out = []
-    for w in (w.strip() for w in str(which).split(",") if w.strip()):
-        p = Path(w)
-        if not p.is_dir():
-            p = found.get(w) or next((d for d in runs if d.name.startswith(w)), None)
-        if p is None:
-            raise FileNotFoundError(f"no *-nthu-{kind} run named {w!r} in {', '.join(map(str, roots))}")
-        out.append(p)
-    return out
+    runs = records.folders(f"*-nthu-{kind}", lambda d: (d / f"nthu-{kind}.csv").exists(), roots)
+    return records.pick(runs, which, f"*-nthu-{kind}")
 
 
 def load(runs, kind):

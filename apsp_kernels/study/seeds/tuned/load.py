@@ -23,6 +23,7 @@ import pandas as pd
 from .... import costs, paths
 from ....algorithms import registry
 from ..kemp import load as M
+from ... import records
 from ...show.tables import fmt
 
 NB = "11_tuned"
@@ -204,12 +205,8 @@ def verification(df):
 
 def record_source(bench):
     """The index's 'numbers from' cell (reports/sources/11_tuned.json)."""
-    out = paths.REPORTS / "sources"
-    out.mkdir(parents=True, exist_ok=True)
-    s = (dict(measured_now=False, device=bench.device, date=bench.date, commit=", ".join(bench.commits),
-              run=", ".join(str(M.rel(f)) for f in bench.files)) if bench.measured else
-         dict(measured_now=False, missing=f"no device measurement yet: {NOT_RUN}", device=None, date="", commit="", run="-"))
-    (out / f"{NB}.json").write_text(json.dumps(s))
+    records.record_source(NB, list(bench.files), device=bench.device, date=bench.date, commit=", ".join(bench.commits),
+                          missing=None if bench.measured else f"no device measurement yet: {NOT_RUN}")
 
 
 # ------------------------------------------------------------------ limits and rows
