@@ -221,8 +221,8 @@ import os, numpy as np
 from apsp_kernels.study import campaign
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import verify
-campaign._start_thread_pool()
-with campaign._pinned(registry.get("fw_sequential")):
+campaign.start_thread_pool()
+with campaign.pinned(registry.get("fw_sequential")):
     verify.fletcher64(np.zeros(1 << 22, np.int32))
 allowed = []
 for t in os.listdir("/proc/self/task"):

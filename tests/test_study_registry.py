@@ -73,3 +73,25 @@ def test_a_claim_added_to_claims_yaml_reaches_the_summary(tmp_path, monkeypatch)
     row = got[got["claim"] == "dummy_kk_vs_fw"]
     assert len(row) == 1 and row["notebook"].iloc[0] == "02_katz_kider"
     assert row["verdict"].iloc[0] in claims.VERDICTS
+
+
+def test_one_entry_point_measures_every_study(capsys):
+    from apsp_kernels.study.__main__ import main
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in STUDIES)
+    for name in STUDIES:                 # each study's own measurement answers --help
+        try:
+            rc = main(["measure", name, "--help"])
+        except SystemExit as e:
+            rc = e.code
+        assert rc in (0, None), name
+        assert "usage:" in capsys.readouterr().out, name
+    with pytest.raises(SystemExit, match="no study 'nosuch'"):
+        main(["measure", "nosuch"])
+
+
+def test_the_device_wrappers_call_the_entry_point():
+    for script, study in (("device_campaign.sh", "kemp"), ("device_hochberg.sh", "hochberg"), ("device_iitkgp.sh", "iitkgp"),
+                          ("device_nthu_multi.sh", "nthu")):
+        assert f"python3 -m apsp_kernels.study measure {study} " in (paths.ROOT / "scripts" / script).read_text()

@@ -4,9 +4,25 @@ and publishing a notebook's verdict table where the index and notebook 07 read i
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from .. import paths
+
+
+@dataclass
+class Measurements:
+    """One notebook's numbers and where they come from (the campaign's and the studies that share its
+    reports: the note, the provenance, the run folder, whether measured now)."""
+    df: pd.DataFrame            # every record of the campaign, all processes (figures filter what they show)
+    prov: dict
+    note: str                   # where the numbers come from, for the report
+    run_dir: Path
+    measured_now: bool
+    own: pd.DataFrame = None    # the records of this notebook's own jobs (its failures are reported)
+    notebook: str = ""          # whose numbers these are (the index says where each report's came from)
 
 
 def rel(p):

@@ -29,7 +29,8 @@ class Study:
     title: str
     seeds: tuple                # the seeds whose claims it tests
     notebooks: tuple            # the notebooks that render it
-    measure: str                # the module whose main(argv) measures it (python -m apsp_kernels.study measure NAME)
+    measure: str                # what measures it (python -m apsp_kernels.study measure NAME): "module [args]" whose
+                                # main(argv) does, or a script of scripts/ (hochberg, iitkgp, nthu: not yet moved in)
     figures: str                # the module of its figures
     find: Callable              # roots -> its batches, oldest first
     load: Callable              # batch -> what verdict_rows reads
@@ -129,18 +130,19 @@ _S = f"{__package__}.seeds"
 STUDIES = {s.name: s for s in (
     Study("kemp", "Kemp 2012 and the codes he compares: the campaign", ("000", "003"),
           ("00_environment_and_cpu_baselines", "01_tran_fw", "02_katz_kider", "03_harish_scaling", "04_memory_modes",
-           "05_out_of_core", "06_all_algorithms"), f"{_S}.kemp.runs", f"{__package__}.show.figures",
+           "05_out_of_core", "06_all_algorithms"), f"{__package__}.report.runner --stage measure",
+          f"{__package__}.show.figures",
           _folders("*-campaign", lambda d: any(d.glob("process-*.csv"))), _kemp_load, _kemp_rows),
-    Study("hochberg", "Hochberg's naive FW and its explorations", ("002",), ("08_hochberg",), f"{_S}.hochberg.runs",
+    Study("hochberg", "Hochberg's naive FW and its explorations", ("002",), ("08_hochberg",), "scripts/hochberg_measure.py",
           f"{_S}.hochberg.figures", _folders("*-hochberg", lambda d: bool(_seed("hochberg", "load").processes_of(d))),
           _hochberg_load, _hochberg_rows),
-    Study("nthu", "NTHU's blocked FW on one and several GPUs", ("004",), ("09_nthu",), f"{_S}.nthu.runs",
+    Study("nthu", "NTHU's blocked FW on one and several GPUs", ("004",), ("09_nthu",), "scripts/nthu_measure.py",
           f"{_S}.nthu.figures", _nthu_find, _nthu_load, _nthu_rows),
     Study("iitkgp", "IIT Kharagpur's BFS, SSSP and APSP on large sparse graphs", ("001",), ("10_iitkgp",),
-          f"{_S}.iitkgp.runs", f"{_S}.iitkgp.figures",
+          "scripts/iitkgp_measure.py", f"{_S}.iitkgp.figures",
           _folders("*-iitkgp", lambda d: any(d.glob("*/results.csv"))), lambda b: _seed("iitkgp", "load").load(b.path),
           _iitkgp_rows),
-    Study("tuned", "The tuned line's targets (issue 14; no paper's claims)", (), ("11_tuned",), "apsp_kernels.measure.bench",
+    Study("tuned", "The tuned line's targets (issue 14; no paper's claims)", (), ("11_tuned",), "apsp_kernels.__main__ bench",
           f"{_S}.tuned.figures", _tuned_find, lambda b: _seed("tuned", "load").load(list(b.files)), _tuned_rows),
 )}
 

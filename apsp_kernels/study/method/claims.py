@@ -9,8 +9,9 @@ from pathlib import Path
 
 import yaml
 
+from ..words import VERDICTS  # noqa: F401  (the verdict words, defined once: claims.VERDICTS as before)
+
 CLAIMS_FILE = Path(__file__).resolve().parents[3] / "data" / "claims.yaml"
-VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 
 
 def _expand(c):

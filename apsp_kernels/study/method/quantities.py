@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...algorithms import registry
-from ..seeds.kemp import load as M
+from . import timings as M
 from . import stats
 from ..show.tables import fmt, interval
 

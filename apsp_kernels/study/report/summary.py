@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..method import claims as claims_mod
 from ... import paths
-from ..seeds.kemp import load as M
+from ..method import timings as M
 from .. import records
 from ..registry import STUDIES
 from . import stability

@@ -20,12 +20,12 @@ import pandas as pd
 
 from ....measure import harness
 from ... import records
+from ...method import timings
 from .... import paths
 from ....measure.provenance import same_source
 from ....algorithms import registry
 from ....io import catalogue
 from ...method import codes
-from ..kemp import load as M
 from ...method import stats
 from ...show.tables import fmt
 
@@ -99,7 +99,7 @@ def note(rep):
     """Where the report's numbers come from, in one paragraph."""
     if not rep.measured:
         return (f"**No IIT-KGP results**: {NOT_RUN} (no `*{SUFFIX}` folder with a `results.csv` under "
-                f"`{M.rel(paths.RESULTS)}` or `{M.rel(paths.RECORDED)}`). Every claim below is *not testable* "
+                f"`{records.rel(paths.RESULTS)}` or `{records.rel(paths.RECORDED)}`). Every claim below is *not testable* "
                 "until `scripts/iitkgp_measure.py` has run there (README: the IIT-KGP measurement).")
     p = rep.prov()
     inv = ", ".join(f"`{k}` ({len(v.get('processes_run') or [])} processes)" for k, v in rep.provs.items())
@@ -107,7 +107,7 @@ def note(rep):
     warn = (f" **The invocations were measured at different code {code}: one batch should be one commit.**"
             + shared_code([c for c, _ in code]) if len(code) > 1 else "")
     return (f"**RECORDED results** of the IIT-KGP measurement: {p.get('gpu') or 'no GPU'} with {p.get('cpu')}, "
-            f"from {str(p.get('timestamp'))[:10]}, commit {str(p.get('git_commit'))[:12]}, in `{M.rel(rep.run_dir)}`: "
+            f"from {str(p.get('timestamp'))[:10]}, commit {str(p.get('git_commit'))[:12]}, in `{records.rel(rep.run_dir)}`: "
             f"{inv}.{warn}")
 
 
@@ -142,7 +142,7 @@ def runs(df, graph, algorithm, variant=None, col="wall_ms"):
     exact = str(variant) not in map(str, registry.get(algorithm).inexact_variants)
     if exact and d.loc[d["estimate"] == "measured", "status"].isin(["failed_verification", "error"]).any():
         return np.array([]), "failed"
-    g = M.good(d)
+    g = timings.good(d)
     g = g.dropna(subset=[col]) if col in g else g.iloc[0:0]
     full, samp = g[g["estimate"] == "measured"], g[g["estimate"] == "sampled"]
     use = full if full["process"].nunique() >= 2 or samp.empty else samp
@@ -180,7 +180,7 @@ def summary(df, stage):
     d = df[df["stage"] == stage] if "stage" in df else df.iloc[0:0]
     for (g, a, v, est), grp in d[d["algorithm"] != "-"].groupby(["graph", "algorithm", "variant", "estimate"], sort=False):
         bad = int(grp["status"].isin(["failed_verification", "error"]).sum())
-        ok = M.good(grp).dropna(subset=["wall_ms"])
+        ok = timings.good(grp).dropna(subset=["wall_ms"])
         if bad and str(v) not in map(str, registry.get(a).inexact_variants):
             ok = ok.iloc[0:0]                              # an exact code that was wrong here has no time
         r = ok.groupby("process")["wall_ms"].median().to_numpy(float)

@@ -41,7 +41,7 @@ def _rows_00(df, C):
     sp, slope = V.trend(df, c, sizes=[n for n in M.sizes_of(df, c["algorithm"], c["variant"]) if min(c["paper_n"]) <= n <= max(c["paper_n"])])
     v = rules.trend_rule(*slope, len(sp))
     return [V.evaluate(c, df, decided=v) | dict(ours_text=T.trend(sp, "the blocked FW's speed-up over FW", slope=slope),
-                                               per_size=V._fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
+                                               per_size=V.fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
                                                baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
 
 
@@ -64,7 +64,7 @@ def _rows_03(df, C):
     pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
            for n, v in c["points"].items() if n in set(sp["n"])]
     rows = [V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]))
-            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V._fmt_points(sp),
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
                    baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
     c = C["dense_independent_of_degree"]
     dn = degree_n(df)

@@ -16,7 +16,6 @@ from .... import paths
 from ....measure.provenance import same_source
 from ....algorithms.gpu.fw_nthu import padded_size, parse_variant
 from ....algorithms.gpu.multi import schedule
-from ..kemp import load as M
 from ... import records
 from ...method import stats
 from ...show.tables import fmt
@@ -31,11 +30,11 @@ BLOCKS = (8, 16, 32, 64)
 # the two-GPU runs (README, NTHU section): strong scaling over 5 sizes (weak from 2048); n = 6000 with every blocking
 # factor in every design (bandwidth, the stage table at bs 64); 65536 (17 GB a GPU); weak scaling from 8192 and 16384
 DEVICE_COMMANDS = (          # scripts/device_nthu_multi.sh scaling | stage | big | weak runs them
-    "python3 scripts/nthu_measure.py multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3",
-    "python3 scripts/nthu_measure.py multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole --kernels b8-dim3-branch "
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3",
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole --kernels b8-dim3-branch "
     "b16-dim3-branch b32-dim3-branch b64-dim3-branch --repeats 3",
-    "python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row",
-    "python3 scripts/nthu_measure.py multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3")
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 65536 --gpus 1 2 --syncs row",
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3")
 # the one-GPU processes pool commits whose NTHU kernel source is the same (:func:`commits_note` checks it with git; the
 # provenance's code_fingerprint hashes every code file and differs).  f653c6e -> b41ef8c: nthu_blocked.cu unchanged,
 # its launcher fw_nthu.py changed only import paths (gpu -> gpu_device / runtime, graph -> core.graph)
@@ -92,7 +91,7 @@ def measurements(single_runs, multi_runs, single, multi):
                     f"launched by {p.get('launched_by')}, commit {str(p.get('git_commit'))[:12]}.")
     if not multi_runs:
         note.append(f"P GPUs: no `*-nthu-multi` run recorded yet ({PENDING}).")
-    return M.Measurements(df=single, prov=prov, note="\n\n".join(note), run_dir=runs[-1] if runs else paths.RECORDED,
+    return records.Measurements(df=single, prov=prov, note="\n\n".join(note), run_dir=runs[-1] if runs else paths.RECORDED,
                           measured_now=False, notebook=NB)
 
 
@@ -173,7 +172,7 @@ def points(df, pairs, col):
     return out
 
 
-def _span(pts):
+def span_of(pts):
     vals = [p[1] for p in pts]
     return f"range {fmt(min(vals))}x .. {fmt(max(vals))}x over {len(vals)} (not a CI)" if vals else "-"
 

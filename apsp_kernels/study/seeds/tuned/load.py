@@ -22,7 +22,6 @@ import pandas as pd
 
 from .... import costs, paths
 from ....algorithms import registry
-from ..kemp import load as M
 from ... import records
 from ...show.tables import fmt
 
@@ -188,7 +187,7 @@ def note(bench, ref):
             " No untagged benchmark of the faithful kernels is recorded.")
     commit = ", ".join(bench.commits) or "not recorded"
     return (f"**Recorded benchmark** of the tuned line: {bench.device}, {bench.date}, "
-            f"{', '.join(f'`{M.rel(f)}`' for f in bench.files)} ({len(bench.provs)} invocation{'s' if len(bench.provs) != 1 else ''}, commit {commit}). "
+            f"{', '.join(f'`{records.rel(f)}`' for f in bench.files)} ({len(bench.provs)} invocation{'s' if len(bench.provs) != 1 else ''}, commit {commit}). "
             "Each row's limit was measured by its own invocation; kernel time (CUDA events; a CPU row's wall time). "
             + verification(bench.df) + refs)
 

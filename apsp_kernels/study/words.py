@@ -1,5 +1,17 @@
 """The verdict words and the claim kinds, defined once: the rules, the verdict rows, the tables and the
-index take them from here (docs/method.md says what each word and kind means)."""
+index take them from here (docs/method.md says more of each word and kind).
+
+* reproduced           -- at the paper's sizes our interval lies inside the claimed band
+                          widened by the tolerance, [lo / tol, hi * tol], at >= 2/3 of the sizes;
+* differs in magnitude -- the same direction, and clearly outside the band: whichever way the
+                          intervals that straddle its edge fell, fewer than 2/3 of the sizes could
+                          be inside (the reason says by what factor and which way);
+* not reproduced       -- the ordering, direction or trend is the opposite;
+* inconclusive         -- the intervals straddle the band's edge (or 1, or 0 for a trend) so
+                          that either verdict could hold: a verdict is only stated when every
+                          resolution of the straddling intervals gives it;
+* not testable         -- nothing comparable measured (the reason says why).
+"""
 from __future__ import annotations
 
 REPRODUCED = "reproduced"
