@@ -110,15 +110,8 @@ def _nthu_rows(loaded, C):
 def _tuned_find(roots):
     R = _seed("tuned", "load")
     out = []
-    for where in (Path(r) / "benchmarks" for r in roots):
-        tuned = [(R.NAME.match(k), f) for k, f in (R.benchmark_files(where).items() if where.is_dir() else [])]
-        tuned = [(m, f) for m, f in tuned if (m.group("tag") or "").startswith(R.TAG)]
-        for date in sorted({m.group("date") for m, _ in tuned}):
-            # as tuned's find_tuned: that date's files of its first device by name (an H100 before others)
-            devices = sorted({m.group("device") for m, _ in tuned if m.group("date") == date},
-                             key=lambda d: ("H100" not in d, d))
-            picked = sorted(f for m, f in tuned if m.group("date") == date and m.group("device") == devices[0])
-            out.append(Batch(f"{date}-tuned", where, tuple(picked)))
+    for where in (Path(r) / "benchmarks" for r in roots if (Path(r) / "benchmarks").is_dir()):
+        out += [Batch(f"{date}-tuned", where, tuple(R.find_tuned(where, date))) for date in R.tuned_dates(where)]
     return out
 
 

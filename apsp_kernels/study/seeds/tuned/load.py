@@ -107,16 +107,25 @@ def benchmark_files(where=None):
     return out
 
 
-def find_tuned(where=None):
-    """The tuned run: every ``*-tuned*.csv`` of the newest date, of that date's first device by name (an H100
-    before others); [] where none exists.  ``where``: a folder, or one CSV file (then just that file)."""
+def _tuned_files(where):
+    tuned = [(NAME.match(k), f) for k, f in benchmark_files(where).items()]
+    return [(m, f) for m, f in tuned if (m.group("tag") or "").startswith(TAG)]
+
+
+def tuned_dates(where=None):
+    """The dates of the recorded tuned runs (each one batch: the study registry's), oldest first."""
+    return sorted({m.group("date") for m, _ in _tuned_files(where)})
+
+
+def find_tuned(where=None, date=None):
+    """The tuned run: every ``*-tuned*.csv`` of the newest date (or ``date``), of that date's first device by
+    name (an H100 before others); [] where none exists.  ``where``: a folder, or one CSV file (then just that file)."""
     if where and Path(where).suffix == ".csv":
         return [Path(where)] if Path(where).exists() else []
-    tuned = [(NAME.match(k), f) for k, f in benchmark_files(where).items()]
-    tuned = [(m, f) for m, f in tuned if (m.group("tag") or "").startswith(TAG)]
+    tuned = _tuned_files(where)
     if not tuned:
         return []
-    date = max(m.group("date") for m, _ in tuned)
+    date = date or max(m.group("date") for m, _ in tuned)
     devices = sorted({m.group("device") for m, _ in tuned if m.group("date") == date}, key=lambda d: ("H100" not in d, d))
     return sorted(f for m, f in tuned if m.group("date") == date and m.group("device") == devices[0])
 
