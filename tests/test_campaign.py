@@ -218,7 +218,7 @@ def test_fingerprint_matches_the_commit_of_a_clean_tree():
 def test_pinning_leaves_the_thread_pool_on_every_core():
     code = """
 import os, numpy as np
-from apsp_kernels.study import campaign
+from apsp_kernels.study.seeds.kemp import runs as campaign
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import verify
 campaign.start_thread_pool()
