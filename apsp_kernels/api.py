@@ -18,7 +18,7 @@ def as_graph(graph, directed=True, weight="weight") -> Graph:
     """A :class:`Graph` from a Graph, a scipy sparse matrix, a dense numpy array (0, inf and NaN
     are 'no edge', as in scipy) or a networkx graph (``weight``: the edge attribute)."""
     if isinstance(graph, Graph):
-        return graph if directed else Graph._with_direction(graph.n, *graph.edges(), False, graph.names, graph.meta)
+        return graph if directed else Graph.with_direction(graph.n, *graph.edges(), False, graph.names, graph.meta)
     try:
         import scipy.sparse as sp
         if sp.issparse(graph):

@@ -10,7 +10,7 @@
 set -euo pipefail
 batch=$1 index=$2 profile=${3:-paper}
 source "$(dirname "$0")/device_env.sh"
-python3 -m apsp_kernels.study.report.runner --profile "$profile" --stage measure --batch "$batch" --processes "$index" \
+python3 -m apsp_kernels.study measure kemp --profile "$profile" --batch "$batch" --processes "$index" \
     > "$OUT/device-logs/$profile-campaign-$batch-${index//,/_}.log" 2>&1 || { tail -20 "$OUT/device-logs/$profile-campaign-$batch-${index//,/_}.log"; exit 1; }
 tail -2 "$OUT/device-logs/$profile-campaign-$batch-${index//,/_}.log"
 # one archive per command: the device tool brings back only a few files a command (4 satellites write 9)

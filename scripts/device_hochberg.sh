@@ -10,6 +10,6 @@ set -euo pipefail
 batch=$1 process=$2 stages=${3:-}
 source "$(dirname "$0")/device_env.sh"
 log="$OUT/device-logs/hochberg-$batch-p$process${stages:+-${stages//,/_}}.log"
-python3 scripts/hochberg_measure.py --batch "$batch" --process "$process" --strict ${stages:+--stages "$stages"} \
+python3 -m apsp_kernels.study measure hochberg --batch "$batch" --process "$process" --strict ${stages:+--stages "$stages"} \
     >"$log" 2>&1 || { tail -30 "$log"; exit 1; }
 tail -25 "$log"

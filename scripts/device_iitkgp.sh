@@ -9,6 +9,6 @@ set -euo pipefail
 batch=$1 stages=$2 graphs=${3:-}
 source "$(dirname "$0")/device_env.sh"
 log="$OUT/device-logs/iitkgp-$batch-${stages//,/_}${graphs:+-${graphs//,/_}}.log"
-python3 scripts/iitkgp_measure.py --batch "$batch" --stages "$stages" ${graphs:+--graphs "$graphs"} 2>"$log" \
+python3 -m apsp_kernels.study measure iitkgp --batch "$batch" --stages "$stages" ${graphs:+--graphs "$graphs"} 2>"$log" \
     || { tail -30 "$log"; exit 1; }
 tail -3 "$log"

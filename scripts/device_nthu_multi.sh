@@ -24,16 +24,16 @@ case $stage in
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 180 mpirun -np 2 python3 -m apsp_kernels.multi_gpu run --n 16384 --verify \
         2>&1 | tee -a "$log" || rc=$? ;;
   scaling)
-    timeout 590 python3 scripts/nthu_measure.py multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3 \
+    timeout 590 python3 -m apsp_kernels.study measure nthu multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3 \
         2>&1 | tee -a "$log" || rc=$? ;;
   stage)
-    timeout 590 python3 scripts/nthu_measure.py multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole \
+    timeout 590 python3 -m apsp_kernels.study measure nthu multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole \
         --kernels b8-dim3-branch b16-dim3-branch b32-dim3-branch b64-dim3-branch --repeats 3 2>&1 | tee -a "$log" || rc=$? ;;
   big)
-    timeout 590 python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row 2>&1 | tee -a "$log" || rc=$? ;;
+    timeout 590 python3 -m apsp_kernels.study measure nthu multi --sizes 65536 --gpus 1 2 --syncs row 2>&1 | tee -a "$log" || rc=$? ;;
   weak)     # the scaling stage's weak point starts from its smallest size (2048, launch-bound): these start where
             # the GPUs are busy
-    timeout 590 python3 scripts/nthu_measure.py multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 \
+    timeout 590 python3 -m apsp_kernels.study measure nthu multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 \
         --repeats 3 2>&1 | tee -a "$log" || rc=$? ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
 esac

@@ -102,7 +102,7 @@ def main(argv=None):
                                         "step, kind, stream, begin_ms, end_ms)")
     a = ap.parse_args(argv)
     from apsp_kernels import gpu_device
-    from apsp_kernels.algorithms.gpu.tuned import fw as tfw, ooc, ooc_plan
+    from apsp_kernels.algorithms.gpu.tuned import fw as tfw, ooc, ooc_plan, ooc_steps
     from apsp_kernels.core import generators
     a.buffers = a.buffers or [ooc_plan.BUFFERS]
     cp = gpu_device.require_gpu()
@@ -139,7 +139,7 @@ def main(argv=None):
                 df.insert(0, "n", a.n)
                 out = Path(a.trace_out)
                 df.to_csv(out, mode="a", header=not out.exists(), index=False)
-            i0, i1 = idle_split(tr, ooc_plan.schedule(ooc_plan.plan(a.n, budget, b, s)))
+            i0, i1 = idle_split(tr, ooc_steps.schedule(ooc_plan.plan(a.n, budget, b, s)))
             print(f"{f:>8.3g} {tm['super_block']:>5} {tm['super_blocks']:>6} {s:>7} {b:>7} {tm['kernel_ms']:>8.1f} "
                   f"{tm['kernel_ms'] / ref_ms:>6.2f} {tm['compute_ms']:>8.1f} {i0:>10.1f} {i1:>9.1f} "
                   f"{tm['copy_h2d_ms']:>7.1f} {tm['copy_d2h_ms']:>7.1f} {tm['issue_ms']:>7.1f} {tm['prepare_ms']:>6.1f} {'yes' if ok else 'NO'}")

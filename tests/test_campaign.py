@@ -218,11 +218,11 @@ def test_fingerprint_matches_the_commit_of_a_clean_tree():
 def test_pinning_leaves_the_thread_pool_on_every_core():
     code = """
 import os, numpy as np
-from apsp_kernels.study import campaign
+from apsp_kernels.study.seeds.kemp import runs as campaign
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import verify
-campaign._start_thread_pool()
-with campaign._pinned(registry.get("fw_sequential")):
+campaign.start_thread_pool()
+with campaign.pinned(registry.get("fw_sequential")):
     verify.fletcher64(np.zeros(1 << 22, np.int32))
 allowed = []
 for t in os.listdir("/proc/self/task"):

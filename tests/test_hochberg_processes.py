@@ -207,7 +207,7 @@ def test_two_invocations_make_one_batch_that_the_report_reads_as_two_processes(t
 
 def test_the_device_script_runs_the_measurement_as_the_readme_says():
     text = (ROOT / "scripts" / "device_hochberg.sh").read_text()
-    assert "hochberg_measure.py --batch \"$batch\" --process \"$process\" --strict" in text and "device-logs" in text
+    assert "measure hochberg --batch \"$batch\" --process \"$process\" --strict" in text and "device-logs" in text
     readme = (ROOT / "docs" / "seeds" / "hochberg.md").read_text()     # the README's Hochberg section moved there
     assert all(f"scripts/device_hochberg.sh B {k}" in readme for k in (1, 2, 3))
 

@@ -16,7 +16,7 @@ def _load_factory(values):
     return load
 
 
-def _verdicts(df):
+def _verdicts(df, C=None):
     """A stand-in rule: 'reproduced' when the median value is below 40, and a claim that never moves."""
     assert sorted(df["process"].unique()) == list(range(df["process"].nunique()))   # renumbered as one run
     med = df["value"].median()

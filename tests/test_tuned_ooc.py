@@ -19,7 +19,7 @@ import emulation
 from apsp_kernels import Graph, reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
-from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan as op
+from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan as op, ooc_steps as steps_mod
 from apsp_kernels.core.distances import NegativeCycleError, finish
 from apsp_kernels.gpu_device import GPUMemoryError
 from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
@@ -35,7 +35,7 @@ def solve(g, S=None, budget=None, seed=None, ops=None, **kw):
     p = op.plan(g.n, budget if budget is not None else op.budget_for(g.n, S or 128, kw.get("buffers", op.BUFFERS)),
                 max_super_block=S, **kw)
     D = g.to_dense(pad_to=p.N)
-    ooc_model.execute(p, op.schedule(p), D, seed=seed, ops=ops)
+    ooc_model.execute(p, steps_mod.schedule(p), D, seed=seed, ops=ops)
     return finish(np.ascontiguousarray(D[:g.n, :g.n])), p
 
 
@@ -97,8 +97,8 @@ PLANS = [(300, 128, 4, 2), (300, 256, 4, 2), (700, 256, 1, 1), (700, 128, 2, 3),
 @pytest.mark.parametrize("n, S, buffers, streams", PLANS)
 def test_no_two_steps_touch_one_element_unordered(n, S, buffers, streams):
     p = op.plan(n, op.budget_for(n, S, buffers), buffers, streams, max_super_block=S)
-    steps = op.schedule(p)
-    assert op.races(steps) == []
+    steps = steps_mod.schedule(p)
+    assert steps_mod.races(steps) == []
     for i, s in enumerate(steps):
         assert s.stream in p.streams and all(w < i and steps[w].stream != s.stream for w in s.waits)
     used = {s.stream for s in steps}
@@ -108,20 +108,20 @@ def test_no_two_steps_touch_one_element_unordered(n, S, buffers, streams):
 def test_a_removed_wait_is_a_race():
     """The check has teeth: drop the wait of each tile's write-back on its product, one at a time."""
     p = op.plan(700, op.budget_for(700, 256), max_super_block=256)
-    steps = op.schedule(p)
+    steps = steps_mod.schedule(p)
     backs = [i for i, s in enumerate(steps) if s.kind == "copy" and s.stream == "d2h" and s.waits]
     assert len(backs) > 10
     for i in backs[::7]:
         broken = steps[:i] + [replace(steps[i], waits=())] + steps[i + 1:]
-        assert op.races(broken), i
+        assert steps_mod.races(broken), i
 
 
 def test_overlap_is_possible():
     """While a product runs, the next tile's load and the last one's write-back are not ordered after it:
     the schedule lets them overlap (a stream waits only for what it needs)."""
     p = op.plan(2000, op.budget_for(2000, 256), max_super_block=256)
-    steps = op.schedule(p)
-    hb = op.happens_before(steps)
+    steps = steps_mod.schedule(p)
+    hb = steps_mod.happens_before(steps)
     prods = [i for i, s in enumerate(steps) if s.kind == "product"]
     i = prods[len(prods) // 2]                  # a phase-3 product in the middle of the solve
     later_loads = [j for j in range(i + 1, len(steps)) if steps[j].stream == "h2d"]
@@ -223,7 +223,7 @@ def emulated_ops(lib, sms=4):
 def test_product_and_transpose_kernels(emu, rng):
     """Operands at offsets inside wider matrices (their own row strides), in place and out of place, in
     place with k split in 2 and 3 parts (merged by atomicMin)."""
-    ops, big, R = emulated_ops(emu), ooc_model.aligned, op.Region
+    ops, big, R = emulated_ops(emu), ooc_model.aligned, steps_mod.Region
     for K, rows, cols, inplace, parts in ((128, 128, 256, True, 1), (256, 256, 128, False, 1), (16 * 9, 128, 128, False, 1),
                                           (256, 128, 256, True, 2), (16 * 24, 128, 128, True, 3)):
         lda, ldb, ldc = rows + 256, cols + 128, cols + 384
@@ -286,7 +286,7 @@ def test_the_probe_splits_compute_idle_time_into_round_heads_and_rests():
     probe = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(probe)
     p = op.plan(1000, op.budget_for(1000, 256), max_super_block=256)
-    steps = op.schedule(p)
+    steps = steps_mod.schedule(p)
     clock, trace = 0.0, []
     for s in steps:                      # every kernel 1 ms, one after another; copies take no time
         d = 0.0 if s.kind == "copy" else 1.0

@@ -14,7 +14,7 @@ import pytest
 from apsp_kernels import gpu_device, reference_apsp
 from apsp_kernels.algorithms.gpu import runtime as gpu_runtime
 from apsp_kernels.core import generators as G
-from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan
+from apsp_kernels.algorithms.gpu.tuned import ooc, ooc_plan, ooc_steps
 
 import test_tuned_ooc
 from tuned_graphs import kinds
@@ -130,7 +130,7 @@ def test_launcher_on_the_emulated_kernels(on_emulation, n, S):
         d, t = ooc.tuned_fw_ooc(g, budget_bytes=ooc_plan.budget_for(n, S), super_block=S)
         np.testing.assert_array_equal(d, reference_apsp(g), err_msg=f"{label} n={n} S={S}")
         p = ooc_plan.plan(n, t["budget_bytes"], max_super_block=S)
-        assert t["super_blocks"] == p.blocks and t["steps"] == len(ooc_plan.schedule(p))
+        assert t["super_blocks"] == p.blocks and t["steps"] == len(ooc_steps.schedule(p))
         assert set(on_emulation.copies) == ({1, 2, 3} if p.blocks > 1 else {1, 2})
         # split k where a product of 256-deep pivots has room for it on the 4 emulated SMs
         assert max(on_emulation.parts, default=1) == (2 if S == 256 else 1)

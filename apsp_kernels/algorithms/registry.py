@@ -10,89 +10,18 @@ otherwise, so a single-source code never enters an APSP comparison."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import Callable
 
 from ..core.distances import minplus_steps
 from ..core.graph import round_up
 from ..gpu_device import MEMORY_MODES as MODES      # the host memory modes the GPU buffers implement
 from . import cpu
+from .algorithm import Algorithm
 from . import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
 from .gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
 from .gpu.multi import SYNC_DESIGNS
 from .gpu import tuned
 from .gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
 from .gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    name: str
-    label: str
-    paper: str
-    kemp_algorithm: str | None        # number(s) in Kemp's thesis, or None
-    device: str                       # "cpu" or "gpu"
-    representation: str               # "dense" (adjacency matrix) or "csr" (compacted adjacency list)
-    footprint: Callable[[int, int], int]   # device (GPU) or host (CPU) bytes for (n, m)
-    launcher: Callable                # (graph, **keywords) -> (distances, timings), CPU and GPU alike
-    variants: tuple = (None,)
-    negative_weights: bool = True
-    faithful: bool = True             # follows the paper; tuned versions say False
-    memory_modes: tuple = ()          # host memory modes it accepts (GPU dense family)
-    complexity: str = "n^3"           # what "updates" means for its throughput
-    notes: str = ""
-    params: dict = field(default_factory=dict)
-    # CPU codes whose work comes in equal units (pivots, rounds, sources, rows): runs
-    # ``samples`` units and returns (setup_ms, work_ms, units_run, units_total), so that a
-    # solve too slow to run in full is estimated from a sample in the same compiled code
-    sampler: Callable | None = None
-    sample_unit: str = ""
-    multithreaded: bool = False       # CPU code over all cores (else: one thread, pinned when timed)
-    variant_param: str = "block"      # the launcher keyword a variant is passed as
-    inexact_variants: tuple = ()      # variants allowed to give wrong distances (a published race)
-    limit_kind: str | None = None     # the hardware limit it is judged against: "bandwidth" or "minplus"
-    work: Callable | None = None      # relaxations ("updates") of one solve of a graph, for throughput
-    forced_params: Callable | None = None   # (n, variant, rows_per_part) -> launcher keywords that force
-                                            # the out-of-core path into partitions of that many block rows
-    auto_rank: int | None = None      # preference of shortest_paths(method="auto") among the codes
-                                      # that can run here (lower first; None: never chosen)
-    best_cpu: bool = False            # a candidate for "the best CPU code we have", set beside every claim
-    exploration: bool = False         # a seed's exploration around a faithful kernel: measured by that
-                                      # study's own script (scripts/hochberg_measure.py), not by the benchmark
-    problem: str = "apsp"             # "apsp"; "bfs" or "sssp": launcher(graph, sources=...) -> one row per source
-    roles: tuple = ()                 # the parts it plays where code needs "the ... algorithm" (:func:`by_role`):
-                                      # "out_of_core", the code to try when a graph does not fit on the device
-
-    @property
-    def exact_variants(self):
-        return tuple(v for v in self.variants if v not in self.inexact_variants)
-
-    def updates(self, g):
-        return self.work(g) if self.work is not None else float(g.n) ** 3
-
-    @property
-    def default_variant(self):
-        return self.variants[0]
-
-    def _kwargs(self, variant, params):
-        kw = dict(self.params)
-        kw.update(params)
-        if variant is not None and str(variant) != "None":
-            # results files carry variants as text: match "32" to 32
-            match = [v for v in self.variants if str(v) == str(variant)]
-            if not match:
-                raise ValueError(f"{self.name}: unknown variant {variant!r}; one of {self.variants}")
-            kw[self.variant_param] = match[0]
-        return kw
-
-    def run(self, graph, variant=None, **params):
-        return self.launcher(graph, **self._kwargs(variant, params))
-
-    def sample(self, graph, samples, variant=None, **params):
-        """(setup_ms, work_ms, units_run, units_total) of a sampled run (see ``sampler``)."""
-        if self.sampler is None:
-            raise ValueError(f"{self.name} has no sampled timing; run it in full")
-        return self.sampler(graph, samples, **self._kwargs(variant, params))
 
 
 ALGORITHMS: dict[str, Algorithm] = {}

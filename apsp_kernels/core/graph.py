@@ -14,12 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-INF = np.int32(2**30 - 1)
-MAX_PATH_WEIGHT = int(INF) // 2
-
-
-class GraphError(ValueError):
-    """A graph (or a file describing one) that the study cannot use."""
+from .limits import INF, MAX_PATH_WEIGHT, GraphError  # noqa: F401  (graph.INF, graph.GraphError as before)
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +82,7 @@ class Graph:
         if matrix.shape[0] != matrix.shape[1]:
             raise GraphError(f"an adjacency matrix must be square, got shape {matrix.shape}")
         c = matrix.tocoo()
-        return cls._with_direction(matrix.shape[0], c.row, c.col, c.data, directed, None, meta)
+        return cls.with_direction(matrix.shape[0], c.row, c.col, c.data, directed, None, meta)
 
     @classmethod
     def from_dense(cls, matrix, directed=True, meta=None):
@@ -99,7 +94,7 @@ class Graph:
         src, dst = np.nonzero(edge)
         from .validate import InputError
         try:
-            return cls._with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta)
+            return cls.with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta)
         except InputError as e:           # name the matrix entry, not the position in the edge list
             if e.index is None or not src.size:
                 raise
@@ -115,10 +110,10 @@ class Graph:
         index = {v: i for i, v in enumerate(nodes)}
         e = [(index[u], index[v], d.get(weight, default_weight)) for u, v, d in nx_graph.edges(data=True)]
         src, dst, w = (np.array(x) for x in zip(*e)) if e else (np.zeros(0, int),) * 3
-        return cls._with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta)
+        return cls.with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta)
 
     @classmethod
-    def _with_direction(cls, n, src, dst, w, directed, names, meta):
+    def with_direction(cls, n, src, dst, w, directed, names, meta):
         if not directed:
             src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
         return cls.from_edges(n, src, dst, w, names=names, meta=meta)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from .graph import GraphError
+from .limits import GraphError
 
 
 class HostMemoryError(GraphError):

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from .graph import INF, MAX_PATH_WEIGHT, GraphError
+from .limits import INF, MAX_PATH_WEIGHT, GraphError
 
 MAX_VERTICES = 2**31 - 1          # vertex positions are int32 in every kernel
 

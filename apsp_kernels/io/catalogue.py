@@ -100,7 +100,7 @@ def scaled_size(e: SeedGraph, scale):
     return n, min(m, n * (n - 1) // 2)
 
 
-def _real_file(e: SeedGraph):
+def real_file(e: SeedGraph):
     from .datasets import REGISTRY
     d = os.environ.get("APSP_DATA_DIR")
     return Path(d) / REGISTRY[e.dataset].filename if d and e.dataset else None
@@ -113,7 +113,7 @@ def graph(name, seed=0, scale=1.0, real="auto", weights="random") -> Graph:
     e = entry(name)
     if weights not in ("random", "unit"):
         raise ValueError(f"weights must be 'random' or 'unit', got {weights!r}")
-    path = _real_file(e)
+    path = real_file(e)
     use_real = real is True or (real == "auto" and scale == 1 and path is not None and path.exists())
     if use_real:
         g = _load_real(e)

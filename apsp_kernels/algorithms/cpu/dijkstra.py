@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...core.graph import INF, Graph
-from .units import _all, _timed, spaced
+from .units import all_units, timed_ms, spaced
 
 _INF64 = np.int64(INF)
 
@@ -60,7 +60,7 @@ def _dijkstra_one(indptr, indices, weights, s, out_row, dist, heap_d, heap_v):
 
 
 @njit(cache=True, nogil=True)
-def _dijkstra_apsp_seq(indptr, indices, weights, out, sources):
+def dijkstra_apsp_seq(indptr, indices, weights, out, sources):
     # ``sources``: every vertex for a solve; a sample of them to time part of the work
     n = indptr.size - 1
     m = indices.size
@@ -91,7 +91,7 @@ def _csr64(g):
 def dijkstra_apsp(g: Graph, parallel=False) -> np.ndarray:
     g.require_non_negative("Dijkstra")
     out = np.empty((g.n, g.n), np.int64)
-    (_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq)(*_csr64(g), out, _all(g.n))
+    (_dijkstra_apsp_par if parallel else dijkstra_apsp_seq)(*_csr64(g), out, all_units(g.n))
     return out.astype(np.int32)  # INF stays INF: dist starts at INF and only decreases
 
 
@@ -102,7 +102,7 @@ def sample_dijkstra_apsp(g: Graph, samples, parallel=False):
     out = np.empty((src.size, g.n), np.int64)
     args = (*_csr64(g), out, src)
     setup = (time.perf_counter() - t0) * 1e3
-    work = _timed(_dijkstra_apsp_par if parallel else _dijkstra_apsp_seq, *args)
+    work = timed_ms(_dijkstra_apsp_par if parallel else dijkstra_apsp_seq, *args)
     t0 = time.perf_counter()
     out.astype(np.int32)                 # the solve's own conversion, on the sampled rows
     setup += (time.perf_counter() - t0) * 1e3 * g.n / src.size

@@ -21,7 +21,7 @@ from numba import njit, prange
 
 from ...core.distances import finish
 from ...core.graph import Graph
-from .units import _all, _dense_setup, _finish_ms, _rounds, _timed, spaced
+from .units import all_units, dense_setup, finish_ms, block_rounds, timed_ms, spaced
 
 @njit(cache=True, nogil=True)
 def _fw_sequential(D, ks):
@@ -130,19 +130,19 @@ def _fw_blocked_parallel(D, B, rounds):
 
 def fw_sequential(g: Graph) -> np.ndarray:
     d = g.to_dense()
-    _fw_sequential(d, _all(g.n))
+    _fw_sequential(d, all_units(g.n))
     return finish(d)
 
 
 def fw_blocked(g: Graph, block=64) -> np.ndarray:
     d = g.to_dense()
-    _fw_rounds(d, int(block), _all(_rounds(g.n, block)), LITERAL)
+    _fw_rounds(d, int(block), all_units(block_rounds(g.n, block)), LITERAL)
     return finish(d)
 
 
 def fw_blocked_vec(g: Graph, block=64) -> np.ndarray:
     d = g.to_dense()
-    _fw_rounds(d, int(block), _all(_rounds(g.n, block)), VEC)
+    _fw_rounds(d, int(block), all_units(block_rounds(g.n, block)), VEC)
     return finish(d)
 
 
@@ -150,23 +150,23 @@ def fw_blocked_parallel(g: Graph, block=64, threads=None) -> np.ndarray:
     d = g.to_dense()
     if threads is not None:
         numba.set_num_threads(int(threads))
-    _fw_blocked_parallel(d, int(block), _all(_rounds(g.n, block)))
+    _fw_blocked_parallel(d, int(block), all_units(block_rounds(g.n, block)))
     return finish(d)
 
 
 def sample_fw_sequential(g: Graph, samples):
-    d, setup = _dense_setup(g)
+    d, setup = dense_setup(g)
     ks = spaced(g.n, samples)
-    work = _timed(_fw_sequential, d, ks)
-    return setup + _finish_ms(d), work, ks.size, g.n
+    work = timed_ms(_fw_sequential, d, ks)
+    return setup + finish_ms(d), work, ks.size, g.n
 
 
 def _sample_blocked(kernel, g, block, samples, *more):
-    d, setup = _dense_setup(g)
-    total = _rounds(g.n, block)
+    d, setup = dense_setup(g)
+    total = block_rounds(g.n, block)
     rs = spaced(total, samples)
-    work = _timed(kernel, d, int(block), rs, *more)
-    return setup + _finish_ms(d), work, rs.size, total
+    work = timed_ms(kernel, d, int(block), rs, *more)
+    return setup + finish_ms(d), work, rs.size, total
 
 
 def sample_fw_blocked(g: Graph, samples, block=64):
@@ -191,9 +191,9 @@ def vector_report():
     import re
     out = {}
     d = np.zeros((4, 4), np.int32)
-    for name, fn, args in (("fw_sequential", _fw_sequential, (d, _all(4))),
-                           ("fw_blocked (Alg. 8)", _fw_rounds, (d, 2, _all(2), LITERAL)),
-                           ("fw_blocked_vec", _fw_rounds, (d, 2, _all(2), VEC))):
+    for name, fn, args in (("fw_sequential", _fw_sequential, (d, all_units(4))),
+                           ("fw_blocked (Alg. 8)", _fw_rounds, (d, 2, all_units(2), LITERAL)),
+                           ("fw_blocked_vec", _fw_rounds, (d, 2, all_units(2), VEC))):
         fresh = numba.njit(nogil=True)(fn.py_func)         # cached code cannot be inspected: compile anew
         fresh(*args)
         asm = "\n".join(fresh.inspect_asm(sig) for sig in fresh.signatures)

@@ -7,7 +7,7 @@ from numba import njit
 
 from ...core.distances import finish, minplus_steps
 from ...core.graph import Graph
-from .units import _all, _dense_setup, _finish_ms, _timed, spaced
+from .units import all_units, dense_setup, finish_ms, timed_ms, spaced
 
 @njit(cache=True, nogil=True)
 def _minplus_square(A, C, rows):
@@ -26,15 +26,15 @@ def minplus_squaring(g: Graph) -> np.ndarray:
     a = g.to_dense()
     c = np.empty_like(a)
     for _ in range(minplus_steps(g)):
-        _minplus_square(a, c, _all(g.n))
+        _minplus_square(a, c, all_units(g.n))
         a, c = c, a
     return finish(a)
 
 
 def sample_minplus_squaring(g: Graph, samples):
     """Rows of one squaring; a solve is ``minplus_steps`` squarings of n rows each."""
-    a, setup = _dense_setup(g)
+    a, setup = dense_setup(g)
     c = np.empty_like(a)
     rows = spaced(g.n, samples)
-    work = _timed(_minplus_square, a, c, rows)
-    return setup + _finish_ms(a), work, rows.size, g.n * max(minplus_steps(g), 1)
+    work = timed_ms(_minplus_square, a, c, rows)
+    return setup + finish_ms(a), work, rows.size, g.n * max(minplus_steps(g), 1)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.graph import Graph
 from ...core.sources import as_sources
-from .dijkstra import _dijkstra_apsp_seq
+from .dijkstra import dijkstra_apsp_seq
 
 
 def dijkstra_sssp(g: Graph, sources=None) -> np.ndarray:
@@ -17,5 +17,5 @@ def dijkstra_sssp(g: Graph, sources=None) -> np.ndarray:
     g.require_non_negative("Dijkstra")
     src = as_sources(sources, g.n)
     out = np.empty((src.size, g.n), np.int64)
-    _dijkstra_apsp_seq(g.indptr, g.indices, g.weights, out, src)
+    dijkstra_apsp_seq(g.indptr, g.indices, g.weights, out, src)
     return out.astype(np.int32)  # INF stays INF: a distance starts at INF and only decreases

@@ -12,34 +12,34 @@ import numpy as np
 
 from ...core.distances import finish
 
-def _all(count):
+def all_units(count):
     return np.arange(count, dtype=np.int64)
 
 
-def _rounds(n, block):
+def block_rounds(n, block):
     return -(-max(n, 1) // int(block))
 
 
 def spaced(total, samples):
     """``samples`` evenly spaced indices of 0..total-1 (all of them if samples >= total)."""
     if samples is None or samples >= total:
-        return _all(total)
+        return all_units(total)
     return np.unique(np.linspace(0, total - 1, int(samples)).round().astype(np.int64))
 
 
-def _timed(fn, *args):
+def timed_ms(fn, *args):
     t0 = time.perf_counter()
     fn(*args)
     return (time.perf_counter() - t0) * 1e3
 
 
-def _dense_setup(g):
+def dense_setup(g):
     t0 = time.perf_counter()
     d = g.to_dense()
     return d, (time.perf_counter() - t0) * 1e3
 
 
-def _finish_ms(d):
+def finish_ms(d):
     t0 = time.perf_counter()
     finish(d.copy())
     return (time.perf_counter() - t0) * 1e3

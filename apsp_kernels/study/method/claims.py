@@ -4,12 +4,14 @@ that decide a verdict live in :mod:`apsp_kernels.study.method.rules`."""
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import yaml
 
+from ..words import VERDICTS  # noqa: F401  (the verdict words, defined once: claims.VERDICTS as before)
+
 CLAIMS_FILE = Path(__file__).resolve().parents[3] / "data" / "claims.yaml"
-VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 
 
 def _expand(c):
@@ -23,7 +25,14 @@ def _expand(c):
     return c
 
 
-def load(path=CLAIMS_FILE):
+def file():
+    """The claims file in use: $APSP_CLAIMS (a copy, for a test or a trial claim), else data/claims.yaml."""
+    return Path(os.environ.get("APSP_CLAIMS") or CLAIMS_FILE)
+
+
+def load(path=None):
+    """Every claim by id, from ``path`` or :func:`file`."""
+    path = path or file()
     with open(path, encoding="utf-8") as f:
         claims = yaml.safe_load(f)["claims"]
     return {c["id"]: _expand(c) for c in claims}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...algorithms import registry
-from ..seeds.kemp import load as M
+from . import timings as M
 from . import stats
 from ..show.tables import fmt, interval
 
@@ -17,7 +17,7 @@ def kemp_ran_up_to():
     """{algorithm: the largest of Kemp's graphs it ran at} (data/claims.yaml, from seed 000)."""
     import yaml
     from . import claims
-    with open(claims.CLAIMS_FILE, encoding="utf-8") as f:
+    with open(claims.file(), encoding="utf-8") as f:
         return yaml.safe_load(f).get("kemp_ran_up_to", {})
 
 

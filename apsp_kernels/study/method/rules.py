@@ -3,22 +3,13 @@ processes) and the claim (its band and a tolerance declared in ``data/claims.yam
 returns ``(verdict, reason)``; each can fail, and tests/test_rules.py has a case for every
 outcome of every rule.
 
-* reproduced           -- at the paper's sizes our interval lies inside the claimed band
-                          widened by the tolerance, [lo / tol, hi * tol], at >= 2/3 of the sizes;
-* differs in magnitude -- the same direction, and clearly outside the band: whichever way the
-                          intervals that straddle its edge fell, fewer than 2/3 of the sizes could
-                          be inside (the reason says by what factor and which way);
-* not reproduced       -- the ordering, direction or trend is the opposite;
-* inconclusive         -- the intervals straddle the band's edge (or 1, or 0 for a trend) so
-                          that either verdict could hold: a verdict is only stated when every
-                          resolution of the straddling intervals gives it;
-* not testable         -- nothing comparable measured (the reason says why).
+The verdict words and what each means: apsp_kernels/study/words.py.
 
 The rules: range_rule (a speed-up band, size by size), aggregate_rule (one number with its
 interval), trend_rule and trend_with_points_rule (growth with n), crossover_rule (also break-even),
 slope_rule (a claimed power law: Hochberg's run time inversely proportional to the cores),
-occurrence_rule (an event the seed says can or cannot happen: Hochberg's race without
-__syncthreads(), his block order), ordering_rule (X faster than Y).
+and, in order_rules.py, occurrence_rule (an event the seed says can or cannot happen: Hochberg's race
+without __syncthreads(), his block order), ordering_rule (X faster than Y) and exists_rule (X can be slower).
 
 A claim over a grid of the paper's sizes (Kemp's graphs, every 1024 vertices; claims.yaml
 ``paper_n_step``) is judged over that grid: the 2/3 share is of his sizes, each placed by
@@ -34,6 +25,8 @@ import math
 from .stats import grid_neighbours
 from ..show.tables import fmt
 from .text import crossing_interval
+# the rules of an ordering, an existence and an occurrence claim live in order_rules.py; rules.<name> as before
+from .order_rules import SHARE, exists_rule, occurrence_rule, ordering_rule  # noqa: F401
 
 # When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
 # reference runs measured after it confirm that verdicts are stable (notebook 07).
@@ -44,8 +37,7 @@ METHOD_FIXED = "2026-11-24T20:47:00+00:00"    # range claims over Kemp's whole g
 # (05:21:03: rounds and the paired density claim, without ooc_extra)
 # (before: "2026-11-23T00:45:00+00:00", paper: 5 processes, each on its own lease)
 
-VERDICTS = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
-SHARE = 2 / 3          # of the matched sizes that must agree
+from ..words import VERDICTS  # noqa: E402,F401  (the verdict words, defined once)
 
 
 def band(claimed, tolerance):
@@ -266,70 +258,3 @@ def slope_rule(slope, lo, hi, sizes, claimed, tolerance, min_sizes=4, what="log-
     r = slope / claimed
     how = f"{fmt(1 / r)}x less steep" if r < 1 else f"{fmt(r)}x steeper"
     return "differs in magnitude", f"{s}, outside [{fmt(b_lo)}, {fmt(b_hi)}]: {how} than the claimed {fmt(claimed)}"
-
-
-def occurrence_rule(observed, runs, occurs, hazards=None):
-    """An event the seed says can happen (``occurs`` True: 'the wrong answer could be arrived at
-    without this call') or cannot (False: block order 'does not' change the outcome).  ``observed``:
-    runs in which it happened, of ``runs`` verified runs; ``hazards``: what a race detector reported
-    on the same code (None: not run).  Seen once decides; never seen decides only where the
-    detector agrees (or, for 'cannot', was not run)."""
-    if not runs:
-        return "not testable", "nothing run"
-    seen, never = f"happened in {observed} of {runs} runs", f"never happened in {runs} runs"
-    det = "" if hazards is None else f"; the race detector reports {hazards} race{'s' if hazards != 1 else ''}"
-    if occurs:
-        if observed:
-            return "reproduced", seen + det
-        if hazards is None or hazards > 0:
-            return "inconclusive", never + (det or "; no race detector run") + ": it may be rare"
-        return "not reproduced", never + det
-    if observed:
-        return "not reproduced", seen + det
-    if hazards:
-        return "inconclusive", f"{never}, but{det[1:]}"
-    return "reproduced", never + det
-
-
-def _above_below(points):
-    """The points (n, ratio, lo, hi) that were measured (ratio not NaN), those whose interval lies
-    above 1, and those whose interval lies below 1."""
-    points = [p for p in points if p[1] == p[1]]
-    return points, [p for p in points if p[2] > 1], [p for p in points if p[3] < 1]
-
-
-def ordering_rule(points):
-    """X is faster than Y: ``points`` = [(n, ratio time_Y / time_X, lo, hi)]."""
-    points, holds, opposite = _above_below(points)
-    if not points:
-        return "not testable", "nothing measured"
-    k = len(points)
-    if len(holds) >= SHARE * k:
-        return "reproduced", f"holds at {len(holds)} of {k} sizes"
-    if len(opposite) > k / 2:
-        return "not reproduced", f"opposite at {len(opposite)} of {k} sizes (n = {', '.join(str(p[0]) for p in opposite)})"
-    return "inconclusive", f"holds at {len(holds)}, opposite at {len(opposite)}, within the noise at {k - len(holds) - len(opposite)} of {k} sizes"
-
-
-def exists_rule(points):
-    """X *can* be slower than Y (seed 001: queueBFS "can be even worse than CPU implementation of BFS"):
-    ``points`` = [(n, ratio time_X / time_Y, lo, hi)] where the claim says it may happen.  It happens
-    somewhere if one interval lies above 1; it is refuted only where every interval lies below 1."""
-    points, seen, never = _above_below(points)
-    if not points:
-        return "not testable", "nothing measured"
-    k = len(points)
-    if seen:
-        return "reproduced", f"happens at {len(seen)} of {k} (n = {', '.join(str(p[0]) for p in seen)})"
-    if len(never) == k:
-        return "not reproduced", f"the opposite holds at every one of {k}"
-    return "inconclusive", f"within the noise at {k - len(never)} of {k}, the opposite at {len(never)}"
-
-
-def describe(verdict, reason):
-    assert verdict in VERDICTS, verdict
-    return f"{verdict}: {reason}"
-
-
-def log_factor(a, b):
-    return abs(math.log(a / b))

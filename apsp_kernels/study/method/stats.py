@@ -25,7 +25,7 @@ from scipy.stats import binom
 
 CONF = 0.95
 N_BOOT = 4000
-_RNG_SEED = 20261122        # fixed: the same data give the same intervals (byte-identical reports)
+RNG_SEED = 20261122        # fixed: the same data give the same intervals (byte-identical reports)
 _MEDIAN_SE = np.sqrt(np.pi / 2)   # standard error of a median / that of a mean (normal samples)
 
 
@@ -77,12 +77,12 @@ def paired_ratio_ci(numerator, denominator, conf=CONF, n_boot=N_BOOT):
     r = r[np.isfinite(r)]
     if r.size == 0:
         return np.nan, np.nan, np.nan, 0
-    lo, hi = _quantiles(centre_draws(r, _rng(), n_boot), conf)
+    lo, hi = quantiles(centre_draws(r, _rng(), n_boot), conf)
     return float(np.median(r)), lo, hi, int(r.size)
 
 
 def _rng():
-    return np.random.default_rng(_RNG_SEED)
+    return np.random.default_rng(RNG_SEED)
 
 
 def ratio_ci(numerator, denominator, conf=CONF, n_boot=N_BOOT):
@@ -95,11 +95,11 @@ def ratio_ci(numerator, denominator, conf=CONF, n_boot=N_BOOT):
         return np.nan, np.nan, np.nan
     point = float(np.median(a) / np.median(b))
     rng = _rng()
-    lo, hi = _quantiles(centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot), conf)
+    lo, hi = quantiles(centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot), conf)
     return point, lo, hi
 
 
-def _quantiles(dist, conf):
+def quantiles(dist, conf):
     """The central ``conf`` interval of draws; NaN where any draw is (a group of one run)."""
     if np.isnan(dist).any():
         return np.nan, np.nan
@@ -132,7 +132,7 @@ def _mean_ci(groups, conf, n_boot, geometric):
         point, dist = np.exp(np.mean(np.log(pts))), np.exp(np.mean(np.log(boots), axis=0))
     else:
         point, dist = np.mean(pts), np.mean(boots, axis=0)
-    lo, hi = _quantiles(dist, conf)
+    lo, hi = quantiles(dist, conf)
     return float(point), lo, hi
 
 
@@ -151,7 +151,7 @@ def loglog_slope_ci(sizes, groups, conf=CONF, n_boot=N_BOOT):
         boots.append(np.log(centre_draws(a, rng, n_boot) / centre_draws(b, rng, n_boot)))
     xc = x - x.mean()
     slope = float(np.dot(xc, np.array(pts)) / np.dot(xc, xc))
-    lo, hi = _quantiles(xc @ np.array(boots) / np.dot(xc, xc), conf)
+    lo, hi = quantiles(xc @ np.array(boots) / np.dot(xc, xc), conf)
     return slope, lo, hi
 
 
@@ -178,7 +178,7 @@ def pooled_slope_ci(per_group, conf=CONF, n_boot=N_BOOT):
         used += len(xs)
     if used < 3 or den == 0:
         return np.nan, np.nan, np.nan
-    lo, hi = _quantiles(num_d / den, conf)
+    lo, hi = quantiles(num_d / den, conf)
     return num / den, lo, hi
 
 

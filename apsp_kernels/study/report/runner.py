@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ...paths import REPORTS, ROOT
 from ..seeds.kemp.profiles import DEFAULT as DEFAULT_PROFILE
+from .. import words
 
 NOTEBOOKS = ROOT / "notebooks"
 TEMPLATES = Path(__file__).resolve().parents[2] / "report_templates"      # nbconvert's lab page, offline
@@ -92,8 +93,7 @@ def _error_of(executed):
     return None
 
 
-VERDICT_CLASSES = {"reproduced": "v-reproduced", "differs in magnitude": "v-differs", "not reproduced": "v-not-reproduced",
-                   "inconclusive": "v-inconclusive", "not testable": "v-not-testable"}
+VERDICT_CLASSES = words.CLASSES
 
 
 def write_index(results):
@@ -101,7 +101,7 @@ def write_index(results):
     drift apart), the notebook, where its numbers come from and its status spanning its claims.
     Nothing on it depends on the clock: a re-render of recorded results gives the same bytes."""
     import pandas as pd
-    from ..show.tables import VERDICT_COLOURS
+    VERDICT_COLOURS = words.COLOURS
     rows = []
     for r in results:
         vfile = REPORTS / "verdicts" / f"{r['name']}.csv"

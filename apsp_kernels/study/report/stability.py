@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..registry import STUDIES, Batch
+
 SEED = 20261123          # fixed: the same pool gives the same draws
 TABLE = "stability.csv"  # its name beside the run under test, where notebook 07 reads it (summary.predicted_agreement)
 
@@ -32,9 +34,9 @@ TABLE = "stability.csv"  # its name beside the run under test, where notebook 07
 def pool(run_dirs, load=None, satellites=False):
     """[(label, records of one process)] over the main processes of every run folder (``satellites``:
     over its satellite processes instead, those numbered from the profile's ``processes`` on)."""
-    if load is None:
-        from ..seeds.kemp.runs import load
-    from ..seeds.kemp.profiles import PROFILES, is_satellite
+    kemp = STUDIES["kemp"]
+    load = load or kemp.module("runs").load
+    PROFILES, is_satellite = kemp.module("profiles").PROFILES, kemp.module("profiles").is_satellite
     found = []
     for d in map(Path, run_dirs):
         df, prov = load(d)
@@ -74,8 +76,7 @@ def with_satellites(picks, satellite_labels, s, seed=SEED):
 def resampled_verdicts(processes, picks, verdicts=None, progress=True):
     """One row per draw, one column per claim: its verdict on the draw's processes, renumbered
     0..k-1 as the processes of one run (its satellites after them)."""
-    if verdicts is None:
-        from ..seeds.kemp.verdicts import frame_verdicts as verdicts
+    verdicts = verdicts or STUDIES["kemp"].verdict_rows
     by_label = dict(processes)
     rows = []
     it = picks
@@ -112,14 +113,15 @@ def main(argv=None):
     ap.add_argument("--skip", default="", help="claims left out of the table, comma-separated: those whose measurement "
                                               "differs between the pooled runs (a change of method)")
     a = ap.parse_args(argv)
-    from ..seeds.kemp.verdicts import run_verdicts
+    kemp = STUDIES["kemp"]
     processes = pool(a.runs)
     picks = draws(processes, a.k, a.draws)
     if a.satellites:
         sats = pool(a.runs + a.satellite_runs, satellites=True)
         picks = with_satellites(picks, [lab for lab, _ in sats], a.satellites)
         processes = processes + sats
-    reference = run_verdicts(a.runs[0]).set_index("claim")["verdict"]
+    first = Path(a.runs[0])
+    reference = kemp.verdict_rows(kemp.load(Batch(first.name, first))).set_index("claim")["verdict"]
     skip = [c for c in a.skip.split(",") if c]
     unknown = sorted(set(skip) - set(reference.index))
     if unknown:

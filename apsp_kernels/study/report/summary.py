@@ -9,27 +9,17 @@ import pandas as pd
 
 from ..method import claims as claims_mod
 from ... import paths
-from ..seeds.kemp import load as M
+from ..method import timings as M
+from .. import records
+from ..registry import STUDIES
 from . import stability
 from ..show import tables
-
-
-def record_source(meas):
-    """Where this report's numbers come from, for the index (reports/sources/<notebook>.json)."""
-    if not meas.notebook:
-        return
-    p = meas.prov
-    out = paths.REPORTS / "sources"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"{meas.notebook}.json").write_text(json.dumps(dict(
-        measured_now=bool(meas.measured_now), device=p.get("gpu") or p.get("cpu"), date=str(p.get("timestamp") or "")[:10],
-        commit=str(p.get("git_commit") or "")[:12], run=str(M.rel(meas.run_dir)))))
 
 
 def show_runs(meas):
     """Provenance, failed runs, and (in red) groups whose independent processes disagree."""
     from IPython.display import HTML, Markdown, display
-    record_source(meas)
+    records.record_source(meas.notebook, meas.run_dir, meas.prov, measured_now=meas.measured_now)
     display(Markdown(meas.note))
     s = M.summary(meas.df)
     own = M.summary(meas.own if meas.own is not None else meas.df)
@@ -57,7 +47,10 @@ def show_runs(meas):
     return s
 
 
-NOTEBOOKS_WITH_CLAIMS = lambda: sorted({c["notebook"] for c in claims_mod.load().values()})
+def notebooks_with_claims():
+    """Every registered study's notebooks that hold claims (data/claims.yaml's, each naming its study and notebook)."""
+    C = claims_mod.load()
+    return sorted({c["notebook"] for s in STUDIES.values() for c in s.claims(C).values()})
 
 
 SUPERSEDED = "SUPERSEDED.md"     # in a recorded run's folder: why its method is no longer the study's
@@ -67,7 +60,7 @@ def recorded_runs(profile):
     """The recorded campaigns of ``profile`` that hold a verdicts.csv, oldest first, split into
     (current, superseded): a superseded run keeps its records and verdicts for comparison, and
     its folder says in SUPERSEDED.md what changed in the method since."""
-    runs = sorted(d for d in paths.RECORDED.glob(f"*-{profile}-campaign") if (d / "verdicts.csv").exists())
+    runs = records.folders(f"*-{profile}-campaign", lambda d: (d / "verdicts.csv").exists(), (paths.RECORDED,))
     return [r for r in runs if not (r / SUPERSEDED).exists()], [r for r in runs if (r / SUPERSEDED).exists()]
 
 
@@ -81,10 +74,10 @@ def measured_after_method(run_dir):
 
 def verdict_table(runs):
     """Every campaign claim's verdict in each run side by side, and whether they all agree.  Only the
-    claims of the campaign's notebooks (plan.NOTEBOOKS): a study with its own measurement (08, 09, 10)
+    claims of the campaign's notebooks (the kemp study's): a study with its own measurement (08, 09, 10)
     is rendered beside a campaign from its own run, the same in every campaign's table, and counting
     it would make two campaigns look more alike than their measurements are."""
-    from ..seeds.kemp.spec import NOTEBOOKS
+    NOTEBOOKS = STUDIES["kemp"].notebooks
     owner = {cid: c["notebook"] for cid, c in claims_mod.load().items()}
     def campaign_claims(r):
         v = pd.read_csv(r / "verdicts.csv").set_index("claim")["verdict"]
@@ -101,7 +94,7 @@ def collect_verdicts(run_dir=None):
     that an older recorded table cannot list it twice or under the notebook that no longer tests it."""
     frames = []
     owner = {cid: c["notebook"] for cid, c in claims_mod.load().items()}
-    for nb in NOTEBOOKS_WITH_CLAIMS():
+    for nb in notebooks_with_claims():
         f = paths.REPORTS / "verdicts" / f"{nb}.csv"
         if not f.exists() and run_dir is not None:
             f = run_dir / f"verdicts-{nb}.csv"

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ... import paths
-from ..seeds.kemp import load as M
+from ..method import timings as M
 
 # CPU codes dark and muted (the sequential FW, every paper's baseline, black), GPU codes
 # saturated; taken in the registry's order, each device from its own list, so that a new code

@@ -15,11 +15,12 @@ import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from .. import words
+
 MISSING = "-"
 
 # Verdict words and their colours (the rules' five outcomes)
-VERDICT_COLOURS = {"reproduced": "#1a7f37", "differs in magnitude": "#9a6700", "not reproduced": "#cf222e",
-                   "inconclusive": "#8250df", "not testable": "#57606a"}
+VERDICT_COLOURS = words.COLOURS
 
 
 def fmt(x, sig=3):

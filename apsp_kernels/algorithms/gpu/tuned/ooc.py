@@ -23,7 +23,7 @@ from .... import gpu_device
 from ....core.distances import finish
 from ....core.graph import Graph
 from .. import runtime as gpu_runtime
-from . import ooc_plan
+from . import ooc_plan, ooc_steps
 from .ooc_plan import BLOCK, BUFFERS, COMPUTE_STREAMS, NAME, min_budget
 
 THREADS = 256
@@ -185,7 +185,7 @@ def tuned_fw_ooc(g: Graph, block=BLOCK, budget_bytes=None, super_block=None, buf
     budget = default_budget() if budget_bytes is None else int(budget_bytes)
     p = ooc_plan.plan(g.n, budget, buffers, compute_streams, super_block)
     gpu_device.check_fits(NAME, p.device_bytes, hint="a smaller budget_bytes")
-    steps = ooc_plan.schedule(p)
+    steps = ooc_steps.schedule(p)
     t0 = time.perf_counter()
     H = cupyx.empty_pinned((p.N, p.N), np.int32)
     ex = _Executor(cp, p, H, gpu_device.sm_count())

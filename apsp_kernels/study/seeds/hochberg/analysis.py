@@ -12,7 +12,7 @@ import pandas as pd
 from .... import paths
 from ...method import stats, verdicts as V
 from . import load as D
-from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, _MS, _lists, _nproc, _pooled, _sel
+from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, MS_COLUMNS, lists_of, nproc, pooled_of, select_rows
 from ...show.tables import fmt, interval
 
 LOGS = paths.RECORDED / "device-logs"
@@ -24,12 +24,12 @@ Study, load, latest, processes_of, collapse, single_run = D.Study, D.load, D.lat
 def cycles(st, graph):
     """Per n: his difference (mean, standard error), the event and end-to-end times (median, 95% CI
     over the repeats), the all-core CPU FW (median, CI), and whether his two times disagree."""
-    g = _sel(st.df, "cycles", GPU, graph=graph, status="ok")
-    c = _sel(st.df, "cycles", CPU, graph=graph, status="ok").set_index("n")
+    g = select_rows(st.df, "cycles", GPU, graph=graph, status="ok")
+    c = select_rows(st.df, "cycles", CPU, graph=graph, status="ok").set_index("n")
     rows = []
     for r in g.sort_values("n").to_dict("records"):
-        ev, w = stats.median_ci(_lists(r, "event_ms_json")), stats.median_ci(_lists(r, "with_ms_json"))
-        cp = stats.median_ci(_lists(c.loc[r["n"]], "with_ms_json")) if r["n"] in c.index else (np.nan,) * 4
+        ev, w = stats.median_ci(lists_of(r, "event_ms_json")), stats.median_ci(lists_of(r, "with_ms_json"))
+        cp = stats.median_ci(lists_of(c.loc[r["n"]], "with_ms_json")) if r["n"] in c.index else (np.nan,) * 4
         rows.append({"n": r["n"], "his difference (ms)": r["difference_ms"], "standard error (ms)": r["difference_se_ms"],
                      "events (ms)": ev[0], "events lo (ms)": ev[1], "events hi (ms)": ev[2],
                      "end-to-end (ms)": w[0], "end-to-end lo (ms)": w[1], "end-to-end hi (ms)": w[2],
@@ -55,11 +55,11 @@ def cycles_at(st, sizes):
 
 
 def sm_table(st):
-    s = _sel(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
-    t0 = np.median(_lists(s.iloc[0], "event_ms_json"))
+    s = select_rows(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
+    t0 = np.median(lists_of(s.iloc[0], "event_ms_json"))
     rows = []
     for r in s.to_dict("records"):
-        ev, w = stats.median_ci(_lists(r, "event_ms_json")), stats.median_ci(_lists(r, "with_ms_json"))
+        ev, w = stats.median_ci(lists_of(r, "event_ms_json")), stats.median_ci(lists_of(r, "with_ms_json"))
         rows.append({"SMs granted (count)": r["sm_granted"], "SMs its blocks ran on (count)": r["sm_seen"],
                      "kernel, events [95% CI] (ms)": interval(*ev[:3], ""), "his difference (ms)": r["difference_ms"],
                      "end-to-end [95% CI] (ms)": interval(*w[:3], ""),
@@ -72,15 +72,15 @@ def difference_points(st, graph, n_boot=2000):
     """[(n, his difference / mean event time, lo, hi)]: over the processes (the median of each
     process's ratio, stats.median_ci) where two or more timed n, else a bootstrap over his
     alternated pairs within the one process."""
-    rng = np.random.default_rng(stats._RNG_SEED)
+    rng = np.random.default_rng(stats.RNG_SEED)
     out = []
-    for r in _sel(st.df, "cycles", GPU, graph=graph, status="ok").sort_values("n").to_dict("records"):
-        per = _lists(r, "_diff_ratio_json")
+    for r in select_rows(st.df, "cycles", GPU, graph=graph, status="ok").sort_values("n").to_dict("records"):
+        per = lists_of(r, "_diff_ratio_json")
         if len(per) >= 2:                                   # one value per process: the interval over them
             v, lo, hi, _ = stats.median_ci(per)
             out.append((int(r["n"]), float(v), float(lo), float(hi)))
             continue
-        w, wo, ev = (np.asarray(_lists(r, c)) for c in _MS)
+        w, wo, ev = (np.asarray(lists_of(r, c)) for c in MS_COLUMNS)
         i = rng.integers(0, len(w), (n_boot, len(w)))
         b = (w[i].mean(1) - wo[i].mean(1)) / ev[i].mean(1)
         lo, hi = np.quantile(b, [0.025, 0.975])
@@ -96,8 +96,8 @@ def break_even(st, graph, time_col="wall_ms"):
 
 # ------------------------------------------------------------------ Fig. 2.4: time against SMs
 def sm_points(st, col="event_ms_json"):
-    s = _sel(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
-    return s["sm_granted"].to_numpy(float), [np.asarray(_lists(r, col)) for r in s.to_dict("records")]
+    s = select_rows(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
+    return s["sm_granted"].to_numpy(float), [np.asarray(lists_of(r, col)) for r in s.to_dict("records")]
 
 
 def sm_slope(st, col="event_ms_json", n_boot=stats.N_BOOT):
@@ -107,10 +107,10 @@ def sm_slope(st, col="event_ms_json", n_boot=stats.N_BOOT):
     if len(sms) < 2:
         return np.nan, np.nan, np.nan, len(sms)
     x = np.log(sms) - np.log(sms).mean()
-    rng = np.random.default_rng(stats._RNG_SEED)
+    rng = np.random.default_rng(stats.RNG_SEED)
     y = np.log([np.median(t) for t in ts])
     draws = np.log(np.array([stats.centre_draws(t, rng, n_boot) for t in ts]))
-    lo, hi = stats._quantiles(x @ draws / (x @ x), stats.CONF)
+    lo, hi = stats.quantiles(x @ draws / (x @ x), stats.CONF)
     return float(x @ y / (x @ x)), lo, hi, len(sms)
 
 
@@ -130,19 +130,19 @@ def ratio(st, num, den, n, col="event_ms_json", stage="explorations"):
     confirming batch 20261125-153000 showed that counting the lease's speed twice -- its p3 ran every
     code ~1.3x slower than p1 at n = 1000 -- made a ratio that was > 1 in every process inconclusive.
     notes/method-history.md.)  One process: over its repeats."""
-    a, b = (_sel(st.df, stage, r, n=n, status="ok") for r in (num, den))
+    a, b = (select_rows(st.df, stage, r, n=n, status="ok") for r in (num, den))
     if a.empty or b.empty:
         return np.nan, np.nan, np.nan
     ra, rb = a.iloc[0].to_dict(), b.iloc[0].to_dict()
-    if _nproc(ra) >= 2 and _nproc(rb) >= 2:
-        pa, pb = _lists(ra, "_procs_" + col), _lists(rb, "_procs_" + col)
+    if nproc(ra) >= 2 and nproc(rb) >= 2:
+        pa, pb = lists_of(ra, "_procs_" + col), lists_of(rb, "_procs_" + col)
         if pa and pb:
-            m, lo, hi, k = stats.paired_ratio_ci(pd.Series(_lists(ra, col), index=pa),
-                                                 pd.Series(_lists(rb, col), index=pb))
+            m, lo, hi, k = stats.paired_ratio_ci(pd.Series(lists_of(ra, col), index=pa),
+                                                 pd.Series(lists_of(rb, col), index=pb))
             if k >= 2:
                 return m, lo, hi
-        return stats.ratio_ci(_lists(ra, col), _lists(rb, col))
-    return stats.ratio_ci(_pooled(ra, col), _pooled(rb, col))
+        return stats.ratio_ci(lists_of(ra, col), lists_of(rb, col))
+    return stats.ratio_ci(pooled_of(ra, col), pooled_of(rb, col))
 
 
 def ordering_points(st, slower, faster, sizes, col="event_ms_json"):
@@ -161,7 +161,7 @@ def explorations(st):
     rows = []
     for r in st.df[st.df["stage"] == "explorations"].sort_values("n").to_dict("records"):
         run, ok = (r["algorithm"], r["variant"]), r["status"] == "ok"
-        ev, w = stats.median_ci(_lists(r, "event_ms_json")), stats.median_ci(_lists(r, "with_ms_json"))
+        ev, w = stats.median_ci(lists_of(r, "event_ms_json")), stats.median_ci(lists_of(r, "with_ms_json"))
         rel = ratio(st, run, GPU, r["n"]) if ok else (np.nan,) * 3
         rows.append({"n": int(r["n"]), "run": RUNS.get(run, "/".join(run)), "status": r["status"],
                      "kernel, events [95% CI] (ms)": interval(ev[0], ev[1], ev[2], "") if ok else "no time: wrong results",

@@ -53,7 +53,7 @@ def plot_sm(st):
     col = F.colour(H.GPU[0])
     for (what, label, ls), c in zip(TIMES, ("event_ms_json", None, "with_ms_json")):
         if c is None:
-            s = H._sel(st.df, "sm_scaling", H.GPU, status="ok").sort_values("sm_granted")
+            s = H.select_rows(st.df, "sm_scaling", H.GPU, status="ok").sort_values("sm_granted")
             ax.plot(s["sm_granted"], s["difference_ms"], ls=ls, color=col, marker="s", ms=4, label=label)
             continue
         sms, ts = H.sm_points(st, c)

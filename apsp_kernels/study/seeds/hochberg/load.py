@@ -22,8 +22,8 @@ import pandas as pd
 
 from .... import paths
 from ....measure import provenance
+from ... import records
 from ...method import codes
-from ..kemp import load as M
 
 NB = "08_hochberg"
 _C = codes.load("hochberg")
@@ -32,7 +32,7 @@ TEXT, NOSYNC = tuple(_C["text"]), tuple(_C["nosync"])  # his text's Na % 32: the
 COLUMNS, UNPADDED, PITCH, NEXT_HOP = (tuple(_C[k]) for k in ("columns", "unpadded", "pitch", "next_hop"))
 RUNS = {tuple(c): label for label, c in _C["labels"].items()}
 HIS_GRAPH, GRAPHS = "cycle_undirected", ("cycle_undirected", "cycle_directed")
-_MS = ("with_ms_json", "without_ms_json", "event_ms_json")
+MS_COLUMNS = ("with_ms_json", "without_ms_json", "event_ms_json")
 
 
 KEYS = ("stage", "graph", "n", "algorithm", "variant", "sm_granted")     # one point of the study
@@ -46,7 +46,7 @@ class Study:
     #                             its interval -- one median per process where 2+ processes have it, else the repeats
     prov: dict                  # the first process's provenance (every process of a batch has the same code)
     run_dir: Path
-    meas: M.Measurements        # per-run rows (wall_ms, kernel_ms) for the shared helpers, no process column
+    meas: records.Measurements  # per-run rows (wall_ms, kernel_ms) for the shared helpers, no process column
     raw: pd.DataFrame = None    # every process's results.csv, with ``process`` (its folder's name)
     processes: tuple = ()       # the process folders
 
@@ -71,17 +71,15 @@ def latest(results="", recorded_only=False):
             raise FileNotFoundError(f"{d} holds no results.csv of scripts/hochberg_measure.py (nor p<K>/ folders with one)")
         return d
     roots = (paths.RECORDED,) if recorded_only else (paths.RECORDED, paths.RESULTS)
-    # Newest name last; where this machine's results and the recorded ones hold the same name,
-    # this machine's come last (a set's order would leave that choice to the hash seed).
-    found = sorted({(d.name, i, d) for i, r in enumerate(roots) for d in r.glob("*-hochberg")})
-    found = [d for _, _, d in found if processes_of(d)]
+    # where this machine's results and the recorded ones hold the same name, this machine's
+    found = records.folders("*-hochberg", processes_of, roots)
     if not found:
         raise FileNotFoundError(f"no Hochberg results (a <time>-hochberg folder with results.csv) under {paths.RESULTS} "
                                 f"or {paths.RECORDED}: run `python scripts/hochberg_measure.py` on a GPU, or pass results=")
     return found[-1]
 
 
-def _lists(r, col):
+def lists_of(r, col):
     v = r.get(col)
     return json.loads(v) if isinstance(v, str) else []
 
@@ -91,8 +89,8 @@ def per_run(df):
     time for both, a CPU has nothing to copy), in the campaign's columns."""
     out = []
     for r in df.to_dict("records"):
-        w = _lists(r, "with_ms_json")
-        ev = _lists(r, "event_ms_json") or w
+        w = lists_of(r, "with_ms_json")
+        ev = lists_of(r, "event_ms_json") or w
         for a, b in zip(w, ev):
             out.append(dict(stage=r["stage"], algorithm=r["algorithm"], variant=str(r["variant"]), graph=r["graph"],
                             n=int(r["n"]), sms=r.get("sm_granted"), params="{}", estimate="measured", status=r["status"],
@@ -115,8 +113,8 @@ def load(results="", recorded_only=False):
         f"{min(str(p.get('timestamp')) for p in provs)} to {max(str(p.get('timestamp')) for p in provs)}"
     note = (f"**RECORDED results** of `scripts/hochberg_measure.py`: measured on {prov.get('gpu')} with {prov.get('cpu')} "
             f"({prov.get('cpu_cores')} cores) from {when}, commit {str(prov.get('git_commit'))[:12]}, "
-            f"in `{M.rel(d)}`; {single_run(raw)}. This notebook runs nothing on a GPU.")
-    return Study(df, prov, d, M.Measurements(per_run(df), prov, note, d, False, None, NB), raw, tuple(procs))
+            f"in `{records.rel(d)}`; {single_run(raw)}. This notebook runs nothing on a GPU.")
+    return Study(df, prov, d, records.Measurements(per_run(df), prov, note, d, False, None, NB), raw, tuple(procs))
 
 
 def collapse(raw):
@@ -147,10 +145,10 @@ def collapse(raw):
         for c in ("difference_ms", "event_ms", "end_to_end_ms", "without_ms", "sm_seen"):
             if c in g:
                 r[c] = g[c].median()
-        for c in _MS:
+        for c in MS_COLUMNS:
             if c not in g:
                 continue
-            per = {p: _lists(x, c) for p, x in zip(timed["process"], timed.to_dict("records"))}
+            per = {p: lists_of(x, c) for p, x in zip(timed["process"], timed.to_dict("records"))}
             per = {p: v for p, v in per.items() if v}
             r["_pooled_" + c] = json.dumps([x for v in per.values() for x in v]) if per else None
             r[c] = json.dumps([float(np.median(v)) for v in per.values()]) if len(per) >= 2 else \
@@ -173,23 +171,23 @@ def collapse(raw):
 
 def _his_ratio(r):
     """His difference of averages / the mean event time, of one process's alternated runs."""
-    w, wo, ev = (np.asarray(_lists(r, c)) for c in _MS)
+    w, wo, ev = (np.asarray(lists_of(r, c)) for c in MS_COLUMNS)
     return float((w.mean() - wo.mean()) / ev.mean())
 
 
-def _nproc(r):
+def nproc(r):
     """How many processes timed this point (1 for a study of one process)."""
     k = r.get("processes") if hasattr(r, "get") else None
     return int(k) if k is not None and k == k else 1
 
 
-def _pooled(r, col):
+def pooled_of(r, col):
     """Every repeat of this point, over its processes."""
-    v = _lists(r, "_pooled_" + col)
-    return v or _lists(r, col)
+    v = lists_of(r, "_pooled_" + col)
+    return v or lists_of(r, col)
 
 
-def _sel(df, stage, run, **kw):
+def select_rows(df, stage, run, **kw):
     d = df[(df["stage"] == stage) & (df["algorithm"] == run[0]) & (df["variant"] == str(run[1]))]
     for k, v in kw.items():
         d = d[d[k] == v]

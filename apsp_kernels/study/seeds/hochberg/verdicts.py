@@ -10,12 +10,12 @@ import pandas as pd
 from . import analysis as H
 from ...method import rules, verdicts as V
 from .analysis import break_even, difference_points, exploration_sizes, faithful_runs, fixed_part, ordering_points, sanitizer, single_run, sm_slope
-from .load import COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, _lists, _sel
+from .load import COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, lists_of, select_rows
 from ...show.tables import fmt, interval
 from ...method.text import crossing_text
 
 def _geo_text(pts):
-    g = V._geo(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
+    g = V.geo_interval(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
     return interval(*g)
 
 
@@ -25,7 +25,7 @@ def verdict_rows(st, C):
     once, rows, df = single_run(st.raw if st.raw is not None else st.df), [], st.meas.df
     c = C["hochberg_difference_timing"]
     pts, dirp = difference_points(st, HIS_GRAPH), difference_points(st, "cycle_directed")
-    dis = {g: _sel(st.df, "cycles", GPU, graph=g, status="ok")["methods_disagree"].astype(str).str.lower().eq("true")
+    dis = {g: select_rows(st.df, "cycles", GPU, graph=g, status="ok")["methods_disagree"].astype(str).str.lower().eq("true")
            for g in GRAPHS}
     r = V.evaluate(c, df, points=pts, note=(
         f"directed cycles: {_geo_text(dirp)}; his difference and the event time differ by more than two standard errors "
@@ -47,12 +47,12 @@ def verdict_rows(st, C):
                      ours_text=f"slope {fmt(s)} [{fmt(lo)}, {fmt(hi)}] over {k} SM counts"))
     san, log = sanitizer(st)
     c = C["hochberg_syncthreads_needed"]
-    ns = _sel(st.df, "race", NOSYNC)
+    ns = select_rows(st.df, "race", NOSYNC)
     nosync = san.get("racecheck-nosync", (None, None, ""))
     r = V.evaluate(c, df, decided=rules.occurrence_rule(int(ns["wrong_runs"].sum()), int(ns["repeats"].sum()), True,
                                                          nosync[1]), note=(
         f"race detector: {nosync[2] or 'no log'} ({log.name if log else '-'}); with the barrier on the same inputs: "
-        f"{int(_sel(st.df, 'race', TEXT)['wrong_runs'].sum())} wrong of {int(_sel(st.df, 'race', TEXT)['repeats'].sum())} runs; {once}"))
+        f"{int(select_rows(st.df, 'race', TEXT)['wrong_runs'].sum())} wrong of {int(select_rows(st.df, 'race', TEXT)['repeats'].sum())} runs; {once}"))
     rows.append(dict(r, ours_text=f"{int(ns['wrong_runs'].sum())} of {int(ns['repeats'].sum())} runs wrong"))
     c = C["hochberg_block_order_irrelevant"]
     wrong, runs = faithful_runs(st)
@@ -71,7 +71,7 @@ def verdict_rows(st, C):
 
 def diff_slope(st):
     """Slope of log(his difference) on log(SMs) (one number per SM count: no interval)."""
-    s = _sel(st.df, "sm_scaling", GPU, status="ok")
+    s = select_rows(st.df, "sm_scaling", GPU, status="ok")
     x = np.log(s["sm_granted"].to_numpy(float))
     return float(np.polyfit(x, np.log(s["difference_ms"].to_numpy(float)), 1)[0])
 
@@ -86,7 +86,7 @@ def control_spread(st):
     runs = (GPU, TEXT, UNPADDED)
     out = 1.0
     for n in controls(st):
-        meds = [np.median(_lists(_sel(st.df, "explorations", r, n=n).iloc[0], "event_ms_json")) for r in runs]
+        meds = [np.median(lists_of(select_rows(st.df, "explorations", r, n=n).iloc[0], "event_ms_json")) for r in runs]
         out = max(out, max(meds) / min(meds))
     return out
 
@@ -96,7 +96,7 @@ def findings(st):
     'explorations', 'race'}."""
     pts = difference_points(st, HIS_GRAPH)
     r = np.array([p[1] for p in pts])
-    t = _sel(st.df, "cycles", GPU, graph=HIS_GRAPH, status="ok")
+    t = select_rows(st.df, "cycles", GPU, graph=HIS_GRAPH, status="ok")
     dis = t["methods_disagree"].astype(str).str.lower().eq("true")
     lower = int((dis & (t["difference_ms"] < t["event_ms"])).sum())
     big = max(p[0] for p in pts)
@@ -124,14 +124,14 @@ def findings(st):
             ("event_ms_json", "with_ms_json")]
     across = sum(p[2] <= 1 <= p[3] for p in pad)
     out["explorations"] = (
-        f"Column blocks take {_span(col)} the kernel time of his row blocks ({_ns(col)}). Without padding (Na = N) the "
-        f"kernel takes {_span(pad)} the padded one's ({_ns(pad)}), {across} of {len(pad)} intervals across 1"
+        f"Column blocks take {span_of(col)} the kernel time of his row blocks ({_ns(col)}). Without padding (Na = N) the "
+        f"kernel takes {span_of(pad)} the padded one's ({_ns(pad)}), {across} of {len(pad)} intervals across 1"
         + (f"; at n = {', '.join(map(str, controls(st)))}, where every layout is the same, the layouts' medians lie "
            f"{fmt(control_spread(st))}x apart" if controls(st) else "")
         + f". cudaMallocPitch: {fmt(min(pitch))}x to {fmt(max(pitch))}x fw.c as shipped. The path matrix: kernel "
-          f"{_span(path[0])}, end-to-end {_span(path[1])} the distances alone.")
+          f"{span_of(path[0])}, end-to-end {span_of(path[1])} the distances alone.")
     rc = H.race(st)
-    ns = _sel(st.df, "race", NOSYNC)
+    ns = select_rows(st.df, "race", NOSYNC)
     out["race"] = (
         f"Without __syncthreads() {int(rc['wrong runs without the barrier (count)'].sum())} of {int(rc['runs (count)'].sum())} "
         f"runs were wrong, on {len(rc)} graph classes at n = {rc['sizes'].iloc[0]}; "
@@ -141,7 +141,7 @@ def findings(st):
     return out
 
 
-def _span(pts):
+def span_of(pts):
     v = [p[1] for p in pts]
     return f"{fmt(min(v))}x to {fmt(max(v))}x"
 

@@ -19,12 +19,13 @@ import numpy as np
 import pandas as pd
 
 from ....measure import harness
+from ... import records
+from ...method import timings
 from .... import paths
 from ....measure.provenance import same_source
 from ....algorithms import registry
 from ....io import catalogue
 from ...method import codes
-from ..kemp import load as M
 from ...method import stats
 from ...show.tables import fmt
 
@@ -54,9 +55,7 @@ def find_batch():
     """The newest complete ``<batch>-iitkgp`` folder holding results, among this machine's and the
     recorded ones: a batch still being measured (its PARTIAL.md says what it lacks) is rendered only
     when named, so that the report never shows a figure with a graph silently missing."""
-    found = {d for root in (paths.RESULTS, paths.RECORDED) if root.is_dir()
-             for d in root.glob(f"*{SUFFIX}") if any(d.glob("*/results.csv")) and not (d / PARTIAL).exists()}
-    return max(found, key=lambda d: d.name) if found else None
+    return records.newest(f"*{SUFFIX}", lambda d: any(d.glob("*/results.csv")) and not (d / PARTIAL).exists())
 
 
 def load(run_dir=None):
@@ -105,7 +104,7 @@ def note(rep):
     """Where the report's numbers come from, in one paragraph."""
     if not rep.measured:
         return (f"**No IIT-KGP results**: {NOT_RUN} (no `*{SUFFIX}` folder with a `results.csv` under "
-                f"`{M.rel(paths.RESULTS)}` or `{M.rel(paths.RECORDED)}`). Every claim below is *not testable* "
+                f"`{records.rel(paths.RESULTS)}` or `{records.rel(paths.RECORDED)}`). Every claim below is *not testable* "
                 "until `scripts/iitkgp_measure.py` has run there (README: the IIT-KGP measurement).")
     p = rep.prov()
     inv = ", ".join(f"`{k}` ({len(v.get('processes_run') or [])} processes)" for k, v in rep.provs.items())
@@ -113,19 +112,13 @@ def note(rep):
     warn = (f" **The invocations were measured at different code {code}: one batch should be one commit.**"
             + shared_code([c for c, _ in code]) if len(code) > 1 else "")
     return (f"**RECORDED results** of the IIT-KGP measurement: {p.get('gpu') or 'no GPU'} with {p.get('cpu')}, "
-            f"from {str(p.get('timestamp'))[:10]}, commit {str(p.get('git_commit'))[:12]}, in `{M.rel(rep.run_dir)}`: "
+            f"from {str(p.get('timestamp'))[:10]}, commit {str(p.get('git_commit'))[:12]}, in `{records.rel(rep.run_dir)}`: "
             f"{inv}.{warn}")
 
 
 def record_source(rep):
     """The index's 'numbers from' cell (reports/sources/10_iitkgp.json)."""
-    out = paths.REPORTS / "sources"
-    out.mkdir(parents=True, exist_ok=True)
-    p = rep.prov()
-    s = (dict(measured_now=False, device=p.get("gpu") or p.get("cpu"), date=str(p.get("timestamp") or "")[:10],
-              commit=str(p.get("git_commit") or "")[:12], run=str(M.rel(rep.run_dir))) if rep.measured else
-         dict(measured_now=False, missing=f"no device measurement yet: {NOT_RUN}", device=None, date="", commit="", run="-"))
-    (out / f"{NB}.json").write_text(json.dumps(s))
+    records.record_source(NB, rep.run_dir, rep.prov(), missing=None if rep.measured else f"no device measurement yet: {NOT_RUN}")
 
 
 # ------------------------------------------------------------------ statistics
@@ -154,7 +147,7 @@ def runs(df, graph, algorithm, variant=None, col="wall_ms"):
     exact = str(variant) not in map(str, registry.get(algorithm).inexact_variants)
     if exact and d.loc[d["estimate"] == "measured", "status"].isin(["failed_verification", "error"]).any():
         return np.array([]), "failed"
-    g = M.good(d)
+    g = timings.good(d)
     g = g.dropna(subset=[col]) if col in g else g.iloc[0:0]
     full, samp = g[g["estimate"] == "measured"], g[g["estimate"] == "sampled"]
     use = full if full["process"].nunique() >= 2 or samp.empty else samp
@@ -192,7 +185,7 @@ def summary(df, stage):
     d = df[df["stage"] == stage] if "stage" in df else df.iloc[0:0]
     for (g, a, v, est), grp in d[d["algorithm"] != "-"].groupby(["graph", "algorithm", "variant", "estimate"], sort=False):
         bad = int(grp["status"].isin(["failed_verification", "error"]).sum())
-        ok = M.good(grp).dropna(subset=["wall_ms"])
+        ok = timings.good(grp).dropna(subset=["wall_ms"])
         if bad and str(v) not in map(str, registry.get(a).inexact_variants):
             ok = ok.iloc[0:0]                              # an exact code that was wrong here has no time
         r = ok.groupby("process")["wall_ms"].median().to_numpy(float)

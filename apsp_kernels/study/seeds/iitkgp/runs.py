@@ -21,7 +21,7 @@ from ....measure import harness
 from ....algorithms import registry
 from ....core.verify import reference_vectors
 from . import spec as spec
-from ..kemp.runs import _pinned, _start_thread_pool, reference_checksum
+from ..kemp.runs import pinned, start_thread_pool, reference_checksum
 
 TIMINGS = ("kernel_ms", "alloc_ms", "h2d_ms", "d2h_ms", "levels", "sweeps")
 SCIPY_CHECK_N = 200_000       # the CPU reference's own check against scipy, on graphs up to this size
@@ -38,7 +38,7 @@ def _variant(algo, v):
 
 def _search(algo, g, variant, s):
     """One search from ``s`` (single-thread CPU codes pinned): (its row, wall ms, the launcher's timings)."""
-    with _pinned(algo) as core:
+    with pinned(algo) as core:
         t0 = time.perf_counter()
         d, t = algo.run(g, variant=variant, sources=[int(s)])
         wall = (time.perf_counter() - t0) * 1e3
@@ -153,13 +153,13 @@ def apsp(S, g, index, log, has_gpu):
         rows += harness.measure(registry.get(a), g, variant=v, repeats=A["repeats"], warmup=1, reference=ref, extra=extra)
     for a, v, samples in list(A["sequential"]) + list(A["best_cpu"]):
         algo = registry.get(a)
-        with _pinned(algo) as core:
+        with pinned(algo) as core:
             rows += harness.measure(algo, g, variant=v, repeats=A["repeats"], warmup=1, samples=int(samples),
                                     extra=dict(extra, pinned_core=core))
     for a, gname in A.get("full_once", []):
         if index == 0 and gname == name:
             algo = registry.get(a)
-            with _pinned(algo) as core:
+            with pinned(algo) as core:
                 rows += harness.measure(algo, g, repeats=1, warmup=0, reference=ref, extra=dict(extra, pinned_core=core))
     for r in rows:
         r.setdefault("graph", name)
@@ -197,7 +197,7 @@ def run_process(S, stages, graphs, index, sink, deadline, log=log_stderr):
     """One independent process: every graph of ``graphs`` through the ``stages`` it belongs to; ``sink``
     receives each graph's rows as soon as they are measured (a killed run keeps them)."""
     has_gpu = gpu_device.available()
-    _start_thread_pool()
+    start_thread_pool()
     warm(S, stages, has_gpu)
     for name in graphs:
         st = [s for s in stages if name in S[s]["graphs"]]

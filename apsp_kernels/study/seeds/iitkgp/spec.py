@@ -79,7 +79,7 @@ def cache_path(S, name, seed=None):
     seed = S["seed"] if seed is None else seed
     scale = scale_of(S, name)
     n, _ = catalogue.scaled_size(e, scale)
-    real = catalogue._real_file(e)
+    real = catalogue.real_file(e)
     origin = f"real{real.stat().st_size}" if scale == 1 and real is not None and real.exists() else "gen"
     return paths.CACHE / "iitkgp" / f"{name}-seed{seed}-n{n}-{origin}-{_code_hash()}.npz"
 

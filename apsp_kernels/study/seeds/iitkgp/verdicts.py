@@ -17,6 +17,7 @@ import pandas as pd
 
 from ...method import claims as claims_mod
 from .... import paths
+from ... import records
 from ....algorithms import registry
 from . import load as R
 from ...method import rules, stats
@@ -65,12 +66,12 @@ def _text(df, pts):
     return "; ".join(f"{R.label(df, p['graph'])}: {interval(p['v'], p['lo'], p['hi'])}" for p in pts if p["v"] == p["v"]) or "-"
 
 
-def _geo(pts):
+def geo_interval(pts):
     ok = [p for p in pts if p["v"] == p["v"] and p["v"] > 0]
     if not ok:
         return "-"
     sp = pd.DataFrame({"speedup": [p["v"] for p in ok], "ci_lo": [p["lo"] for p in ok], "ci_hi": [p["hi"] for p in ok]})
-    g = V._geo(sp.fillna({"ci_lo": sp["speedup"], "ci_hi": sp["speedup"]}))
+    g = V.geo_interval(sp.fillna({"ci_lo": sp["speedup"], "ci_hi": sp["speedup"]}))
     return f"{interval(*g)} (geometric mean over {len(ok)} graphs)"
 
 
@@ -114,11 +115,11 @@ def _range(df, c):
     pts = [(p["n"], p["v"], p["lo"], p["hi"]) for p in dec if p["v"] == p["v"]]
     row = V.evaluate(c, df, points=pts)
     missing = _fill(row, df, c, e2e, ker)
-    row.update(ours_end_to_end=_geo(e2e), ours_kernel=_geo(ker))
+    row.update(ours_end_to_end=geo_interval(e2e), ours_kernel=geo_interval(ker))
     best = [(b, None) for b in registry.best_cpu_candidates()]
     bc = [R.ratio(df, g, best, codes(c, "algorithm")) for g in c["graphs"]]
     if any(p["v"] == p["v"] for p in bc):
-        row["best_cpu"] = f"{_geo(bc)} over the fastest of {', '.join(registry.best_cpu_candidates())}"
+        row["best_cpu"] = f"{geo_interval(bc)} over the fastest of {', '.join(registry.best_cpu_candidates())}"
     return row, missing
 
 
@@ -200,9 +201,7 @@ def publish(rep, rows, reports_dir=None):
     """The verdict table where the index and notebook 07 find it (``<reports>/verdicts/10_iitkgp.csv``);
     returns the styled table to display."""
     p = rep.prov()
-    t = V.table(rows).assign(device=V.device_of(p) if rep.measured else "not measured",
-                             results=str(R.M.rel(rep.run_dir)) if rep.measured else "-", profile=p.get("profile", ""))
-    d = (reports_dir or paths.REPORTS) / "verdicts"
-    d.mkdir(parents=True, exist_ok=True)
-    t.to_csv(d / f"{R.NB}.csv", index=False)
+    t = records.publish(R.NB, V.table(rows), device=records.device_of(p) if rep.measured else "not measured",
+                        results=str(records.rel(rep.run_dir)) if rep.measured else "-", profile=p.get("profile", ""),
+                        reports_dir=reports_dir)
     return V.style(t[V.SHOWN])

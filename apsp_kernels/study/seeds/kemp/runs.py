@@ -32,7 +32,7 @@ from ....paths import ROOT
 KEY = ["algorithm", "variant", "params", "graph", "n", "samples"]
 
 
-def _start_thread_pool():
+def start_thread_pool():
     """Start numba's worker threads now, with every core allowed: threads inherit the affinity
     of the thread that creates them, and the first parallel call (a Fletcher-64 check, say) may
     otherwise come while a single-thread job holds the process on one core -- leaving every
@@ -43,7 +43,7 @@ def _start_thread_pool():
 
 
 @contextlib.contextmanager
-def _pinned(algo):
+def pinned(algo):
     """Single-thread CPU codes run pinned to one core (the last one this process may use, away
     from core 0's interrupts); multi-threaded and GPU codes keep every core."""
     if algo.device != "cpu" or algo.multithreaded or not hasattr(os, "sched_setaffinity"):
@@ -81,7 +81,7 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
     prov = provenance.collect(P["name"], dict(notebooks=list(notebooks), seed=seed, process=index, satellite=satellite))
     provenance.check_batch(out_dir, prov, strict=P["name"] in ("paper", "full"))
     (out_dir / f"provenance-{index}.json").write_text(json.dumps(prov, indent=2, default=str))
-    _start_thread_pool()
+    start_thread_pool()
     steps = plan.schedule(jobs)
     warmed, recs, graphs, refs = set(), [], {}, {}
     t_start = time.perf_counter()
@@ -102,7 +102,7 @@ def run_process(P, out_dir, index, notebooks=plan.NOTEBOOKS, seed=0):
         if j.samples is None and (j.graph, j.n) not in refs:
             refs[(j.graph, j.n)] = reference_checksum(g)     # an int per graph: kept for the process
         ref = refs.get((j.graph, j.n)) if j.samples is None else None
-        with _pinned(algo) as core:
+        with pinned(algo) as core:
             return harness.measure(algo, g, variant=None if j.variant == "None" else j.variant, repeats=repeats,
                                    warmup=warm, reference=ref, params=params, samples=j.samples,
                                    extra=dict(graph=j.graph, samples=j.samples, process=index, pinned_core=core, **extra))

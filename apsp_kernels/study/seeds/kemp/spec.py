@@ -15,6 +15,7 @@ from .profiles import graph_label, repeats_for
 KEMP = graph_label(2, 6)
 NOTEBOOKS = ("00_environment_and_cpu_baselines", "01_tran_fw", "02_katz_kider", "03_harish_scaling",
              "04_memory_modes", "05_out_of_core", "06_all_algorithms")
+CPU_NB, TRAN_NB, KK_NB, HARISH_NB, MEMORY_NB, OOC_NB, ALL_NB = NOTEBOOKS
 MEMORY_MODES = registry.MODES
 K = codes.load("codes", codes.KEMP_SWEEP)      # role -> (algorithm, variant), or a list of them
 
@@ -96,7 +97,7 @@ def jobs_for(notebook, P):
     """The jobs behind one notebook (the shared CPU baselines included)."""
     G = gpu_sizes(P)
     base = cpu_baselines(P, G)
-    if notebook.startswith("00_"):
+    if notebook == CPU_NB:
         cs = P["cpu_sizes"]
         out = cpu_baselines(P, cs + G)
         for n in cs:
@@ -106,7 +107,7 @@ def jobs_for(notebook, P):
             if n <= 1024:
                 out.append(job(*K["library"], n, repeats=repeats_for(P, n)))
         return out
-    if notebook.startswith("01_"):
+    if notebook == TRAN_NB:
         # Tran's largest size (11,264: Kemp Sec. 5.4) is measured too: its time growth is a claim
         tl = [P["tran_largest"]] if P.get("tran_largest") else []
         base = base + [j for j in cpu_baselines(P, tl) if j.algorithm == K["sequential"].algorithm]
@@ -117,11 +118,11 @@ def jobs_for(notebook, P):
                 + _gpu(K["minplus"], _upto(G, P["cubic_cap"]) + tl, P)
                 + _gpu(K["naive"], _upto(G, P["cubic_cap"]), P)
                 + _gpu(K["thrust"], _upto(G, P["cubic_cap"]), P))
-    if notebook.startswith("02_"):
+    if notebook == KK_NB:
         return (base + _gpu(K["kk"], G, P) + _gpu(K["kk32"], _upto(G, P.get("kk32_cap", max(G))), P)
                 + _gpu(K["harish_atomic"], G, P)
                 + _gpu(K["harish_corrected"], _upto(G, P.get("corrected_cap", P["variant_cap"])), P))
-    if notebook.startswith("03_"):
+    if notebook == HARISH_NB:
         out = base + _gpu(K["harish_atomic"], G, P)
         for role in ("harish_corrected", "harish_racy"):
             out += _gpu(K[role], _upto(G, P["variant_cap"]), P)
@@ -137,7 +138,7 @@ def jobs_for(notebook, P):
             out += [job(*code, dn, graph=g, repeats=repeats_for(P, dn)) for code in K["degree_dense"]]
             out.append(job(*K["ooc"], dn, graph=g, params=forced(K["ooc"], dn), repeats=repeats_for(P, dn)))
         return out
-    if notebook.startswith("04_"):
+    if notebook == MEMORY_NB:
         out = []
         for n in P["mem_sizes"]:
             reps = max(3, repeats_for(P, n)) if n <= 1024 else repeats_for(P, n)
@@ -145,7 +146,7 @@ def jobs_for(notebook, P):
                 out += [job(*code, n, params={"memory": m}, repeats=reps) for m in MEMORY_MODES]
             out.append(job(*K["sequential"], n, repeats=reps if n <= 1024 else repeats_for(P, n)))
         return out
-    if notebook.startswith("05_"):
+    if notebook == OOC_NB:
         # ooc_extra: sizes of Kemp's grid (every 1024) between ours, for the slow-down claim's pair only, so that
         # its matched sizes do not lean to n <= 4096 (4 of 6 before): the 2/3 share counts matched sizes
         extra = set(P.get("ooc_extra", ()))
@@ -157,10 +158,10 @@ def jobs_for(notebook, P):
         big_n, big_mib = P["ooc_big"]
         out.append(job(*K["ooc32"], big_n, params={"budget_bytes": int(big_mib * 2**20)}, once=True))
         return out
-    if notebook.startswith("06_"):
+    if notebook == ALL_NB:
         seen, out = set(), []
         for nb in NOTEBOOKS[1:6]:
-            if nb.startswith("04_"):
+            if nb == MEMORY_NB:
                 continue
             for j in jobs_for(nb, P):
                 if j.graph == KEMP and j.key not in seen and (j.algorithm, j.variant) != K["harish_racy"]:

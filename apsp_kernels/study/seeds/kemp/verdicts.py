@@ -17,6 +17,7 @@ from ...method import rules
 from ...method import text as T
 from ...method import verdicts as V
 from .spec import NOTEBOOKS
+from . import spec
 from .profiles import KEMP_SIZES
 
 KEMP_MEMORY = 1.25 * 2**30          # Kemp's GTX 470 (seed 000, Sec. 4.6.1 and 5.1)
@@ -40,7 +41,7 @@ def _rows_00(df, C):
     sp, slope = V.trend(df, c, sizes=[n for n in M.sizes_of(df, c["algorithm"], c["variant"]) if min(c["paper_n"]) <= n <= max(c["paper_n"])])
     v = rules.trend_rule(*slope, len(sp))
     return [V.evaluate(c, df, decided=v) | dict(ours_text=T.trend(sp, "the blocked FW's speed-up over FW", slope=slope),
-                                               per_size=V._fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
+                                               per_size=V.fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
                                                baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
 
 
@@ -63,7 +64,7 @@ def _rows_03(df, C):
     pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
            for n, v in c["points"].items() if n in set(sp["n"])]
     rows = [V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]))
-            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V._fmt_points(sp),
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
                    baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
     c = C["dense_independent_of_degree"]
     dn = degree_n(df)
@@ -124,12 +125,18 @@ def _rows_06(df, C):
     return rows
 
 
-_ROWS = {"00": _rows_00, "01": _rows_01, "02": _rows_02, "03": _rows_03, "04": _rows_04, "05": _rows_05, "06": _rows_06}
+_ROWS = {spec.CPU_NB: _rows_00, spec.TRAN_NB: _rows_01, spec.KK_NB: _rows_02, spec.HARISH_NB: _rows_03,
+         spec.MEMORY_NB: _rows_04, spec.OOC_NB: _rows_05, spec.ALL_NB: _rows_06}
 
 
 def notebook_rows(notebook, df, claims=None):
-    """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims."""
-    return _ROWS[notebook[:2]](df, claims or claims_mod.load())
+    """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims: those above
+    that need their own quantity, then every other claim that data/claims.yaml gives the notebook,
+    decided by its kind's default measurement (a new claim needs no code here)."""
+    C = claims or claims_mod.load()
+    rows = _ROWS[notebook](df, C)
+    done = {r["claim"] for r in rows}
+    return rows + [V.evaluate(c, df) for cid, c in C.items() if c.get("notebook") == notebook and cid not in done]
 
 
 def run_verdicts(run_dir):

@@ -16,7 +16,7 @@ from .... import paths
 from ....measure.provenance import same_source
 from ....algorithms.gpu.fw_nthu import padded_size, parse_variant
 from ....algorithms.gpu.multi import schedule
-from ..kemp import load as M
+from ... import records
 from ...method import stats
 from ...show.tables import fmt
 
@@ -30,11 +30,11 @@ BLOCKS = (8, 16, 32, 64)
 # the two-GPU runs (README, NTHU section): strong scaling over 5 sizes (weak from 2048); n = 6000 with every blocking
 # factor in every design (bandwidth, the stage table at bs 64); 65536 (17 GB a GPU); weak scaling from 8192 and 16384
 DEVICE_COMMANDS = (          # scripts/device_nthu_multi.sh scaling | stage | big | weak runs them
-    "python3 scripts/nthu_measure.py multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3",
-    "python3 scripts/nthu_measure.py multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole --kernels b8-dim3-branch "
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 2048 4096 8192 16384 32768 --gpus 1 2 --weak --repeats 3",
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 6000 --gpus 1 2 --syncs row rowcol whole --kernels b8-dim3-branch "
     "b16-dim3-branch b32-dim3-branch b64-dim3-branch --repeats 3",
-    "python3 scripts/nthu_measure.py multi --sizes 65536 --gpus 1 2 --syncs row",
-    "python3 scripts/nthu_measure.py multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3")
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 65536 --gpus 1 2 --syncs row",
+    "python3 -m apsp_kernels.study measure nthu multi --sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3")
 # the one-GPU processes pool commits whose NTHU kernel source is the same (:func:`commits_note` checks it with git; the
 # provenance's code_fingerprint hashes every code file and differs).  f653c6e -> b41ef8c: nthu_blocked.cu unchanged,
 # its launcher fw_nthu.py changed only import paths (gpu -> gpu_device / runtime, graph -> core.graph)
@@ -52,21 +52,8 @@ def find_runs(kind, which="latest", roots=None):
     """Folders ``*-nthu-<kind>`` holding ``nthu-<kind>.csv`` (``which``: "latest", "all", "none" or
     comma-separated folder names or paths), oldest first, from $APSP_RESULTS_DIR and data/results."""
     roots = roots or [paths.RESULTS, paths.RECORDED]
-    found = {d.name: d for r in roots for d in sorted(Path(r).glob(f"*-nthu-{kind}")) if (d / f"nthu-{kind}.csv").exists()}
-    runs = [found[k] for k in sorted(found)]
-    if which in ("", "none", None):
-        return []
-    if which in ("latest", "all"):
-        return runs[-1:] if which == "latest" else runs
-    out = []
-    for w in (w.strip() for w in str(which).split(",") if w.strip()):
-        p = Path(w)
-        if not p.is_dir():
-            p = found.get(w) or next((d for d in runs if d.name.startswith(w)), None)
-        if p is None:
-            raise FileNotFoundError(f"no *-nthu-{kind} run named {w!r} in {', '.join(map(str, roots))}")
-        out.append(p)
-    return out
+    runs = records.folders(f"*-nthu-{kind}", lambda d: (d / f"nthu-{kind}.csv").exists(), roots)
+    return records.pick(runs, which, f"*-nthu-{kind}")
 
 
 def load(runs, kind):
@@ -104,7 +91,7 @@ def measurements(single_runs, multi_runs, single, multi):
                     f"launched by {p.get('launched_by')}, commit {str(p.get('git_commit'))[:12]}.")
     if not multi_runs:
         note.append(f"P GPUs: no `*-nthu-multi` run recorded yet ({PENDING}).")
-    return M.Measurements(df=single, prov=prov, note="\n\n".join(note), run_dir=runs[-1] if runs else paths.RECORDED,
+    return records.Measurements(df=single, prov=prov, note="\n\n".join(note), run_dir=runs[-1] if runs else paths.RECORDED,
                           measured_now=False, notebook=NB)
 
 
@@ -185,7 +172,7 @@ def points(df, pairs, col):
     return out
 
 
-def _span(pts):
+def span_of(pts):
     vals = [p[1] for p in pts]
     return f"range {fmt(min(vals))}x .. {fmt(max(vals))}x over {len(vals)} (not a CI)" if vals else "-"
 

@@ -10,7 +10,7 @@ import pandas as pd
 from ....algorithms.gpu.fw_nthu import padded_size
 from ....algorithms.gpu.multi import schedule
 from ...method import rules, stats, verdicts as V
-from .load import BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, _span, basis, points, ratio, samples
+from .load import BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, span_of, basis, points, ratio, samples
 from .scaling import weak_points
 from ...show.tables import fmt
 
@@ -39,7 +39,7 @@ def _row(c, df, pts, e2e=None, note="", kind=None, extra=""):
     kind = kind or c["kind"]
     row = V.evaluate(c, df, **({"ordering": pts} if kind == "ordering" else {"points": pts}), note=note)
     row.update(matched_n=", ".join(map(str, sorted({int(p[0].split(",")[0]) for p in pts}))) or "-",
-               ours_kernel=_span(pts), ours_end_to_end=_span(e2e) if e2e else "-")
+               ours_kernel=span_of(pts), ours_end_to_end=span_of(e2e) if e2e else "-")
     for k in ("reason", "ours_text"):          # a point is a setting (n, bs, form), not only a size
         row[k] = row[k].replace(" sizes", " settings").replace(" size ", " setting ")
     if extra:
@@ -79,13 +79,13 @@ def single_rows(C, df):
     b64 = points(df, [(f"{n}, bs 32 / bs 64, int {u}", _k(n, 32, "int", u), _k(n, 64, "int", u))
                       for n in _paper_n(c, df) for u in UPDATES], "kernel_ms")
     rows.append(_row(c, df, *both(c, pairs), note=why,
-                     extra=f"beside: bs 64 (2 x 2 cells per thread) is faster than 32 by {_span(b64)}" if b64 else ""))
+                     extra=f"beside: bs 64 (2 x 2 cells per thread) is faster than 32 by {span_of(b64)}" if b64 else ""))
 
     c = C["nthu_branch_vs_select"]
     pairs = [(f"{n}, bs {bs}, {lo}", _k(n, bs, lo, "branch"), _k(n, bs, lo, "select"))
              for n in sorted(set(df["n"])) for bs in BLOCKS for lo in LAUNCHES]
     p3 = points(df, pairs, "phase3_ms")
-    rows.append(_row(c, df, *both(c, pairs), note=why, extra=f"phase 3 alone: {_span(p3)} settings"))
+    rows.append(_row(c, df, *both(c, pairs), note=why, extra=f"phase 3 alone: {span_of(p3)} settings"))
 
     c = C["nthu_phase1_launch_overhead"]
     pairs = [(f"{n}, phase 1 bs {a} / bs {b}, dim3 {u}", _k(n, a, "dim3", u), _k(n, b, "dim3", u))
@@ -203,7 +203,7 @@ def _multi(c, multi):
         if single:
             row["reason"] += f"; n = {', '.join(map(str, single))} (one solve a side, no spread) shown, not in the slope"
         share = [np.median([np.median(x) for x in samples(multi, "comm_share", **_m(n, 2, "row")).values()]) for n in (keep[0], keep[-1])]
-        row.update(per_size="; ".join(f"n={p[0].split(',')[0]}: {fmt(p[1])}x" for p in pts), ours_kernel=_span(pts),
+        row.update(per_size="; ".join(f"n={p[0].split(',')[0]}: {fmt(p[1])}x" for p in pts), ours_kernel=span_of(pts),
                    matched_n=", ".join(map(str, keep)),
                    reason=row["reason"] + f"; broadcast share on two GPUs {fmt(100 * share[0])}% at n = {keep[0]}, "
                                           f"{fmt(100 * share[1])}% at n = {keep[-1]}")

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .... import costs, paths
 from ....algorithms import registry
-from ..kemp import load as M
+from ... import records
 from ...show.tables import fmt
 
 NB = "11_tuned"
@@ -107,16 +107,25 @@ def benchmark_files(where=None):
     return out
 
 
-def find_tuned(where=None):
-    """The tuned run: every ``*-tuned*.csv`` of the newest date, of that date's first device by name (an H100
-    before others); [] where none exists.  ``where``: a folder, or one CSV file (then just that file)."""
+def _tuned_files(where):
+    tuned = [(NAME.match(k), f) for k, f in benchmark_files(where).items()]
+    return [(m, f) for m, f in tuned if (m.group("tag") or "").startswith(TAG)]
+
+
+def tuned_dates(where=None):
+    """The dates of the recorded tuned runs (each one batch: the study registry's), oldest first."""
+    return sorted({m.group("date") for m, _ in _tuned_files(where)})
+
+
+def find_tuned(where=None, date=None):
+    """The tuned run: every ``*-tuned*.csv`` of the newest date (or ``date``), of that date's first device by
+    name (an H100 before others); [] where none exists.  ``where``: a folder, or one CSV file (then just that file)."""
     if where and Path(where).suffix == ".csv":
         return [Path(where)] if Path(where).exists() else []
-    tuned = [(NAME.match(k), f) for k, f in benchmark_files(where).items()]
-    tuned = [(m, f) for m, f in tuned if (m.group("tag") or "").startswith(TAG)]
+    tuned = _tuned_files(where)
     if not tuned:
         return []
-    date = max(m.group("date") for m, _ in tuned)
+    date = date or max(m.group("date") for m, _ in tuned)
     devices = sorted({m.group("device") for m, _ in tuned if m.group("date") == date}, key=lambda d: ("H100" not in d, d))
     return sorted(f for m, f in tuned if m.group("date") == date and m.group("device") == devices[0])
 
@@ -187,7 +196,7 @@ def note(bench, ref):
             " No untagged benchmark of the faithful kernels is recorded.")
     commit = ", ".join(bench.commits) or "not recorded"
     return (f"**Recorded benchmark** of the tuned line: {bench.device}, {bench.date}, "
-            f"{', '.join(f'`{M.rel(f)}`' for f in bench.files)} ({len(bench.provs)} invocation{'s' if len(bench.provs) != 1 else ''}, commit {commit}). "
+            f"{', '.join(f'`{records.rel(f)}`' for f in bench.files)} ({len(bench.provs)} invocation{'s' if len(bench.provs) != 1 else ''}, commit {commit}). "
             "Each row's limit was measured by its own invocation; kernel time (CUDA events; a CPU row's wall time). "
             + verification(bench.df) + refs)
 
@@ -204,12 +213,8 @@ def verification(df):
 
 def record_source(bench):
     """The index's 'numbers from' cell (reports/sources/11_tuned.json)."""
-    out = paths.REPORTS / "sources"
-    out.mkdir(parents=True, exist_ok=True)
-    s = (dict(measured_now=False, device=bench.device, date=bench.date, commit=", ".join(bench.commits),
-              run=", ".join(str(M.rel(f)) for f in bench.files)) if bench.measured else
-         dict(measured_now=False, missing=f"no device measurement yet: {NOT_RUN}", device=None, date="", commit="", run="-"))
-    (out / f"{NB}.json").write_text(json.dumps(s))
+    records.record_source(NB, list(bench.files), device=bench.device, date=bench.date, commit=", ".join(bench.commits),
+                          missing=None if bench.measured else f"no device measurement yet: {NOT_RUN}")
 
 
 # ------------------------------------------------------------------ limits and rows
