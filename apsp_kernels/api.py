@@ -48,8 +48,10 @@ def _as_graph(graph, directed, weight, unweighted, dtype):
                                      graph.names, graph.meta, dtype)
     if sp.issparse(graph):
         if unweighted:
+            # every edge weighs 1; stored inf and NaN stay no edge, as in the weighted case (scipy's FW agrees; its
+            # D, BF and J count them as edges of weight 1 when unweighted: scipy disagrees with itself there)
             c = sp.csr_matrix(graph)
-            keep = np.isfinite(c.data) if c.data.dtype.kind in "fc" else np.ones(c.data.size, bool)
+            keep = ~(np.isnan(c.data) | (c.data == np.inf)) if c.data.dtype.kind in "fc" else np.ones(c.nnz, bool)
             rows = np.repeat(np.arange(c.shape[0]), np.diff(c.indptr))
             graph = sp.csr_matrix((np.ones(int(keep.sum()), np.int8), (rows[keep], c.indices[keep])), shape=c.shape)
         return Graph.from_scipy(graph, directed=directed, dtype=dtype)

@@ -168,3 +168,41 @@ def test_dense_conversion_is_the_edge_list_conversion():
     a = np.where(rng.random((60, 60)) < 0.3, rng.integers(-5, 9, (60, 60)), 0)
     r, c = np.nonzero(a)
     assert Graph.from_dense(a) == Graph.from_edges(60, r[::-1], c[::-1], a[r, c][::-1])    # unsorted: sorted
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_weight = st.one_of(st.integers(-3, 40), st.floats(-2.5, 1e6, allow_nan=False, allow_infinity=False),
+                    st.integers(2**31, 2**45), st.sampled_from([0.0, np.inf, np.nan]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 8), data=st.data(), directed=st.booleans(), unweighted=st.booleans(),
+       method=st.sampled_from(["auto", "FW", "D", "BF", "J"]))
+def test_property_any_stored_weights_as_scipy(n, data, directed, unweighted, method):
+    """Sparse input with any mix of stored integers (small, negative, past int32), floats, zeros, inf and NaN off
+    the diagonal: our answer is scipy's, or both raise NegativeCycleError, or 'D' refuses a negative weight (scipy
+    warns and goes on).  Not compared: unweighted with stored inf/NaN outside FW, where scipy's D, BF and J count
+    them as edges and its FW does not (we never do)."""
+    pairs = [(u, v) for u in range(n) for v in range(n) if u != v]
+    chosen = data.draw(st.lists(st.sampled_from(pairs), max_size=len(pairs))) if pairs else []
+    w = data.draw(st.lists(_weight, min_size=len(chosen), max_size=len(chosen)))
+    rows, cols = [p[0] for p in chosen], [p[1] for p in chosen]
+    a = sp.csr_matrix((np.array(w, dtype=np.float64), (rows, cols)), shape=(n, n))
+    if unweighted and method != "FW" and not np.isfinite(a.data).all():
+        return
+    if method == "D" and not unweighted and (a.data[np.isfinite(a.data)] < 0).any():
+        with pytest.raises(GraphError, match="non-negative"):
+            ak.shortest_paths(a, method, directed, unweighted=unweighted)
+        return
+    same_as_scipy(a, method, directed, unweighted=unweighted)
+
+
+def test_a_negative_self_loop_is_a_negative_cycle_and_minus_inf_is_refused():
+    a = sp.csr_matrix(([-1.0, 2.0], ([0, 0], [0, 1])), shape=(2, 2))
+    with pytest.raises(csgraph.NegativeCycleError, match="self-loop"):       # as scipy's BF and J say
+        ak.shortest_paths(a)
+    with pytest.raises(csgraph.NegativeCycleError):
+        csgraph.shortest_path(a, "J")
+    with pytest.raises(GraphError, match="not finite"):                       # scipy: -inf distances
+        ak.shortest_paths(sp.csr_matrix(([-np.inf], ([0], [1])), shape=(2, 2)))

@@ -67,6 +67,11 @@ class Graph:
         if names is not None and len(names) != n:
             raise GraphError(f"{len(names)} vertex names for {n} vertices")
         keep = src != dst  # self-loops: the diagonal is 0 by definition
+        if dtype == "auto" and (~keep & (w64 < 0)).any():    # shortest_paths' inputs: as scipy's BF and J say
+            from .distances import NegativeCycleError
+            v = int(src[~keep & (w64 < 0)][0])
+            raise NegativeCycleError(f"negative cycle: a self-loop of weight {w64[~keep & (w64 < 0)][0].item()} at "
+                                     f"vertex {v}", vertex=v)
         src, dst, w64 = src[keep], dst[keep], w64[keep]
         key = src * n + dst                               # < n**2 < 2**62: no overflow
         if key.size > 1 and not (key[1:] > key[:-1]).all():
@@ -111,7 +116,9 @@ class Graph:
         c = sp.csr_matrix(matrix)    # as csgraph converts it: a COO's duplicates summed, a CSR's kept (the lightest
                                      # is the edge); the caller's matrix is never changed
         rows = np.repeat(np.arange(c.shape[0]), np.diff(c.indptr))
-        edge = np.isfinite(c.data) if c.data.dtype.kind in "fc" else slice(None)   # stored inf/NaN: no edge (scipy)
+        # stored inf and NaN: no edge (scipy's answer); -inf stays, for the validation to refuse (scipy would give
+        # -inf distances)
+        edge = ~(np.isnan(c.data) | (c.data == np.inf)) if c.data.dtype.kind in "fc" else slice(None)
         return cls._with_direction(matrix.shape[0], rows[edge], c.indices[edge], c.data[edge], directed, None, meta,
                                    dtype)
 
