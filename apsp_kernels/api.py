@@ -1,6 +1,8 @@
-"""``shortest_paths``: the package's face for scipy users.  Same inputs and outputs as
-``scipy.sparse.csgraph.shortest_path`` (float64 distances with ``np.inf`` for 'no path',
-predecessors with -9999), computed by any verified algorithm of the registry."""
+"""``shortest_paths``: the package's face for scipy users.  ``scipy.sparse.csgraph.shortest_path``'s signature and
+argument order (``csgraph, method, directed, return_predecessors, unweighted, overwrite, indices``; ours after them,
+keyword-only), its method names, inputs and outputs (float64 distances with ``np.inf`` for 'no path', predecessors
+with -9999), computed by any verified algorithm of the registry, or by the CPU codes beyond int32
+(:mod:`.algorithms.cpu.wide`) where a graph's weights are floats or its paths pass the int32 bound."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,35 +11,66 @@ import numpy as np
 
 from . import costs, gpu_device
 from .algorithms import registry
+from .algorithms.cpu import wide as W
 from .core.graph import INF, Graph, GraphError
 from .core.memory import require_host
 from .core.predecessors import predecessors as _predecessors
+from .core.sources import as_sources
+from .core.wide import INF64, WideGraph
+
+# scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
+SCIPY_METHODS = {"FW": "fw_blocked_parallel", "D": "dijkstra_cpu_parallel", "BF": W.INT64_JOHNSON,
+                 "J": W.INT64_JOHNSON}
+DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are at least n^2 / 4, else D (or J)
 
 
-def as_graph(graph, directed=True, weight="weight") -> Graph:
-    """A :class:`Graph` from a Graph, a scipy sparse matrix, a dense numpy array (0, inf and NaN
-    are 'no edge', as in scipy) or a networkx graph (``weight``: the edge attribute)."""
-    if isinstance(graph, Graph):
-        return graph if directed else Graph.with_direction(graph.n, *graph.edges(), False, graph.names, graph.meta)
-    try:
+def as_graph(graph, directed=True, weight="weight", unweighted=False, dtype="auto"):
+    """A :class:`Graph` (int32 weights) from a Graph, a scipy sparse matrix (stored inf/NaN: no edge, as scipy
+    reads them), a dense numpy array (0, inf and NaN are 'no edge', as in scipy) or a networkx graph (``weight``:
+    the edge attribute); with ``dtype="auto"`` a :class:`WideGraph` where int32 cannot hold it exactly (float
+    weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1, as scipy's ``unweighted``."""
+    g = _as_graph(graph, directed, weight, unweighted, dtype)
+    if isinstance(g, WideGraph) and "scipy_edges" not in g.meta:     # scipy's 'auto' counts the caller's edges
         import scipy.sparse as sp
-        if sp.issparse(graph):
-            return Graph.from_scipy(graph, directed=directed)
-    except ImportError:
-        pass
+        stored = (graph.nnz if sp.issparse(graph) else int(((graph != 0) & np.isfinite(graph)).sum())
+                  if isinstance(graph, np.ndarray) else g.m if directed else g.m // 2)
+        g.meta["scipy_edges"] = stored
+    return g
+
+
+def _as_graph(graph, directed, weight, unweighted, dtype):
+    import scipy.sparse as sp
+    if isinstance(graph, (Graph, WideGraph)):
+        if directed and not unweighted:
+            return graph
+        src, dst, w = graph.wide_edges() if isinstance(graph, WideGraph) else graph.edges()
+        return Graph.with_direction(graph.n, src, dst, np.ones(src.size, np.int64) if unweighted else w, directed,
+                                     graph.names, graph.meta, dtype)
+    if sp.issparse(graph):
+        if unweighted:
+            # every edge weighs 1; stored inf and NaN stay no edge, as in the weighted case (scipy's FW agrees; its
+            # D, BF and J count them as edges of weight 1 when unweighted: scipy disagrees with itself there)
+            c = sp.csr_matrix(graph)
+            keep = ~(np.isnan(c.data) | (c.data == np.inf)) if c.data.dtype.kind in "fc" else np.ones(c.nnz, bool)
+            rows = np.repeat(np.arange(c.shape[0]), np.diff(c.indptr))
+            graph = sp.csr_matrix((np.ones(int(keep.sum()), np.int8), (rows[keep], c.indices[keep])), shape=c.shape)
+        return Graph.from_scipy(graph, directed=directed, dtype=dtype)
     if isinstance(graph, np.ndarray):
-        return Graph.from_dense(graph, directed=directed)
+        if unweighted and graph.ndim == 2:
+            edge = (graph != 0) & np.isfinite(graph) if graph.dtype.kind == "f" else graph != 0
+            graph = edge.view(np.int8)
+        return Graph.from_dense(graph, directed=directed, dtype=dtype)
     if hasattr(graph, "is_directed") and hasattr(graph, "nodes") and hasattr(graph, "edges"):
-        g = Graph.from_networkx(graph, weight=weight)
-        return g if directed or not graph.is_directed() else as_graph(g, directed=False)
+        g = Graph.from_networkx(graph, weight=None if unweighted else weight, dtype=dtype)
+        return g if directed or not graph.is_directed() else _as_graph(g, False, weight, False, dtype)
     raise TypeError(f"shortest_paths takes a Graph, a scipy sparse matrix, a numpy array or a networkx graph, "
                     f"not {type(graph).__name__}")
 
 
 @dataclass(frozen=True)
 class Choice:
-    """What ``method="auto"`` runs: the algorithm, its variant (the fastest measured, or None for its
-    default) and why, in one line."""
+    """What ``method="auto"`` runs: the algorithm (a registry entry, or a CPU code beyond int32), its variant (the
+    fastest measured, or None for its default) and why, in one line."""
     algorithm: object
     variant: object
     reason: str
@@ -46,16 +79,28 @@ class Choice:
         return f"{self.algorithm.name}{'' if self.variant is None else f'/{self.variant}'}: {self.reason}"
 
 
-def choose(g: Graph, *, gpu=None, free_bytes=None, benchmarks=None) -> Choice:
-    """What ``method="auto"`` runs on ``g`` here.  The candidates are the registry's ``auto_candidates``
-    that can run here: their device present, the graph's weights accepted, their footprint within the
-    device's free memory.  The GPU codes if any remain, else the CPU codes; the out-of-core codes (those
-    with ``forced_params``) only where no in-core dense code fits (their recorded rows are out-of-core
-    solves, which say nothing of the in-core path they take on a matrix that fits).  Among those, the least
-    time predicted from measured benchmark rows (:mod:`costs`: dense against sparse by their measured rates
-    and the graph's n and m), then codes with no rows, in ``auto_rank`` order.  ``gpu``, ``free_bytes``:
-    the device to choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default:
-    this machine's results, then the recorded ones)."""
+def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None, free_bytes=None, benchmarks=None,
+           structure=None) -> Choice:
+    """What ``method="auto"`` runs on ``graph`` here (anything :func:`shortest_paths` takes).  A graph beyond int32
+    (float weights, or paths past the int32 bound) goes to the CPU codes of :mod:`.algorithms.cpu.wide` (the GPU
+    codes are int32: the reason says so).  Otherwise the candidates are the registry's ``auto_candidates`` that
+    can run here: their device present, the graph's weights accepted, their footprint within the device's free
+    memory.  The GPU codes if any remain, else the CPU codes; the out-of-core codes (those with ``forced_params``)
+    only where no in-core dense code fits (their recorded rows are out-of-core solves, which say nothing of the
+    in-core path they take on a matrix that fits).  Among those, the least time predicted from measured benchmark
+    rows (:mod:`costs`: dense against sparse by their measured rates and the graph's n and m), then codes with no
+    rows, in ``auto_rank`` order; on the CPU, where a code has no rows, scipy's own rule decides between the
+    all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
+    choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
+    results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
+    model (used where the rows measured it: :func:`costs.predict`)."""
+    g = as_graph(graph, directed=directed, weight=weight, unweighted=unweighted)
+    if isinstance(g, WideGraph):
+        algo = W.for_scipy_name(g, "auto")
+        what = ("float64 (non-integer weights): scipy's shortest_path(method='auto') on the CPU, exactly scipy's answer"
+                if g.dtype.kind == "f" else "integers whose paths may pass the int32 bound: exact int64 distances "
+                "on the CPU (" + ("Johnson" if g.has_negative else "Dijkstra") + ")")
+        return Choice(algo, None, f"the GPU codes and the int32 CPU codes take int32 weights only; this graph's are {what}")
     has_gpu = gpu_device.available() if gpu is None else bool(gpu)
     free = (gpu_device.free_bytes()[0] if has_gpu else 0) if free_bytes is None else free_bytes
     ok = [a for a in registry.auto_candidates()
@@ -67,35 +112,93 @@ def choose(g: Graph, *, gpu=None, free_bytes=None, benchmarks=None) -> Choice:
     pool = gpu or [a for a in ok if a.device == "cpu"]
     if not pool:
         raise GraphError("no registered algorithm can solve this graph here")
-    ranked = sorted(((costs.predict(a, g, benchmarks), a) for a in pool),
+    ranked = sorted(((costs.predict(a, g, benchmarks, structure=structure), a) for a in pool),
                     key=lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank))
+    density = ""
+    if not gpu and any(p is None for p, _ in ranked) and len(ranked) > 1:
+        dense = g.m >= DENSE_FRACTION * g.n * g.n
+        ranked.sort(key=lambda pa: (pa[1].representation != ("dense" if dense else "csr"), pa[1].auto_rank))
+        density = (f" by density (m = {g.m} {'>=' if dense else '<'} n^2 / 4: scipy's rule for FW over Dijkstra, "
+                   "since some CPU code has no benchmark rows)")
     best, algo = ranked[0]
     where = (("on the GPU, in core" if algo.forced_params is None else "on the GPU, out of core (no in-core dense "
               "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
     others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
-    why = (f"least predicted time {where}: {best}" if best is not None
+    why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density
+           else f"least predicted time {where}: {best}" if best is not None
            else f"first by preference {where} (no benchmark rows for any of them)")
     return Choice(algo, best.variant if best is not None else None, why + (f"; then {others}" if others else ""))
 
 
-def shortest_paths(graph, method="auto", return_predecessors=False, directed=True, *, variant=None,
-                   dtype=np.float64, weight="weight", return_method=False):
-    """All-pairs shortest path lengths, like ``scipy.sparse.csgraph.shortest_path``.
-
-    ``method``: a registry name (``python -m apsp_kernels list``) or ``"auto"`` (:func:`choose`, which
-    also says why: the code with the least time predicted from the recorded benchmark rows, on the GPU
-    in core, else out of core, else on the CPU).
-    Returns ``dist`` (``dtype`` float64: ``np.inf`` where there is no path; int32: the ``INF``
-    sentinel), and ``pred`` if ``return_predecessors`` (int32, -9999 for none; built from the exact
-    distances, so every algorithm gives them), and the name of the algorithm if ``return_method``.
-    Edge weights must be integers (the kernels are int32).  Raises ``NegativeCycleError`` on a
-    negative cycle, as scipy does."""
-    g = as_graph(graph, directed=directed, weight=weight)
+def _method(g, method, variant, indices=False):
+    """(the code to run, its variant) for ``method`` on ``g``: 'auto', one of scipy's names, or a registry name."""
+    if method == "auto" and isinstance(g, WideGraph):
+        return W.for_scipy_name(g, "auto", indices), None
     if method == "auto":
-        choice = choose(g)
-        algo, variant = choice.algorithm, variant if variant is not None else choice.variant
+        c = choose(g)
+        return c.algorithm, variant if variant is not None else c.variant
+    if method in W.SCIPY_NAMES:
+        if isinstance(g, WideGraph):
+            return W.for_scipy_name(g, method, indices), None
+        a = SCIPY_METHODS[method]
+        return (registry.get(a) if isinstance(a, str) else a), variant
+    if not isinstance(method, str) or method not in registry.ALGORITHMS:
+        raise ValueError(f"unknown method {method!r}: one of scipy's {', '.join(W.SCIPY_NAMES)} or a registry name "
+                         f"({', '.join(a.name for a in registry.by_problem('apsp'))})")
+    algo = registry.get(method)
+    if isinstance(g, WideGraph):
+        raise GraphError(f"{algo.name} takes int32 weights only; this graph's are {g.dtype} ("
+                         + ("float weights" if g.dtype.kind == "f" else "paths past the int32 bound")
+                         + "): use method 'auto', 'D', 'FW', 'BF' or 'J' (CPU)")
+    return algo, variant
+
+
+def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, indices=None, *, variant=None, dtype=np.float64, weight="weight",
+                   return_method=False):
+    """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments, same order).
+
+    ``csgraph``: a Graph, a scipy sparse matrix (every stored entry an edge, explicit zeros included; stored inf
+    and NaN are no edge), a dense array (0, inf, NaN: no edge) or a networkx graph (``weight``: its attribute).
+    Weights: integers (exact, int32 kernels where every path fits the int32 bound, else int64 on the CPU), or
+    floats (float64 on the CPU through scipy's own code: exactly scipy's answer; the int32-only GPU codes never
+    see them, and naming one is an error).  Integer-valued floats are integers: exact, any code.
+
+    ``method``: ``"auto"`` (:func:`choose` says what and why), a registry name (``python -m apsp_kernels list``),
+    or scipy's names: ``'FW'`` -> ``fw_blocked_parallel`` (all-core blocked FW), ``'D'`` ->
+    ``dijkstra_cpu_parallel`` (all-core Dijkstra), ``'BF'`` and ``'J'`` -> ``int64_johnson`` (Bellman-Ford
+    potentials, then Dijkstra: the same distances as scipy's Bellman-Ford and Johnson); on a float graph each
+    name runs scipy's same method; on an int64 graph every name gives the same exact int64 distances (Dijkstra,
+    or Johnson where weights are negative; 'D' refuses negative weights).  Other names: ValueError.
+    ``directed=False``: an edge may be walked either way (the lighter of [i, j] and [j, i]).  ``unweighted``:
+    every edge weighs 1.  ``overwrite``: accepted for scipy's signature and has no effect (the input is never
+    changed).  ``indices``: the sources whose rows are returned (an int gives one 1-D row, as scipy): a CPU code
+    computes only those rows (Dijkstra, or Johnson where weights are negative, whichever CPU method was named:
+    an FW has no per-source form); a GPU code computes all pairs and returns the rows (less memory and time
+    for ``indices`` on the GPU is issue 36's item 1).
+
+    Returns ``dist`` (``dtype`` float64: ``np.inf`` where there is no path; int32: the ``INF`` sentinel, for
+    graphs of the int32 bound; int64: ``INF64``, for integer graphs), and ``pred`` if ``return_predecessors``
+    (int32, -9999 for none; built from the exact distances, so every algorithm gives them; scipy's own for float
+    graphs), and the name of the code that ran if ``return_method``.  Raises ``NegativeCycleError`` (a subclass
+    of scipy's) on a negative cycle."""
+    g = as_graph(csgraph, directed=directed, weight=weight, unweighted=unweighted)
+    algo, variant = _method(g, method, variant, indices is not None)
+    sources = None if indices is None else as_sources(indices, g.n)
+    scalar = indices is not None and np.ndim(indices) == 0
+    if isinstance(algo, registry.Algorithm) and algo.device == "cpu" and sources is not None:
+        algo = W.INT64_JOHNSON if g.has_negative else W.INT64_DIJKSTRA       # only the rows asked for
+    if isinstance(algo, W.CpuMethod):
+        d, pred = _solve_rows(g, algo, sources, return_predecessors, dtype)
     else:
-        algo = registry.get(method)
+        d, pred = _solve_registry(g, algo, variant, sources, return_predecessors, dtype)
+    if scalar:
+        d, pred = d[0], (pred[0] if pred is not None else None)
+    out = [d] + ([pred] if return_predecessors else []) + ([algo.name] if return_method else [])
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _solve_registry(g, algo, variant, sources, want_pred, dtype):
     if algo.problem != "apsp":
         raise ValueError(f"{algo.name} solves {algo.problem} from given sources (one row per source), not all "
                          f"pairs: run it as registry.get({algo.name!r}).run(graph, sources=...)")
@@ -104,15 +207,28 @@ def shortest_paths(graph, method="auto", return_predecessors=False, directed=Tru
                          f"({', '.join(map(str, algo.exact_variants))})")
     if not algo.negative_weights and g.has_negative:
         raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
-    check_resources(g, algo, return_predecessors, dtype)
+    check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
     d, _ = algo.run(g, variant=variant)
     d = np.asarray(d)
-    out = [_as_dtype(d, dtype)]
-    if return_predecessors:
-        out.append(_predecessors(g, d))
-    if return_method:
-        out.append(algo.name)
-    return out[0] if len(out) == 1 else tuple(out)
+    if sources is not None:                       # a GPU code computes all pairs: the rows asked for
+        d = d[sources]
+    pred = _predecessors(g, d, sources) if want_pred else None
+    return _as_dtype(d, dtype, INF), pred
+
+
+def _solve_rows(g, algo, sources, want_pred, dtype):
+    k = g.n if sources is None else sources.size
+    require_host(k * g.n * (8 + np.dtype(dtype).itemsize + (4 if want_pred else 0)) + 40 * g.m,
+                 f"{k} rows of distances of a graph of {g.n} vertices")
+    if algo.kind == "scipy":
+        if np.dtype(dtype).kind != "f":
+            raise ValueError(f"a graph of float weights has float distances: dtype {np.dtype(dtype)} cannot hold them")
+        out = algo.rows(g, sources, want_pred)
+        d, pred = out if want_pred else (out, None)
+        return np.atleast_2d(d).astype(dtype, copy=False), (np.atleast_2d(pred).astype(np.int32) if want_pred else None)
+    d = algo.rows(g, sources)
+    pred = _predecessors(g, d, sources) if want_pred else None
+    return _as_dtype(d, dtype, INF64), pred
 
 
 def host_bytes(g: Graph, algo, predecessors=False, dtype=np.float64) -> int:
@@ -133,11 +249,18 @@ def check_resources(g: Graph, algo, predecessors=False, dtype=np.float64, extra_
         gpu_device.check_fits(algo.name, algo.footprint(g.n, g.m))
 
 
-def _as_dtype(d, dtype):
-    if np.dtype(dtype) == np.int32:
-        return d.astype(np.int32, copy=False)
-    if np.dtype(dtype).kind != "f":
-        raise ValueError(f"dtype must be a float type (np.inf for no path) or int32 (INF), got {dtype}")
-    f = d.astype(dtype)
-    f[d == INF] = np.inf
+def _as_dtype(d, dtype, inf):
+    """Integer distances ``d`` (``inf``: no path) as ``dtype``: a float type (np.inf), int32 (INF) or int64 (INF64)."""
+    dt = np.dtype(dtype)
+    if dt in (np.int32, np.int64):
+        if dt == np.int32 and inf != INF:
+            if d.size and (d[d != inf].max(initial=0) > INF // 2 or d.min() < -(INF // 2)):
+                raise ValueError("these distances pass the int32 bound: dtype=np.int64 (INF64) or float64 hold them")
+        out = d.astype(dt)
+        out[d == inf] = INF if dt == np.int32 else INF64
+        return out
+    if dt.kind != "f":
+        raise ValueError(f"dtype must be a float type (np.inf for no path), int32 (INF) or int64 (INF64), got {dtype}")
+    f = d.astype(dt)
+    f[d == inf] = np.inf
     return f

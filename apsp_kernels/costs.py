@@ -99,7 +99,7 @@ def _at(algo, rows):
     return _variant(algo, best.variant.iloc[0]), float(by[key]), float(best.updates_per_s.median())
 
 
-def predict(algo, g, folders=None):
+def predict(algo, g, folders=None, structure=None):
     """The predicted time of ``algo`` on graph ``g`` from its newest benchmark rows, or None where it has none.
     ``folders``: where the benchmark CSVs are (a tuple of folders; default: ``table``'s).
 
@@ -137,7 +137,21 @@ def predict(algo, g, folders=None):
         shape, used = _Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
     ms = ms0 * algo.updates(g) / algo.updates(shape)
     src = at.source.iloc[0]
-    return Prediction(algo.name, variant, ms, rate, n0, src, used)
+    ms, note = _hop_scaled(algo, at, ms, structure)
+    return Prediction(algo.name, variant, ms, rate, n0, src + note, used)
+
+
+def _hop_scaled(algo, rows, ms, structure):
+    """A frontier-sweep code's time scaled by the graph's hop depth over that of the graphs its rows were measured
+    on (its sweeps grow with the hop diameter: issue 36), where the probe (:mod:`.core.structure`) is given and
+    the rows recorded ``hop_depth``; otherwise unchanged (rows without it: today's picks)."""
+    if structure is None or "sweeps" not in algo.complexity or "hop_depth" not in rows.columns:
+        return ms, ""
+    measured = rows.hop_depth.dropna()
+    if measured.empty or float(measured.median()) <= 0:
+        return ms, ""
+    f = max(structure.hop_depth, 1) / float(measured.median())
+    return ms * f, f"; x{f:.3g} for hop depth {structure.hop_depth} against {float(measured.median()):.3g} measured"
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,20 @@ MAX = ak.MAX_PATH_WEIGHT
 
 
 # ------------------------------------------------------------ no silent wrong answers
-@pytest.mark.parametrize("matrix", [np.array([[0, 1e20], [1, 0]]), np.array([[0, 2**63], [1, 0]], dtype=np.uint64),
-                                    np.array([[0, 2**64 - 1], [1, 0]], dtype=np.uint64),
-                                    np.array([[0, MAX + 1], [1, 0]], dtype=np.int64)])
+@pytest.mark.parametrize("matrix", [np.array([[0, 2**63], [1, 0]], dtype=np.uint64),
+                                    np.array([[0, 2**64 - 1], [1, 0]], dtype=np.uint64)])
 def test_huge_weights_are_refused_not_wrapped(matrix):
-    with pytest.raises(ak.GraphError, match=r"MAX_PATH_WEIGHT.*matrix entry \[0, 1\]"):
+    with pytest.raises(ak.GraphError, match=r"MAX_PATH_WEIGHT64.*matrix entry \[0, 1\]"):
         ak.shortest_paths(matrix)
+
+
+def test_weights_past_the_int32_bound_are_exact_not_refused():
+    """Issue 36: beyond int32, integers get exact int64 distances and float input scipy's float64 answer."""
+    d = ak.shortest_paths(np.array([[0, MAX + 1], [1, 0]], dtype=np.int64), dtype=np.int64)
+    assert d.tolist() == [[0, MAX + 1], [1, 0]]
+    assert ak.shortest_paths(np.array([[0, 1e20], [1, 0]])).tolist() == [[0, 1e20], [1, 0]]
+    with pytest.raises(ak.GraphError, match=r"MAX_PATH_WEIGHT.*matrix entry \[0, 1\]"):    # the study's graphs
+        ak.Graph.from_dense(np.array([[0, MAX + 1], [1, 0]], dtype=np.int64))
 
 
 def test_python_ints_beyond_int64_are_refused():

@@ -1,5 +1,6 @@
 """The ground every other module stands on: the graph type (``graph``) and its one input check
-(``validate``), host memory checked before allocating (``memory``),
+(``validate``), graphs beyond the int32 kernels (``wide``: int64 or float64 weights, CPU only), host memory checked before allocating (``memory``),
 distance conventions (``distances``: INF, finish, negative cycles, min-plus steps), sources of
 single-source searches (``sources``), predecessor matrices (``predecessors``), seeded graph
-generators (``generators``, ``random_graphs``) and verification against the reference (``verify``)."""
+generators (``generators``, ``random_graphs``, the structure suite ``structure_graphs``), the hop-depth probe
+(``structure``) and verification against the reference (``verify``)."""

@@ -11,9 +11,16 @@ import numpy as np
 from .graph import INF, normalise_inf
 
 
-class NegativeCycleError(ValueError):
+try:                                    # scipy's own class, so that `except csgraph.NegativeCycleError` catches ours
+    from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
+except ImportError:                     # pragma: no cover - scipy is a dependency
+    _ScipyNegativeCycleError = Exception
+
+
+class NegativeCycleError(_ScipyNegativeCycleError, ValueError):
     """The graph has a cycle of negative total weight: shortest paths are undefined.  ``vertex``:
-    a vertex on it (0-based), where the solver knows one."""
+    a vertex on it (0-based), where the solver knows one.  A subclass of scipy.sparse.csgraph's
+    NegativeCycleError (and of ValueError, as before)."""
 
     def __init__(self, message, vertex=None):
         super().__init__(message)

@@ -35,58 +35,92 @@ class Graph:
 
     # ------------------------------------------------------------------ build
     @classmethod
-    def from_edges(cls, n, src, dst, w, names=None, meta=None, allow_negative=True):
+    def from_edges(cls, n, src, dst, w, names=None, meta=None, allow_negative=True, dtype="int32"):
         """Build from edge lists, through the one validation step (:mod:`.validate`): the numbers
         as given (any dtype, Python ints, Decimals) are checked before any cast.  ``names``: the
         vertices' ids in the source (a tuple of text names, or an integer array such as DIMACS's
         1..n); None means the ids are the positions 0..n-1.  Of parallel edges the lightest is kept
-        (the one a shortest path takes); a reader that must say so counts them itself (MatrixMarket)."""
+        (the one a shortest path takes); a reader that must say so counts them itself (MatrixMarket).
+
+        ``dtype="int32"`` (the study's graphs, every reader): integer weights within the int32 bound, else
+        refused.  ``dtype="auto"`` (``shortest_paths``' inputs): a Graph where that holds, else a
+        :class:`~.wide.WideGraph` with int64 weights (integers within the int64 codes' bound) or float64
+        ones (the input's floats, not all integers), which only the CPU codes beyond int32 take."""
         from . import validate as V
         from .memory import require_host
+        if dtype not in ("int32", "auto"):
+            raise ValueError(f"dtype must be 'int32' or 'auto', got {dtype!r}")
         n = V.check_vertex_count(n)
         if not (len(src) == len(dst) == len(w)):
             raise GraphError("src, dst and w must be 1-D arrays of equal length")
         require_host(16 * (n + 1) + 40 * len(src), f"the CSR arrays of a graph of {n} vertices")
         src = V.check_endpoints(src, n, "edge source")
         dst = V.check_endpoints(dst, n, "edge target")
-        w64 = V.check_weights(w)
+        kind, w64 = ("int", V.check_weights(w)) if dtype == "int32" else V.check_wide_weights(w)
         if not allow_negative and w64.size and w64.min() < 0:
-            raise GraphError(f"negative edge weight {int(w64.min())} not allowed here")
+            raise GraphError(f"negative edge weight {w64.min().item()} not allowed here")
         if names is not None and len(names) != n:
             raise GraphError(f"{len(names)} vertex names for {n} vertices")
         keep = src != dst  # self-loops: the diagonal is 0 by definition
+        if dtype == "auto" and (~keep & (w64 < 0)).any():    # shortest_paths' inputs: as scipy's BF and J say
+            from .distances import NegativeCycleError
+            v = int(src[~keep & (w64 < 0)][0])
+            raise NegativeCycleError(f"negative cycle: a self-loop of weight {w64[~keep & (w64 < 0)][0].item()} at "
+                                     f"vertex {v}", vertex=v)
         src, dst, w64 = src[keep], dst[keep], w64[keep]
-        # sort by (src, dst, w): the first of each (src, dst) run is the lightest
-        order = np.lexsort((w64, dst, src))
-        src, dst, w64 = src[order], dst[order], w64[order]
-        if src.size:
+        key = src * n + dst                               # < n**2 < 2**62: no overflow
+        if key.size > 1 and not (key[1:] > key[:-1]).all():
+            # sort by (src, dst, w): the first of each (src, dst) run is the lightest.  Input already
+            # sorted and free of duplicates (a dense matrix, a CSR matrix) skips this (it was most of the
+            # 2.9 s a dense n = 2000 array took to become a Graph)
+            order = np.lexsort((w64, dst, src))
+            src, dst, w64, key = src[order], dst[order], w64[order], key[order]
             first = np.ones(src.size, bool)
-            first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+            first[1:] = key[1:] != key[:-1]
             src, dst, w64 = src[first], dst[first], w64[first]
         if src.size >= 2**31:
             raise GraphError("more than 2**31 - 1 edges")
-        V.check_path_bound(n, src, w64)
+        wide = kind == "float"
+        if not wide:
+            try:
+                V.check_path_bound(n, src, w64)
+            except V.InputError:
+                if dtype == "int32":
+                    raise
+                V.check_path_bound(n, src, w64, limit=V.MAX_PATH_WEIGHT64)
+                wide = True
         indptr = np.zeros(n + 1, np.int64)
         indptr[1:] = np.bincount(src, minlength=n)
         np.cumsum(indptr, out=indptr)
+        if wide:
+            from .wide import WideGraph
+            return WideGraph(n, indptr, dst.astype(np.int32), w64, names=_as_names(names), meta=dict(meta or {}))
         return cls(n, indptr.astype(np.int32), dst.astype(np.int32), w64.astype(np.int32),
                    names=_as_names(names), meta=dict(meta or {}))
 
     @classmethod
-    def from_scipy(cls, matrix, directed=True, meta=None):
+    def from_scipy(cls, matrix, directed=True, meta=None, dtype="int32"):
         """From a scipy sparse matrix, as ``scipy.sparse.csgraph`` reads it: every stored entry is
-        an edge (explicit zeros are zero-weight edges); ``directed=False`` adds both directions."""
+        an edge (explicit zeros are zero-weight edges; stored inf and NaN are no edge); ``directed=False``
+        adds both directions.  ``dtype``: as :meth:`from_edges`."""
         import scipy.sparse as sp
         if not sp.issparse(matrix):
             raise GraphError(f"from_scipy wants a scipy sparse matrix, got {type(matrix).__name__}")
         if matrix.shape[0] != matrix.shape[1]:
             raise GraphError(f"an adjacency matrix must be square, got shape {matrix.shape}")
-        c = matrix.tocoo()
-        return cls.with_direction(matrix.shape[0], c.row, c.col, c.data, directed, None, meta)
+        c = sp.csr_matrix(matrix)    # as csgraph converts it: a COO's duplicates summed, a CSR's kept (the lightest
+                                     # is the edge); the caller's matrix is never changed
+        rows = np.repeat(np.arange(c.shape[0]), np.diff(c.indptr))
+        # stored inf and NaN: no edge (scipy's answer); -inf stays, for the validation to refuse (scipy would give
+        # -inf distances)
+        edge = ~(np.isnan(c.data) | (c.data == np.inf)) if c.data.dtype.kind in "fc" else slice(None)
+        return cls.with_direction(matrix.shape[0], rows[edge], c.indices[edge], c.data[edge], directed, None, meta,
+                                   dtype)
 
     @classmethod
-    def from_dense(cls, matrix, directed=True, meta=None):
-        """From a dense adjacency matrix with scipy's dense convention: 0, inf and NaN are 'no edge'."""
+    def from_dense(cls, matrix, directed=True, meta=None, dtype="int32"):
+        """From a dense adjacency matrix with scipy's dense convention: 0, inf and NaN are 'no edge'.
+        Vectorised: the nonzero entries come out sorted by (row, column), so no sort is needed."""
         a = np.asarray(matrix)
         if a.ndim != 2 or a.shape[0] != a.shape[1]:
             raise GraphError(f"an adjacency matrix must be square, got shape {a.shape}")
@@ -94,7 +128,7 @@ class Graph:
         src, dst = np.nonzero(edge)
         from .validate import InputError
         try:
-            return cls.with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta)
+            return cls.with_direction(a.shape[0], src, dst, a[src, dst], directed, None, meta, dtype)
         except InputError as e:           # name the matrix entry, not the position in the edge list
             if e.index is None or not src.size:
                 raise
@@ -102,7 +136,7 @@ class Graph:
             raise InputError(f"{e.what} (matrix entry [{src[k]}, {dst[k]}])") from None
 
     @classmethod
-    def from_networkx(cls, nx_graph, weight="weight", default_weight=1, meta=None):
+    def from_networkx(cls, nx_graph, weight="weight", default_weight=1, meta=None, dtype="int32"):
         """From a networkx graph: vertices in ``nx_graph.nodes`` order (their labels become
         ``names``), edge weights from the ``weight`` attribute (``default_weight`` where absent);
         an undirected graph gets both directions."""
@@ -110,13 +144,13 @@ class Graph:
         index = {v: i for i, v in enumerate(nodes)}
         e = [(index[u], index[v], d.get(weight, default_weight)) for u, v, d in nx_graph.edges(data=True)]
         src, dst, w = (np.array(x) for x in zip(*e)) if e else (np.zeros(0, int),) * 3
-        return cls.with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta)
+        return cls.with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta, dtype)
 
     @classmethod
-    def with_direction(cls, n, src, dst, w, directed, names, meta):
+    def with_direction(cls, n, src, dst, w, directed, names, meta, dtype="int32"):
         if not directed:
             src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
-        return cls.from_edges(n, src, dst, w, names=names, meta=meta)
+        return cls.from_edges(n, src, dst, w, names=names, meta=meta, dtype=dtype)
 
     def __eq__(self, other):
         return (isinstance(other, Graph) and self.n == other.n

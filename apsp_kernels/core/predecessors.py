@@ -15,9 +15,10 @@ NO_PREDECESSOR = -9999          # scipy.sparse.csgraph's value
 
 
 @njit(cache=True, parallel=True)
-def _tight_bfs(indptr, indices, weights, d, pred):
-    n = d.shape[0]
-    for s in prange(n):
+def _tight_bfs(indptr, indices, weights, d, pred, sources):
+    n = indptr.size - 1
+    for t in prange(sources.size):
+        s = sources[t]
         queue = np.empty(n, np.int64)
         seen = np.zeros(n, np.bool_)
         head, tail = 0, 1
@@ -26,23 +27,32 @@ def _tight_bfs(indptr, indices, weights, d, pred):
         while head < tail:
             u = queue[head]
             head += 1
-            du = np.int64(d[s, u])
+            du = np.int64(d[t, u])
             for e in range(indptr[u], indptr[u + 1]):
                 v = indices[e]
-                if not seen[v] and du + weights[e] == d[s, v]:
+                if not seen[v] and du + weights[e] == d[t, v]:
                     seen[v] = True
-                    pred[s, v] = u
+                    pred[t, v] = u
                     queue[tail] = v
                     tail += 1
 
 
-def predecessors(g: Graph, d) -> np.ndarray:
-    """The int32 predecessor matrix of ``g`` from its exact int32 distances ``d`` (INF = no path)."""
-    d = np.ascontiguousarray(d, dtype=np.int32)
-    if d.shape != (g.n, g.n):
-        raise ValueError(f"distances of shape {d.shape} do not belong to a graph of {g.n} vertices")
-    pred = np.full((g.n, g.n), NO_PREDECESSOR, np.int32)
-    if g.n:
-        _tight_bfs(g.indptr.astype(np.int64), g.indices.astype(np.int64), g.weights.astype(np.int64), d, pred)
-    pred[d == INF] = NO_PREDECESSOR
+def predecessors(g, d, sources=None) -> np.ndarray:
+    """The int32 predecessor matrix of ``g`` from its exact distances ``d``: int32 with INF for a study Graph, or
+    int64 with INF64 (a Graph or an int64 WideGraph).  ``sources``: the vertices whose rows ``d`` holds, in order
+    (default: all, d is n x n)."""
+    from .wide import INF64, WideGraph
+    src = np.arange(g.n, dtype=np.int64) if sources is None else np.asarray(sources, np.int64)
+    wide = isinstance(g, WideGraph) or np.asarray(d).dtype == np.int64
+    d = np.ascontiguousarray(d, dtype=np.int64 if wide else np.int32)
+    if d.shape != (src.size, g.n):
+        raise ValueError(f"distances of shape {d.shape} do not belong to {src.size} sources of a graph of {g.n} "
+                         "vertices")
+    if isinstance(g, WideGraph) and g.dtype.kind != "i":
+        raise ValueError("predecessors from exact distances need integer weights; scipy gives float graphs' own")
+    w = g.values if isinstance(g, WideGraph) else g.weights
+    pred = np.full(d.shape, NO_PREDECESSOR, np.int32)
+    if g.n and src.size:
+        _tight_bfs(g.indptr.astype(np.int64), g.indices.astype(np.int64), w.astype(np.int64), d, pred, src)
+    pred[d == (INF64 if wide else INF)] = NO_PREDECESSOR
     return pred

@@ -26,15 +26,19 @@ class InputError(GraphError):
         self.what, self.index = what, index
 
 
+MAX_PATH_WEIGHT64 = 2**60         # the int64 codes' bound: INF64 = 2**62 - 1, and Johnson's reweighted
+                                  # edges (|w| + 2 x bound) stay below it
+
+
 def wider_dtype_hint(bound: int) -> str:
     """Which distance dtype a graph whose paths may weigh ``bound`` needs, and which code here has it."""
-    if bound <= 2**53:
-        return ("it needs int64 distances: apsp_kernels' kernels are int32; scipy.sparse.csgraph.shortest_path "
-                "(float64, exact up to 2**53) takes it on the CPU")
-    if bound < 2**63:
-        return ("it needs int64 distances: apsp_kernels' kernels are int32 and float64 (scipy) is not exact "
-                "beyond 2**53, so no code here takes it")
-    return "it needs more than int64 distances; no code here takes it"
+    if bound <= MAX_PATH_WEIGHT64:
+        return ("it needs int64 distances: the GPU kernels (and the command line) are int32; "
+                "apsp_kernels.shortest_paths takes it on the CPU with exact int64 distances (Dijkstra, Johnson where "
+                "weights are negative; dtype=np.int64 keeps them exact beyond 2**53), as "
+                "scipy.sparse.csgraph.shortest_path does in float64 (exact up to 2**53)")
+    return (f"it needs more than int64 distances can hold exactly here (the int64 codes' bound is 2**60 = "
+            f"{MAX_PATH_WEIGHT64}): no exact code here takes it (float weights go to scipy's float64 codes)")
 
 
 def check_vertex_count(n) -> int:
@@ -75,6 +79,8 @@ def _check_each(values, what, lo, hi):
 
 def _range_text(what, v, lo, hi):
     shown = str(v) if len(str(v)) <= 40 else f"{str(v)[:20]}...({len(str(v))} characters)"
+    if what == "edge weight" and hi == MAX_PATH_WEIGHT64:
+        return f"edge weight {shown} is beyond +-MAX_PATH_WEIGHT64 = 2**60: {wider_dtype_hint(abs(_exact(v)))}"
     if what == "edge weight":
         return (f"edge weight {shown} is beyond +-MAX_PATH_WEIGHT = {MAX_PATH_WEIGHT} (INF // 2, INF = 2**30 - 1 "
                 f"marks 'no path'): {wider_dtype_hint(abs(_exact(v)))}")
@@ -135,7 +141,29 @@ def check_endpoints(v, n, what) -> np.ndarray:
     return check_integers(v, what, 0, n - 1)
 
 
-def check_path_bound(n, src, w):
+def check_wide_weights(w):
+    """Edge weights for the codes beyond int32 (``Graph.from_edges(..., dtype="auto")``): ``("int", int64 array)``
+    where every weight is a finite integer with |w| <= MAX_PATH_WEIGHT64 (integer-valued floats too: exact), else
+    ``("float", float64 array)`` where the input holds floats (finite: NaN and inf are refused here; the dense and
+    sparse readers drop them first, as scipy does).  Integers beyond the bound are refused, never made floats."""
+    try:
+        return "int", check_integers(w, "edge weight", -MAX_PATH_WEIGHT64, MAX_PATH_WEIGHT64)
+    except InputError as e:
+        a = np.asarray(w) if not isinstance(w, (list, tuple)) else None
+        floats = (a.dtype.kind == "f" if a is not None and a.dtype.kind != "O"
+                  else any(isinstance(v, (float, np.floating, Decimal)) for v in (w if a is None else a.tolist())))
+        if not floats or "not finite" in e.what or "not a number" in e.what or "must be" in e.what:
+            raise
+    values = [_exact(v) for v in w] if a is None or a.dtype.kind == "O" else a
+    if a is None or a.dtype.kind == "O":
+        for i, v in enumerate(values):
+            if v is None or not v.is_finite():
+                raise InputError(f"edge weight {w[i]!r} is not a finite number", i)
+        values = [float(v) for v in values]
+    return "float", np.asarray(values, dtype=np.float64)
+
+
+def check_path_bound(n, src, w, limit=MAX_PATH_WEIGHT):
     """Refuse a graph on which some simple path could leave +-MAX_PATH_WEIGHT.
 
     A simple path uses at most one out-edge of each of at most n - 1 distinct vertices, so its
@@ -145,10 +173,18 @@ def check_path_bound(n, src, w):
     if not w.size:
         return
     heaviest = np.zeros(n, np.int64)
-    np.maximum.at(heaviest, src, np.abs(w))
+    aw = np.abs(w)
+    if src.size < 2 or (src[1:] >= src[:-1]).all():       # sorted (from_edges): one pass, not ufunc.at's
+        starts = np.flatnonzero(np.r_[True, src[1:] != src[:-1]])
+        heaviest[src[starts]] = np.maximum.reduceat(aw, starts)
+    else:
+        np.maximum.at(heaviest, src, aw)
     top = np.sort(heaviest[heaviest > 0])[::-1][:max(n - 1, 0)]
-    bound = int(top.sum(dtype=np.int64))
-    if bound > MAX_PATH_WEIGHT:
+    # exact: int64 where it cannot overflow, Python ints where the int64 codes' weights could
+    bound = int(top.sum(dtype=np.int64)) if not top.size or int(top[0]) <= 2**62 // top.size else sum(map(int, top))
+    if bound > limit and limit != MAX_PATH_WEIGHT:
+        raise InputError(f"a simple path could weigh up to {bound}: {wider_dtype_hint(bound)}")
+    if bound > limit:
         raise InputError(
             f"a simple path could weigh up to {bound} (the {top.size} largest of the vertices' heaviest "
             f"|out-edge| added up), beyond MAX_PATH_WEIGHT = {MAX_PATH_WEIGHT} (INF // 2, INF = {int(INF)} "

@@ -103,6 +103,13 @@ def fetch(name: str, data_dir=None, expected_sha=None) -> Path:
 
 
 def load(name: str, data_dir=None, expected_sha=None, check_counts=True) -> Graph:
+    """A data set as a Graph: the SNAP files of ``REGISTRY`` (fetched), or a road network bundled with the package
+    (``roads.BUNDLED``: helsinki-walk, helsinki-drive; no download)."""
+    from . import roads
+    if name in roads.BUNDLED:
+        return roads.load(name)
+    if name not in REGISTRY:
+        raise KeyError(f"unknown data set {name!r}; known: {sorted(REGISTRY) + sorted(roads.BUNDLED)}")
     ds = REGISTRY[name]
     path = fetch(name, data_dir, expected_sha)
     g = read_snap(path, undirected=ds.undirected, weight_column=ds.weight_column, unweighted=ds.unweighted)

@@ -1,0 +1,106 @@
+"""The structure suite of issue 36 (item 2): graph classes on which a code's work depends on more than n and m,
+each at a given n, seeded, for the device benchmark and for checking ``method="auto"``'s probe.
+
+* ``kemp``     -- Kemp's random graphs (out-degree 2-6, weights 1..1000): small hop diameter.
+* ``grid``     -- a 2-D grid (rows = floor(sqrt n); the last row may be partial), both directions, weights 1..20.
+* ``ring``     -- a cycle walked both ways, weights 1..1000: hop diameter n / 2.
+* ``ba``       -- Barabasi-Albert preferential attachment, 4 edges a new vertex, both ways, weights 1..1000: power law.
+* ``complete`` -- every ordered pair, weights 1..1000.
+* the road networks (:mod:`apsp_kernels.io.roads`), at their own n.
+
+Each undirected edge has one weight used both ways."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import generators
+from .graph import Graph, GraphError
+
+MAX_WEIGHT = 1000
+GRID_WEIGHTS = (1, 20)
+BA_EDGES = 4
+
+
+def _both_ways(n, u, v, w, meta):
+    u, v, w = np.asarray(u, np.int64), np.asarray(v, np.int64), np.asarray(w, np.int64)
+    return Graph.from_edges(n, np.concatenate([u, v]), np.concatenate([v, u]), np.concatenate([w, w]), meta=meta)
+
+
+def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0) -> Graph:
+    """n vertices on a grid of floor(sqrt n) rows (vertex i at row i // cols, column i % cols), each joined to its
+    right and lower neighbour, both ways."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    rows = max(int(math.isqrt(n)), 1)
+    cols = -(-n // rows)
+    i = np.arange(n)
+    right = i[(i % cols < cols - 1) & (i + 1 < n)]
+    down = i[i + cols < n]
+    u = np.concatenate([right, down])
+    v = np.concatenate([right + 1, down + cols])
+    w = np.random.default_rng(seed).integers(min_weight, max_weight + 1, size=u.size)
+    return _both_ways(n, u, v, w, dict(generator="grid", rows=rows, cols=cols, seed=seed,
+                                       min_weight=min_weight, max_weight=max_weight))
+
+
+def ring(n, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """The cycle 0-1-...-(n-1)-0, walked both ways."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    u = np.arange(n) if n > 2 else np.arange(n - 1)
+    w = np.random.default_rng(seed).integers(1, max_weight + 1, size=u.size)
+    return _both_ways(n, u, (u + 1) % n, w, dict(generator="ring", seed=seed, max_weight=max_weight))
+
+
+def barabasi_albert(n, k=BA_EDGES, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Preferential attachment: a clique of k + 1 vertices, then each new vertex joins k distinct existing ones
+    chosen with probability proportional to their degree (the repeated-endpoints list), both ways."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    rng = np.random.default_rng(seed)
+    core = min(k + 1, n)
+    cu, cv = np.triu_indices(core, 1)
+    us, vs = [cu], [cv]
+    ends = list(np.concatenate([cu, cv]))
+    for new in range(core, n):
+        chosen = set()
+        while len(chosen) < k:
+            chosen.add(int(ends[rng.integers(len(ends))]))
+        t = np.fromiter(chosen, np.int64)
+        us.append(np.full(k, new))
+        vs.append(t)
+        ends.extend(t.tolist())
+        ends.extend([new] * k)
+    u, v = np.concatenate(us), np.concatenate(vs)
+    w = rng.integers(1, max_weight + 1, size=u.size)
+    return _both_ways(n, u, v, w, dict(generator="barabasi_albert", k=k, seed=seed, max_weight=max_weight))
+
+
+SUITE = ("kemp", "grid", "ring", "ba", "complete")
+ROADS = ("helsinki-walk", "helsinki-drive")
+
+
+def make(name, n=None, seed=0) -> Graph:
+    """One graph of the suite: a class of ``SUITE`` at ``n`` vertices, or a road network of ``ROADS`` (its own n;
+    ``n`` ignored)."""
+    if name in ROADS:
+        from ..io import roads
+        return roads.load(name)
+    if n is None:
+        raise ValueError(f"{name} needs n")
+    build = {"kemp": lambda: generators.kemp(n, seed=seed), "grid": lambda: grid(n, seed=seed),
+             "ring": lambda: ring(n, seed=seed), "ba": lambda: barabasi_albert(n, seed=seed),
+             "complete": lambda: generators.complete(n, seed=seed)}
+    if name not in build:
+        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + ROADS)}")
+    return build[name]()
+
+
+def suite(n, seed=0, roads=True):
+    """{name: Graph} of every class at n (the complete graph at min(n, 4096): n^2 edges), then the road networks."""
+    out = {name: make(name, min(n, 4096) if name == "complete" else n, seed) for name in SUITE}
+    if roads:
+        out.update({name: make(name) for name in ROADS})
+    return out

