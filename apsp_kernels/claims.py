@@ -29,6 +29,21 @@ def load(path=CLAIMS_FILE):
     return {c["id"]: _expand(c) for c in claims}
 
 
+def kemp_ran_up_to(path=CLAIMS_FILE):
+    """The largest of Kemp's graphs each CUDA code ran at (claims.yaml ``kemp_ran_up_to``)."""
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f).get("kemp_ran_up_to") or {}
+
+
+def crossing_up_to(c, ran=None):
+    """The largest size at which a crossover claim over Kemp's graphs counts the crossing: where both
+    codes ran ('at every larger n where both ran'), None where either code is not Kemp's."""
+    ran = kemp_ran_up_to() if ran is None else ran
+    if c.get("kind") != "crossover" or c.get("algorithm") not in ran or c.get("baseline") not in ran:
+        return None
+    return min(ran[c["algorithm"]], ran[c["baseline"]])
+
+
 def fmt_range(r):
     if r is None:
         return "-"

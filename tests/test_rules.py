@@ -336,3 +336,17 @@ def test_two_runs_far_apart_give_finite_intervals_without_warnings():
         v, lo, hi = stats.ratio_ci([1.0, 5000.0], [3.0, 1e-3])
         m = stats.mean_ci([([1.0, 5000.0], [3.0, 1e-3])] * 3)
     assert np.isfinite([v, lo, hi]).all() and lo < v < hi and np.isfinite(m).all()
+
+
+def test_crossover_counts_only_up_to_the_claims_last_size():
+    # Kemp counts Harish overtaking Tran 'at every larger n where both ran (up to 11,264)': a crossing
+    # at 13,100 (Tran also timed at 16,384 here) is no crossing, though the widened window reaches 14,336
+    assert rules.crossover_rule(13100, [6144, 7168], 2, (1024, 16384), ci=(12203, 13844))[0] == "reproduced"
+    v, why = rules.crossover_rule(13100, [6144, 7168], 2, (1024, 16384), ci=(12203, 13844), up_to=11264)
+    assert v == "not reproduced" and "no crossing up to n = 11264" in why and "13100 [12203, 13844]" in why
+    assert rules.crossover_rule(None, [9216, 10240], 2, (1024, 21504), up_to=17408)[0] == "not reproduced"
+    # inside the cut window: as before; an interval reaching past the cut: across its edge
+    assert rules.crossover_rule(7000, [6144, 7168], 2, (1024, 16384), ci=(6500, 7500), up_to=11264)[0] == "reproduced"
+    assert rules.crossover_rule(10000, [6144, 7168], 2, (1024, 16384), ci=(9000, 12000), up_to=11264)[0] == "inconclusive"
+    # our sizes stop short of the cut: nothing decided
+    assert rules.crossover_rule(None, [6144, 7168], 2, (1024, 8192), up_to=11264)[0] == "not testable"

@@ -145,3 +145,32 @@ def frame_verdicts(df, C=None):
     C = C or claims_mod.load()
     frames = [V.table(notebook_rows(nb, df, C), claims=C).assign(notebook=nb) for nb in NOTEBOOKS]
     return pd.concat(frames, ignore_index=True)
+
+
+def republish(run_dir):
+    """Rewrite a recorded campaign's published verdict tables (``verdicts-<notebook>.csv`` beside its
+    records and the campaign claims' rows of ``verdicts.csv``, as notebooks 00-06 and 07 write them)
+    from its records under the current claims and rules, after a change of either.  The other
+    studies' rows of ``verdicts.csv`` (notebooks 08-10, from their own runs) are kept as they are.
+    Returns the claims whose verdict changed, {claim: (before, after)}."""
+    run_dir = Path(run_dir)
+    new = run_verdicts(run_dir)
+    old = pd.read_csv(run_dir / "verdicts.csv")
+    keep = old.drop_duplicates("claim").set_index("claim")[["device", "results", "profile"]]
+    new = new.join(keep, on="claim")
+    for nb, t in new.groupby("notebook", sort=False):
+        f = run_dir / f"verdicts-{nb}.csv"
+        if f.exists():
+            t.to_csv(f, index=False)
+    out = new.rename(columns={"ours": "ours_value"}).assign(ours=lambda t: t["ours_value"])
+    rest = old[~old["claim"].isin(set(out["claim"]))]
+    pd.concat([out, rest], ignore_index=True).reindex(columns=list(dict.fromkeys(list(out.columns) + list(old.columns)))) \
+        .to_csv(run_dir / "verdicts.csv", index=False)
+    before = old.set_index("claim")["verdict"]
+    return {c: (before.get(c), v) for c, v in zip(new["claim"], new["verdict"]) if before.get(c) != v}
+
+
+if __name__ == "__main__":        # python -m apsp_kernels.study.campaign_verdicts <run folder>...: republish
+    import sys
+    for d in sys.argv[1:]:
+        print(d, republish(d))

@@ -202,18 +202,26 @@ def trend_with_points_rule(trend, points, claimed, tolerance):
     return "differs in magnitude", f"{t_reason}; {detail}"
 
 
-def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above"):
+def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above", up_to=None):
     """X overtakes Y near n = c (also a GPU/CPU break-even).  ``ours``: the crossover n, 0 if X
     is faster at every measured size, None if it never overtakes over ``measured`` = (lo, hi)
     sizes; ``ci``: (lo, hi) 95% interval of the crossover, if any.  ``advantage``: which side the
     claim is about: 'above' (X's advantage from c on: 'Algorithm 10 gains an advantage at 6,144')
     or 'below' (Y's advantage up to c: 'up to about a thousand nodes, zero-copy is beneficial').
     Where the side the claim is about never shows over sizes the claim covers, the claim is not
-    reproduced; where the crossing only lies elsewhere, it differs in magnitude."""
+    reproduced; where the crossing only lies elsewhere, it differs in magnitude.  ``up_to``: the
+    largest size the claim's crossing counts at (Kemp's 'at every larger n where both ran', 11,264
+    for Tran's codes): the window is cut there, and a crossing beyond it is no crossing."""
     b_lo, b_hi = band(claimed, tolerance)
     if measured is None:
         return "not testable", "nothing measured"
     m_lo, m_hi = measured
+    if up_to is not None:
+        b_hi = min(b_hi, up_to)
+        if m_hi >= up_to and (ours is None or ours > up_to):
+            beyond = "" if ours is None else f" (over all our sizes it lies near n = {ours:.0f}{_ci_text(ci, measured)}, beyond them)"
+            return "not reproduced", (f"no crossing up to n = {up_to:g}, the largest size the claim counts the crossing at"
+                                      f"{beyond}; window [{b_lo:.0f}, {b_hi:.0f}]")
     if ours is None:
         if m_hi >= b_hi and advantage == "below":
             return "differs in magnitude", (f"the advantage claimed below the crossing holds at every measured size: no "
@@ -241,6 +249,10 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
     if w == "edge":
         return "inconclusive", f"{s}, across an edge of [{b_lo:.0f}, {b_hi:.0f}]"
     return "differs in magnitude", f"{s}: {_factor_text(ours, claimed).replace('than claimed', 'than the claimed n')}"
+
+
+def _ci_text(ci, measured):
+    return "" if ci is None else " " + crossing_interval(ci[0], ci[1], measured)
 
 
 def slope_rule(slope, lo, hi, sizes, claimed, tolerance, min_sizes=4, what="log-log slope"):
