@@ -1,6 +1,10 @@
 """The claims of ``data/claims.yaml``: each quoted verbatim with its place in the seed, the
-quantity it divides, the paper's sizes and a tolerance declared before measuring.  The rules
-that decide a verdict live in :mod:`apsp_kernels.study.rules`."""
+quantity it divides, the paper's sizes and a tolerance.  The tolerances were not declared before
+measuring: the 1.25 tolerances arrived in 7d86f8f (22 Nov 21:21), after paper batch 20261122-200000
+had been committed (20:08); harish_time_growth was added in that same commit; the crossover factor 2
+(3e82503, 18:51) came after the quick sweep to 8,192; no value changed after 7d86f8f; the method was
+fixed 2026-11-24 20:47.  :func:`tolerance_set` gives each claim's entry of ``tolerance_history``.
+The rules that decide a verdict live in :mod:`apsp_kernels.study.rules`."""
 from __future__ import annotations
 
 import math
@@ -27,6 +31,14 @@ def load(path=CLAIMS_FILE):
     with open(path, encoding="utf-8") as f:
         claims = yaml.safe_load(f)["claims"]
     return {c["id"]: _expand(c) for c in claims}
+
+
+def tolerance_set(cid, path=CLAIMS_FILE):
+    """The ``tolerance_history`` entry (commit, when, short, after) of the commit that set claim
+    ``cid``'s tolerance, or None for a claim without one."""
+    with open(path, encoding="utf-8") as f:
+        hist = yaml.safe_load(f).get("tolerance_history") or []
+    return next((h for h in hist if cid in h["claims"]), None)
 
 
 def kemp_ran_up_to(path=CLAIMS_FILE):

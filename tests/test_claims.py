@@ -63,7 +63,7 @@ def test_quotes_are_verbatim(cid):
 
 def test_readings_are_listed_with_the_tested_one():
     from apsp_kernels import claims as claims_mod
-    C = claims_mod.load()
+    C = claims.load()
     c = C["kk_average_vs_fw"]
     rows = claims_mod.readings(c)
     assert len(rows) == len(c["readings"]) + 1 and rows[-1]["reading"].startswith("tested: ")
@@ -78,3 +78,17 @@ def test_a_verdict_with_several_readings_says_which_it_tests():
     row = V.evaluate(c, pd.DataFrame(), aggregate=(150.0, 140.0, 160.0, "150x"), decided=("reproduced", "x"))
     assert f"{len(c['readings'])} passages of the seed" in row["reason"] and "tested: " in row["reason"]
     assert V.readings_table("06_all_algorithms") is not None and V.readings_table("01_tran_fw") is None
+
+
+def test_every_tolerance_says_when_it_was_set():
+    """claims.yaml's tolerance_history (from git: the first commit in which each claim carries a
+    tolerance) lists every claim with a tolerance exactly once, and no claim that has none."""
+    import yaml
+    hist = yaml.safe_load(claims.CLAIMS_FILE.read_text())["tolerance_history"]
+    listed = [cid for h in hist for cid in h["claims"]]
+    C = claims.load()
+    assert len(listed) == len(set(listed))
+    assert set(listed) == {cid for cid, c in C.items() if c.get("tolerance") is not None}
+    assert claims.tolerance_set("harish_time_growth")["commit"] == "7d86f8f"
+    assert claims.tolerance_set("harish_overtakes_tran")["short"] == "set 22 Nov after the quick sweep"
+    assert claims.tolerance_set("tran_fw_faster_than_minplus") is None

@@ -180,6 +180,9 @@ def test_crossover_interval_with_censored_ends():
 def test_crossover_inside_only_through_the_tolerance_says_so():
     v, why = rules.crossover_rule(13515, [6144, 7168], 2, (1024, 16384), ci=(12653, 14267))
     assert v == "reproduced" and "widened by the tolerance 2" in why and "lies above the claimed window" in why
+    v, why = rules.crossover_rule(13515, [6144, 7168], 2, (1024, 16384), ci=(12653, 14267),
+                                  tolerance_set="set 22 Nov after the quick sweep")
+    assert "tolerance 2, set 22 Nov after the quick sweep;" in why and "before measuring" not in why
     v, why = rules.crossover_rule(6500, [6144, 7168], 2, (1024, 16384), ci=(6200, 7000))
     assert v == "reproduced" and "widened" not in why
 

@@ -1,5 +1,6 @@
 """Verdict rules.  Each takes what was measured (values with 95% intervals over independent
-processes) and the claim (its band and a tolerance declared in ``data/claims.yaml``) and
+processes) and the claim (its band and a tolerance in ``data/claims.yaml``, set after the first
+sweeps: its ``tolerance_history`` says when) and
 returns ``(verdict, reason)``; each can fail, and tests/test_rules.py has a case for every
 outcome of every rule.
 
@@ -202,7 +203,7 @@ def trend_with_points_rule(trend, points, claimed, tolerance):
     return "differs in magnitude", f"{t_reason}; {detail}"
 
 
-def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above", up_to=None):
+def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above", up_to=None, tolerance_set=""):
     """X overtakes Y near n = c (also a GPU/CPU break-even).  ``ours``: the crossover n, 0 if X
     is faster at every measured size, None if it never overtakes over ``measured`` = (lo, hi)
     sizes; ``ci``: (lo, hi) 95% interval of the crossover, if any.  ``advantage``: which side the
@@ -211,7 +212,9 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
     Where the side the claim is about never shows over sizes the claim covers, the claim is not
     reproduced; where the crossing only lies elsewhere, it differs in magnitude.  ``up_to``: the
     largest size the claim's crossing counts at (Kemp's 'at every larger n where both ran', 11,264
-    for Tran's codes): the window is cut there, and a crossing beyond it is no crossing."""
+    for Tran's codes): the window is cut there, and a crossing beyond it is no crossing.
+    ``tolerance_set``: when the tolerance was set ('set 22 Nov after the quick sweep'), said where
+    only the tolerance admits the crossing."""
     b_lo, b_hi = band(claimed, tolerance)
     if measured is None:
         return "not testable", "nothing measured"
@@ -243,8 +246,9 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
         # say when only the tolerance lets it in: the claimed window itself is missed
         raw = {"inside": "", "above": "above", "below": "below", "edge": "across an edge of"}[_place(lo, hi, *claimed)]
         said = f"{claimed[0]:.0f}" if claimed[0] == claimed[1] else f"{claimed[0]:.0f}-{claimed[1]:.0f}"
-        only = (f" (the claimed {said} widened by the tolerance {tolerance:g}, fixed before "
-                f"measuring; the interval lies {raw} the claimed window itself)") if raw else ""
+        when = f", {tolerance_set}" if tolerance_set else ""
+        only = (f" (the claimed {said} widened by the tolerance {tolerance:g}{when}; the interval lies {raw} "
+                f"the claimed window itself)") if raw else ""
         return "reproduced", f"{s}, inside [{b_lo:.0f}, {b_hi:.0f}]{only}"
     if w == "edge":
         return "inconclusive", f"{s}, across an edge of [{b_lo:.0f}, {b_hi:.0f}]"

@@ -176,7 +176,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     elif kind in ("crossover", "break_even"):
         x, ci, rng = crossover if crossover is not None else (None, None, None)
         v, why = rules.crossover_rule(x, claimed, tol, rng, ci, advantage=c.get("advantage", "above"),
-                                      up_to=claims_mod.crossing_up_to(c))
+                                      up_to=claims_mod.crossing_up_to(c),
+                                      tolerance_set=(claims_mod.tolerance_set(c["id"]) or {}).get("short", ""))
         row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
                    ours_text=crossing_text(x, ci, rng))
     elif kind == "ordering":
