@@ -353,3 +353,38 @@ def test_crossover_counts_only_up_to_the_claims_last_size():
     assert rules.crossover_rule(10000, [6144, 7168], 2, (1024, 16384), ci=(9000, 12000), up_to=11264)[0] == "inconclusive"
     # our sizes stop short of the cut: nothing decided
     assert rules.crossover_rule(None, [6144, 7168], 2, (1024, 8192), up_to=11264)[0] == "not testable"
+
+
+# ----------------------------------------------------------------- what a verdict rests on (study.basis)
+def test_basis_of_each_outcome():
+    from apsp_kernels.study import basis as B
+    speedup = dict(kind="value", tolerance=1.25, claimed=[32, 32])
+    # reproduced and the rule at tolerance 1 agrees (or straddles the band): measured
+    assert B.basis_of(speedup, "reproduced", "reproduced") == "measured"
+    assert B.basis_of(speedup, "reproduced", "inconclusive") == "measured"
+    # reproduced only because the band was widened: harish_time_growth 38.2 [36.9, 39.6] against 32
+    v1 = rules.aggregate_rule(38.2, 36.9, 39.6, [32, 32], 1.0)[0]
+    assert rules.aggregate_rule(38.2, 36.9, 39.6, [32, 32], 1.25)[0] == "reproduced" and v1 == "differs in magnitude"
+    assert B.basis_of(speedup, "reproduced", v1) == "within tolerance only"
+    # where the rule cannot be re-applied: the interval against the claimed band
+    assert B.basis_of(speedup, "reproduced", ci=(36.9, 39.6), claimed=(32, 32)) == "within tolerance only"
+    assert B.basis_of(speedup, "reproduced", ci=(30, 39.6), claimed=(32, 32)) == "measured"
+    # a verdict other than reproduced rests on the measurement
+    assert B.basis_of(speedup, "differs in magnitude", "differs in magnitude") == "measured"
+    assert B.basis_of(dict(kind="ordering", tolerance=None), "reproduced") == "measured"
+    # computed from the footprint, a bound, not testable
+    assert B.basis_of(dict(kind="limit", tolerance=2), "reproduced", "differs in magnitude") == "computed"
+    assert B.basis_of(dict(kind="value", bound="at_least", tolerance=1.25), "reproduced") == "bound"
+    assert B.basis_of(dict(kind="value", basis="computed"), "differs in magnitude") == "computed"
+    assert B.basis_of(dict(kind="limit"), "not testable") == "-"
+
+
+def test_basis_counts_and_headline():
+    import pandas as pd
+    from apsp_kernels.study import basis as B
+    t = pd.DataFrame(dict(verdict=["reproduced", "reproduced", "reproduced", "inconclusive", "not testable"],
+                          basis=["measured", "within tolerance only", "computed", "measured", "-"]))
+    x = B.counts(t)
+    assert x.loc["reproduced"].tolist() == [1, 1, 1, 0] and x.loc["not testable", "-"] == 1
+    assert B.headline(t) == ("3 reproduced (1 measured, 1 within tolerance only, 1 computed), 1 inconclusive, "
+                             "1 not testable")

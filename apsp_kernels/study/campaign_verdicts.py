@@ -13,7 +13,7 @@ from .. import claims as claims_mod
 from ..algorithms import registry
 from . import measurements as M
 from . import quantities as Q
-from . import rules
+from . import basis, rules
 from . import text as T
 from . import verdicts as V
 from .plan import NOTEBOOKS
@@ -163,7 +163,9 @@ def republish(run_dir):
         if f.exists():
             t.to_csv(f, index=False)
     out = new.rename(columns={"ours": "ours_value"}).assign(ours=lambda t: t["ours_value"])
-    rest = old[~old["claim"].isin(set(out["claim"]))]
+    rest = old[~old["claim"].isin(set(out["claim"]))].copy()
+    C = claims_mod.load()      # the other studies' rows: what they rest on, from their published interval
+    rest["basis"] = [basis.of_row(r, C) for r in rest.to_dict("records")]
     pd.concat([out, rest], ignore_index=True).reindex(columns=list(dict.fromkeys(list(out.columns) + list(old.columns)))) \
         .to_csv(run_dir / "verdicts.csv", index=False)
     before = old.set_index("claim")["verdict"]

@@ -12,15 +12,15 @@ from scipy.optimize import isotonic_regression
 from .. import claims as claims_mod
 from ..algorithms import registry
 from . import measurements as M
-from . import rules, stats, tables
+from . import basis, rules, stats, tables
 from .tables import fmt, interval
 from .text import crossing_text
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
-           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "reason",
+           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "basis", "reason",
            "hardware", "notebook"]
-SHOWN = ["claim", "verdict", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
+SHOWN = ["claim", "verdict", "basis", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
          "ours_kernel", "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "reason"]
 
 
@@ -146,8 +146,9 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     kind = c.get("kind")
     claimed = c.get("claimed")
     tol = float(c.get("tolerance") or 1.25)
+    at1 = None          # the same rule at tolerance 1, where it can be re-applied here (basis.basis_of)
     if not c.get("testable_here", True):
-        row.update(verdict="not testable", reason=c.get("not_testable_reason") or "not testable here")
+        row.update(verdict="not testable", basis="-", reason=c.get("not_testable_reason") or "not testable here")
         return row
     if aggregate is not None or kind in ("average", "limit"):
         if aggregate is None:
@@ -155,6 +156,7 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
             return row
         val, lo, hi, text, *value_text = aggregate     # an average may give its value as a bracket
         v, why = rules.aggregate_rule(val, lo, hi, claimed, tol, what=kind, value_text=(value_text or [None])[0])
+        at1 = lambda: rules.aggregate_rule(val, lo, hi, claimed, 1.0, what=kind)[0]
         row.update(ours=val, ci_lo=lo, ci_hi=hi, ours_text=text)
     elif kind in ("range", "value") and points is None:
         e2e, ker = speedup_pair(df, c)
@@ -168,8 +170,10 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
                    per_size=_fmt_points(d), kemp_vs_ours=_kemp_vs_ours(c, dec), **speedup_columns(df, c, ns, (e2e, ker)))
         # a claim over a grid of the paper's sizes (paper_n_step) is judged over that grid, not over ours
         v, why = rules.range_rule(points, claimed, tol, grid=c.get("paper_n") if c.get("paper_n_step") else None)
+        at1 = lambda: rules.range_rule(points, claimed, 1.0, grid=c.get("paper_n") if c.get("paper_n_step") else None)[0]
     elif kind in ("range", "value"):
         v, why = rules.range_rule(points, claimed, tol)
+        at1 = lambda: rules.range_rule(points, claimed, 1.0)[0]
         g = _geo(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
         row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=interval(*g) if points else "-",
                    per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in points))
@@ -178,6 +182,8 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         v, why = rules.crossover_rule(x, claimed, tol, rng, ci, advantage=c.get("advantage", "above"),
                                       up_to=claims_mod.crossing_up_to(c),
                                       tolerance_set=(claims_mod.tolerance_set(c["id"]) or {}).get("short", ""))
+        at1 = lambda: rules.crossover_rule(x, claimed, 1.0, rng, ci, advantage=c.get("advantage", "above"),
+                                           up_to=claims_mod.crossing_up_to(c))[0]
         row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
                    ours_text=crossing_text(x, ci, rng))
     elif kind == "ordering":
@@ -197,7 +203,9 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     n_read = len(c.get("readings") or [])
     read = (f"; {n_read} passages of the seed bear on this claim (quoted under the verdicts of report "
             f"{c.get('notebook', '')[:2]}); tested: {_first_clause(c['tested_reading'])}") if n_read and c.get("tested_reading") else ""
-    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read)
+    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read,
+               basis=basis.basis_of(c, v, at1() if at1 is not None and v == "reproduced" else None,
+                                    ci=(row["ci_lo"], row["ci_hi"]), claimed=(row["claimed_lo"], row["claimed_hi"])))
     return row
 
 
