@@ -388,3 +388,14 @@ def test_basis_counts_and_headline():
     assert x.loc["reproduced"].tolist() == [1, 1, 1, 0] and x.loc["not testable", "-"] == 1
     assert B.headline(t) == ("3 reproduced (1 measured, 1 within tolerance only, 1 computed), 1 inconclusive, "
                              "1 not testable")
+
+
+def test_points_rule_judges_each_setting_against_its_own_claimed_value():
+    seed = [("bs 8", 2900, 2800, 3000, 2991), ("bs 16", 1000, 950, 1050, 995), ("bs 32", 120, 110, 130, 118)]
+    assert rules.points_rule(seed, 2)[0] == "reproduced"
+    # one number, 1000x, for all: the seed's own values would fail at two of three
+    assert rules.range_rule([p[:4] for p in seed], [1000, 1000], 2)[0] == "differs in magnitude"
+    v, why = rules.points_rule([(p[0], p[1] * 3, p[2] * 3, p[3] * 3, p[4]) for p in seed], 2)
+    assert v == "differs in magnitude" and "larger than the seed's value" in why
+    assert rules.points_rule([("bs 8", 2900, 1000, 9000, 2991)] * 3, 2)[0] == "inconclusive"
+    assert rules.points_rule([("bs 8", float("nan"), 1, 2, 5)], 2)[0] == "not testable"

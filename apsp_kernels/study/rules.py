@@ -203,6 +203,27 @@ def trend_with_points_rule(trend, points, claimed, tolerance):
     return "differs in magnitude", f"{t_reason}; {detail}"
 
 
+def points_rule(points, tolerance):
+    """Values the seed gives per setting (NTHU's phase-3 ratio per blocking factor), each of ours against
+    its own claimed value: ``points`` = [(setting, value, lo, hi, claimed_value)], the share as in
+    range_rule (the magnitude half of :func:`trend_with_points_rule`, without a trend)."""
+    pts = [p for p in points if p[1] == p[1]]
+    if not pts:
+        return "not testable", "no measurement at the seed's settings"
+    where = [_place(p[2], p[3], p[4] / tolerance, p[4] * tolerance) for p in pts]
+    k, inside, edge = len(pts), where.count("inside"), where.count("edge")
+    detail = "; ".join(f"{p[0]}: {fmt(p[1])}x [{fmt(p[2])}, {fmt(p[3])}] vs {p[4]:g}x ({w})" for p, w in zip(pts, where))
+    if inside >= SHARE * k:
+        return "reproduced", f"inside the seed's value widened by {tolerance:g} at {inside} of {k}: {detail}"
+    if inside + edge >= SHARE * k:
+        return "inconclusive", f"inside at {inside}, across an edge at {edge} of {k}: {detail}"
+    above = [p[1] / p[4] for p, w in zip(pts, where) if w == "above"]
+    below = [p[4] / p[1] for p, w in zip(pts, where) if w == "below"]
+    how = "; ".join(([f"up to {fmt(max(above))}x larger than the seed's value"] if above else [])
+                    + ([f"down to {fmt(max(below))}x smaller"] if below else []))
+    return "differs in magnitude", f"{how}: inside at {inside} of {k}: {detail}"
+
+
 def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above", up_to=None, tolerance_set=""):
     """X overtakes Y near n = c (also a GPU/CPU break-even).  ``ours``: the crossover n, 0 if X
     is faster at every measured size, None if it never overtakes over ``measured`` = (lo, hi)

@@ -172,8 +172,12 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
         v, why = rules.range_rule(points, claimed, tol, grid=c.get("paper_n") if c.get("paper_n_step") else None)
         at1 = lambda: rules.range_rule(points, claimed, 1.0, grid=c.get("paper_n") if c.get("paper_n_step") else None)[0]
     elif kind in ("range", "value"):
-        v, why = rules.range_rule(points, claimed, tol)
-        at1 = lambda: rules.range_rule(points, claimed, 1.0)[0]
+        # points of 5: each against its own claimed value (the seed's per-setting numbers: rules.points_rule)
+        own = bool(points) and len(points[0]) == 5
+        rule = (lambda t: rules.points_rule(points, t)) if own else (lambda t: rules.range_rule(points, claimed, t))
+        v, why = rule(tol)
+        at1 = lambda: rule(1.0)[0]
+        points = [p[:4] for p in points]
         g = _geo(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
         row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=interval(*g) if points else "-",
                    per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in points))
