@@ -41,6 +41,15 @@ def tolerance_set(cid, path=CLAIMS_FILE):
     return next((h for h in hist if cid in h["claims"]), None)
 
 
+def parameter(name, path=CLAIMS_FILE):
+    """A measurement parameter the claims declare (``parameters: {name: value}``, e.g. the out-of-core
+    partitions): the one value every claim that declares it gives; an error if they disagree or none does."""
+    values = {c["parameters"][name] for c in load(path).values() if name in (c.get("parameters") or {})}
+    if len(values) != 1:
+        raise ValueError(f"{path}: parameter {name!r} declared with {len(values)} values {sorted(values)}; need exactly one")
+    return values.pop()
+
+
 def kemp_ran_up_to(path=CLAIMS_FILE):
     """The largest of Kemp's graphs each CUDA code ran at (claims.yaml ``kemp_ran_up_to``)."""
     with open(path, encoding="utf-8") as f:

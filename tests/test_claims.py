@@ -92,3 +92,24 @@ def test_every_tolerance_says_when_it_was_set():
     assert claims.tolerance_set("harish_time_growth")["commit"] == "7d86f8f"
     assert claims.tolerance_set("harish_overtakes_tran")["short"] == "set 22 Nov after the quick sweep"
     assert claims.tolerance_set("tran_fw_faster_than_minplus") is None
+
+
+def test_the_out_of_core_partitions_are_declared_with_the_claims_they_set():
+    """Every claim that times Kemp's out-of-core code declares the partitions it was forced into, and
+    the campaign's plan reads that number from there."""
+    from apsp_kernels.study import plan
+    C = claims.load()
+    ooc = [cid for cid, c in C.items() if "kemp_ooc" in {c.get("algorithm"), c.get("baseline"), *(c.get("algorithms") or []),
+                                                         *(c.get("baselines") or [])}]
+    assert len(ooc) >= 5 and all(C[cid]["parameters"]["partitions"] == claims.parameter("partitions") for cid in ooc)
+    code = plan.K["ooc"]
+    assert plan.forced(code, 4096) == plan.forced(code, 4096, claims.parameter("partitions"))
+    assert plan.forced(code, 4096) != plan.forced(code, 4096, 2)
+
+
+def test_an_analogue_says_so_in_its_verdict():
+    from apsp_kernels.study import verdicts as V
+    c = claims.load()["hochberg_gpu_vs_cpu_break_even"]
+    assert c["analogue"] and c["analogue_note"]
+    row = V.evaluate(c, None, crossover=(60, (10, 131), (10, 1800)))
+    assert row["analogue"] is True and row["reason"].startswith("analogue")

@@ -18,7 +18,7 @@ from .text import crossing_text
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
-           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "basis", "reason",
+           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "basis", "analogue", "reason",
            "hardware", "notebook"]
 SHOWN = ["claim", "verdict", "basis", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
          "ours_kernel", "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "reason"]
@@ -105,7 +105,7 @@ def _base_row(c):
                 tolerance=c.get("tolerance", np.nan), hardware=c.get("hardware", ""), notebook=c.get("notebook", ""),
                 kemp=_fmt_claim(c, c.get("kemp")), decided_by=c.get("time", "end_to_end"),
                 matched_n="-", ours=np.nan, ci_lo=np.nan, ci_hi=np.nan, ours_text="-", per_size="", ours_end_to_end="-",
-                ours_kernel="-", best_cpu="-", baseline_timed="-", kemp_vs_ours="-")
+                ours_kernel="-", best_cpu="-", baseline_timed="-", kemp_vs_ours="-", analogue=bool(c.get("analogue")))
 
 
 def speedup_pair(df, c, sizes=None):
@@ -207,7 +207,9 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     n_read = len(c.get("readings") or [])
     read = (f"; {n_read} passages of the seed bear on this claim (quoted under the verdicts of report "
             f"{c.get('notebook', '')[:2]}); tested: {_first_clause(c['tested_reading'])}") if n_read and c.get("tested_reading") else ""
-    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read,
+    if c.get("analogue"):       # the seed's comparison is not the one made here: said first
+        why = "analogue (not the seed's own comparison; claims.yaml analogue_note): " + why
+    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read, analogue=bool(c.get("analogue")),
                basis=basis.basis_of(c, v, at1() if at1 is not None and v == "reproduced" else None,
                                     ci=(row["ci_lo"], row["ci_hi"]), claimed=(row["claimed_lo"], row["claimed_hi"])))
     return row
