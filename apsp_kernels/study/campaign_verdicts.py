@@ -54,7 +54,37 @@ def _rows_01(df, C):
 def _rows_02(df, C):
     rows = [V.evaluate(C[c], df) for c in ("kk_vs_fw", "kk_vs_blocked", "kk_vs_harish")]
     c = C["kk_memory_limit"]
-    return rows + [V.evaluate(c, df, aggregate=Q.memory_limit(c, KEMP_MEMORY, KEMP_SIZES))]
+    return rows + [V.evaluate(c, df, aggregate=Q.memory_limit(c, KEMP_MEMORY, KEMP_SIZES)),
+                   _trend_with_points(df, C["kk_speedup_rises_104_to_153"])]
+
+
+def _trend_with_points(df, c):
+    """A growth claimed with numbers at named sizes: the trend, then each named size we timed."""
+    sp, slope = V.trend(df, c)
+    trend = rules.trend_rule(*slope, len(sp))
+    pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
+           for n, v in c["points"].items() if n in set(sp["n"])]
+    missing = [n for n in c["points"] if n not in set(sp["n"])]
+    return (V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]),
+                       note=f"not timed at n = {', '.join(map(str, missing))}" if missing else "")
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V._fmt_points(sp),
+                   baseline_timed=", ".join(sorted(set(sp["baseline_timed"])))))
+
+
+def ordering_points(df, c, ran=None):
+    """[(label, ratio, lo, hi)] of a claim that its code is faster than each of its ``baselines`` (or its
+    one baseline): baseline time / code time at each size from the claim's first paper size up to where both
+    ran on Kemp's graphs (kemp_ran_up_to) and its last paper size."""
+    ran = claims_mod.kemp_ran_up_to() if ran is None else ran
+    out = []
+    for b in c.get("baselines") or [c["baseline"]]:
+        top = min(ran.get(c["algorithm"], 1e9), ran.get(b, 1e9), max(c["paper_n"]))
+        bv = V.defaults().get(b) if b != c.get("baseline") else c.get("baseline_variant")
+        sp = M.speedups(df, c["algorithm"], b, variant=c.get("variant"), baseline_variant=bv)
+        sp = sp[(sp["n"] >= min(c["paper_n"])) & (sp["n"] <= top)]
+        out += [(f"{int(r.n)} vs {b}" if c.get("baselines") else int(r.n), r.speedup, r.ci_lo, r.ci_hi)
+                for r in sp.itertuples()]
+    return out
 
 
 def _rows_03(df, C):
@@ -148,6 +178,8 @@ def _rows_06(df, C):
     c = C["tran_fw_faster_than_minplus"]
     o = M.speedups(df, c["algorithm"], c["baseline"])
     rows.append(V.evaluate(c, df, ordering=list(o[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))))
+    for cid in ("kk_always_faster_than_rest", "tran_fw_faster_than_ooc_after_6144"):
+        rows.append(V.evaluate(C[cid], df, ordering=ordering_points(df, C[cid])))
     return rows
 
 
