@@ -46,7 +46,13 @@ def test_the_confirming_pair_was_measured_after_the_method_and_agrees_at_every_c
     from apsp_kernels.study import summary as S
     assert all(S.measured_after_method(r) for r in CONFIRMING)
     wide = S.verdict_table(list(CONFIRMING))
-    assert len(wide) == 30 and wide["same"].all()
+    C = claims.load()
+    # the 30 claims that existed when the method was fixed; those added on 2026-11-25 (``added``) after K
+    # and L were measured are outside the criterion, and one of them differs between the two runs
+    before = [cid for cid in wide.index if not C[cid].get("added")]
+    assert len(before) == 30 and wide.loc[before, "same"].all()
+    assert set(wide.index) - set(before) == {cid for cid, c in C.items() if c.get("added") and c["notebook"] in NOTEBOOKS}
+    assert not wide.loc["kk_speedup_rises_104_to_153", "same"]
 
 
 def test_averages_and_single_size_speedups_carry_both_times_the_best_cpu_and_how_the_baseline_was_timed():

@@ -113,3 +113,15 @@ def test_an_analogue_says_so_in_its_verdict():
     assert c["analogue"] and c["analogue_note"]
     row = V.evaluate(c, None, crossover=(60, (10, 131), (10, 1800)))
     assert row["analogue"] is True and row["reason"].startswith("analogue")
+
+
+def test_untested_statements_say_why():
+    import yaml
+    u = yaml.safe_load(claims.CLAIMS_FILE.read_text())["untested"]
+    assert len(u) >= 15
+    for e in u:
+        assert re.search(r"seed \d{3}", e["where"]) and e["statement"] and e["reason"], e
+        assert e["why"] in ("device", "hardware", "not_measurable", "pending"), e
+    for cid, c in claims.load().items():         # a claim added after the data existed says so
+        if c.get("added"):
+            assert "after the data existed" in c["added"], cid

@@ -217,6 +217,8 @@ def republish(run_dir):
     old = pd.read_csv(run_dir / "verdicts.csv")
     keep = old.drop_duplicates("claim").set_index("claim")[["device", "results", "profile"]]
     new = new.join(keep, on="claim")
+    for col in keep.columns:             # a claim added since: the campaign's own device, folder and profile
+        new[col] = new[col].fillna(keep.loc[keep.index.isin(set(new["claim"])), col].mode().iloc[0])
     for nb, t in new.groupby("notebook", sort=False):
         f = run_dir / f"verdicts-{nb}.csv"
         if f.exists():
