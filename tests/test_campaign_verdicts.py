@@ -46,7 +46,13 @@ def test_the_confirming_pair_was_measured_after_the_method_and_agrees_at_every_c
     from apsp_kernels.study.report import summary as S
     assert all(S.measured_after_method(r) for r in CONFIRMING)
     wide = S.verdict_table(list(CONFIRMING))
-    assert len(wide) == 30 and wide["same"].all()
+    C = claims.load()
+    # the 30 claims that existed when the method was fixed; those added on 2026-11-25 (``added``) after K
+    # and L were measured are outside the criterion, and one of them differs between the two runs
+    before = [cid for cid in wide.index if not C[cid].get("added")]
+    assert len(before) == 30 and wide.loc[before, "same"].all()
+    assert set(wide.index) - set(before) == {cid for cid, c in C.items() if c.get("added") and c["notebook"] in NOTEBOOKS}
+    assert not wide.loc["kk_speedup_rises_104_to_153", "same"]
 
 
 def test_averages_and_single_size_speedups_carry_both_times_the_best_cpu_and_how_the_baseline_was_timed():
@@ -89,3 +95,19 @@ def test_why_a_time_column_is_empty_follows_the_codes_devices():
     assert not V._why_empty(row, "best_cpu", C).startswith("n/a: not testable")
     row = dict(claim="iitkgp_sssp", kind="trend", verdict="not testable")
     assert V._why_empty(row, "ours_kernel", C) == "n/a: not testable (the reason says why)"
+
+
+def test_every_verdict_row_says_what_it_rests_on():
+    """A referee's audit of L: of its 'reproduced' verdicts two are arithmetic from the footprint, one a
+    lower bound, and in others the interval excludes the paper's number (only the tolerance admits it)."""
+    from apsp_kernels.study.method import basis as B
+    t = CV.run_verdicts(RUN).set_index("claim")
+    assert set(t["basis"]) <= set(B.BASES) and t["basis"].notna().all()
+    assert (t.loc[t["verdict"] == "not testable", "basis"] == "-").all()
+    assert t.loc["tran_fw_memory_limit", "basis"] == t.loc["kk_memory_limit", "basis"] == "computed"
+    assert t.loc["kk_peak_vs_others", "basis"] == "bound"
+    assert t.loc["harish_time_growth", "basis"] == t.loc["tuwien_cpu_break_even", "basis"] == "within tolerance only"
+    assert t.loc["kk_vs_fw", "basis"] == "measured"
+    published = pd.read_csv(RUN / "verdicts.csv").set_index("claim")
+    assert published["basis"].notna().all()
+    assert B.counts(t.reset_index()).to_numpy().sum() == len(t)

@@ -79,3 +79,50 @@ def test_a_verdict_with_several_readings_says_which_it_tests():
     row = V.evaluate(c, pd.DataFrame(), aggregate=(150.0, 140.0, 160.0, "150x"), decided=("reproduced", "x"))
     assert f"{len(c['readings'])} passages of the seed" in row["reason"] and "tested: " in row["reason"]
     assert V.readings_table("06_all_algorithms") is not None and V.readings_table("01_tran_fw") is None
+
+
+def test_every_tolerance_says_when_it_was_set():
+    """claims.yaml's tolerance_history (from git: the first commit in which each claim carries a
+    tolerance) lists every claim with a tolerance exactly once, and no claim that has none."""
+    import yaml
+    hist = yaml.safe_load(claims.CLAIMS_FILE.read_text())["tolerance_history"]
+    listed = [cid for h in hist for cid in h["claims"]]
+    C = claims.load()
+    assert len(listed) == len(set(listed))
+    assert set(listed) == {cid for cid, c in C.items() if c.get("tolerance") is not None}
+    assert claims.tolerance_set("harish_time_growth")["commit"] == "7d86f8f"
+    assert claims.tolerance_set("harish_overtakes_tran")["short"] == "set 22 Nov after the quick sweep"
+    assert claims.tolerance_set("tran_fw_faster_than_minplus") is None
+
+
+def test_the_out_of_core_partitions_are_declared_with_the_claims_they_set():
+    """Every claim that times Kemp's out-of-core code declares the partitions it was forced into, and
+    the campaign's plan reads that number from there."""
+    from apsp_kernels.study import plan
+    C = claims.load()
+    ooc = [cid for cid, c in C.items() if "kemp_ooc" in {c.get("algorithm"), c.get("baseline"), *(c.get("algorithms") or []),
+                                                         *(c.get("baselines") or [])}]
+    assert len(ooc) >= 5 and all(C[cid]["parameters"]["partitions"] == claims.parameter("partitions") for cid in ooc)
+    code = plan.K["ooc"]
+    assert plan.forced(code, 4096) == plan.forced(code, 4096, claims.parameter("partitions"))
+    assert plan.forced(code, 4096) != plan.forced(code, 4096, 2)
+
+
+def test_an_analogue_says_so_in_its_verdict():
+    from apsp_kernels.study.method import verdicts as V
+    c = claims.load()["hochberg_gpu_vs_cpu_break_even"]
+    assert c["analogue"] and c["analogue_note"]
+    row = V.evaluate(c, None, crossover=(60, (10, 131), (10, 1800)))
+    assert row["analogue"] is True and row["reason"].startswith("analogue")
+
+
+def test_untested_statements_say_why():
+    import yaml
+    u = yaml.safe_load(claims.CLAIMS_FILE.read_text())["untested"]
+    assert len(u) >= 15
+    for e in u:
+        assert re.search(r"seed \d{3}", e["where"]) and e["statement"] and e["reason"], e
+        assert e["why"] in ("device", "hardware", "not_measurable", "pending"), e
+    for cid, c in claims.load().items():         # a claim added after the data existed says so
+        if c.get("added"):
+            assert "after the data existed" in c["added"], cid

@@ -180,6 +180,9 @@ def test_crossover_interval_with_censored_ends():
 def test_crossover_inside_only_through_the_tolerance_says_so():
     v, why = rules.crossover_rule(13515, [6144, 7168], 2, (1024, 16384), ci=(12653, 14267))
     assert v == "reproduced" and "widened by the tolerance 2" in why and "lies above the claimed window" in why
+    v, why = rules.crossover_rule(13515, [6144, 7168], 2, (1024, 16384), ci=(12653, 14267),
+                                  tolerance_set="set 22 Nov after the quick sweep")
+    assert "tolerance 2, set 22 Nov after the quick sweep;" in why and "before measuring" not in why
     v, why = rules.crossover_rule(6500, [6144, 7168], 2, (1024, 16384), ci=(6200, 7000))
     assert v == "reproduced" and "widened" not in why
 
@@ -336,3 +339,63 @@ def test_two_runs_far_apart_give_finite_intervals_without_warnings():
         v, lo, hi = stats.ratio_ci([1.0, 5000.0], [3.0, 1e-3])
         m = stats.mean_ci([([1.0, 5000.0], [3.0, 1e-3])] * 3)
     assert np.isfinite([v, lo, hi]).all() and lo < v < hi and np.isfinite(m).all()
+
+
+def test_crossover_counts_only_up_to_the_claims_last_size():
+    # Kemp counts Harish overtaking Tran 'at every larger n where both ran (up to 11,264)': a crossing
+    # at 13,100 (Tran also timed at 16,384 here) is no crossing, though the widened window reaches 14,336
+    assert rules.crossover_rule(13100, [6144, 7168], 2, (1024, 16384), ci=(12203, 13844))[0] == "reproduced"
+    v, why = rules.crossover_rule(13100, [6144, 7168], 2, (1024, 16384), ci=(12203, 13844), up_to=11264)
+    assert v == "not reproduced" and "no crossing up to n = 11264" in why and "13100 [12203, 13844]" in why
+    assert rules.crossover_rule(None, [9216, 10240], 2, (1024, 21504), up_to=17408)[0] == "not reproduced"
+    # inside the cut window: as before; an interval reaching past the cut: across its edge
+    assert rules.crossover_rule(7000, [6144, 7168], 2, (1024, 16384), ci=(6500, 7500), up_to=11264)[0] == "reproduced"
+    assert rules.crossover_rule(10000, [6144, 7168], 2, (1024, 16384), ci=(9000, 12000), up_to=11264)[0] == "inconclusive"
+    # our sizes stop short of the cut: nothing decided
+    assert rules.crossover_rule(None, [6144, 7168], 2, (1024, 8192), up_to=11264)[0] == "not testable"
+
+
+# ----------------------------------------------------------------- what a verdict rests on (study.basis)
+def test_basis_of_each_outcome():
+    from apsp_kernels.study.method import basis as B
+    speedup = dict(kind="value", tolerance=1.25, claimed=[32, 32])
+    # reproduced and the rule at tolerance 1 agrees (or straddles the band): measured
+    assert B.basis_of(speedup, "reproduced", "reproduced") == "measured"
+    assert B.basis_of(speedup, "reproduced", "inconclusive") == "measured"
+    # reproduced only because the band was widened: harish_time_growth 38.2 [36.9, 39.6] against 32
+    v1 = rules.aggregate_rule(38.2, 36.9, 39.6, [32, 32], 1.0)[0]
+    assert rules.aggregate_rule(38.2, 36.9, 39.6, [32, 32], 1.25)[0] == "reproduced" and v1 == "differs in magnitude"
+    assert B.basis_of(speedup, "reproduced", v1) == "within tolerance only"
+    # where the rule cannot be re-applied: the interval against the claimed band
+    assert B.basis_of(speedup, "reproduced", ci=(36.9, 39.6), claimed=(32, 32)) == "within tolerance only"
+    assert B.basis_of(speedup, "reproduced", ci=(30, 39.6), claimed=(32, 32)) == "measured"
+    # a verdict other than reproduced rests on the measurement
+    assert B.basis_of(speedup, "differs in magnitude", "differs in magnitude") == "measured"
+    assert B.basis_of(dict(kind="ordering", tolerance=None), "reproduced") == "measured"
+    # computed from the footprint, a bound, not testable
+    assert B.basis_of(dict(kind="limit", tolerance=2), "reproduced", "differs in magnitude") == "computed"
+    assert B.basis_of(dict(kind="value", bound="at_least", tolerance=1.25), "reproduced") == "bound"
+    assert B.basis_of(dict(kind="value", basis="computed"), "differs in magnitude") == "computed"
+    assert B.basis_of(dict(kind="limit"), "not testable") == "-"
+
+
+def test_basis_counts_and_headline():
+    import pandas as pd
+    from apsp_kernels.study.method import basis as B
+    t = pd.DataFrame(dict(verdict=["reproduced", "reproduced", "reproduced", "inconclusive", "not testable"],
+                          basis=["measured", "within tolerance only", "computed", "measured", "-"]))
+    x = B.counts(t)
+    assert x.loc["reproduced"].tolist() == [1, 1, 1, 0] and x.loc["not testable", "-"] == 1
+    assert B.headline(t) == ("3 reproduced (1 measured, 1 within tolerance only, 1 computed), 1 inconclusive, "
+                             "1 not testable")
+
+
+def test_points_rule_judges_each_setting_against_its_own_claimed_value():
+    seed = [("bs 8", 2900, 2800, 3000, 2991), ("bs 16", 1000, 950, 1050, 995), ("bs 32", 120, 110, 130, 118)]
+    assert rules.points_rule(seed, 2)[0] == "reproduced"
+    # one number, 1000x, for all: the seed's own values would fail at two of three
+    assert rules.range_rule([p[:4] for p in seed], [1000, 1000], 2)[0] == "differs in magnitude"
+    v, why = rules.points_rule([(p[0], p[1] * 3, p[2] * 3, p[3] * 3, p[4]) for p in seed], 2)
+    assert v == "differs in magnitude" and "larger than the seed's value" in why
+    assert rules.points_rule([("bs 8", 2900, 1000, 9000, 2991)] * 3, 2)[0] == "inconclusive"
+    assert rules.points_rule([("bs 8", float("nan"), 1, 2, 5)], 2)[0] == "not testable"

@@ -1,6 +1,10 @@
 """The claims of ``data/claims.yaml``: each quoted verbatim with its place in the seed, the
-quantity it divides, the paper's sizes and a tolerance declared before measuring.  The rules
-that decide a verdict live in :mod:`apsp_kernels.study.method.rules`."""
+quantity it divides, the paper's sizes and a tolerance.  The tolerances were not declared before
+measuring: the 1.25 tolerances arrived in 7d86f8f (22 Nov 21:21), after paper batch 20261122-200000
+had been committed (20:08); harish_time_growth was added in that same commit; the crossover factor 2
+(3e82503, 18:51) came after the quick sweep to 8,192; no value changed after 7d86f8f; the method was
+fixed 2026-11-24 20:47.  :func:`tolerance_set` gives each claim's entry of ``tolerance_history``.
+The rules that decide a verdict live in :mod:`apsp_kernels.study.method.rules`."""
 from __future__ import annotations
 
 import math
@@ -36,6 +40,38 @@ def load(path=None):
     with open(path, encoding="utf-8") as f:
         claims = yaml.safe_load(f)["claims"]
     return {c["id"]: _expand(c) for c in claims}
+
+
+def tolerance_set(cid, path=CLAIMS_FILE):
+    """The ``tolerance_history`` entry (commit, when, short, after) of the commit that set claim
+    ``cid``'s tolerance, or None for a claim without one."""
+    with open(path, encoding="utf-8") as f:
+        hist = yaml.safe_load(f).get("tolerance_history") or []
+    return next((h for h in hist if cid in h["claims"]), None)
+
+
+def parameter(name, path=CLAIMS_FILE):
+    """A measurement parameter the claims declare (``parameters: {name: value}``, e.g. the out-of-core
+    partitions): the one value every claim that declares it gives; an error if they disagree or none does."""
+    values = {c["parameters"][name] for c in load(path).values() if name in (c.get("parameters") or {})}
+    if len(values) != 1:
+        raise ValueError(f"{path}: parameter {name!r} declared with {len(values)} values {sorted(values)}; need exactly one")
+    return values.pop()
+
+
+def kemp_ran_up_to(path=CLAIMS_FILE):
+    """The largest of Kemp's graphs each CUDA code ran at (claims.yaml ``kemp_ran_up_to``)."""
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f).get("kemp_ran_up_to") or {}
+
+
+def crossing_up_to(c, ran=None):
+    """The largest size at which a crossover claim over Kemp's graphs counts the crossing: where both
+    codes ran ('at every larger n where both ran'), None where either code is not Kemp's."""
+    ran = kemp_ran_up_to() if ran is None else ran
+    if c.get("kind") != "crossover" or c.get("algorithm") not in ran or c.get("baseline") not in ran:
+        return None
+    return min(ran[c["algorithm"]], ran[c["baseline"]])
 
 
 def fmt_range(r):

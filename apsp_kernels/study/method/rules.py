@@ -1,5 +1,6 @@
 """Verdict rules.  Each takes what was measured (values with 95% intervals over independent
-processes) and the claim (its band and a tolerance declared in ``data/claims.yaml``) and
+processes) and the claim (its band and a tolerance in ``data/claims.yaml``, set after the first
+sweeps: its ``tolerance_history`` says when) and
 returns ``(verdict, reason)``; each can fail, and tests/test_rules.py has a case for every
 outcome of every rule.
 
@@ -194,18 +195,49 @@ def trend_with_points_rule(trend, points, claimed, tolerance):
     return "differs in magnitude", f"{t_reason}; {detail}"
 
 
-def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above"):
+def points_rule(points, tolerance):
+    """Values the seed gives per setting (NTHU's phase-3 ratio per blocking factor), each of ours against
+    its own claimed value: ``points`` = [(setting, value, lo, hi, claimed_value)], the share as in
+    range_rule (the magnitude half of :func:`trend_with_points_rule`, without a trend)."""
+    pts = [p for p in points if p[1] == p[1]]
+    if not pts:
+        return "not testable", "no measurement at the seed's settings"
+    where = [_place(p[2], p[3], p[4] / tolerance, p[4] * tolerance) for p in pts]
+    k, inside, edge = len(pts), where.count("inside"), where.count("edge")
+    detail = "; ".join(f"{p[0]}: {fmt(p[1])}x [{fmt(p[2])}, {fmt(p[3])}] vs {p[4]:g}x ({w})" for p, w in zip(pts, where))
+    if inside >= SHARE * k:
+        return "reproduced", f"inside the seed's value widened by {tolerance:g} at {inside} of {k}: {detail}"
+    if inside + edge >= SHARE * k:
+        return "inconclusive", f"inside at {inside}, across an edge at {edge} of {k}: {detail}"
+    above = [p[1] / p[4] for p, w in zip(pts, where) if w == "above"]
+    below = [p[4] / p[1] for p, w in zip(pts, where) if w == "below"]
+    how = "; ".join(([f"up to {fmt(max(above))}x larger than the seed's value"] if above else [])
+                    + ([f"down to {fmt(max(below))}x smaller"] if below else []))
+    return "differs in magnitude", f"{how}: inside at {inside} of {k}: {detail}"
+
+
+def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above", up_to=None, tolerance_set=""):
     """X overtakes Y near n = c (also a GPU/CPU break-even).  ``ours``: the crossover n, 0 if X
     is faster at every measured size, None if it never overtakes over ``measured`` = (lo, hi)
     sizes; ``ci``: (lo, hi) 95% interval of the crossover, if any.  ``advantage``: which side the
     claim is about: 'above' (X's advantage from c on: 'Algorithm 10 gains an advantage at 6,144')
     or 'below' (Y's advantage up to c: 'up to about a thousand nodes, zero-copy is beneficial').
     Where the side the claim is about never shows over sizes the claim covers, the claim is not
-    reproduced; where the crossing only lies elsewhere, it differs in magnitude."""
+    reproduced; where the crossing only lies elsewhere, it differs in magnitude.  ``up_to``: the
+    largest size the claim's crossing counts at (Kemp's 'at every larger n where both ran', 11,264
+    for Tran's codes): the window is cut there, and a crossing beyond it is no crossing.
+    ``tolerance_set``: when the tolerance was set ('set 22 Nov after the quick sweep'), said where
+    only the tolerance admits the crossing."""
     b_lo, b_hi = band(claimed, tolerance)
     if measured is None:
         return "not testable", "nothing measured"
     m_lo, m_hi = measured
+    if up_to is not None:
+        b_hi = min(b_hi, up_to)
+        if m_hi >= up_to and (ours is None or ours > up_to):
+            beyond = "" if ours is None else f" (over all our sizes it lies near n = {ours:.0f}{_ci_text(ci, measured)}, beyond them)"
+            return "not reproduced", (f"no crossing up to n = {up_to:g}, the largest size the claim counts the crossing at"
+                                      f"{beyond}; window [{b_lo:.0f}, {b_hi:.0f}]")
     if ours is None:
         if m_hi >= b_hi and advantage == "below":
             return "differs in magnitude", (f"the advantage claimed below the crossing holds at every measured size: no "
@@ -227,12 +259,17 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
         # say when only the tolerance lets it in: the claimed window itself is missed
         raw = {"inside": "", "above": "above", "below": "below", "edge": "across an edge of"}[_place(lo, hi, *claimed)]
         said = f"{claimed[0]:.0f}" if claimed[0] == claimed[1] else f"{claimed[0]:.0f}-{claimed[1]:.0f}"
-        only = (f" (the claimed {said} widened by the tolerance {tolerance:g}, fixed before "
-                f"measuring; the interval lies {raw} the claimed window itself)") if raw else ""
+        when = f", {tolerance_set}" if tolerance_set else ""
+        only = (f" (the claimed {said} widened by the tolerance {tolerance:g}{when}; the interval lies {raw} "
+                f"the claimed window itself)") if raw else ""
         return "reproduced", f"{s}, inside [{b_lo:.0f}, {b_hi:.0f}]{only}"
     if w == "edge":
         return "inconclusive", f"{s}, across an edge of [{b_lo:.0f}, {b_hi:.0f}]"
     return "differs in magnitude", f"{s}: {_factor_text(ours, claimed).replace('than claimed', 'than the claimed n')}"
+
+
+def _ci_text(ci, measured):
+    return "" if ci is None else " " + crossing_interval(ci[0], ci[1], measured)
 
 
 def slope_rule(slope, lo, hi, sizes, claimed, tolerance, min_sizes=4, what="log-log slope"):

@@ -15,16 +15,16 @@ from .crossings import censored_interval, crossover_of, trend  # noqa: F401  (V.
 from .speedups import (fmt_points, geo_interval, kemp_vs_ours, matched_sizes, speedup_columns,  # noqa: F401
                        speedup_pair)
 from ..words import KINDS, NOT_TESTABLE
-from . import rules
+from . import basis, rules
 from ..show import tables
 from ..show.tables import fmt, interval
 from .text import crossing_text
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
-           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "reason",
+           "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "basis", "analogue", "reason",
            "hardware", "notebook"]
-SHOWN = ["claim", "verdict", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
+SHOWN = ["claim", "verdict", "basis", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
          "ours_kernel", "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "reason"]
 
 
@@ -54,7 +54,7 @@ def _base_row(c):
                 tolerance=c.get("tolerance", np.nan), hardware=c.get("hardware", ""), notebook=c.get("notebook", ""),
                 kemp=_fmt_claim(c, c.get("kemp")), decided_by=c.get("time", "end_to_end"),
                 matched_n="-", ours=np.nan, ci_lo=np.nan, ci_hi=np.nan, ours_text="-", per_size="", ours_end_to_end="-",
-                ours_kernel="-", best_cpu="-", baseline_timed="-", kemp_vs_ours="-")
+                ours_kernel="-", best_cpu="-", baseline_timed="-", kemp_vs_ours="-", analogue=bool(c.get("analogue")))
 
 
 def _decide_aggregate(row, c, df, claimed, tol, m):
@@ -62,16 +62,22 @@ def _decide_aggregate(row, c, df, claimed, tol, m):
         return None
     val, lo, hi, text, *value_text = m["aggregate"]     # an average may give its value as a bracket
     row.update(ours=val, ci_lo=lo, ci_hi=hi, ours_text=text)
+    m["at1"] = lambda: rules.aggregate_rule(val, lo, hi, claimed, 1.0, what=c.get("kind"))[0]
     return rules.aggregate_rule(val, lo, hi, claimed, tol, what=c.get("kind"), value_text=(value_text or [None])[0])
 
 
 def _decide_range(row, c, df, claimed, tol, m):
     points = m["points"]
     if points is not None:
-        g = geo_interval(pd.DataFrame(points, columns=["n", "speedup", "ci_lo", "ci_hi"])) if points else (np.nan,) * 3
-        row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=interval(*g) if points else "-",
-                   per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in points))
-        return rules.range_rule(points, claimed, tol)
+        # points of 5: each against its own claimed value (the seed's per-setting numbers: rules.points_rule)
+        own = bool(points) and len(points[0]) == 5
+        rule = (lambda t: rules.points_rule(points, t)) if own else (lambda t: rules.range_rule(points, claimed, t))
+        m["at1"] = lambda: rule(1.0)[0]
+        shown = [p[:4] for p in points]
+        g = geo_interval(pd.DataFrame(shown, columns=["n", "speedup", "ci_lo", "ci_hi"])) if shown else (np.nan,) * 3
+        row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=interval(*g) if shown else "-",
+                   per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in shown))
+        return rule(tol)
     e2e, ker = speedup_pair(df, c)
     dec = ker if c.get("time") == "kernel" else e2e
     ns, why = matched_sizes(c.get("paper_n"), dec["n"])
@@ -82,14 +88,19 @@ def _decide_range(row, c, df, claimed, tol, m):
                ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes)" if len(d) else "-",
                per_size=fmt_points(d), kemp_vs_ours=kemp_vs_ours(c, dec), **speedup_columns(df, c, ns, (e2e, ker)))
     # a claim over a grid of the paper's sizes (paper_n_step) is judged over that grid, not over ours
-    return rules.range_rule(points, claimed, tol, grid=c.get("paper_n") if c.get("paper_n_step") else None)
+    grid = c.get("paper_n") if c.get("paper_n_step") else None
+    m["at1"] = lambda: rules.range_rule(points, claimed, 1.0, grid=grid)[0]
+    return rules.range_rule(points, claimed, tol, grid=grid)
 
 
 def _decide_crossover(row, c, df, claimed, tol, m):
     x, ci, rng = m["crossover"] if m["crossover"] is not None else (None, None, None)
     row.update(ours=x if x is not None else np.nan, ci_lo=ci[0] if ci else np.nan, ci_hi=ci[1] if ci else np.nan,
                ours_text=crossing_text(x, ci, rng))
-    return rules.crossover_rule(x, claimed, tol, rng, ci, advantage=c.get("advantage", "above"))
+    up_to = claims_mod.crossing_up_to(c)
+    m["at1"] = lambda: rules.crossover_rule(x, claimed, 1.0, rng, ci, advantage=c.get("advantage", "above"), up_to=up_to)[0]
+    return rules.crossover_rule(x, claimed, tol, rng, ci, advantage=c.get("advantage", "above"), up_to=up_to,
+                                tolerance_set=(claims_mod.tolerance_set(c["id"]) or {}).get("short", ""))
 
 
 def _decide_ordering(row, c, df, claimed, tol, m):
@@ -125,9 +136,10 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     row = _base_row(c)
     kind = c.get("kind")
     if not c.get("testable_here", True):
-        row.update(verdict=NOT_TESTABLE, reason=c.get("not_testable_reason") or "not testable here")
+        row.update(verdict=NOT_TESTABLE, basis="-", reason=c.get("not_testable_reason") or "not testable here")
         return row
-    measured = dict(points=points, aggregate=aggregate, crossover=crossover, ordering=ordering, decided=decided)
+    measured = dict(points=points, aggregate=aggregate, crossover=crossover, ordering=ordering, decided=decided,
+                    at1=None)      # the same rule at tolerance 1, where a decide function can re-apply it (basis.basis_of)
     decide = _decide_aggregate if aggregate is not None else DECIDE.get(kind)
     if decide is None:
         v, why = NOT_TESTABLE, f"unknown claim kind {kind!r}"
@@ -140,7 +152,12 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     n_read = len(c.get("readings") or [])
     read = (f"; {n_read} passages of the seed bear on this claim (quoted under the verdicts of report "
             f"{c.get('notebook', '')[:2]}); tested: {_first_clause(c['tested_reading'])}") if n_read and c.get("tested_reading") else ""
-    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read)
+    if c.get("analogue"):       # the seed's comparison is not the one made here: said first
+        why = "analogue (not the seed's own comparison; claims.yaml analogue_note): " + why
+    at1 = measured["at1"]
+    row.update(verdict=v, reason=why + (f"; {note}" if note else "") + read, analogue=bool(c.get("analogue")),
+               basis=basis.basis_of(c, v, at1() if at1 is not None and v == "reproduced" else None,
+                                    ci=(row["ci_lo"], row["ci_hi"]), claimed=(row["claimed_lo"], row["claimed_hi"])))
     return row
 
 

@@ -51,9 +51,12 @@ def _upto(sizes, cap):
     return sorted(n for n in set(sizes) if n <= cap)
 
 
-def forced(code, n, partitions=4):
+def forced(code, n, partitions=None):
     """The launcher keywords that split the graph into ``partitions`` parts, as Kemp forced his
-    small graphs through the out-of-core path (the registry's rule; the code's variant is its block)."""
+    small graphs through the out-of-core path (the registry's rule; the code's variant is its block).
+    The number of parts is declared with the claims it sets (claims.yaml ``parameters``: 4)."""
+    from ...method import claims
+    partitions = partitions or claims.parameter("partitions")
     block = int(code.variant)
     return registry.get(code.algorithm).forced_params(n, block, registry.rows_for_partitions(n, block, partitions))
 

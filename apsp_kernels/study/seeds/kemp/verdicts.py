@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ...method import claims as claims_mod
 from ....algorithms import registry
 from . import load as M
 from ...method import quantities as Q
-from ...method import rules
+from ...method import basis, rules
 from ...method import text as T
 from ...method import verdicts as V
 from .spec import NOTEBOOKS
@@ -54,7 +55,37 @@ def _rows_01(df, C):
 def _rows_02(df, C):
     rows = [V.evaluate(C[c], df) for c in ("kk_vs_fw", "kk_vs_blocked", "kk_vs_harish")]
     c = C["kk_memory_limit"]
-    return rows + [V.evaluate(c, df, aggregate=Q.memory_limit(c, KEMP_MEMORY, KEMP_SIZES))]
+    return rows + [V.evaluate(c, df, aggregate=Q.memory_limit(c, KEMP_MEMORY, KEMP_SIZES)),
+                   _trend_with_points(df, C["kk_speedup_rises_104_to_153"])]
+
+
+def _trend_with_points(df, c):
+    """A growth claimed with numbers at named sizes: the trend, then each named size we timed."""
+    sp, slope = V.trend(df, c)
+    trend = rules.trend_rule(*slope, len(sp))
+    pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
+           for n, v in c["points"].items() if n in set(sp["n"])]
+    missing = [n for n in c["points"] if n not in set(sp["n"])]
+    return (V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]),
+                       note=f"not timed at n = {', '.join(map(str, missing))}" if missing else "")
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V._fmt_points(sp),
+                   baseline_timed=", ".join(sorted(set(sp["baseline_timed"])))))
+
+
+def ordering_points(df, c, ran=None):
+    """[(label, ratio, lo, hi)] of a claim that its code is faster than each of its ``baselines`` (or its
+    one baseline): baseline time / code time at each size from the claim's first paper size up to where both
+    ran on Kemp's graphs (kemp_ran_up_to) and its last paper size."""
+    ran = claims_mod.kemp_ran_up_to() if ran is None else ran
+    out = []
+    for b in c.get("baselines") or [c["baseline"]]:
+        top = min(ran.get(c["algorithm"], 1e9), ran.get(b, 1e9), max(c["paper_n"]))
+        bv = V.defaults().get(b) if b != c.get("baseline") else c.get("baseline_variant")
+        sp = M.speedups(df, c["algorithm"], b, variant=c.get("variant"), baseline_variant=bv)
+        sp = sp[(sp["n"] >= min(c["paper_n"])) & (sp["n"] <= top)]
+        out += [(f"{int(r.n)} vs {b}" if c.get("baselines") else int(r.n), r.speedup, r.ci_lo, r.ci_hi)
+                for r in sp.itertuples()]
+    return out
 
 
 def _rows_03(df, C):
@@ -73,15 +104,41 @@ def _rows_03(df, C):
     return rows
 
 
+FASTEST = "fastest_cuda"        # the pseudo-code of the fastest version at each n (tuwien_cpu_break_even)
+
+
+def fastest_version(df, algorithms, modes, time_col="wall_ms"):
+    """Seed 003's 'fastest CUDA implementation' at each n: of every (code, memory mode) timed on Kemp's
+    graphs, the one with the lowest median over processes; its rows relabelled ``FASTEST`` (params
+    saying which), so that a crossover is read on the fastest version wherever it changes.  Returns
+    (rows, {n: 'code in mode'}).  The choice is by medians; the interval then comes from the chosen
+    version's processes only (the choice's own uncertainty is not in it)."""
+    best, rows = {}, []
+    for n in sorted(set(df.loc[df["algorithm"].isin(algorithms), "n"])):
+        timed = [(float(np.median(t)), a, m) for a in algorithms for m in modes
+                 if (t := M.times(df, a, None, n, time_col, memory=m)[0]).size]
+        if not timed:
+            continue
+        _, a, m = min(timed)
+        best[int(n)] = f"{a} in {m}"
+        sel = df[(df["algorithm"] == a) & (df["n"] == n) & (df["graph"] == M.KEMP)
+                 & df["params"].str.contains(f'"memory": "{m}"', regex=False)]
+        rows.append(sel.assign(algorithm=FASTEST, variant=None, params=json.dumps({"fastest_of": best[int(n)]})))
+    return (pd.concat(rows, ignore_index=True) if rows else df.iloc[:0]), best
+
+
 def _rows_04(df, C):
     modes = list(registry.MODES)
     mem_na = without_allocation(df)
     rows = []
     c = C["tuwien_cpu_break_even"]
-    x = V.crossover_of(df, c["algorithm"], c["baseline"], memory_a=c["variant"])
-    rows.append(V.evaluate(c, df, crossover=x, note=f"{c['algorithm']} in {c['variant']} memory vs sequential FW; "
-                + "; ".join(f"{a}: {T.n_or(V.crossover_of(df, a, c['baseline'], memory_a=c['variant'])[0])}"
-                            for a in c["algorithms"])))
+    fast, best = fastest_version(df, c["algorithms"], modes)
+    x = V.crossover_of(pd.concat([df, fast], ignore_index=True), FASTEST, c["baseline"])
+    picked = sorted(set(best.values()))
+    rows.append(V.evaluate(c, df, crossover=x, note=(
+        "the fastest version at each n: " + "; ".join(f"{v} at n = {', '.join(str(n) for n in best if best[n] == v)}"
+                                                      for v in picked)
+        + f"; the seed's zero-copy raw kernel alone: {T.n_or(V.crossover_of(df, c['algorithm'], c['baseline'], memory_a=c['variant'])[0])}")))
     c = C["tuwien_zero_copy_best_below"]
     b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes)) for a in c["algorithms"]}
     b_na = {a: Q.boundary(Q.zero_copy_boundary(mem_na, a, modes)) for a in c["algorithms"]}
@@ -122,6 +179,8 @@ def _rows_06(df, C):
     c = C["tran_fw_faster_than_minplus"]
     o = M.speedups(df, c["algorithm"], c["baseline"])
     rows.append(V.evaluate(c, df, ordering=list(o[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))))
+    for cid in ("kk_always_faster_than_rest", "tran_fw_faster_than_ooc_after_6144"):
+        rows.append(V.evaluate(C[cid], df, ordering=ordering_points(df, C[cid])))
     return rows
 
 
@@ -152,3 +211,36 @@ def frame_verdicts(df, C=None):
     C = C or claims_mod.load()
     frames = [V.table(notebook_rows(nb, df, C), claims=C).assign(notebook=nb) for nb in NOTEBOOKS]
     return pd.concat(frames, ignore_index=True)
+
+
+def republish(run_dir):
+    """Rewrite a recorded campaign's published verdict tables (``verdicts-<notebook>.csv`` beside its
+    records and the campaign claims' rows of ``verdicts.csv``, as notebooks 00-06 and 07 write them)
+    from its records under the current claims and rules, after a change of either.  The other
+    studies' rows of ``verdicts.csv`` (notebooks 08-10, from their own runs) are kept as they are.
+    Returns the claims whose verdict changed, {claim: (before, after)}."""
+    run_dir = Path(run_dir)
+    new = run_verdicts(run_dir)
+    old = pd.read_csv(run_dir / "verdicts.csv")
+    keep = old.drop_duplicates("claim").set_index("claim")[["device", "results", "profile"]]
+    new = new.join(keep, on="claim")
+    for col in keep.columns:             # a claim added since: the campaign's own device, folder and profile
+        new[col] = new[col].fillna(keep.loc[keep.index.isin(set(new["claim"])), col].mode().iloc[0])
+    for nb, t in new.groupby("notebook", sort=False):
+        f = run_dir / f"verdicts-{nb}.csv"
+        if f.exists():
+            t.to_csv(f, index=False)
+    out = new.rename(columns={"ours": "ours_value"}).assign(ours=lambda t: t["ours_value"])
+    rest = old[~old["claim"].isin(set(out["claim"]))].copy()
+    C = claims_mod.load()      # the other studies' rows: what they rest on, from their published interval
+    rest["basis"] = [basis.of_row(r, C) for r in rest.to_dict("records")]
+    pd.concat([out, rest], ignore_index=True).reindex(columns=list(dict.fromkeys(list(out.columns) + list(old.columns)))) \
+        .to_csv(run_dir / "verdicts.csv", index=False)
+    before = old.set_index("claim")["verdict"]
+    return {c: (before.get(c), v) for c, v in zip(new["claim"], new["verdict"]) if before.get(c) != v}
+
+
+if __name__ == "__main__":        # python -m apsp_kernels.study.seeds.kemp.verdicts <run folder>...: republish
+    import sys
+    for d in sys.argv[1:]:
+        print(d, republish(d))
