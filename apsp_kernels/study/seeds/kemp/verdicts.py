@@ -68,7 +68,7 @@ def _trend_with_points(df, c):
     missing = [n for n in c["points"] if n not in set(sp["n"])]
     return (V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]),
                        note=f"not timed at n = {', '.join(map(str, missing))}" if missing else "")
-            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V._fmt_points(sp),
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
                    baseline_timed=", ".join(sorted(set(sp["baseline_timed"])))))
 
 
