@@ -126,7 +126,7 @@ def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_
 
 def best_cpu_times(df, n, candidates=None):
     """The fastest CPU code we have at n (by median, among the registry's best_cpu codes), and its times."""
-    from ....algorithms import registry
+    from ...algorithms import registry
     best = None
     for c in candidates or registry.best_cpu_candidates():
         t, kind = times(df, c, None, n)
