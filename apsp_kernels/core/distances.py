@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .graph import INF, normalise_inf
+from .limits import INF, normalise_inf
 
 
 try:                                    # scipy's own class, so that `except csgraph.NegativeCycleError` catches ours

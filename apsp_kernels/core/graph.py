@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .limits import INF, MAX_PATH_WEIGHT, GraphError  # noqa: F401  (graph.INF, graph.GraphError as before)
+from .limits import INF, MAX_PATH_WEIGHT, GraphError, normalise_inf  # noqa: F401  (graph.INF, graph.GraphError as before)
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,12 +243,6 @@ def _as_names(names):
         a.flags.writeable = False
         return a
     return tuple(names)
-
-
-def normalise_inf(d):
-    """Map every value above MAX_PATH_WEIGHT back to INF, in place (numpy or cupy)."""
-    d[d > MAX_PATH_WEIGHT] = INF
-    return d
 
 
 def round_up(n: int, multiple: int) -> int:

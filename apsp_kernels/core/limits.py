@@ -11,3 +11,9 @@ MAX_PATH_WEIGHT = int(INF) // 2
 
 class GraphError(ValueError):
     """A graph (or a file describing one) that the study cannot use."""
+
+
+def normalise_inf(d):
+    """Map every value above MAX_PATH_WEIGHT back to INF, in place (numpy or cupy)."""
+    d[d > MAX_PATH_WEIGHT] = INF
+    return d

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graph import GraphError
+from .limits import GraphError
 from .validate import MAX_PATH_WEIGHT64
 
 INF64 = np.int64(2**62 - 1)        # 'no path' of int64 distances: INF64 + INF64 still fits in int64

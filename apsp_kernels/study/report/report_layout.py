@@ -17,7 +17,7 @@ DIAGNOSTICS = "diagnostics"
 
 def _findings_cell(name, reports):
     from ..method import claims as claims_mod
-    from .runner import VERDICT_CLASSES
+    from ..words import CLASSES as VERDICT_CLASSES
     from . import findings_index
     from ..show.tables import VERDICT_COLOURS
     # the summary's findings are every claim's (notebook 07 writes them to verdicts.csv)
