@@ -19,8 +19,7 @@ from .core.sources import as_sources
 from .core.wide import INF64, WideGraph
 
 # scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
-SCIPY_METHODS = {"FW": "fw_blocked_parallel", "D": "dijkstra_cpu_parallel", "BF": W.INT64_JOHNSON,
-                 "J": W.INT64_JOHNSON}
+SCIPY_METHODS = W.SCIPY_METHODS
 DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are at least n^2 / 4, else D (or J)
 
 

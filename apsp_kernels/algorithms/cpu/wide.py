@@ -155,6 +155,8 @@ class CpuMethod:
 
 INT64_DIJKSTRA = CpuMethod("int64_dijkstra", "int64", negative_weights=False)
 INT64_JOHNSON = CpuMethod("int64_johnson", "int64")
+# scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: for_scipy_name)
+SCIPY_METHODS = {"FW": "fw_blocked_parallel", "D": "dijkstra_cpu_parallel", "BF": INT64_JOHNSON, "J": INT64_JOHNSON}
 
 
 def scipy_auto(n, stored, negative, indices=False):

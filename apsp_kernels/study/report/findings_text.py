@@ -133,7 +133,7 @@ BEST_CPU = re.compile(r"^(?:between ([\d.e+-]+) and )?([\d.e+-]+)x \[([\d.e+-]+)
 
 
 def best_cpu_of(text):
-    """'0.98x [0.811, 1.18] over dijkstra_cpu_parallel' -> ('0.98x', 0.811, 1.18, 'dijkstra_cpu_parallel');
+    """'0.98x [0.811, 1.18] over <code>' -> ('0.98x', 0.811, 1.18, '<code>');
     'between 0.271 and 0.336x [0.235, 0.422] over X' -> ('0.27-0.34x', ...); None if it is no such text."""
     m = BEST_CPU.match(str(text))
     if not m:
