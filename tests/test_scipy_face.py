@@ -31,6 +31,14 @@ def same_as_scipy(a, *args, **kw):
     try:
         want = csgraph.shortest_path(a, *args, **kw)
     except csgraph.NegativeCycleError:
+        stored = a.data if sp.issparse(a) else np.asarray(a)[np.isfinite(a)]
+        if stored.size and stored.min() >= 0:
+            # scipy 1.17's BF reported a negative cycle on an undirected graph of non-negative weights (found by
+            # hypothesis); there is none: ours must give the distances scipy's Dijkstra gives
+            want = csgraph.shortest_path(a, "D", *args[1:], **{k: v for k, v in kw.items() if k != "method"})
+            got = ak.shortest_paths(a, *args, **kw)
+            assert np.array_equal(got, want), (args, kw)
+            return got
         with pytest.raises(csgraph.NegativeCycleError):
             ak.shortest_paths(a, *args, **kw)
         return None
