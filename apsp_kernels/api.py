@@ -14,6 +14,7 @@ from .algorithms import registry
 from .algorithms.cpu import wide as W
 from .core.graph import INF, Graph, GraphError
 from .core.memory import require_host
+from .placement import as_dtype, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
 from .core.predecessors import predecessors as _predecessors
 from .core.sources import as_sources
 from .core.wide import INF64, WideGraph
@@ -92,7 +93,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
     choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
     results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
-    model (used where the rows measured it: :func:`costs.predict`)."""
+    model (:func:`costs.predict`); by default probed here (milliseconds) where a candidate's sweeps grow with the
+    hop depth; ``False``: none."""
     g = as_graph(graph, directed=directed, weight=weight, unweighted=unweighted)
     if isinstance(g, WideGraph):
         algo = W.for_scipy_name(g, "auto")
@@ -111,7 +113,10 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     pool = gpu or [a for a in ok if a.device == "cpu"]
     if not pool:
         raise GraphError("no registered algorithm can solve this graph here")
-    ranked = sorted(((costs.predict(a, g, benchmarks, structure=structure), a) for a in pool),
+    if structure is None and any("sweeps" in a.complexity for a in pool):     # their work grows with the hop depth
+        from .core.structure import probe
+        structure = probe(g)
+    ranked = sorted(((costs.predict(a, g, benchmarks, structure=structure or None), a) for a in pool),
                     key=lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank))
     density = ""
     if not gpu and any(p is None for p, _ in ranked) and len(ranked) > 1:
@@ -154,7 +159,7 @@ def _method(g, method, variant, indices=False):
 
 def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False, indices=None, *, variant=None, dtype=np.float64, weight="weight",
-                   return_method=False):
+                   return_method=False, device=False, out=None):
     """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments, same order).
 
     ``csgraph``: a Graph, a scipy sparse matrix (every stored entry an edge, explicit zeros included; stored inf
@@ -174,7 +179,11 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     changed).  ``indices``: the sources whose rows are returned (an int gives one 1-D row, as scipy): a CPU code
     computes only those rows (Dijkstra, or Johnson where weights are negative, whichever CPU method was named:
     an FW has no per-source form); a GPU code computes all pairs and returns the rows (less memory and time
-    for ``indices`` on the GPU is issue 36's item 1).
+    for ``indices`` on the GPU is issue 36's item 1).  ``device=True``: the distances (and predecessors) as CuPy
+    arrays left on the GPU (DLPack-ready; no copy to the host).  ``out``: a C-contiguous numpy array of the result's
+    shape and dtype to write into (``gpu.resident.pinned_like`` makes a page-locked one, the fastest).  A GPU code
+    with a device-resident form (the registry's ``resident``) builds the matrix on the device, converts the result
+    there and copies it once, into page-locked memory (CuPy's pinned pool) unless ``out`` is given.
 
     Returns ``dist`` (``dtype`` float64: ``np.inf`` where there is no path; int32: the ``INF`` sentinel, for
     graphs of the int32 bound; int64: ``INF64``, for integer graphs), and ``pred`` if ``return_predecessors``
@@ -182,15 +191,19 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     graphs), and the name of the code that ran if ``return_method``.  Raises ``NegativeCycleError`` (a subclass
     of scipy's) on a negative cycle."""
     g = as_graph(csgraph, directed=directed, weight=weight, unweighted=unweighted)
+    if device and not gpu_device.available():
+        raise GraphError("device=True returns CuPy arrays on the GPU, and CuPy sees no GPU here")
     algo, variant = _method(g, method, variant, indices is not None)
     sources = None if indices is None else as_sources(indices, g.n)
     scalar = indices is not None and np.ndim(indices) == 0
     if isinstance(algo, registry.Algorithm) and algo.device == "cpu" and sources is not None:
         algo = W.INT64_JOHNSON if g.has_negative else W.INT64_DIJKSTRA       # only the rows asked for
     if isinstance(algo, W.CpuMethod):
-        d, pred = _solve_rows(g, algo, sources, return_predecessors, dtype)
+        d, pred = placed(*_solve_rows(g, algo, sources, return_predecessors, dtype), device, out)
+    elif algo.resident is not None and gpu_device.available():
+        d, pred = _solve_resident(g, algo, variant, sources, return_predecessors, dtype, device, out)
     else:
-        d, pred = _solve_registry(g, algo, variant, sources, return_predecessors, dtype)
+        d, pred = placed(*_solve_registry(g, algo, variant, sources, return_predecessors, dtype), device, out)
     if scalar:
         d, pred = d[0], (pred[0] if pred is not None else None)
     out = [d] + ([pred] if return_predecessors else []) + ([algo.name] if return_method else [])
@@ -201,9 +214,7 @@ def _solve_registry(g, algo, variant, sources, want_pred, dtype):
     if algo.problem != "apsp":
         raise ValueError(f"{algo.name} solves {algo.problem} from given sources (one row per source), not all "
                          f"pairs: run it as registry.get({algo.name!r}).run(graph, sources=...)")
-    if variant is not None and variant not in algo.exact_variants and str(variant) not in map(str, algo.exact_variants):
-        raise ValueError(f"{algo.name}: variant {variant!r} is not one that returns exact distances "
-                         f"({', '.join(map(str, algo.exact_variants))})")
+    _check_variant(algo, variant)
     if not algo.negative_weights and g.has_negative:
         raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
     check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
@@ -212,7 +223,34 @@ def _solve_registry(g, algo, variant, sources, want_pred, dtype):
     if sources is not None:                       # a GPU code computes all pairs: the rows asked for
         d = d[sources]
     pred = _predecessors(g, d, sources) if want_pred else None
-    return _as_dtype(d, dtype, INF), pred
+    return as_dtype(d, dtype, INF), pred
+
+
+def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
+    """A GPU code's device-resident form (gpu/resident.py): the result finished, cut to the rows asked for and
+    converted on the device, then left there (``device``) or copied once to the host."""
+    from .algorithms.gpu import resident as R
+    _check_variant(algo, variant)
+    if not algo.negative_weights and g.has_negative:
+        raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
+    check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
+    D, _ = algo.run_resident(g, variant=variant)
+    R.finish(D)
+    if sources is not None:
+        import cupy as cp
+        D = D[cp.asarray(sources)]
+    res = R.converted(D, dtype)
+    pred = _predecessors(g, D.get(), sources) if want_pred else None
+    if device:
+        import cupy as cp
+        return res, (cp.asarray(pred) if pred is not None else None)
+    return R.to_host(res, out), pred
+
+
+def _check_variant(algo, variant):
+    if variant is not None and variant not in algo.exact_variants and str(variant) not in map(str, algo.exact_variants):
+        raise ValueError(f"{algo.name}: variant {variant!r} is not one that returns exact distances "
+                         f"({', '.join(map(str, algo.exact_variants))})")
 
 
 def _solve_rows(g, algo, sources, want_pred, dtype):
@@ -227,39 +265,4 @@ def _solve_rows(g, algo, sources, want_pred, dtype):
         return np.atleast_2d(d).astype(dtype, copy=False), (np.atleast_2d(pred).astype(np.int32) if want_pred else None)
     d = algo.rows(g, sources)
     pred = _predecessors(g, d, sources) if want_pred else None
-    return _as_dtype(d, dtype, INF64), pred
-
-
-def host_bytes(g: Graph, algo, predecessors=False, dtype=np.float64) -> int:
-    """Host memory a solve of ``g`` by ``algo`` holds at its peak: the algorithm's own (a CPU code's
-    footprint; a GPU code's int32 result copied back), the ``dtype`` copy and the predecessors."""
-    n2 = g.n * g.n
-    own = algo.footprint(g.n, g.m) if algo.device == "cpu" else 4 * n2
-    return int(own + (0 if np.dtype(dtype) == np.int32 else np.dtype(dtype).itemsize * n2) + (4 * n2 if predecessors else 0))
-
-
-def check_resources(g: Graph, algo, predecessors=False, dtype=np.float64, extra_host=0):
-    """Refuse in one line, before anything is allocated, a solve this machine cannot hold: host memory
-    (:func:`host_bytes` plus ``extra_host``) and, for an in-core GPU code where a GPU is present, its
-    device footprint.  Out-of-core codes size their device use themselves."""
-    need = host_bytes(g, algo, predecessors, dtype) + int(extra_host)
-    require_host(need, f"solving {g.n} vertices with {algo.name} ({g.n} x {g.n} matrices)")
-    if algo.device == "gpu" and algo.forced_params is None and gpu_device.available():
-        gpu_device.check_fits(algo.name, algo.footprint(g.n, g.m))
-
-
-def _as_dtype(d, dtype, inf):
-    """Integer distances ``d`` (``inf``: no path) as ``dtype``: a float type (np.inf), int32 (INF) or int64 (INF64)."""
-    dt = np.dtype(dtype)
-    if dt in (np.int32, np.int64):
-        if dt == np.int32 and inf != INF:
-            if d.size and (d[d != inf].max(initial=0) > INF // 2 or d.min() < -(INF // 2)):
-                raise ValueError("these distances pass the int32 bound: dtype=np.int64 (INF64) or float64 hold them")
-        out = d.astype(dt)
-        out[d == inf] = INF if dt == np.int32 else INF64
-        return out
-    if dt.kind != "f":
-        raise ValueError(f"dtype must be a float type (np.inf for no path), int32 (INF) or int64 (INF64), got {dtype}")
-    f = d.astype(dt)
-    f[d == inf] = np.inf
-    return f
+    return as_dtype(d, dtype, INF64), pred

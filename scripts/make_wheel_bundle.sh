@@ -12,7 +12,7 @@ set -euo pipefail
 dest=${1:-.whl}
 pyver=${2:-3.12}
 # What a CUDA node image usually lacks; their dependencies come along.
-pkgs=(papermill nbformat nbclient ipykernel nbconvert pooch)
+pkgs=(papermill nbformat nbclient ipykernel nbconvert pooch networkit igraph)   # networkit, igraph: the libraries the suite compares (issue 36)
 plats=()
 for p in manylinux_2_28_x86_64 manylinux_2_27_x86_64 manylinux_2_17_x86_64 manylinux2014_x86_64 manylinux1_x86_64 manylinux_2_34_x86_64 manylinux_2_31_x86_64 manylinux_2_24_x86_64 manylinux_2_5_x86_64; do
   plats+=(--platform "$p")
@@ -21,7 +21,7 @@ mkdir -p "$dest"
 python3 -m pip download -q --only-binary=:all: --python-version "$pyver" --implementation cp \
   "${plats[@]}" -d "$dest" "${pkgs[@]}"
 # numpy etc. are on the node already; a second copy would shadow the node's build.
-rm -f "$dest"/numpy-*.whl
+rm -f "$dest"/numpy-*.whl "$dest"/scipy-*.whl
 du -sh "$dest"
 echo "install on the node with:"
 echo "  python3 -m pip install -q --no-index --no-deps --target /tmp/apsp-site $dest/*.whl && export PYTHONPATH=\$PWD:/tmp/apsp-site"

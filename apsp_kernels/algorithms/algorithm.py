@@ -42,6 +42,8 @@ class Algorithm:
     exploration: bool = False         # a seed's exploration around a faithful kernel: measured by that
                                       # study's own script (scripts/hochberg_measure.py), not by the benchmark
     problem: str = "apsp"             # "apsp"; "bfs" or "sssp": launcher(graph, sources=...) -> one row per source
+    resident: Callable | None = None  # the solver's end-to-end path (gpu/resident.py): (graph, **keywords) ->
+                                      # (n x n device distances, INF not yet normalised; timings)
     roles: tuple = ()                 # the parts it plays where code needs "the ... algorithm" (:func:`by_role`):
                                       # "out_of_core", the code to try when a graph does not fit on the device
 
@@ -69,6 +71,11 @@ class Algorithm:
 
     def run(self, graph, variant=None, **params):
         return self.launcher(graph, **self._kwargs(variant, params))
+
+    def run_resident(self, graph, variant=None, **params):
+        if self.resident is None:
+            raise ValueError(f"{self.name} has no device-resident form")
+        return self.resident(graph, **self._kwargs(variant, params))
 
     def sample(self, graph, samples, variant=None, **params):
         """(setup_ms, work_ms, units_run, units_total) of a sampled run (see ``sampler``)."""

@@ -201,7 +201,7 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
 TUNED = "this study (the tuned line: written for the H100 today; not a paper kernel)"
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
-     launcher=tuned.tuned_fw, faithful=False, limit_kind="minplus", auto_rank=1,
+     launcher=tuned.tuned_fw, resident=tuned_fw_mod.tuned_fw_resident, faithful=False, limit_kind="minplus", auto_rank=1,
      notes="phase 3 a 128 x 128 register-tiled min-plus product (8 x 8 cells a thread, cp.async double "
            "buffers, VIADDMNMX); phase 2 as products with the pivot's closure; n padded to 128; "
            "phases=True adds per-phase times")
@@ -223,7 +223,8 @@ _add(name="tuned_fw_stream", label="One-k-per-launch FW: int4 kernel, or the thr
            + tuned_stream_mod.CUPY_FW + " (what a user writes; the benchmark's comparison row)")
 _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman-Ford)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_sparse_mod.footprint,
-     launcher=tuned.tuned_sparse, variants=tuned_sparse_mod.BATCHES, variant_param="batch",
+     launcher=tuned.tuned_sparse, resident=tuned_sparse_mod.tuned_sparse_resident, variants=tuned_sparse_mod.BATCHES,
+     variant_param="batch",
      negative_weights=False, faithful=False, complexity="n m (frontier sweeps)", limit_kind="bandwidth", auto_rank=2,
      work=lambda g: float(g.n) * g.m,
      notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "

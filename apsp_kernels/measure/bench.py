@@ -46,7 +46,7 @@ from .. import gpu_device
 from . import harness, provenance
 from ..algorithms import registry
 from ..algorithms.reference import reference_checksum
-from ..core import generators
+from ..core import generators, structure
 from ..algorithms.gpu import runtime as gpu_runtime
 
 _MICRO = r"""
@@ -160,6 +160,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
     for n, d in graphs:
         g = generators.kemp(n, seed=n) if d is None else generators.kemp(n, max(0, d - 2), d + 2, seed=n)
         ref = None                                      # the graph's cached reference, once a code runs on it
+        depth = structure.probe(g).hop_depth            # what a sweep code's time grows with (costs.predict)
         for algo, variant in codes:
             if algo.forced_params is not None and n > ooc_max_n:       # out-of-core: PCIe-bound, slow
                 continue
@@ -180,7 +181,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                 records = harness.measure(algo, g, variant=variant, repeats=reps,
                                           warmup=1 if reps > 1 else 0,        # a warm-up on the graph (caches)
                                           reference=ref, params=kw)
-            rows.append(row(algo, variant, g, records, limit_value, dev, **kw))
+            rows.append(row(algo, variant, g, records, limit_value, dev, hop_depth=depth, **kw))
             r = rows[-1]
             _write(before, rows, path)              # after every row: a run cut short keeps what it measured
             log(f"{algo.name:15s} {str(variant):10s} n={n:6d} m={g.m:9d} "

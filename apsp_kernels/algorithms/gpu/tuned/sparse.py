@@ -24,6 +24,25 @@ def footprint(n, m, batch=max(BATCHES)):
 
 
 def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
+    if g.n == 0:
+        return np.zeros((0, 0), np.int32), dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, sweeps=0)
+    D, timings = _solve(g, batch, check_every)
+    cp = gpu_device.require_gpu()
+    t0 = time.perf_counter()
+    d = cp.asnumpy(D[:, :g.n]) if D.shape[1] != g.n else D.get()
+    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
+    return normalise_inf(np.ascontiguousarray(d)), timings
+
+
+def tuned_sparse_resident(g: Graph, batch=256):
+    """The solver's end-to-end path (``shortest_paths``): the distances left on the device (the n x n cupy
+    view, not yet INF-normalised) and the timings."""
+    D, timings = _solve(g, batch, CHECK_EVERY)
+    return D[:, :g.n], timings
+
+
+def _solve(g: Graph, batch, check_every):
+    """The sweeps; the n x N device matrix (N = n rounded up to the batch) and the timings (n > 0)."""
     if batch not in BATCHES:
         raise ValueError(f"batch must be one of {BATCHES}, got {batch}")
     g.require_non_negative("tuned_sparse")
@@ -31,8 +50,6 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     import cupyx
     name = f"tuned_sparse_b{batch}"
     n, m = g.n, g.m
-    if n == 0:
-        return np.zeros((0, 0), np.int32), dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, sweeps=0)
     V = batch // 128
     exprs = tuple(f"tsp_sweep<{v}>" for v in (1, 2, 4))
     f = lambda nm: gpu_runtime.kernel("tuned_sparse.cu", nm, name_expressions=exprs)
@@ -85,7 +102,4 @@ def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
                         break
             sweeps += s
     timings.update(kernel_ms=t.ms, sweeps=sweeps, batches=-(-n // batch))
-    t0 = time.perf_counter()
-    d = cp.asnumpy(D[:, :n]) if N != n else D.get()
-    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
-    return normalise_inf(np.ascontiguousarray(d)), timings
+    return D, timings

@@ -1,0 +1,224 @@
+"""The structure suite, end to end (issue 36, items 1, 2 and 6): on graphs whose shape, not only n and m, decides
+a code's work (core/structure_graphs: Kemp random, 2-D grid, ring, power law, complete, the Helsinki road
+networks), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
+pick instead, and auto's own pick.  A benchmark: it reports; the test on its recorded rows holds auto to 1.25x.
+
+    python3 -m apsp_kernels.measure.suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph]
+
+Per graph: the hop-depth probe (core/structure) and, per code, one row with
+* ``kernel_ms``  -- CUDA events of the code's launcher (median of ``repeats`` after a warm-up), every repeat's
+  result checked against the graph's reference (Fletcher-64; ``verified``);
+* ``e2e_ms``     -- ``shortest_paths(graph, method=code)`` as a user calls it, warm (after one call), synchronised
+  wall clock, float64 result on the host; ``e2e_int32_ms`` the same with ``dtype=np.int32``; ``e2e_device_ms``
+  with ``device=True`` (the result left on the GPU); each result checked against the reference too;
+* the CPU rows (``dijkstra_cpu_parallel``: this package's all-core Dijkstra) and the libraries' (scipy's Dijkstra,
+  one thread; networkit's APSP, all threads; igraph's distances, one thread) are wall clock only (``kernel_ms`` =
+  ``e2e_ms``), their results checked against the same reference; a library that is not installed, or that would
+  take longer than ``--cpu-budget-s`` by the probe of a few sources, is a row saying so, never a time;
+* ``auto``: what ``choose`` picks (its line) and ``shortest_paths(graph)``'s warm wall clock.
+Rows are written after every graph (a run cut short keeps what it measured) to ``<device>-<date>-structure.csv``
+with its provenance beside it."""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import api, gpu_device
+from ..algorithms import registry
+from ..algorithms.reference import reference_checksum
+from ..core.verify import fletcher64
+from ..core import structure, structure_graphs as SG
+from . import harness, provenance
+
+LIBRARIES = ("scipy", "networkit", "igraph")
+
+
+def _wall(fn, repeats=1):
+    """(median synchronised wall ms of ``repeats`` calls of ``fn``, its last result)."""
+    times, out = [], None
+    for _ in range(repeats):
+        if gpu_device.available():
+            import cupy as cp
+            cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        out = fn()
+        if gpu_device.available():
+            import cupy as cp
+            cp.cuda.Device().synchronize()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return float(np.median(times)), out
+
+
+def _checksum(d):
+    """Fletcher-64 of a float64/int result as the reference's int32 form (INF for no path)."""
+    from ..core.graph import INF
+    d = np.asarray(d)
+    if d.dtype.kind == "f":
+        out = np.full(d.shape, INF, np.int32)
+        fin = np.isfinite(d)
+        out[fin] = d[fin].astype(np.int64)
+        d = out
+    return fletcher64(np.ascontiguousarray(d.astype(np.int32, copy=False)))
+
+
+def _library(name, g):
+    """A callable solving ``g`` with library ``name`` (float64 distances, inf for no path), or the reason it cannot."""
+    a = g.to_scipy()
+    if name == "scipy":
+        from scipy.sparse import csgraph
+        return lambda: csgraph.shortest_path(a, method="D", directed=True)
+    if name == "networkit":
+        try:
+            import networkit as nk
+        except ImportError as e:
+            return f"not installed ({e})"
+        nk.setNumberOfThreads(os.cpu_count() or 1)
+        G = nk.Graph(g.n, weighted=True, directed=True)
+        src, dst, w = g.edges()
+        try:                                       # networkit >= 10: scipy's coo triple
+            G.addEdges((w.astype(np.float64), (src.astype(np.uint64), dst.astype(np.uint64))))
+        except (AttributeError, TypeError):
+            for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+                G.addEdge(u, v, float(x))
+
+        def run():
+            apsp = nk.distance.APSP(G)
+            apsp.run()
+            try:
+                d = np.asarray(apsp.getDistances(asarray=True), np.float64)
+            except TypeError:
+                d = np.asarray(apsp.getDistances(), np.float64)
+            d[d >= np.finfo(np.float64).max / 2] = np.inf            # networkit's 'unreachable' is DBL_MAX
+            return d
+        return run
+    if name == "igraph":
+        try:
+            import igraph as ig
+        except ImportError as e:
+            return f"not installed ({e})"
+        src, dst, w = g.edges()
+        G = ig.Graph(n=g.n, edges=np.column_stack([src, dst]).tolist(), directed=True)
+        G.es["weight"] = w.astype(np.float64).tolist()
+        return lambda: np.asarray(G.distances(weights="weight", mode="out"), np.float64)
+    return f"unknown library {name!r}"
+
+
+def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print):
+    """Every row of one graph of the suite."""
+    probe = structure.probe(g)
+    ref = reference_checksum(g)
+    base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
+    rows = []
+    choice = api.choose(g, structure=probe)
+    codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
+    codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS and registry.get(x) not in codes]
+    codes = [a for a in codes if not (g.has_negative and not a.negative_weights)]
+    big = g.n > 4096                  # seconds a solve there: one timed repeat, no warm call of its own per mode
+    free = gpu_device.free_bytes()[0]
+    for a in codes:
+        if a.footprint(g.n, g.m) > 0.8 * free:
+            rows.append(dict(base, algorithm=a.name, verified=False, error="does not fit on the device"))
+            continue
+        recs = harness.measure(a, g, repeats=1 if big else repeats, warmup=1, reference=ref)
+        ok = bool(recs) and all(r.get("verified") is True for r in recs)
+        r = dict(base, algorithm=a.name, kind="gpu", verified=ok,
+                 kernel_ms=float(np.median([x["kernel_ms"] for x in recs])) if ok else np.nan,
+                 error="" if ok else (recs[0].get("error") if recs else "no record"))
+        if ok:
+            for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True))):
+                if not big:
+                    api.shortest_paths(g, method=a.name, **kw)                               # warm
+                ms, d = _wall(lambda: api.shortest_paths(g, method=a.name, **kw), 1 if big else repeats)
+                r[col] = ms
+                r["verified"] = r["verified"] and _checksum(d.get() if kw.get("device") else d) == ref
+                del d
+        rows.append(r)
+        log(f"  {a.name:14s} kernel {r.get('kernel_ms', np.nan):9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
+            f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
+    cpu = registry.get("dijkstra_cpu_parallel")
+    others = [("dijkstra_cpu_parallel", lambda: api.shortest_paths(g, method=cpu.name))]
+    others += [(lib, _library(lib, g)) for lib in libraries]
+    for name, fn in others:
+        if isinstance(fn, str):
+            rows.append(dict(base, algorithm=name, kind="cpu", verified=False, error=fn))
+            continue
+        if name in ("scipy", "igraph") and (g.n > 4096 or g.n * g.m > cpu_budget_s * 1e9):   # one thread: ~1e9 relaxations/s
+            rows.append(dict(base, algorithm=name, kind="cpu", verified=False,
+                             error=f"skipped: one thread, n m = {g.n * g.m:.3g} (run up to n = 4096 and {cpu_budget_s:g} s)"))
+            continue
+        ms, d = _wall(fn, 1)
+        ok = _checksum(d) == ref
+        rows.append(dict(base, algorithm=name, kind="cpu", verified=ok, kernel_ms=ms, e2e_ms=ms, threads=(
+            1 if name in ("scipy", "igraph") else os.cpu_count())))
+        log(f"  {name:14s} wall {ms:9.1f} ms verified={ok}")
+        del d
+    if not big:
+        api.shortest_paths(g)
+    ms, d = _wall(lambda: api.shortest_paths(g), 1 if big else repeats)
+    rows.append(dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name, choice=str(choice), e2e_ms=ms,
+                     verified=_checksum(d) == ref, probe_ms=probe.ms))
+    log(f"  auto -> {choice.algorithm.name}: {ms:.1f} ms end to end ({probe})")
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384])
+    ap.add_argument("--graphs", nargs="+", default=list(SG.SUITE + SG.ROADS))
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--libraries", nargs="*", default=list(LIBRARIES))
+    ap.add_argument("--cpu-budget-s", type=float, default=5.0, help="one-thread libraries: skip past this many s")
+    ap.add_argument("--extra", nargs="*", default=["tuned_frontier"], help="GPU codes beside auto's candidates")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args(argv)
+    gpu_device.require_gpu()
+    dev = provenance.gpu_info()["gpu"]
+    out = Path(a.out or Path(__file__).resolve().parents[2] / "data" / "results" / "benchmarks")
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-structure"
+    (out / f"{stem}.provenance.json").write_text(json.dumps(provenance.collect("structure-suite", vars(a)), indent=2,
+                                                            default=str))
+    rows, done = [], set()
+    for n in a.sizes:
+        for name in a.graphs:
+            if name in SG.ROADS and name in done or name == "complete" and n > 4096:
+                continue                      # a road network at its own n, once; the complete graph once, at 2048
+            size = 2048 if name == "complete" else n
+            g = SG.make(name, size, seed=size)
+            done.add(name)
+            print(f"{name} n={g.n} m={g.m}", flush=True)
+            rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra)
+            pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
+    df = pd.DataFrame(rows)
+    print(summary(df).to_string(index=False))
+    return 0
+
+
+def summary(df):
+    """Per graph: auto's pick, the fastest verified GPU code by kernel time and by end to end, auto's end-to-end time
+    over the fastest code's, and the CPU codes' times."""
+    out = []
+    for (gname, n), t in df.groupby(["graph", "n"], sort=False):
+        gpu = t[(t.kind == "gpu") & (t.verified == True)]              # noqa: E712 (a column of bools)
+        auto = t[t.kind == "auto"].iloc[0] if (t.kind == "auto").any() else None
+        cpu = {r.algorithm: r.e2e_ms for r in t[(t.kind == "cpu") & (t.verified == True)].itertuples()}  # noqa: E712
+        row = dict(graph=gname, n=n, hop_depth=int(t.hop_depth.iloc[0]), auto=auto.picked if auto is not None else "-")
+        if len(gpu):
+            fk, fe = gpu.loc[gpu.kernel_ms.idxmin()], gpu.loc[gpu.e2e_ms.idxmin()]
+            row.update(fastest_kernel=f"{fk.algorithm} {fk.kernel_ms:.1f} ms", fastest_e2e=f"{fe.algorithm} {fe.e2e_ms:.1f} ms")
+            if auto is not None:
+                row["auto_over_fastest_e2e"] = round(float(auto.e2e_ms / fe.e2e_ms), 2)
+        row.update({f"{k} ms": round(float(v), 1) for k, v in cpu.items()})
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""The solver's device-resident end-to-end path (gpu/resident.py; issue 36, item 1): every GPU code with a
+``resident`` form gives, through ``shortest_paths``, exactly the CPU reference's distances in every dtype, for
+all rows or some (``indices``), on the host (pinned, or the caller's ``out``) or left on the device."""
+import numpy as np
+import pytest
+from scipy.sparse import csgraph
+
+import apsp_kernels as ak
+from apsp_kernels import NegativeCycleError
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import generators as G
+from apsp_kernels.core.graph import Graph
+
+pytestmark = pytest.mark.gpu
+
+RESIDENT = [a.name for a in registry.ALGORITHMS.values() if a.resident is not None]
+
+
+def _reference(g):
+    return csgraph.shortest_path(g.to_scipy(), method="D" if not g.has_negative else "J")
+
+
+def _graphs():
+    yield G.kemp(1, 0, 0, 1, 9, seed=0)                        # one vertex
+    yield G.kemp(31, 0, 4, 0, 20, seed=1)                      # weight 0 allowed, out-degree 0 allowed
+    yield G.kemp(130, 1, 5, 1, 1000, seed=2)                   # past one 128 tile: padding
+    ring = np.arange(300)
+    yield Graph.from_edges(300, np.r_[ring, (ring + 1) % 300], np.r_[(ring + 1) % 300, ring],
+                           np.r_[np.full(300, 7), np.full(300, 3)])                    # deep: a ring both ways
+    yield Graph.from_edges(5, np.array([0, 3]), np.array([1, 4]), np.array([2, 9]))     # disconnected pieces
+
+
+def test_every_auto_gpu_code_has_a_resident_form():
+    assert {"tuned_fw", "tuned_sparse"} <= set(RESIDENT)
+
+
+@pytest.mark.parametrize("name", RESIDENT)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
+def test_resident_distances_equal_the_reference(name, dtype):
+    for g in _graphs():
+        ref = _reference(g)
+        d = ak.shortest_paths(g, method=name, dtype=dtype)
+        assert d.dtype == np.dtype(dtype) and d.shape == (g.n, g.n)
+        fin = np.isfinite(ref)
+        assert np.array_equal(d[fin], ref[fin].astype(dtype)), (name, g.n)
+        none = {np.dtype(np.int32): ak.INF, np.dtype(np.int64): ak.INF64}.get(np.dtype(dtype), np.inf)
+        assert (d[~fin] == none).all(), (name, g.n)
+
+
+@pytest.mark.parametrize("name", RESIDENT)
+def test_device_out_and_indices(name):
+    import cupy as cp
+    g = G.kemp(200, 1, 6, 1, 500, seed=3)
+    full = ak.shortest_paths(g, method=name)
+    on_gpu = ak.shortest_paths(g, method=name, device=True)
+    assert isinstance(on_gpu, cp.ndarray) and np.array_equal(on_gpu.get(), full)
+    from apsp_kernels.algorithms.gpu.resident import pinned_like
+    out = pinned_like((g.n, g.n))
+    assert ak.shortest_paths(g, method=name, out=out) is out and np.array_equal(out, full)
+    rows = [5, 0, 199, 5]                                      # unsorted, repeated
+    assert np.array_equal(ak.shortest_paths(g, method=name, indices=rows), full[rows])
+    assert np.array_equal(ak.shortest_paths(g, method=name, indices=7), full[7])
+    d, pred = ak.shortest_paths(g, method=name, return_predecessors=True, device=True)
+    assert isinstance(pred, cp.ndarray)
+    _, ref_pred = ak.shortest_paths(g, method="D", return_predecessors=True)
+    assert np.array_equal(d.get(), full) and pred.shape == ref_pred.shape
+    with pytest.raises(ValueError, match="out must be a C-contiguous numpy array"):
+        ak.shortest_paths(g, method=name, out=np.empty((g.n, g.n), np.float32))
+
+
+def test_a_negative_cycle_is_refused_on_the_device():
+    g = Graph.from_edges(3, np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([1, -5, 1]))
+    with pytest.raises(NegativeCycleError):
+        ak.shortest_paths(g, method="tuned_fw")
