@@ -7,7 +7,11 @@
 # Arguments, if any, name the codes to check (scripts/sanitize.sh nthu_blocked nthu_multi).
 # SANITIZE_SIZES overrides the sizes (default "64 100"): the tuned codes pad to 128, so their multi-round
 # paths (tuned_fw's phases 2 and 3, tuned_sparse's several batches) need n > 128 or 256:
-#   SANITIZE_SIZES="100 300" scripts/sanitize.sh tuned_fw tuned_fw_stream tuned_sparse   (scripts/tuned_bench.sh)
+#   SANITIZE_SIZES="100 300" scripts/sanitize.sh tuned_fw tuned_fw_stream tuned_sparse tuned_frontier
+#                                                                                        (scripts/tuned_bench.sh)
+# tuned_frontier's int32 kernel runs here (racecheck: its shared bitmaps, atomicOr'd within a round and
+# cleared between two barriers); its float32 one under the sanitizer through its GPU tests:
+#   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_frontier_gpu.py -k "bit_for_bit and not 1000"
 # tuned_fw_ooc's forced mode caps its super-blocks at 3 x 128, so its streamed path needs n > 384:
 #   SANITIZE_SIZES="300 500" scripts/sanitize.sh tuned_fw_ooc                            (scripts/tuned_bench.sh)
 # Prints one summary line per run; exits non-zero if any run does not end as expected.

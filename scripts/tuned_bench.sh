@@ -7,7 +7,8 @@
 #      then tuned_fw_ooc at the same sizes with a budget of a quarter of its matrix (stage ooc: its 1.3x target
 #      against tuned_fw's rows; below n ~ 16384 super-blocks that small are PCIe-bound by design);
 #   3. in the same file, at n = 16384: Harish atomic and the 16-core CPU Dijkstra (tuned_sparse's targets);
-#   4. compute-sanitizer memcheck and racecheck of the tuned codes at n = 100 and 300 (multi-round paths), and
+#   4. compute-sanitizer memcheck and racecheck of the tuned codes at n = 100 and 300 (multi-round paths;
+#      tuned_frontier's bitmaps of 4 and 10 words), and
 #      of tuned_fw_ooc at n = 300 (in core) and 500 (its forced mode streams two super-blocks; its sanitizer
 #      logs stay in /tmp, their summaries and any failure's tail go to the log);
 #   5. n = 32768 (tuned_fw, tuned_sparse, Katz & Kider, tuned_fw_ooc in a quarter) if the time left allows, and
@@ -56,7 +57,7 @@ stage ooc 120 bash -c "$BENCH --sizes 4096 8192 16384 --repeats 3 --large-repeat
     | grep -v '^ ' | tee -a $LOG"      # medians of 3 after a warm-up: one cold solve at 8192 read 80 ms, the probe's 60-62
 stage baselines 130 bash -c "$BENCH --sizes 16384 --algorithms harish/atomic --cpu dijkstra_cpu_parallel 2>&1 \
     | grep -v '^ ' | tee -a $LOG"
-stage sanitize 150 bash -c "SANITIZE_SIZES='100 300' scripts/sanitize.sh tuned_fw tuned_fw_stream tuned_sparse 2>&1 | tee -a $LOG"
+stage sanitize 150 bash -c "SANITIZE_SIZES='100 300' scripts/sanitize.sh tuned_fw tuned_fw_stream tuned_sparse tuned_frontier 2>&1 | tee -a $LOG"
 stage sanitize_ooc 120 bash -c "mkdir -p /tmp/sanitize_ooc && OUT=/tmp/sanitize_ooc SANITIZE_SIZES='300 500' \
     scripts/sanitize.sh tuned_fw_ooc 2>&1 | tee -a $LOG"
 stage phases 60 bash -c "$PY scripts/tuned_phases.py 16384 3 2>&1 | tee -a $LOG"

@@ -21,6 +21,7 @@ from .gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
 from .gpu.multi import SYNC_DESIGNS
 from .gpu import tuned
 from .gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
+from .gpu.tuned import frontier as tuned_frontier_mod
 from .gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
 
 
@@ -229,6 +230,14 @@ _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman
      work=lambda g: float(g.n) * g.m,
      notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "
            "(int4), vertex frontier, in place; work counted as n m like Harish's")
+# No auto_rank: not yet benchmarked beside the others, so method="auto" never picks it (issue 36 item 3)
+_add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, frontier bitmap, rounds inside the block)",
+     paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_frontier_mod.footprint,
+     launcher=tuned.tuned_frontier, negative_weights=False, faithful=False, complexity="n m (frontier rounds)",
+     limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
+     notes="one block of 128 threads per source, the output row its distances (atomicMin), the frontier two "
+           "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
+           "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")
 
 PROBLEMS = ("apsp", "bfs", "sssp")
 # The CPU code each single-source problem's GPU results are checked against (tests, sanitizer)

@@ -49,7 +49,26 @@ inline int atomicMin(int* p, int v)                 // blocks run one after anot
     *p = std::min(old, v);
     return old;
 }
+inline unsigned atomicOr(unsigned* p, unsigned v)
+{
+    const unsigned old = *p;
+    *p = old | v;
+    return old;
+}
 inline int __ffs(unsigned x) { return x ? __builtin_ctz(x) + 1 : 0; }
+inline int __float_as_int(float f)
+{
+    int i;
+    std::memcpy(&i, &f, sizeof i);
+    return i;
+}
+inline float __int_as_float(int i)
+{
+    float f;
+    std::memcpy(&f, &i, sizeof f);
+    return f;
+}
+inline void* emu_dynamic_shared = nullptr;    // a kernel's extern __shared__ array: the harness points it at a buffer
 
 enum EmuState { EMU_RUN, EMU_BLOCK_WAIT, EMU_WARP_WAIT, EMU_DONE };
 struct EmuFiber {
@@ -73,6 +92,19 @@ inline void emu_yield(EmuState s)
 }
 
 inline void __syncthreads() { emu_yield(EMU_BLOCK_WAIT); }
+
+inline unsigned emu_tid();
+inline int __syncthreads_or(int pred)       // a barrier that also ORs every thread's pred (read between two waits)
+{
+    const unsigned t = emu_tid(), nt = blockDim.x * blockDim.y * blockDim.z;
+    emu_slot[t] = pred != 0;
+    emu_yield(EMU_BLOCK_WAIT);
+    int r = 0;
+    for (unsigned i = 0; i < nt; ++i)
+        r |= emu_slot[i];
+    emu_yield(EMU_BLOCK_WAIT);
+    return r;
+}
 
 inline unsigned emu_tid() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 

@@ -1,0 +1,171 @@
+"""tuned_frontier without a GPU: its launcher's refusals and choices, and the real kernel source
+(cuda/tuned_frontier.cu) on the CPU emulation of tests/emulate/cuda_host.h, launched as the launcher
+launches it (one block per source, the bitmaps in the emulated dynamic shared memory), exact against the
+reference on the graphs of frontier_graphs.py.  The emulation runs each thread to its next barrier in a
+shuffled order: it checks the kernel's logic (bitmaps, rounds, striding, the stop test, int and float
+paths), not the GPU's memory model; tests/test_tuned_frontier_gpu.py runs the same checks on the device."""
+import ctypes
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import emulation
+import frontier_graphs as F
+
+from apsp_kernels import Graph, GraphError, reference_apsp
+from apsp_kernels.algorithms import registry
+from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR
+from apsp_kernels.algorithms.gpu.tuned import frontier
+from apsp_kernels.core.graph import normalise_inf
+
+INT = ctypes.POINTER(ctypes.c_int)
+FLOAT = ctypes.POINTER(ctypes.c_float)
+
+
+@pytest.fixture(scope="module")
+def emu(tmp_path_factory):
+    return emulation.build("frontier_harness.cpp", "late", tmp_path_factory.mktemp("emu"), "tuned_frontier's kernel")
+
+
+def run(lib, g, sources=None, threads=frontier.THREADS, dtype=None):
+    """(distances, most rounds) of the emulated kernel, prepared by the launcher's own csr_arrays."""
+    dtype, indptr, indices, w = frontier.csr_arrays(g, dtype)
+    src = np.arange(g.n, dtype=np.int32) if sources is None else np.asarray(sources, np.int32)
+    fl = dtype == "float32"
+    D = np.full((src.size, g.n), np.nan if fl else -5, np.float32 if fl else np.int32)   # poison: all written
+    p = lambda a, t=INT: np.ascontiguousarray(a).ctypes.data_as(t)
+    fn = lib.emu_tfr_float if fl else lib.emu_tfr_int
+    rounds = fn(D.ctypes.data_as(FLOAT if fl else INT), g.n, p(indptr), p(indices), p(w, FLOAT if fl else INT), p(src),
+                int(src.size), threads)
+    assert rounds >= 0, "a block still had a frontier after n + 1 rounds"
+    assert rounds <= g.n
+    return (D if fl else normalise_inf(D)), rounds
+
+
+# ------------------------------------------------------------------ the launcher, no kernel
+def test_block_size_is_written_once():
+    text = (CUDA_DIR / "tuned_frontier.cu").read_text()
+    assert int(re.search(r"#define TFR_THREADS (\d+)", text).group(1)) == frontier.THREADS
+
+
+def test_refusals_in_one_line_before_any_gpu_work():
+    a = registry.get("tuned_frontier")
+    with pytest.raises(GraphError, match="tuned_frontier needs non-negative edge weights"):
+        a.run(Graph.from_edges(2, [0], [1], [-1]))
+    with pytest.raises(GraphError, match="non-negative"):
+        a.run(Graph.from_edges(2, [0], [1], [-1.5], dtype="auto"))
+    with pytest.raises(GraphError, match="beyond float32"):
+        a.run(Graph.from_edges(2, [0], [1], [1e39], dtype="auto"))
+    with pytest.raises(GraphError, match="needs int32 weights"):                   # floats asked to be int32
+        a.run(Graph.from_edges(2, [0], [1], [0.5], dtype="auto"), dtype="int32")
+    with pytest.raises(GraphError, match="needs int32 weights"):                   # int64 weights: not silently float
+        a.run(Graph.from_edges(3, [0, 1], [1, 2], [2**40, 1], dtype="auto"))
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        a.run(F.path(3, 0), dtype="float64")
+    with pytest.raises(ValueError, match="source 3 is not a vertex"):
+        a.run(F.path(3, 0), sources=[0, 3])
+    with pytest.raises(ValueError, match="integers"):
+        a.run(F.path(3, 0), sources=[0.5])
+
+
+def test_nothing_to_solve_needs_no_gpu():
+    a = registry.get("tuned_frontier")
+    d, t = a.run(F.path(5, 0), sources=[])
+    assert d.shape == (0, 5) and d.dtype == np.int32 and t["sources"] == 0
+    d, t = a.run(Graph.from_edges(0, [], [], []))
+    assert d.shape == (0, 0)
+    d, t = a.run(Graph.from_edges(0, [], [], []), dtype="float32")
+    assert d.shape == (0, 0) and d.dtype == np.float32
+
+
+def test_dtype_follows_the_weights_and_minus_zero_becomes_plus_zero():
+    assert frontier.csr_arrays(F.path(4, 1))[0] == "int32"
+    dt, _, _, w = frontier.csr_arrays(F.path(4, 1), "float32")
+    assert dt == "float32" and w.dtype == np.float32
+    g = F.float_graph(40, 2)
+    dt, _, _, w = frontier.csr_arrays(g)
+    assert dt == "float32" and w.dtype == np.float32 and not np.signbit(w).any() and (w == 0).any()
+
+
+def test_footprint_and_shared_memory():
+    assert frontier.footprint(1000, 4000) == 4 * 1000 * 1000 + 4 * (1001 + 8000) + 8 * 1000
+    assert frontier.footprint(1000, 4000, rows=10) == 4 * 10 * 1000 + 4 * (1001 + 8000) + 80
+    assert frontier.shared_bytes(65536) == 16384 and frontier.shared_bytes(33) == 16 and frontier.shared_bytes(1) == 8
+    assert registry.get("tuned_frontier").auto_rank is None                       # auto never picks it (yet)
+
+
+# ------------------------------------------------------------------ the kernel, emulated
+@pytest.mark.parametrize("n", F.SIZES)
+def test_every_kind_exact(emu, n):
+    """Every source at n <= 127 with 3 threads a block (each scans several bitmap words), and five sources
+    with the launcher's 128; at n = 1000 five sources with 8 threads, 4 words each (the emulation runs a
+    fiber per thread, slow on deep graphs: every source at n = 1000 is the GPU test's)."""
+    for label, g in F.kinds(n, seed=40 + n):
+        ref = reference_apsp(g)
+        src = np.unique(np.r_[0, n - 1, n // 2, np.random.default_rng(n).integers(0, n, 2)])
+        if n <= 127:
+            np.testing.assert_array_equal(run(emu, g, threads=3)[0], ref, err_msg=f"{label} n={n}")
+        threads = frontier.THREADS if n <= 127 else 8
+        d, _ = run(emu, g, sources=src, threads=threads)
+        np.testing.assert_array_equal(d, ref[src], err_msg=f"{label} n={n}, {threads} threads")
+
+
+@pytest.mark.parametrize("n", (2, 33, 127))
+def test_parallel_edges_and_self_loops(emu, n):
+    g, twin = F.multi_edges(n, seed=n)
+    assert g.m > 3 * twin.m - 1                                   # the kernel does see the copies and loops
+    np.testing.assert_array_equal(run(emu, g, threads=5)[0], reference_apsp(twin))
+
+
+def test_sources_subset_repeated_and_unsorted(emu):
+    g = F.kinds(127, seed=3)[3][1]                                # the grid
+    full, _ = run(emu, g, threads=4)
+    src = [100, 5, 5, 126, 0, 100, 64]
+    d, _ = run(emu, g, sources=src, threads=4)
+    assert d.shape == (7, 127)
+    np.testing.assert_array_equal(d, full[src])
+    np.testing.assert_array_equal(full, reference_apsp(g))
+
+
+def test_rounds_of_a_directed_path(emu):
+    """From 0, round t lowers vertex t + 1 only (a round reads its bitmap words once): n rounds; from the
+    last vertex, one."""
+    n = 300
+    g = F.path(n, 9)
+    assert run(emu, g, sources=[0], threads=7)[1] == n
+    assert run(emu, g, sources=[n - 1], threads=7)[1] == 1
+
+
+@pytest.mark.parametrize("n", (1, 2, 33, 127))
+def test_float32_exact_against_float32_dijkstra_and_within_the_bound_of_float64(emu, n):
+    from scipy.sparse import csgraph
+    g = F.float_graph(n, seed=n)                                  # n = 1: an int Graph (no edge), float32 asked
+    d, _ = run(emu, g, threads=3, dtype="float32")
+    assert d.dtype == np.float32
+    _, indptr, indices, w32 = frontier.csr_arrays(g, "float32")
+    np.testing.assert_array_equal(d, F.float32_dijkstra(n, indptr, indices, w32, range(n)))
+    want = csgraph.shortest_path(g.to_scipy(), method="D") if n else np.zeros((0, 0))
+    assert np.array_equal(np.isinf(d), np.isinf(want))
+    fin = np.isfinite(want)
+    np.testing.assert_allclose(d[fin], want[fin], rtol=F.float_tolerance(n), atol=0)
+
+
+def test_integer_valued_float32_is_exact(emu):
+    """Integer weights in float32 where every distance is below 2^24: every sum exact, so the int answer."""
+    for label, g in F.kinds(127, seed=8)[:5]:
+        d, _ = run(emu, g, threads=3, dtype="float32")
+        np.testing.assert_array_equal(d, F.int_to_float(reference_apsp(g)), err_msg=label)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 40), data=st.data(), threads=st.sampled_from([1, 2, 5, 32, 128]))
+def test_property_random_small_graphs(emu, n, data, threads):
+    """Any directed graph of up to 40 vertices with weights 0..1000, any block size: exact."""
+    m = data.draw(st.integers(0, 4 * n))
+    src = data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    dst = data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    w = data.draw(st.lists(st.integers(0, 1000), min_size=m, max_size=m))
+    g, twin = F.raw(n, src, dst, w)                               # parallel edges and self-loops as drawn
+    np.testing.assert_array_equal(run(emu, g, threads=threads)[0], reference_apsp(twin))
