@@ -5,6 +5,7 @@ with -9999), computed by any verified algorithm of the registry, or by the CPU c
 (:mod:`.algorithms.cpu.wide`) where a graph's weights are floats or its paths pass the int32 bound."""
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 import numpy as np
@@ -234,9 +235,10 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     if not algo.negative_weights and g.has_negative:
         raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
     check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
-    D, _ = algo.run_resident(g, variant=variant)
-    R.finish(D)
-    if sources is not None:
+    by_rows = sources is not None and "sources" in inspect.signature(algo.resident).parameters   # only those rows
+    D, _ = algo.run_resident(g, variant=variant, **({"sources": sources} if by_rows else {}))
+    R.finish(D, square=not by_rows)
+    if sources is not None and not by_rows:
         import cupy as cp
         D = D[cp.asarray(sources)]
     res = R.converted(D, dtype)

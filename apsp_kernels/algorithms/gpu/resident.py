@@ -35,12 +35,16 @@ def dense_on_device(g: Graph, size):
     return D, dict(alloc_ms=alloc, h2d_ms=(time.perf_counter() - t0) * 1e3, d2h_ms=0.0)
 
 
-def finish(D):
-    """:func:`core.distances.finish` on the device: values past MAX_PATH_WEIGHT are INF (in place), and a
-    negative diagonal entry is a negative cycle (NegativeCycleError, as the host path raises)."""
+def finish(D, square=True):
+    """:func:`core.distances.finish` on the device: values past MAX_PATH_WEIGHT are INF (in place, views too), and
+    where ``D`` is the whole n x n matrix (``square``) a negative diagonal entry is a negative cycle
+    (NegativeCycleError, as the host path raises)."""
     cp = gpu_device.require_gpu()
-    D[D > MAX_PATH_WEIGHT] = INF
-    if D.shape[0] == D.shape[1] and D.size:
+    if "inf" not in _CONVERT:
+        _CONVERT["inf"] = cp.ElementwiseKernel("", "int32 d", f"if (d > {MAX_PATH_WEIGHT}) d = {int(INF)}",
+                                               "apsp_resident_normalise_inf")
+    _CONVERT["inf"](D)
+    if square and D.shape[0] == D.shape[1] and D.size:
         diag = D.diagonal()
         v = int(cp.argmin(diag))
         if int(diag[v]) < 0:

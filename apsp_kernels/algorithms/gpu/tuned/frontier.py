@@ -76,6 +76,25 @@ def _shared_limit(cp, fn, smem):
 
 
 def tuned_frontier(g: Graph, sources=None, dtype=None):
+    D, timings = _solve(g, sources, dtype)
+    if not isinstance(D, np.ndarray):
+        t0 = time.perf_counter()
+        D = D.get()
+        timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
+    return (normalise_inf(D) if timings["dtype"] == "int32" else D), timings
+
+
+def tuned_frontier_resident(g: Graph, sources=None):
+    """The solver's end-to-end path (``shortest_paths``): the int32 rows of ``sources`` (all by default) left on
+    the device, INF not yet normalised, and the timings."""
+    D, timings = _solve(g, sources, "int32")
+    if isinstance(D, np.ndarray):
+        D = gpu_device.require_gpu().asarray(D)
+    return D, timings
+
+
+def _solve(g, sources, dtype):
+    """The kernel: the (sources x n) device matrix (a host array where there is nothing to solve), the timings."""
     dtype, indptr, indices, weights = csr_arrays(g, dtype)
     n = g.n
     src = np.arange(n, dtype=np.int64) if sources is None else as_sources(sources, n)
@@ -101,12 +120,9 @@ def tuned_frontier(g: Graph, sources=None, dtype=None):
     timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
     with gpu_runtime.EventTimer() as t:
         gpu_runtime.launch(NAME, fn, (k,), (THREADS,), (D, Va, Ea, Wa, Sa, np.int32(n), rounds), shared_mem=smem)
-    t0 = time.perf_counter()
-    d = D.get()
-    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
     r = rounds.get()
     if (r < 0).any():
         raise RuntimeError(f"{NAME}: source {int(src[np.argmax(r < 0)])} still had a frontier after n + 1 = {n + 1} "
                            f"rounds (a bug: weights are >= 0)")
     timings.update(kernel_ms=t.ms, rounds_max=int(r.max()))
-    return (normalise_inf(d) if dtype == "int32" else d), timings
+    return D, timings
