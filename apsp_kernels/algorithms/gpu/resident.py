@@ -64,7 +64,10 @@ def converted(D, dtype):
         raise ValueError(f"dtype must be a float type (np.inf for no path), int32 (INF) or int64 (INF64), got {dtype}")
     key = dt.str
     if key not in _CONVERT:
-        none = "(T)INFINITY" if dt.kind == "f" else f"(T){int(INF64)}LL"
+        none = {"float32": "__int_as_float(0x7f800000)", "float64": "__longlong_as_double(0x7ff0000000000000LL)"}.get(
+            dt.name, f"(T){int(INF64)}LL")                       # +inf by its bits: NVRTC has no INFINITY
+        if dt.kind == "f" and dt.name not in ("float32", "float64"):
+            raise ValueError(f"dtype {dt} is not one the device converts to: float64, float32, int32 or int64")
         _CONVERT[key] = cp.ElementwiseKernel("int32 x", "T y", f"y = x == {int(INF)} ? {none} : (T)x",
                                              f"apsp_resident_to_{dt.name}")
     return _CONVERT[key](D, cp.empty(D.shape, dt))
