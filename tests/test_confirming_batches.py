@@ -1,11 +1,12 @@
 """The studies with their own measurement (seeds 001, 002, 004): each independent batch's verdicts side by
-side (apsp_kernels.study.report.batches), the recorded table recomputed from the records, and the pieces that
-word it."""
+side (apsp_kernels.study.report.batches, over the registry's studies that declare confirming batches), the
+recorded table recomputed from the records, and the pieces that word it."""
 import pandas as pd
 import pytest
 
 from apsp_kernels import paths
 from apsp_kernels.study.method import claims
+from apsp_kernels.study.registry import STUDIES
 from apsp_kernels.study.report import batches as B
 
 
@@ -43,8 +44,14 @@ def test_the_nthu_runs_of_one_day_form_one_batch(tmp_path):
         d = tmp_path / f"{name}-nthu-single"
         d.mkdir()
         (d / "nthu-single.csv").write_text("n\n")
-    got = B.nthu_single_batches(tmp_path)
-    assert [(b, len(rs)) for b, rs in got] == [("20261123-nthu-single (2 runs)", 2), ("20261125-nthu-single (1 runs)", 1)]
+    got = STUDIES["nthu"].confirming.batches((tmp_path,))
+    assert [(b.name, len(b.files)) for b in got] == [("20261123-nthu-single (2 runs)", 2), ("20261125-nthu-single (1 runs)", 1)]
+
+
+def test_the_compared_studies_are_the_registry_s_that_declare_confirming_batches():
+    assert [s.name for s in B.confirming_studies()] == ["hochberg", "nthu", "iitkgp"]
+    nthu = STUDIES["nthu"].confirming
+    assert not nthu.holds("nthu_multi_2gpu_speedup") and nthu.holds("nthu_bigger_blocks_faster")
 
 
 @pytest.mark.slow
@@ -55,4 +62,4 @@ def test_the_recorded_table_is_what_the_records_give():
     again = B.side_by_side(B.verdicts_by_batch()).astype(str)
     pd.testing.assert_frame_equal(recorded.astype(str).reset_index(drop=True), again.reset_index(drop=True))
     two = recorded[recorded["batch 2"] != ""]
-    assert len(two) >= 26 and set(two["study"]) == {s for s, _, _ in B.STUDIES}
+    assert len(two) >= 26 and set(two["study"]) == {s.confirming.label for s in B.confirming_studies()}

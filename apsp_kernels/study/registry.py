@@ -1,18 +1,24 @@
 """Every study, registered the way an algorithm is (issue 31): one :class:`Study` entry holds what the
 runner, the summary, the index, the stability check and the tests need to know of it.  Its claims are
 those of data/claims.yaml that name it (``study:``); its measuring code is data/studies.yaml's (the
-code fingerprint); its parts live in ``seeds/<name>/`` (spec, runs, load, verdicts, figures)."""
+code fingerprint); its parts live in ``seeds/<name>/`` (spec, runs, load, verdicts, figures).  A claim that the
+study's own rows do not decide is decided by its kind's default measurement on the study's ``frame``
+(:meth:`Study.verdict_rows`): a claim is never dropped."""
 from __future__ import annotations
 
 import importlib
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+import pandas as pd
 
 from .. import paths
 from ..measure.provenance import study_code
 from . import records
 from .method import claims as claims_mod
+from .method.timings import KEMP
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,16 @@ class Batch:
     name: str
     path: Path
     files: tuple = ()
+
+
+@dataclass(frozen=True)
+class Confirming:
+    """How a study's confirming batches (measured again under the fixed method, each independent) are compared claim
+    by claim: report/batches.py -> data/results/confirming-batches.csv."""
+    label: str                  # the study as that table names it
+    batches: Callable           # roots -> [Batch], oldest first (``files``: the run folders a batch pools)
+    holds: Callable = None      # claim id -> whether the comparison holds it (None: every claim of the study)
+    measured: Callable = None   # loaded -> its (stage, graph) pairs, for what a verdict rests on (None: not asked)
 
 
 @dataclass(frozen=True)
@@ -34,7 +50,11 @@ class Study:
     figures: str                # the module of its figures
     find: Callable              # roots -> its batches, oldest first
     load: Callable              # batch -> what verdict_rows reads
-    rows: Callable              # (loaded, claims) -> its verdict rows
+    rows: Callable              # (loaded, claims) -> its verdict rows, from the claims it has rules for
+    frame: Callable = None      # loaded -> its runs as a campaign-shaped table (method/timings' columns), or None
+                                # where the batch has none: what its other claims are decided on (verdicts.evaluate)
+    graph: str = None           # the graph such a claim is read on where it names none (claims.yaml ``graph``)
+    confirming: Confirming = None   # its confirming batches, where it has them
 
     @property
     def code(self):
@@ -50,8 +70,40 @@ class Study:
         return self.find((paths.RECORDED,) if roots is None else roots)
 
     def verdict_rows(self, loaded, C=None):
-        """The verdict rows of one loaded batch (a list of dicts, or a table for the tuned line's targets)."""
-        return self.rows(loaded, C or claims_mod.load())
+        """The verdict rows of one loaded batch (a list of dicts, or a table; the tuned line's: its targets): its own
+        rows, then :meth:`default_row` for every other claim of the study, so that a claim added to data/claims.yaml
+        reaches the summary with no code."""
+        C = C or claims_mod.load()
+        rows = self.rows(loaded, C)
+        table = isinstance(rows, pd.DataFrame)
+        done = set(rows["claim"]) if table and "claim" in rows else set() if table else {r["claim"] for r in rows}
+        extra = [self.default_row(c, loaded) for cid, c in self.claims(C).items() if cid not in done]
+        if not extra:
+            return rows
+        if table and "claim" not in rows:
+            raise ValueError(f"study {self.name} has targets, not claims: claim {extra[0]['claim']} cannot be decided here")
+        if table:
+            from .method import verdicts as V
+            return pd.concat([rows, V.table(extra, claims=C)], ignore_index=True)
+        return rows + extra
+
+    def default_row(self, c, loaded):
+        """The row of a claim that the study's own rows do not decide: its kind's default measurement
+        (verdicts.evaluate) on :attr:`frame`, on the claim's graph or the study's; 'not testable', saying why,
+        where the study declares no table, the batch holds none, or a speed-up has no graph to be read on."""
+        from .method import verdicts as V        # here: listing the studies needs none of the verdict machinery
+        df = self.frame(loaded) if self.frame is not None else None
+        graph = c.get("graph") or self.graph
+        why = (f"study {self.name} declares no measurement table for a claim without a rule of its own (registry: frame)"
+               if self.frame is None else
+               f"this batch of study {self.name} holds no measurement for a claim without a rule of its own"
+               if df is None or df.empty else
+               f"the claim names no graph (claims.yaml graph) and study {self.name} has no default one"
+               if graph is None and c.get("kind") in ("range", "value") else None)
+        if why:
+            return V.evaluate({**c, "testable_here": False, "not_testable_reason": why}, df)
+        return V.evaluate({**c, "graph": graph}, df, note=f"decided by its kind's default measurement on study "
+                          f"{self.name}'s runs" + (f", graph {graph}" if graph else ""))
 
     def module(self, part):
         """One room of its package: ``spec``, ``runs``, ``load``, ``verdicts``, ``figures``."""
@@ -84,7 +136,17 @@ def _hochberg_rows(st, C):
     return _seed("hochberg", "verdicts").verdict_rows(st, C)
 
 
+_hochberg_find = _folders("*-hochberg", lambda d: bool(_seed("hochberg", "load").processes_of(d)))
+
+
+def _processes(batches):        # its batches of independent processes (p<K>/ each), not the first one-process run
+    return lambda roots: [b for b in batches(roots) if any(b.path.glob("p*/results.csv"))]
+
+
 # ------------------------------------------------------------------ IIT Kharagpur (seed 001)
+_iitkgp_find = _folders("*-iitkgp", lambda d: any(d.glob("*/results.csv")))
+
+
 def _iitkgp_rows(rep, C):
     return _seed("iitkgp", "verdicts").evaluate_all(rep, C)
 
@@ -97,13 +159,20 @@ def _nthu_find(roots):
 
 
 def _nthu_load(b):
-    R = _seed("nthu", "load")
-    single = b.name.endswith("-single")
-    return R.load([b.path] if single else [], "single"), R.load([] if single else [b.path], "multi")
+    """(single-GPU records, multi-GPU records) of its folder, or of the run folders it pools (``files``)."""
+    R, dirs = _seed("nthu", "load"), list(b.files) or [b.path]
+    return tuple(R.load([d for d in dirs if (d / f"nthu-{k}.csv").exists()], k) for k in ("single", "multi"))
 
 
 def _nthu_rows(loaded, C):
     return _seed("nthu", "verdicts").rows(C, *loaded)
+
+
+def _nthu_days(roots):
+    """The one-GPU runs of one day, one confirming batch (one run a lease; those of 23 and 25 Nov: two batches)."""
+    runs = [b for b in _nthu_find(roots) if b.name.endswith("-single")]
+    return [Batch(f"{day}-nthu-single ({len(g)} runs)", g[0].path.parent, tuple(b.path for b in g))
+            for day, g in ((day, list(g)) for day, g in itertools.groupby(runs, key=lambda b: b.name[:8]))]
 
 
 # ------------------------------------------------------------------ the tuned line (issue 14): each date one batch
@@ -125,16 +194,23 @@ STUDIES = {s.name: s for s in (
           ("00_environment_and_cpu_baselines", "01_tran_fw", "02_katz_kider", "03_harish_scaling", "04_memory_modes",
            "05_out_of_core", "06_all_algorithms"), f"{__package__}.report.runner --stage measure",
           f"{__package__}.show.figures",
-          _folders("*-campaign", lambda d: any(d.glob("process-*.csv"))), _kemp_load, _kemp_rows),
+          _folders("*-campaign", lambda d: any(d.glob("process-*.csv"))), _kemp_load, _kemp_rows,
+          frame=lambda df: df, graph=KEMP),
     Study("hochberg", "Hochberg's naive FW and its explorations", ("002",), ("08_hochberg",), "scripts/hochberg_measure.py",
-          f"{_S}.hochberg.figures", _folders("*-hochberg", lambda d: bool(_seed("hochberg", "load").processes_of(d))),
-          _hochberg_load, _hochberg_rows),
+          f"{_S}.hochberg.figures", _hochberg_find, _hochberg_load, _hochberg_rows,
+          frame=lambda st: _seed("hochberg", "load").frame(st), graph="cycle_undirected",     # his graph: load.HIS_GRAPH
+          confirming=Confirming("Hochberg (seed 002)", _processes(_hochberg_find))),
     Study("nthu", "NTHU's blocked FW on one and several GPUs", ("004",), ("09_nthu",), "scripts/nthu_measure.py",
-          f"{_S}.nthu.figures", _nthu_find, _nthu_load, _nthu_rows),
+          f"{_S}.nthu.figures", _nthu_find, _nthu_load, _nthu_rows,
+          frame=lambda loaded: loaded[0] if len(loaded[0]) else None, graph=KEMP,           # the one-GPU runs
+          confirming=Confirming("NTHU, one GPU (seed 004)", _nthu_days,      # its two-GPU claims need a second two-GPU batch
+                                holds=lambda cid: cid not in _seed("nthu", "load").MULTI)),
     Study("iitkgp", "IIT Kharagpur's BFS, SSSP and APSP on large sparse graphs", ("001",), ("10_iitkgp",),
           "scripts/iitkgp_measure.py", f"{_S}.iitkgp.figures",
-          _folders("*-iitkgp", lambda d: any(d.glob("*/results.csv"))), lambda b: _seed("iitkgp", "load").load(b.path),
-          _iitkgp_rows),
+          _iitkgp_find, lambda b: _seed("iitkgp", "load").load(b.path), _iitkgp_rows,
+          frame=lambda rep: _seed("iitkgp", "load").frame(rep),             # no default graph: each claim names its own
+          confirming=Confirming("IIT Kharagpur (seed 001)", _iitkgp_find,
+                                measured=lambda rep: set(map(tuple, rep.df[["stage", "graph"]].drop_duplicates().to_numpy())))),
     Study("tuned", "The tuned line's targets (issue 14; no paper's claims)", (), ("11_tuned",), "apsp_kernels.__main__ bench",
           f"{_S}.tuned.figures", _tuned_find, lambda b: _seed("tuned", "load").load(list(b.files)), _tuned_rows),
 )}

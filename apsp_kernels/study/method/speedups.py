@@ -65,11 +65,16 @@ def kemp_vs_ours(c, sp):
     return "; ".join(out) or "-"
 
 
+def graph_of(c):
+    """The graph a claim's speed-ups are read on: its ``graph`` (claims.yaml), else Kemp's graphs (the campaign's)."""
+    return c.get("graph") or M.KEMP
+
+
 def speedup_pair(df, c, sizes=None):
     """(end-to-end, kernel-only) per-size speed-ups for a claim's algorithm over its baseline."""
     cols = time_cols(c)
     kw = dict(variant=c.get("variant"), baseline_variant=c.get("baseline_variant"), sizes=sizes,
-              invert=bool(c.get("invert")))
+              invert=bool(c.get("invert")), graph=graph_of(c))
     e2e = M.speedups(df, c["algorithm"], c["baseline"], time_col=cols("end_to_end")[0],
                      base_time_col=cols("end_to_end")[1], **kw)
     ker = M.speedups(df, c["algorithm"], c["baseline"], time_col=cols("kernel")[0], base_time_col=cols("kernel")[1], **kw)
@@ -87,7 +92,7 @@ def speedup_columns(df, c, ns, pair=None):
                ours_kernel=interval(*geo_interval(ker)) if len(ker) else "-",
                baseline_timed=", ".join(sorted(set(e2e["baseline_timed"]))) if len(e2e) else "-")
     if registry.get(c["algorithm"]).device == "gpu" and not c.get("invert"):
-        b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns)
+        b = M.best_cpu_speedups(df, c["algorithm"], c.get("variant"), sizes=ns, graph=graph_of(c))
         if len(b):
             out["best_cpu"] = f"{interval(*geo_interval(b))} over " + "/".join(sorted(set(b["best_cpu"])))
     return out

@@ -88,16 +88,16 @@ def sizes_of(df, algorithm, variant=None, graph=KEMP):
 
 
 def pairs(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
-          base_time_col="wall_ms", sizes=None, **kw):
-    """Per n where both were timed (``sizes`` restricts): (n, algorithm's times, baseline's
+          base_time_col="wall_ms", sizes=None, graph=KEMP, **kw):
+    """Per n where both were timed on ``graph`` (``sizes`` restricts): (n, algorithm's times, baseline's
     times, how the algorithm was timed, how the baseline was)."""
-    ns = sorted(set(sizes_of(df, algorithm, variant)) & set(sizes_of(df, baseline, baseline_variant)))
+    ns = sorted(set(sizes_of(df, algorithm, variant, graph)) & set(sizes_of(df, baseline, baseline_variant, graph)))
     if sizes is not None:
         ns = [n for n in ns if n in set(sizes)]
     out = []
     for n in ns:
-        a, ka = times(df, algorithm, variant, n, time_col, **kw)
-        b, kb = times(df, baseline, baseline_variant, n, base_time_col, **kw)
+        a, ka = times(df, algorithm, variant, n, time_col, graph=graph, **kw)
+        b, kb = times(df, baseline, baseline_variant, n, base_time_col, graph=graph, **kw)
         if a.size and b.size:
             out.append((n, a, b, ka, kb))
     return out
@@ -124,24 +124,24 @@ def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_
     return t
 
 
-def best_cpu_times(df, n, candidates=None):
-    """The fastest CPU code we have at n (by median, among the registry's best_cpu codes), and its times."""
+def best_cpu_times(df, n, candidates=None, graph=KEMP):
+    """The fastest CPU code we have at n on ``graph`` (by median, among the registry's best_cpu codes), and its times."""
     from ...algorithms import registry
     best = None
     for c in candidates or registry.best_cpu_candidates():
-        t, kind = times(df, c, None, n)
+        t, kind = times(df, c, None, n, graph=graph)
         if t.size and (best is None or np.median(t) < np.median(best[1])):
             best = (c, t, kind)
     return best
 
 
-def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=None):
+def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=None, graph=KEMP):
     rows = []
-    for n in sizes_of(df, algorithm, variant):
+    for n in sizes_of(df, algorithm, variant, graph):
         if sizes is not None and n not in set(sizes):
             continue
-        a, _ = times(df, algorithm, variant, n, time_col)
-        b = best_cpu_times(df, n)
+        a, _ = times(df, algorithm, variant, n, time_col, graph=graph)
+        b = best_cpu_times(df, n, graph=graph)
         if a.size and b:
             v, lo, hi = stats.ratio_ci(b[1], a)
             rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, best_cpu=b[0], baseline_timed=b[2]))

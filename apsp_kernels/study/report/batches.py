@@ -6,12 +6,14 @@ fresh batch on fresh machine leases under the method as fixed (docs/method.md), 
 claim by claim, whether the batches agree.  Agreement is stability, not validity: it says the
 measurement is repeatable, not that the reading of the claim is right.
 
-A batch is, per study:
+The studies compared are those of the study registry that declare their confirming batches
+(``Study.confirming``); a batch is, per study:
 - Hochberg: a ``<batch>-hochberg/`` folder of ``p<K>/`` processes (each on its own lease);
 - NTHU one GPU: the ``<time>-nthu-single`` runs of one day (the runs of 2026-11-23 and those of
   2026-11-25 were measured as two batches, one run a lease);
 - IIT Kharagpur: a ``<batch>-iitkgp/`` folder (its invocations, 3 processes each).
-The NTHU two-GPU claims are not here (their second batch needs a two-GPU machine).
+The NTHU two-GPU claims are not here (their second batch needs a two-GPU machine).  Each batch's rows are
+the study's (``Study.verdict_rows``): a claim added to data/claims.yaml is compared with no code here.
 
 Computing it loads every batch (about a minute), so the table is written once,
 ``python -m apsp_kernels.study.report.batches`` -> ``data/results/confirming-batches.csv``, notebook 07
@@ -19,7 +21,6 @@ shows it, and tests/test_confirming_batches.py recomputes it from the records (i
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 from pathlib import Path
 
@@ -32,42 +33,10 @@ from ..method import claims as claims_mod
 TABLE = "confirming-batches.csv"
 
 
-def hochberg_batches(root=None):
-    root = Path(root or paths.RECORDED)
-    return [(d.name, [d]) for d in sorted(root.glob("*-hochberg")) if any(d.glob("p*/results.csv"))]
-
-
-def nthu_single_batches(root=None):
-    root = Path(root or paths.RECORDED)
-    runs = sorted(d for d in root.glob("*-nthu-single") if (d / "nthu-single.csv").exists())
-    return [(f"{day}-nthu-single ({len(rs)} runs)", rs)
-            for day, rs in ((day, list(g)) for day, g in itertools.groupby(runs, key=lambda d: d.name[:8]))]
-
-
-def iitkgp_batches(root=None):
-    root = Path(root or paths.RECORDED)
-    return [(d.name, [d]) for d in sorted(root.glob("*-iitkgp")) if any(d.glob("*/results.csv"))]
-
-
-def _hochberg_rows(dirs, C):
-    from ..seeds.hochberg import analysis as H, verdicts as HV
-    return HV.verdict_rows(H.load(str(dirs[0]), recorded_only=True), C), None
-
-
-def _nthu_rows(dirs, C):
-    from ..seeds.nthu import load as R, verdicts as NV
-    return NV.single_rows(C, R.load(dirs, "single")), None
-
-
-def _iitkgp_rows(dirs, C):
-    from ..seeds.iitkgp import load as IR, verdicts as IV
-    rep = IR.load(str(dirs[0]))
-    return IV.evaluate_all(rep), set(map(tuple, rep.df[["stage", "graph"]].drop_duplicates().to_numpy()))
-
-
-STUDIES = (("Hochberg (seed 002)", hochberg_batches, _hochberg_rows),
-           ("NTHU, one GPU (seed 004)", nthu_single_batches, _nthu_rows),
-           ("IIT Kharagpur (seed 001)", iitkgp_batches, _iitkgp_rows))
+def confirming_studies():
+    """The registered studies that declare confirming batches, in the registry's order."""
+    from ..registry import STUDIES            # here: the registry's table of studies names this module's
+    return [s for s in STUDIES.values() if s.confirming is not None]
 
 
 def rests_on(c, measured=None):
@@ -89,13 +58,16 @@ def verdicts_by_batch(root=None, claims=None):
     """One row per (study, batch, claim): verdict, ours [CI], and what it rests on."""
     C = claims or claims_mod.load()
     rows = []
-    for study, batches, evaluate in STUDIES:
-        for name, dirs in batches(root):
-            vrows, measured = evaluate(dirs, C)
-            for r in vrows:
+    for s in confirming_studies():
+        conf = s.confirming
+        for b in conf.batches((Path(root or paths.RECORDED),)):
+            loaded = s.load(b)
+            measured = conf.measured(loaded) if conf.measured else None
+            for r in s.verdict_rows(loaded, C):
                 cid = r["claim"]
-                rows.append(dict(study=study, batch=name, claim=cid, verdict=r["verdict"], ours=r.get("ours"),
-                                 ci_lo=r.get("ci_lo"), ci_hi=r.get("ci_hi"), rests_on=rests_on(C.get(cid, {}), measured)))
+                if conf.holds is None or conf.holds(cid):
+                    rows.append(dict(study=conf.label, batch=b.name, claim=cid, verdict=r["verdict"], ours=r.get("ours"),
+                                     ci_lo=r.get("ci_lo"), ci_hi=r.get("ci_hi"), rests_on=rests_on(C.get(cid, {}), measured)))
     return pd.DataFrame(rows)
 
 

@@ -194,7 +194,9 @@ def evaluate(rep, c):
 
 
 def evaluate_all(rep, C=None):
-    return [evaluate(rep, c) for c in claims_here(C)]
+    """The rows of the claims of the seed's shape (a ``stage`` and its ``graphs``); any other claim of the
+    study is decided by the study registry (Study.verdict_rows: its kind's default on :func:`.load.frame`)."""
+    return [evaluate(rep, c) for c in claims_here(C) if c.get("stage") and c.get("graphs")]
 
 
 def publish(rep, rows, reports_dir=None):
