@@ -88,7 +88,7 @@ def add_alt_text(nb):
                 k += 1
                 md = o.setdefault("metadata", {})
                 shows = (md.get("image/png") or {}).get("alt", "")
-                where = f"In the section '{section}'" if section else "In this report"
+                where = f"In the section '{section.rstrip('.')}'" if section else "In this report"
                 md["alt"] = f"{shows} {where}." if shows else f"{where}: figure {k} (no description recorded)."
     return nb
 

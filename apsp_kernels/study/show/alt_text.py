@@ -46,7 +46,9 @@ def describe(fig):
         name = f"Panel {i}" if len(axes) > 1 else "The chart"
         panels.append(f"{name}{' ' + repr(head.strip()) if head.strip() else ''}: {what}{_series(ax.get_legend(), ax)}")
     shared = "".join(_series(lg) for lg in getattr(fig, "legends", []))
-    text = (f"Figure '{title}'. " if title else "Figure. ") + "; ".join(panels) + (f". For the whole figure{shared}" if shared else "")
+    if not (title or panels):
+        return ""                      # nothing drawn: the page says so rather than describe nothing
+    text = (f"Figure '{title}'. " if title else "") + "; ".join(panels) + (f". For the whole figure{shared}" if shared else "")
     text = " ".join(text.split()).rstrip(".") + "."
     return text if len(text) <= MAX_CHARS else text[:MAX_CHARS - 3].rsplit(" ", 1)[0] + " ..."
 
