@@ -44,7 +44,8 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
     assert "findings.html" in links
     for link in links:
         page = (reports / link).read_text()
-        assert "<table" in page and "data:image/png" in page, link        # table and figure present
+        assert "<table" in page, f"{link}: no table"                      # each apart: a failure says which
+        assert "data:image/png" in page, f"{link}: no embedded figure"
         assert "Traceback" not in page, link
     for p in NB:
         executed = nbformat.read(reports / "executed" / p.name, as_version=4)
