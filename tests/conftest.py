@@ -47,6 +47,7 @@ SLOW = (
     "tests/test_launch.py::test_a_hung_rank_ends_the_call_at_its_deadline_with_one_line",
     "tests/test_launch.py::test_a_rank_that_raises_is_named_with_its_error",
     "tests/test_launch.py::test_a_rank_that_dies_is_named_with_its_exit_code",
+    "tests/test_alt_text.py::test_a_figure_shown_in_a_kernel_carries_its_description",
     "tests/test_notebooks.py::test_summary_runs_after_every_notebook_whose_verdicts_it_collects",
     "tests/test_notebooks.py::test_rendering_the_same_notebook_twice_gives_the_same_bytes",
     "tests/test_nthu_report.py::test_notebook_09_judges_synthetic_two_gpu_runs",

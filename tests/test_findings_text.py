@@ -84,6 +84,21 @@ def test_forest_draws_the_numeric_claims_and_lists_the_rest(tmp_path):
     assert "1 claims without a numeric value" in forest.alt_text(rows())
 
 
+def test_forest_rows_are_labelled_with_the_claim_in_words():
+    """Each row reads as the claim (claims.yaml's in_words, its closing citation left to the seed's
+    heading), wrapped to the label column; a claim without words keeps its identifier."""
+    claims = dict(CLAIMS, a_vs_fw=dict(CLAIMS["a_vs_fw"], in_words=(
+        "Tran's CUDA Floyd-Warshall is 48-52x faster than the sequential single-core Floyd-Warshall, on every "
+        "graph Kemp timed (Tran 2010 as cited by Kemp, Sec. 5.4).")))
+    text = forest.label("a_vs_fw", claims)
+    assert text.replace("\n", " ").startswith("Tran's CUDA Floyd-Warshall is 48-52x faster") and "Sec. 5.4" not in text
+    assert "\n" in text and max(len(line) for line in text.splitlines()) <= forest.LABEL_CHARS
+    assert forest.label("b_vs_fw", claims) == "b_vs_fw"
+    drawn = forest.split(rows())[0]
+    centres, heads, height = forest._layout(drawn, [forest.label(r["claim"], claims) for r, _ in drawn])
+    assert [s for _, s in heads] == ["000"] and centres[1] - centres[0] > forest.LINE_IN    # two lines: a taller row
+
+
 def test_every_claim_says_in_words_what_the_paper_claims():
     for cid, c in claims_mod.load().items():
         words = c.get("in_words", "")

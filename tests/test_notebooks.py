@@ -41,9 +41,11 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
     index = (reports / "index.html").read_text()
     links = re.findall(r'href="([^"]+\.html)"', index)
     assert {f"{p.stem}.html" for p in NB} <= set(links)
-    for link in (x for x in links if x != "findings.html"):     # the findings paper: its own tests (test_findings_text)
+    assert "findings.html" in links
+    for link in links:
         page = (reports / link).read_text()
-        assert "<table" in page and "data:image/png" in page, link        # table and figure present
+        assert "<table" in page, f"{link}: no table"                      # each apart: a failure says which
+        assert "data:image/png" in page, f"{link}: no embedded figure"
         assert "Traceback" not in page, link
     for p in NB:
         executed = nbformat.read(reports / "executed" / p.name, as_version=4)
@@ -98,6 +100,33 @@ def test_reports_tables_and_outputs_read_well(smoke_reports):
         streams = [o.get("text", "")[:200] for c in executed.cells for o in c.get("outputs", [])
                    if o.get("output_type") == "stream" and o.get("name") == "stderr"]
         assert not streams, f"{p.name}: stderr in the report: {streams[:3]}"
+
+
+@pytest.mark.slow
+def test_every_image_says_what_it_shows(smoke_reports):
+    """Every <img> of every report (index, claim pages, findings paper) has alt text of its own: not
+    empty, not a placeholder, and no two images of one page with the same text."""
+    from html import unescape
+    generic = re.compile(r"no description recorded|^(a|the)? ?(figure|image|plot|chart)s?\.?$", re.I)
+    seen = 0
+    for page in sorted(smoke_reports.glob("*.html")):
+        imgs = re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8"))
+        alts = [unescape(m.group(1)) if (m := re.search(r'\balt="([^"]*)"', t)) else None for t in imgs]
+        for a in alts:
+            assert a and len(a) > 40 and not generic.search(a.strip()), f"{page.name}: alt {a!r}"
+        assert len(set(alts)) == len(alts), f"{page.name}: two images with the same alt"
+        seen += len(imgs)
+    assert seen >= len(NB)
+
+
+@pytest.mark.slow
+def test_reports_speak_of_claims_not_of_issue_or_target_numbers(smoke_reports):
+    """A reader does not know what "issue 14" or "target 5" is: no rendered page says either."""
+    pat = re.compile(r"\b(?:[Ii]ssues?|[Tt]argets?) #?\d")
+    for page in sorted(smoke_reports.glob("*.html")):
+        text = re.sub(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+", "", page.read_text(encoding="utf-8"))
+        found = [text[max(m.start() - 60, 0):m.end() + 20] for m in pat.finditer(text)]
+        assert not found, f"{page.name}: {found[:3]}"
 
 
 def html_tables(page):

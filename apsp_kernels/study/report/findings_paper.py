@@ -6,11 +6,13 @@ leases as the independent unit).  The history in LIMITS is what git log records 
 number about the measurements is computed from the rows here."""
 from __future__ import annotations
 
+import base64
 import html
 
 from ..method import claims as claims_mod
 from . import findings_index as FI
 from . import findings_text as FT
+from . import forest as forest_mod
 from .forest import SEED_NAMES
 
 SEED_TITLES = {"000": "Kemp 2012 (thesis; also Tran 2010 and Katz & Kider 2008 as he reports them)",
@@ -94,16 +96,16 @@ def _best_cpu(v, claims):
             + "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(str(b))}</td></tr>" for a, b in rows) + "</table>")
 
 
-def page(v, claims=None):
-    """The whole findings paper as HTML, from the verdict rows ``v``."""
+def page(v, claims=None, forest_src=None):
+    """The whole findings paper as HTML, from the verdict rows ``v``; ``forest_src``: the forest plot's
+    image source (a data: URI in the written page, which then stands alone), else the index's PNG."""
     from ..method import rules
     claims = claims if claims is not None else claims_mod.load()
     said = FT.sentences(v, claims)
     seeds = sorted({FT.seed_of((claims.get(c) or {}).get("where", w)) for c, w in zip(v["claim"], v["where"])})
     limits = "".join(f"<li>{html.escape(t.format(method_fixed=rules.METHOD_FIXED[:16].replace('T', ' ') + ' UTC'))}</li>"
                      for t in LIMITS)
-    from .forest import alt_text
-    forest = (f'<figure><img src="{FI.FOREST_PNG}" alt="{html.escape(alt_text(v))}">'
+    forest = (f'<figure><img src="{forest_src or FI.FOREST_PNG}" alt="{html.escape(forest_mod.alt_text(v))}">'
               "<figcaption>Every claim with a number: ours / paper's, log axis (as on the index).</figcaption></figure>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title><style>{CSS}</style></head>
 <body><p><a href="index.html">&larr; index</a></p><h1>Five CUDA APSP papers on today's hardware: what holds</h1>
@@ -123,8 +125,12 @@ def write(reports):
         return None
     if "where" not in v:
         v = v.assign(where=[(claims_mod.load().get(c) or {}).get("where", "") for c in v["claim"]])
+    png = reports / FI.FOREST_PNG
+    if not png.exists():                   # the index draws it first; a paper written on its own draws it here
+        forest_mod.plot(v, png)
+    src = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()     # the paper stands alone
     out = reports / "findings.html"
-    out.write_text(page(v), encoding="utf-8")
+    out.write_text(page(v, forest_src=src), encoding="utf-8")
     return out
 
 

@@ -2,16 +2,24 @@
 interval and the paper's value or band drawn as ratios of the same reference (the band's geometric
 middle), grouped by seed, coloured by verdict, a filled marker where the verdict is decided on
 end-to-end times and an open one where on kernel-only times; on the right, the same code against the
-best CPU code.  Claims without a numeric value are returned by :func:`split` so that the page lists
-them beside the plot instead of dropping them."""
+best CPU code.  Each row is labelled with the claim in words (claims.yaml's ``in_words``, its citation
+left to the seed's heading above it), wrapped to the label column so that it reads at page width.
+Claims without a numeric value are returned by :func:`split` so that the page lists them beside the
+plot instead of dropping them."""
 from __future__ import annotations
 
 import math
+import re
+import textwrap
 
-from .findings_text import best_cpu_of, num, seed_of
+from .findings_text import best_cpu_of, claim_words, num, seed_of
 from ..show.tables import VERDICT_COLOURS
 
 SEED_NAMES = {"000": "Kemp 2012", "001": "IIT Kharagpur", "002": "Hochberg", "003": "TU Wien", "004": "NTHU"}
+LABEL_CHARS = 58         # characters per label line: the label column (42% of 9 in at 8.5 pt) holds about 60
+LINE_IN = 0.15           # inches per label line; a row is its lines plus ROW_PAD
+ROW_PAD = 0.07
+HEAD_IN = 0.26           # a seed's heading row
 
 
 def _point(row):
@@ -40,42 +48,67 @@ def split(v):
 def alt_text(v):
     drawn, listed = split(v)
     seeds = sorted({seed_of(r.get("where")) for r, _ in drawn})
-    return (f"Forest plot of {len(drawn)} claims with a number (seeds {', '.join(seeds)}): for each, our value "
+    return (f"Forest plot of {len(drawn)} claims with a number, one row per claim in words, grouped by seed "
+            f"({', '.join(seeds)}): for each, our value "
             "divided by the paper's on a log axis with our 95% interval, the paper's band shaded, coloured by "
             f"verdict; right panel: the same GPU code against the best CPU code. {len(listed)} claims without "
             "a numeric value are listed beside the plot.")
 
 
-def plot(v, out_png):
+def label(cid, claims):
+    """The row's label: the claim in words without its closing citation (the seed's heading names the
+    paper), wrapped to LABEL_CHARS; the identifier where claims.yaml has no words for it."""
+    words = re.sub(r"\s*\([^()]*\)\.?$", "", claim_words(cid, claims)).rstrip(".")
+    return textwrap.fill(words, LABEL_CHARS)
+
+
+def _layout(drawn, labels):
+    """[(y of each row's centre)], [(y, seed) of each heading], total height; y in inches from the top."""
+    rows, heads, y, last = [], [], 0.0, None
+    for (row, _), text in zip(drawn, labels):
+        seed = seed_of(row.get("where"))
+        if seed != last:
+            heads.append((y + HEAD_IN / 2, seed))
+            y, last = y + HEAD_IN, seed
+        h = LINE_IN * (text.count("\n") + 1) + ROW_PAD
+        rows.append(y + h / 2)
+        y += h
+    return rows, heads, y
+
+
+def plot(v, out_png, claims=None):
     """Draw the forest plot of the verdict rows ``v`` to ``out_png``; returns the rows drawn."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    if claims is None:
+        from ..method import claims as claims_mod
+        claims = claims_mod.load()
     drawn, _ = split(v)
-    seeds = [seed_of(row.get("where")) for row, _ in drawn]
-    n = len(drawn) + len(set(seeds))                  # a heading row above each seed's claims
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(8.6, 0.19 * n + 1.5), dpi=100, sharey=True,
+    labels = [label(str(row["claim"]), claims) for row, _ in drawn]
+    centres, heads, height = _layout(drawn, labels)
+    top_in, bottom_in = 0.75, 0.5
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(9.0, height + top_in + bottom_in), dpi=100, sharey=True,
                                  gridspec_kw=dict(width_ratios=[3, 1.25], wspace=0.05))
-    ticks, labels, y, last_seed = [], [], n, None
-    for (row, (r, lo, hi, b_lo, b_hi)), seed in zip(drawn, seeds):
-        if seed != last_seed:
-            y -= 1
-            ax.text(0.01, y, f"seed {seed}: {SEED_NAMES.get(seed, '')}", transform=ax.get_yaxis_transform(),
-                    ha="left", va="center", fontsize=9, fontweight="bold", color="#24292f")
-            if last_seed is not None:
-                ax.axhline(y + 0.5, color="#8c959f", lw=0.6)
-                bx.axhline(y + 0.5, color="#8c959f", lw=0.6)
-            last_seed = seed
-        y -= 1
+    from matplotlib.transforms import blended_transform_factory
+    at_left = blended_transform_factory(fig.transFigure, ax.transData)       # the label column, a row's height
+    for i, (y, seed) in enumerate(heads):
+        fig.text(0.01, -y, f"Seed {seed}: {SEED_NAMES.get(seed, '')}", transform=at_left,
+                 ha="left", va="center", fontsize=9.5, fontweight="bold", color="#24292f")
+        if i:
+            for a in (ax, bx):
+                a.axhline(-(y - HEAD_IN / 2), color="#8c959f", lw=0.6)
+    ticks = []
+    for (row, (r, lo, hi, b_lo, b_hi)), y in zip(drawn, centres):
+        y = -y
         colour = VERDICT_COLOURS.get(row["verdict"], "#57606a")
-        ax.fill_betweenx([y - 0.35, y + 0.35], b_lo, min(b_hi, 3e3), color="#d0d7de", lw=0)
+        ax.fill_betweenx([y - LINE_IN / 2, y + LINE_IN / 2], b_lo, min(b_hi, 3e3), color="#d0d7de", lw=0)
         if lo is not None and hi is not None:
             ax.plot([lo, hi], [y, y], color=colour, lw=1.6)
         kernel = str(row.get("decided_by")) == "kernel"
         ax.plot([r], [y], "o", ms=5, color=colour, mfc="white" if kernel else colour, mew=1.4)
         ticks.append(y)
-        labels.append(row["claim"])
         cpu = best_cpu_of(row.get("best_cpu"))
         if cpu:
             val = float(cpu[0].split("-")[-1].rstrip("x"))
@@ -88,17 +121,20 @@ def plot(v, out_png):
         a.tick_params(labelsize=9)
         a.grid(axis="x", color="#eaeef2", lw=0.6)
     ax.set_yticks(ticks)
-    ax.set_yticklabels(labels, fontsize=8)
-    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_yticklabels(labels, fontsize=8.5, linespacing=1.05)
+    for t in ax.get_yticklabels():
+        t.set_multialignment("left")           # a wrapped claim reads as a paragraph
+    ax.set_ylim(-height, 0)
     ax.set_xlim(right=3e3)
     ax.set_xlabel("ours / paper's (band's middle = 1), log", fontsize=9)
-    bx.set_xlabel("GPU code / best CPU code", fontsize=9)
+    bx.set_xlabel("GPU / best CPU code", fontsize=9)
     handles = [Line2D([], [], marker="o", ls="", color=c, label=v_) for v_, c in VERDICT_COLOURS.items()]
     handles += [Line2D([], [], marker="o", ls="", color="#24292f", label="end-to-end"),
                 Line2D([], [], marker="o", ls="", color="#24292f", mfc="white", label="kernel-only"),
                 matplotlib.patches.Patch(color="#d0d7de", label="paper's band")]
     fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=9, frameon=False, bbox_to_anchor=(0.55, 1.0))
-    fig.subplots_adjust(left=0.25, right=0.98, top=1 - 0.75 / (0.19 * n + 1.5), bottom=0.45 / (0.19 * n + 1.5))
+    total = height + top_in + bottom_in
+    fig.subplots_adjust(left=0.44, right=0.98, top=1 - top_in / total, bottom=bottom_in / total)
     fig.savefig(out_png, dpi=100)
     plt.close(fig)
     return drawn

@@ -47,7 +47,7 @@ def _output_html(o):
     if "text/markdown" in data:
         return markdown2html(data["text/markdown"])
     if "image/png" in data:
-        alt = html.escape(o.get("metadata", {}).get("alt", "a figure of the diagnostics"))
+        alt = html.escape(o.get("metadata", {}).get("alt") or "A figure of the diagnostics (no description recorded).")
         return f'<img alt="{alt}" src="data:image/png;base64,{data["image/png"]}">'
     if "text/plain" in data:
         return f"<pre>{html.escape(data['text/plain'])}</pre>"
@@ -71,21 +71,25 @@ def _plain(md):
 
 
 def add_alt_text(nb):
-    """Each PNG output's alt text: the heading of its section and that section's first sentence."""
-    section = ""
+    """Each PNG output's alt text: what the figure shows (its title, axes and series, which the kernel
+    recorded in the output's metadata: study/show/alt_text) and the section it stands in (heading and
+    first sentence: the claim it is about).  A figure without that record gets its section and number."""
+    section, k = "", 0
     for c in nb.cells:
         if c.cell_type == "markdown":
             lines = [ln for ln in c.source.splitlines() if ln.strip()]
             if lines and lines[0].startswith("#"):
                 head = _plain(lines[0])
                 first = re.split(r"(?<=[.!?])\s", _plain(" ".join(lines[1:])), maxsplit=1)[0] if len(lines) > 1 else ""
-                section = f"{head}. {first}".strip()
+                section, k = f"{head}. {first}".strip(), 0
             continue
-        k = 0
         for o in c.get("outputs", []):
             if "image/png" in o.get("data", {}):
                 k += 1
-                o.setdefault("metadata", {})["alt"] = f"Figure {k} of the section '{section}'" if section else "A figure"
+                md = o.setdefault("metadata", {})
+                shows = (md.get("image/png") or {}).get("alt", "")
+                where = f"In the section '{section.rstrip('.')}'" if section else "In this report"
+                md["alt"] = f"{shows} {where}." if shows else f"{where}: figure {k} (no description recorded)."
     return nb
 
 

@@ -89,9 +89,12 @@ def subplots(nrows=1, ncols=1, **kw):
     """plt.subplots in the study's theme, with constrained layout (labels and legends never run
     into the next panel)."""
     import matplotlib.pyplot as plt
+    from .alt_text import attach_to_display
     theme()
     kw.setdefault("layout", "constrained")
-    return plt.subplots(nrows, ncols, **kw)
+    out = plt.subplots(nrows, ncols, **kw)
+    attach_to_display()                # the figure, once shown, says what it shows (its alt text)
+    return out
 
 
 def time_label(unit="s", time_col="wall_ms"):
@@ -218,6 +221,8 @@ def save_figure(fig, name, profile_name="paper", notebook=None, run=None, commit
     figures; ``figures/MANIFEST.csv`` records figure, notebook, run, commit); other profiles
     write under figures/<profile>/ so they never overwrite them."""
     import matplotlib
+    from .alt_text import attach_to_display
+    attach_to_display()                # shown next (plt.show), the figure carries its alt text
     d = paths.FIGURES if profile_name in ("paper", "full") else paths.FIGURES / str(profile_name)
     d.mkdir(parents=True, exist_ok=True)
     with matplotlib.rc_context({"svg.hashsalt": "apsp-repro"}):      # same data, same SVG bytes
