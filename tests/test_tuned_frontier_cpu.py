@@ -93,7 +93,7 @@ def test_footprint_and_shared_memory():
     assert frontier.footprint(1000, 4000) == 4 * 1000 * 1000 + 4 * (1001 + 8000) + 8 * 1000
     assert frontier.footprint(1000, 4000, rows=10) == 4 * 10 * 1000 + 4 * (1001 + 8000) + 80
     assert frontier.shared_bytes(65536) == 16384 and frontier.shared_bytes(33) == 16 and frontier.shared_bytes(1) == 8
-    assert registry.get("tuned_frontier").auto_rank is None                       # auto never picks it (yet)
+    assert registry.get("tuned_frontier").auto_rank is not None    # auto weighs it by its measured rows (costs)
 
 
 # ------------------------------------------------------------------ the kernel, emulated

@@ -110,7 +110,7 @@ def _library(name, g):
     return f"unknown library {name!r}"
 
 
-def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print):
+def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False):
     """Every row of one graph of the suite."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
@@ -119,7 +119,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print):
     choice = api.choose(g, structure=probe)
     codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
     codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS and registry.get(x) not in codes]
-    codes = [a for a in codes if not (g.has_negative and not a.negative_weights)]
+    codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
     big = g.n > 4096                  # seconds a solve there: one timed repeat, no warm call of its own per mode
     free = gpu_device.free_bytes()[0]
     for a in codes:
@@ -145,6 +145,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print):
     cpu = registry.get("dijkstra_cpu_parallel")
     others = [("dijkstra_cpu_parallel", lambda: api.shortest_paths(g, method=cpu.name))]
     others += [(lib, _library(lib, g)) for lib in libraries]
+    others = [] if auto_only else others
     for name, fn in others:
         if isinstance(fn, str):
             rows.append(dict(base, algorithm=name, kind="cpu", verified=False, error=fn))
@@ -159,12 +160,17 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print):
             1 if name in ("scipy", "igraph") else os.cpu_count())))
         log(f"  {name:14s} wall {ms:9.1f} ms verified={ok}")
         del d
-    if not big:
-        api.shortest_paths(g)
-    ms, d = _wall(lambda: api.shortest_paths(g), 1 if big else repeats)
-    rows.append(dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name, choice=str(choice), e2e_ms=ms,
-                     verified=_checksum(d) == ref, probe_ms=probe.ms))
-    log(f"  auto -> {choice.algorithm.name}: {ms:.1f} ms end to end ({probe})")
+    r = dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name, choice=str(choice), probe_ms=probe.ms,
+             verified=True)
+    for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True))):
+        api.shortest_paths(g, **kw)                  # warm: the pinned pool holds a block of this size afterwards
+        ms, d = _wall(lambda: api.shortest_paths(g, **kw), 1 if big else repeats)
+        r[col] = ms
+        r["verified"] = r["verified"] and _checksum(d.get() if kw.get("device") else d) == ref
+        del d
+    rows.append(r)
+    log(f"  auto -> {choice.algorithm.name}: {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "
+        f"{r['e2e_device_ms']:.1f}; {probe})")
     return rows
 
 
@@ -177,12 +183,14 @@ def main(argv=None):
     ap.add_argument("--cpu-budget-s", type=float, default=5.0, help="one-thread libraries: skip past this many s")
     ap.add_argument("--extra", nargs="*", default=["tuned_frontier"], help="GPU codes beside auto's candidates")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--auto-only", action="store_true", help="auto's rows only (its pick, end to end three ways)")
+    ap.add_argument("--tag", default="structure")
     a = ap.parse_args(argv)
     gpu_device.require_gpu()
     dev = provenance.gpu_info()["gpu"]
     out = Path(a.out or Path(__file__).resolve().parents[2] / "data" / "results" / "benchmarks")
     out.mkdir(parents=True, exist_ok=True)
-    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-structure"
+    stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-{a.tag}"
     (out / f"{stem}.provenance.json").write_text(json.dumps(provenance.collect("structure-suite", vars(a)), indent=2,
                                                             default=str))
     rows, done = [], set()
@@ -194,7 +202,7 @@ def main(argv=None):
             g = SG.make(name, size, seed=size)
             done.add(name)
             print(f"{name} n={g.n} m={g.m}", flush=True)
-            rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra)
+            rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only)
             pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
     df = pd.DataFrame(rows)
     print(summary(df).to_string(index=False))
