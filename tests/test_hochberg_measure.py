@@ -1,6 +1,5 @@
 """The Hochberg study's sweep (data/sweeps/hochberg.yaml), its graphs and references, and
 scripts/hochberg_measure.py in its --dry-run mode (the CPU parts; GPU rows say 'skipped' without a GPU)."""
-import runpy
 from pathlib import Path
 
 import numpy as np
@@ -84,7 +83,7 @@ def test_dry_run_writes_results_and_provenance(tmp_path):
 
 
 def test_table_shows_every_stage():
-    table = runpy.run_path(str(SCRIPT))["table"]
+    from apsp_kernels.study.seeds.hochberg.measure import table
     rows = [dict(stage="cycles", graph="cycle_undirected", n=100, algorithm="hochberg_align", variant="64", status="ok",
                  difference_ms=1.5, event_ms=1.2, end_to_end_ms=2.0, methods_disagree=True),
             dict(stage="cycles", graph="cycle_undirected", n=100, algorithm="fw_blocked_parallel", variant="64",

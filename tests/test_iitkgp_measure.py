@@ -2,7 +2,6 @@
 scripts/iitkgp_measure.py in its --dry-run mode (every graph at ~160 vertices; the CPU parts only without a
 GPU, whose rows then say 'skipped')."""
 import fnmatch
-import runpy
 from pathlib import Path
 
 import numpy as np
@@ -156,7 +155,7 @@ def test_single_source_rows_verify_and_time_only_what_is_right(monkeypatch):
 
 
 def test_table_shows_times_speedups_and_failures():
-    table = runpy.run_path(str(SCRIPT))["table"]
+    from apsp_kernels.study.seeds.iitkgp.measure import table
     rows = [dict(stage="bfs", graph="slashdot", graph_origin="stand-in", n=82168, algorithm="bfs_cpu", variant="None",
                  device="cpu", estimate="measured", status="ok", wall_ms=10.0),
             dict(stage="bfs", graph="slashdot", graph_origin="stand-in", n=82168, algorithm="parallel_bfs", variant="None",

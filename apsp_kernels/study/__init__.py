@@ -12,10 +12,10 @@ from .show import figures, tables
 from .seeds.kemp import load as measurements, spec as plan, profiles
 from .method import quantities, rules, stats, text, verdicts
 from .show.figures import plot_speedups, plot_times, save_figure
-from .seeds.kemp.load import batch_id, load, speedups, summary, times
+from .seeds.kemp.load import batch_id, load, speedups, speedups_of, summary, times
 from .seeds.kemp.profiles import kemp_graph, profile, repeats_for
 from .report.summary import collect_verdicts, show_runs
 
 __all__ = ["figures", "measurements", "plan", "profiles", "quantities", "rules", "stats", "tables", "text", "verdicts",
-           "plot_speedups", "plot_times", "save_figure", "batch_id", "load", "speedups", "summary", "times",
+           "plot_speedups", "plot_times", "save_figure", "batch_id", "load", "speedups", "speedups_of", "summary", "times",
            "kemp_graph", "profile", "repeats_for", "collect_verdicts", "show_runs"]

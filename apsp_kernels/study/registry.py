@@ -196,7 +196,7 @@ STUDIES = {s.name: s for s in (
           f"{__package__}.show.figures",
           _folders("*-campaign", lambda d: any(d.glob("process-*.csv"))), _kemp_load, _kemp_rows,
           frame=lambda df: df, graph=KEMP),
-    Study("hochberg", "Hochberg's naive FW and its explorations", ("002",), ("08_hochberg",), "scripts/hochberg_measure.py",
+    Study("hochberg", "Hochberg's naive FW and its explorations", ("002",), ("08_hochberg",), f"{_S}.hochberg.measure",
           f"{_S}.hochberg.figures", _hochberg_find, _hochberg_load, _hochberg_rows,
           frame=lambda st: _seed("hochberg", "load").frame(st), graph="cycle_undirected",     # his graph: load.HIS_GRAPH
           confirming=Confirming("Hochberg (seed 002)", _processes(_hochberg_find))),
@@ -206,7 +206,7 @@ STUDIES = {s.name: s for s in (
           confirming=Confirming("NTHU, one GPU (seed 004)", _nthu_days,      # its two-GPU claims need a second two-GPU batch
                                 holds=lambda cid: cid not in _seed("nthu", "load").MULTI)),
     Study("iitkgp", "IIT Kharagpur's BFS, SSSP and APSP on large sparse graphs", ("001",), ("10_iitkgp",),
-          "scripts/iitkgp_measure.py", f"{_S}.iitkgp.figures",
+          f"{_S}.iitkgp.measure", f"{_S}.iitkgp.figures",
           _iitkgp_find, lambda b: _seed("iitkgp", "load").load(b.path), _iitkgp_rows,
           frame=lambda rep: _seed("iitkgp", "load").frame(rep),             # no default graph: each claim names its own
           confirming=Confirming("IIT Kharagpur (seed 001)", _iitkgp_find,

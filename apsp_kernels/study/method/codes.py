@@ -53,3 +53,8 @@ def load(section, path=CODES_FILE):
     if section not in data:
         raise KeyError(f"{path.name}: no section {section!r}; sections: {', '.join(data)}")
     return {key: _entry(v, f"{path.name}: {section}.{key}") for key, v in data[section].items()}
+
+
+def runs(legend):
+    """A legend {label: Code} as the figures' runs [(algorithm, variant, label)], in its order."""
+    return [(c.algorithm, c.variant, label) for label, c in legend.items()]

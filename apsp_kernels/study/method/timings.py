@@ -124,6 +124,12 @@ def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_
     return t
 
 
+def speedups_of(df, code, baseline, **kw):
+    """:func:`speedups` of one code over another, each a codes.Code (algorithm, variant; a variant of
+    None: every variant)."""
+    return speedups(df, code.algorithm, baseline.algorithm, code.variant, baseline.variant, **kw)
+
+
 def best_cpu_times(df, n, candidates=None, graph=KEMP):
     """The fastest CPU code we have at n on ``graph`` (by median, among the registry's best_cpu codes), and its times."""
     from ...algorithms import registry

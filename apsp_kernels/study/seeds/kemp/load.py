@@ -19,7 +19,7 @@ rel = records.rel       # the notebooks' M.rel
 # the per-size statistics, as the notebooks' M.<name> (they live in method/timings.py)
 from ...method.timings import (KEMP, best_cpu_speedups, best_cpu_times, good, pairs, per_process,  # noqa: E402,F401
                                process_disagreements, process_medians, process_spread, sampled_validation, sizes_of,
-                               speedup_table, speedups, summary, times)
+                               speedup_table, speedups, speedups_of, summary, times)
 
 def batch_id():
     """``run_all.sh`` sets APSP_BATCH: the notebooks of one batch read one campaign."""
