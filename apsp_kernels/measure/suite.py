@@ -142,8 +142,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
         rows.append(r)
         log(f"  {a.name:14s} kernel {r.get('kernel_ms', np.nan):9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
             f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
-    cpu = registry.get("dijkstra_cpu_parallel")
-    others = [("dijkstra_cpu_parallel", lambda: api.shortest_paths(g, method=cpu.name))]
+    cpu = api.SCIPY_METHODS["D"]          # scipy's 'D' as this package runs it: the all-core Dijkstra
+    others = [(cpu, lambda: api.shortest_paths(g, method="D"))]
     others += [(lib, _library(lib, g)) for lib in libraries]
     others = [] if auto_only else others
     for name, fn in others:
@@ -181,7 +181,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--libraries", nargs="*", default=list(LIBRARIES))
     ap.add_argument("--cpu-budget-s", type=float, default=5.0, help="one-thread libraries: skip past this many s")
-    ap.add_argument("--extra", nargs="*", default=["tuned_frontier"], help="GPU codes beside auto's candidates")
+    ap.add_argument("--extra", nargs="*", default=[], help="GPU codes beside auto's candidates")
     ap.add_argument("--out", default=None)
     ap.add_argument("--auto-only", action="store_true", help="auto's rows only (its pick, end to end three ways)")
     ap.add_argument("--tag", default="structure")

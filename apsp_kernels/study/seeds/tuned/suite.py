@@ -1,0 +1,87 @@
+"""Notebook 11's structure suite (``measure/suite.py``, recorded under data/results/benchmarks/*-structure.csv and
+*-auto.csv): per graph, every GPU code's kernel and end-to-end times beside the CPU codes and libraries a user
+would pick instead, and what ``method="auto"`` picked and took end to end."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .... import paths
+
+ORDER = ["kemp", "ba", "grid", "ring", "complete", "helsinki-walk", "helsinki-drive"]
+
+
+def load(where=None):
+    """(the suite's rows, auto's rows) of the newest recorded files, or empty frames."""
+    d = (paths.RECORDED / "benchmarks") if where is None else where
+    out = []
+    for tag in ("structure", "auto"):
+        found = sorted(d.glob(f"*-{tag}.csv"))
+        out.append(pd.read_csv(found[-1]) if found else pd.DataFrame())
+    return tuple(out)
+
+
+def table(rows, auto):
+    """One row per graph: its hop depth, auto's pick and end-to-end time, the fastest verified GPU code end to
+    end, the CPU codes' and libraries' wall times, and auto's speed-up over the all-core CPU code."""
+    out = []
+    for (g, n), t in rows.groupby(["graph", "n"], sort=False):
+        ok = t[t.verified.astype(str) == "True"]
+        gpu, cpu = ok[ok.kind == "gpu"], ok[ok.kind == "cpu"]
+        a = auto[(auto.graph == g) & (auto.n == n)] if len(auto) else auto
+        r = {"graph": g, "n (vertices)": int(n), "edges (count)": int(t.m.iloc[0]), "hop depth (count)": int(t.hop_depth.iloc[0])}
+        if len(a):
+            a = a.iloc[0]
+            r.update({"auto picks": a.picked, "auto end to end (ms)": round(float(a.e2e_ms), 1),
+                      "auto int32 (ms)": round(float(a.e2e_int32_ms), 1), "auto on device (ms)": round(float(a.e2e_device_ms), 1)})
+        if len(gpu):
+            best = gpu.loc[gpu.e2e_ms.idxmin()]
+            r["fastest GPU code, end to end"] = f"{best.algorithm} {best.e2e_ms:.1f} ms (kernel {best.kernel_ms:.1f})"
+        for c in cpu.itertuples():
+            r[f"{c.algorithm} (ms)"] = round(float(c.e2e_ms), 1)
+        allcore = [c for c in cpu.itertuples() if c.threads > 1 and c.algorithm != "networkit"]
+        if len(a) and allcore:
+            r["auto over the all-core CPU code (x)"] = round(float(allcore[0].e2e_ms / a["e2e_ms"]), 1)
+        out.append(r)
+    df = pd.DataFrame(out)
+    df["_o"] = df.graph.map({g: i for i, g in enumerate(ORDER)})
+    return df.sort_values(["n (vertices)", "_o"]).drop(columns="_o").reset_index(drop=True)
+
+
+def figure(rows, auto):
+    """End-to-end wall time per graph (log scale): each verified code, the CPU codes and libraries, and auto."""
+    import matplotlib.pyplot as plt
+    ok = rows[(rows.verified.astype(str) == "True") & (rows.kind != "auto")].copy()
+    if len(auto):
+        a = auto.assign(algorithm="auto (black)", kind="auto")
+        ok = pd.concat([ok, a[a.verified.astype(str) == "True"]], ignore_index=True)
+    ok["place"] = ok.graph + "\nn = " + ok.n.astype(int).astype(str)
+    places = list(dict.fromkeys(ok.sort_values(["n"]).place))
+    codes = list(dict.fromkeys(ok.sort_values("kind").algorithm))
+    fig, ax = plt.subplots(figsize=(14, 5.5))
+    w = 0.8 / max(len(codes), 1)
+    for i, c in enumerate(codes):
+        t = ok[ok.algorithm == c].set_index("place").e2e_ms
+        x = [places.index(p) + (i - len(codes) / 2) * w for p in t.index]
+        ax.bar(x, t.values, width=w, label=c, color=None if not c.startswith("auto") else "black")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(places)), places, fontsize=9)
+    ax.set_ylabel("end to end (ms, log scale): float64 result on the host")
+    ax.set_title("The structure suite on the H100: every code end to end, beside the CPU codes and libraries")
+    ax.legend(ncol=4, fontsize=9, loc="upper left")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def finding(rows, auto):
+    """The section's first sentence, computed: auto against the all-core CPU code, its range over the suite."""
+    t = table(rows, auto)
+    col = "auto over the all-core CPU code (x)"
+    if col not in t or t[col].isna().all():
+        return "No structure-suite rows recorded."
+    v = t.dropna(subset=[col])
+    lo, hi = v.loc[v[col].idxmin()], v.loc[v[col].idxmax()]
+    return (f"Through `shortest_paths` (auto, float64 result on the host, warm) the GPU is {lo[col]:g}x "
+            f"({lo.graph}, n = {lo['n (vertices)']}) to {hi[col]:g}x ({hi.graph}, n = {hi['n (vertices)']}) faster than this package's all-core "
+            f"CPU Dijkstra on the {len(v)} graphs of the suite (median {np.median(v[col]):.3g}x).")
