@@ -7,8 +7,7 @@ import numpy as np
 
 from . import gpu_device
 from .core.graph import INF, Graph
-from .algorithms.gpu.resident import check_out
-from .core.memory import require_host
+from .core.memory import check_out, require_host
 from .core.wide import INF64
 
 

@@ -1,6 +1,6 @@
 """``method="auto"`` sees structure (issue 36, item 2): the hop-depth probe scales a frontier-sweep code's predicted
 time, so that auto picks a code within 1.25x of the fastest verified one on every graph of the structure suite,
-held here on the suite's recorded device rows (``python3 -m apsp_kernels.measure.suite``)."""
+held here on the suite's recorded device rows (``python3 -m apsp_kernels.structure_suite``)."""
 import pandas as pd
 import pytest
 

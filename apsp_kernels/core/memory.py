@@ -40,3 +40,13 @@ def require_host(nbytes: int, what: str):
     free = available_bytes()
     if nbytes > free:
         raise HostMemoryError(f"{what} needs {human(nbytes)} of host memory, {human(free)} is available")
+
+
+def check_out(out, shape, dtype):
+    """``out`` if it can take a result of ``shape`` and ``dtype`` (a C-contiguous numpy array of both), else
+    a ValueError in one line."""
+    if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != dtype or not out.flags.c_contiguous:
+        got = f"{type(out).__name__} {getattr(out, 'dtype', '')} {getattr(out, 'shape', '')}".strip()
+        raise ValueError(f"out must be a C-contiguous numpy array of dtype {np.dtype(dtype)} and shape {tuple(shape)}, "
+                         f"got {got}")
+    return out

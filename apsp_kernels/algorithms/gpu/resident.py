@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import gpu_device
 from ...core.graph import Graph
+from ...core.memory import check_out
 from ...core.limits import INF, MAX_PATH_WEIGHT
 from ...core.wide import INF64
 
@@ -81,16 +82,6 @@ def to_host(R, out=None):
     host = check_out(out, R.shape, R.dtype) if out is not None else cupyx.empty_pinned(R.shape, R.dtype)
     R.get(out=host)
     return host
-
-
-def check_out(out, shape, dtype):
-    """``out`` if it can take a result of ``shape`` and ``dtype`` (a C-contiguous numpy array of both), else
-    a ValueError in one line."""
-    if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != dtype or not out.flags.c_contiguous:
-        got = f"{type(out).__name__} {getattr(out, 'dtype', '')} {getattr(out, 'shape', '')}".strip()
-        raise ValueError(f"out must be a C-contiguous numpy array of dtype {np.dtype(dtype)} and shape {tuple(shape)}, "
-                         f"got {got}")
-    return out
 
 
 def pinned_like(shape, dtype=np.float64):

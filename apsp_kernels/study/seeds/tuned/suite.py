@@ -1,4 +1,4 @@
-"""Notebook 11's structure suite (``measure/suite.py``, recorded under data/results/benchmarks/*-structure.csv and
+"""Notebook 11's structure suite (``structure_suite.py``, recorded under data/results/benchmarks/*-structure.csv and
 *-auto.csv): per graph, every GPU code's kernel and end-to-end times beside the CPU codes and libraries a user
 would pick instead, and what ``method="auto"`` picked and took end to end."""
 from __future__ import annotations

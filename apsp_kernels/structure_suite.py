@@ -3,7 +3,7 @@ a code's work (core/structure_graphs: Kemp random, 2-D grid, ring, power law, co
 networks), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
 pick instead, and auto's own pick.  A benchmark: it reports; the test on its recorded rows holds auto to 1.25x.
 
-    python3 -m apsp_kernels.measure.suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph]
+    python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph]
 
 Per graph: the hop-depth probe (core/structure) and, per code, one row with
 * ``kernel_ms``  -- CUDA events of the code's launcher (median of ``repeats`` after a warm-up), every repeat's
@@ -30,12 +30,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import api, gpu_device
-from ..algorithms import registry
-from ..algorithms.reference import reference_checksum
-from ..core.verify import fletcher64
-from ..core import structure, structure_graphs as SG
-from . import harness, provenance
+from . import api, gpu_device
+from .algorithms import registry
+from .algorithms.reference import reference_checksum
+from .core.verify import fletcher64
+from .core import structure, structure_graphs as SG
+from .measure import harness, provenance
 
 LIBRARIES = ("scipy", "networkit", "igraph")
 
@@ -188,7 +188,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     gpu_device.require_gpu()
     dev = provenance.gpu_info()["gpu"]
-    out = Path(a.out or Path(__file__).resolve().parents[2] / "data" / "results" / "benchmarks")
+    out = Path(a.out or Path(__file__).resolve().parents[1] / "data" / "results" / "benchmarks")
     out.mkdir(parents=True, exist_ok=True)
     stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-{a.tag}"
     (out / f"{stem}.provenance.json").write_text(json.dumps(provenance.collect("structure-suite", vars(a)), indent=2,
