@@ -179,8 +179,10 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     every edge weighs 1.  ``overwrite``: accepted for scipy's signature and has no effect (the input is never
     changed).  ``indices``: the sources whose rows are returned (an int gives one 1-D row, as scipy): a CPU code
     computes only those rows (Dijkstra, or Johnson where weights are negative, whichever CPU method was named:
-    an FW has no per-source form); a GPU code computes all pairs and returns the rows (less memory and time
-    for ``indices`` on the GPU is issue 36's item 1).  ``device=True``: the distances (and predecessors) as CuPy
+    an FW has no per-source form); a GPU code whose device-resident form takes sources (tuned_frontier) computes
+    only those rows, the others all pairs, returning the rows.  ``dtype=np.float32`` on a graph of non-negative
+    float weights, with a GPU: the float32 GPU code (registry ``float32``), its sums in float32 (within
+    (1 + 2**-24)**(2 (n - 1)) - 1 relative of scipy's float64 answer; exact for integer-valued weights up to 2**24).  ``device=True``: the distances (and predecessors) as CuPy
     arrays left on the GPU (DLPack-ready; no copy to the host).  ``out``: a C-contiguous numpy array of the result's
     shape and dtype to write into (``gpu.resident.pinned_like`` makes a page-locked one, the fastest).  A GPU code
     with a device-resident form (the registry's ``resident``) builds the matrix on the device, converts the result
@@ -194,21 +196,39 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     g = as_graph(csgraph, directed=directed, weight=weight, unweighted=unweighted)
     if device and not gpu_device.available():
         raise GraphError("device=True returns CuPy arrays on the GPU, and CuPy sees no GPU here")
-    algo, variant = _method(g, method, variant, indices is not None)
     sources = None if indices is None else as_sources(indices, g.n)
     scalar = indices is not None and np.ndim(indices) == 0
-    if isinstance(algo, registry.Algorithm) and algo.device == "cpu" and sources is not None:
-        algo = W.INT64_JOHNSON if g.has_negative else W.INT64_DIJKSTRA       # only the rows asked for
-    if isinstance(algo, W.CpuMethod):
-        d, pred = placed(*_solve_rows(g, algo, sources, return_predecessors, dtype), device, out)
-    elif algo.resident is not None and gpu_device.available():
-        d, pred = _solve_resident(g, algo, variant, sources, return_predecessors, dtype, device, out)
+    f32 = _float32_code(g, method, dtype)
+    if f32 is not None:
+        algo = f32
+        if return_predecessors:
+            raise ValueError("predecessors of a float graph come from scipy's float64 code: dtype=np.float64")
+        check_resources(g, f32, False, np.float32)
+        d, pred = placed(f32.run(g, sources=sources, dtype="float32")[0], None, device, out)
     else:
-        d, pred = placed(*_solve_registry(g, algo, variant, sources, return_predecessors, dtype), device, out)
+        algo, variant = _method(g, method, variant, indices is not None)
+        if isinstance(algo, registry.Algorithm) and algo.device == "cpu" and sources is not None:
+            algo = W.INT64_JOHNSON if g.has_negative else W.INT64_DIJKSTRA       # only the rows asked for
+        if isinstance(algo, W.CpuMethod):
+            d, pred = placed(*_solve_rows(g, algo, sources, return_predecessors, dtype), device, out)
+        elif algo.resident is not None and gpu_device.available():
+            d, pred = _solve_resident(g, algo, variant, sources, return_predecessors, dtype, device, out)
+        else:
+            d, pred = placed(*_solve_registry(g, algo, variant, sources, return_predecessors, dtype), device, out)
     if scalar:
         d, pred = d[0], (pred[0] if pred is not None else None)
     out = [d] + ([pred] if return_predecessors else []) + ([algo.name] if return_method else [])
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _float32_code(g, method, dtype):
+    """The GPU code that takes a float graph in float32 where the caller asks for float32 distances (``dtype``) of a
+    graph of non-negative float weights, with ``method`` 'auto' or its name, and a GPU is here; else None."""
+    if not (isinstance(g, WideGraph) and g.dtype.kind == "f" and np.dtype(dtype) == np.float32 and not g.has_negative
+            and gpu_device.available()):
+        return None
+    codes = [a for a in registry.auto_candidates() if a.float32 and a.device == "gpu"]
+    return next((a for a in codes if method in ("auto", a.name)), None)
 
 
 def _solve_registry(g, algo, variant, sources, want_pred, dtype):

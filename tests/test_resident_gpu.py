@@ -73,3 +73,27 @@ def test_a_negative_cycle_is_refused_on_the_device():
     g = Graph.from_edges(3, np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([1, -5, 1]))
     with pytest.raises(NegativeCycleError):
         ak.shortest_paths(g, method="tuned_fw")
+
+
+def test_float_weights_in_float32_on_the_gpu():
+    """dtype=np.float32 on a graph of non-negative float weights: the GPU's float32 code, within its stated bound of
+    scipy's float64 answer; integer-valued float weights exactly; predecessors refused in one line."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(11)
+    for n in (1, 33, 300):
+        a = sp.random(n, n, density=min(1.0, 4 / n), format="csr", random_state=n)
+        a.data = rng.uniform(0.01, 50.0, a.nnz)
+        ref = csgraph.shortest_path(a, method="D")
+        d, used = ak.shortest_paths(a, dtype=np.float32, return_method=True)
+        assert used == "tuned_frontier" and d.dtype == np.float32
+        fin = np.isfinite(ref)
+        assert (np.isinf(d) == ~fin).all()
+        bound = (1 + 2.0 ** -24) ** (2 * max(n - 1, 1)) - 1
+        assert np.all(np.abs(d[fin] - ref[fin]) <= bound * ref[fin] + 1e-30), n
+        a.data = np.round(a.data)                          # integer-valued floats: exact
+        assert np.array_equal(ak.shortest_paths(a, dtype=np.float32), csgraph.shortest_path(a, method="D").astype(np.float32))
+    with pytest.raises(ValueError, match="predecessors of a float graph"):
+        ak.shortest_paths(a, dtype=np.float32, return_predecessors=True)
+    neg = sp.csr_matrix(np.array([[0.0, -1.5], [0.0, 0.0]]))      # negative weights: the CPU's float64 code, cast
+    d, used = ak.shortest_paths(neg, dtype=np.float32, return_method=True)
+    assert used != "tuned_frontier" and d[0, 1] == np.float32(-1.5)

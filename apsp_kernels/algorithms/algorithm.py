@@ -42,6 +42,7 @@ class Algorithm:
     exploration: bool = False         # a seed's exploration around a faithful kernel: measured by that
                                       # study's own script (scripts/hochberg_measure.py), not by the benchmark
     problem: str = "apsp"             # "apsp"; "bfs" or "sssp": launcher(graph, sources=...) -> one row per source
+    float32: bool = False             # takes float weights, its sums in float32 (launcher keyword dtype="float32")
     resident: Callable | None = None  # the solver's end-to-end path (gpu/resident.py): (graph, **keywords) ->
                                       # (n x n device distances, INF not yet normalised; timings)
     roles: tuple = ()                 # the parts it plays where code needs "the ... algorithm" (:func:`by_role`):

@@ -234,7 +234,7 @@ _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman
 _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, frontier bitmap, rounds inside the block)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_frontier_mod.footprint,
      launcher=tuned.tuned_frontier, resident=tuned_frontier_mod.tuned_frontier_resident, negative_weights=False,
-     faithful=False, complexity="n m (frontier rounds)", auto_rank=8,
+     faithful=False, complexity="n m (frontier rounds)", auto_rank=8, float32=True,
      limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
      notes="one block of 128 threads per source, the output row its distances (atomicMin), the frontier two "
            "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
