@@ -92,8 +92,27 @@ def test_float_weights_in_float32_on_the_gpu():
         assert np.all(np.abs(d[fin] - ref[fin]) <= bound * ref[fin] + 1e-30), n
         a.data = np.round(a.data)                          # integer-valued floats: exact
         assert np.array_equal(ak.shortest_paths(a, dtype=np.float32), csgraph.shortest_path(a, method="D").astype(np.float32))
+    a.data = a.data + 0.25                                 # not integer-valued: a float graph
     with pytest.raises(ValueError, match="predecessors of a float graph"):
         ak.shortest_paths(a, dtype=np.float32, return_predecessors=True)
     neg = sp.csr_matrix(np.array([[0.0, -1.5], [0.0, 0.0]]))      # negative weights: the CPU's float64 code, cast
     d, used = ak.shortest_paths(neg, dtype=np.float32, return_method=True)
     assert used != "tuned_frontier" and d[0, 1] == np.float32(-1.5)
+
+
+def test_a_result_still_held_is_not_overwritten_and_the_next_goes_through_staging(monkeypatch):
+    """The pinned pool serves a result only when the last one handed out was released; one still held makes the next
+    call copy through the staging buffers (in many chunks here: 4 KiB buffers), to the same distances."""
+    from apsp_kernels.algorithms.gpu import resident as R
+    monkeypatch.setattr(R, "STAGE_BYTES", 4096)
+    monkeypatch.setattr(R, "_STAGE", [])
+    g = G.kemp(150, 1, 6, 1, 500, seed=9)
+    first = ak.shortest_paths(g, method="tuned_fw")
+    keep = first.copy()
+    second = ak.shortest_paths(g, method="tuned_fw")          # `first` is alive: staged
+    assert np.array_equal(second, keep) and np.array_equal(first, keep) and second is not first
+    assert R._LAST() is first                                # the staged result is ordinary memory
+    del first
+    third = ak.shortest_paths(g, method="tuned_fw", dtype=np.int32)
+    fin = np.isfinite(keep)
+    assert np.array_equal(third[fin], keep[fin].astype(np.int32)) and (third[~fin] == INF).all() and R._LAST() is third

@@ -7,6 +7,7 @@ pool (reused across calls once freed) or into the caller's ``out``.  Measured wh
 from __future__ import annotations
 
 import time
+import weakref
 
 import numpy as np
 
@@ -75,13 +76,61 @@ def converted(D, dtype):
 
 
 def to_host(R, out=None):
-    """The device array ``R`` copied once to the host: into ``out`` (a C-contiguous numpy array of R's shape
-    and dtype; page-locked memory from :func:`pinned_like` is fastest), else into a new array of CuPy's pinned
-    pool (page-locked: the copy runs at PCIe rate; freed memory returns to the pool for the next call)."""
+    """The device array ``R`` copied once to the host: into ``out`` (a C-contiguous numpy array of R's shape and
+    dtype; page-locked memory from :func:`pinned_like` is fastest), else into page-locked memory from CuPy's pinned
+    pool where the last such result this module handed out has been released (its block is back in the pool: the
+    copy runs at PCIe rate, ~40 ms for 2 GiB on the H100), else -- the caller still holds it, and a new 2 GiB
+    page-locked block costs ~0.86 s to make (measured, H100 host, 2026-11-25) -- into ordinary memory through
+    two page-locked staging buffers, the copies overlapped with the host's (:func:`_staged`)."""
     import cupyx
-    host = check_out(out, R.shape, R.dtype) if out is not None else cupyx.empty_pinned(R.shape, R.dtype)
+    global _LAST
+    if out is not None:
+        R.get(out=check_out(out, R.shape, R.dtype))
+        return out
+    if _LAST is not None and _LAST() is not None:
+        return _staged(R)
+    host = cupyx.empty_pinned(R.shape, R.dtype)
     R.get(out=host)
+    _LAST = weakref.ref(host)
     return host
+
+
+_LAST = None                 # the last pinned result handed out (a weak reference: alive while the caller holds it)
+STAGE_BYTES = 64 << 20       # each of the two staging buffers
+_STAGE = []
+
+
+def _staged(R):
+    """``R`` into a new ordinary numpy array, in chunks through two page-locked buffers: while the device copies
+    chunk k into one, the host moves chunk k - 1 out of the other."""
+    import cupyx
+    cp = gpu_device.require_gpu()
+    if not _STAGE:
+        _STAGE.extend(cupyx.empty_pinned(STAGE_BYTES, np.uint8) for _ in range(2))
+    src = cp.ascontiguousarray(R).reshape(-1).view(cp.uint8)
+    host = np.empty(R.shape, R.dtype)
+    dst = host.reshape(-1).view(np.uint8)
+    stream = cp.cuda.get_current_stream()
+    pending = []
+    for k, start in enumerate(range(0, src.size, STAGE_BYTES)):
+        if len(pending) == 2:
+            _drain(pending.pop(0), dst)
+        size = min(STAGE_BYTES, src.size - start)
+        buf = _STAGE[k % 2]
+        cp.cuda.runtime.memcpyAsync(buf.ctypes.data, src.data.ptr + start, size, cp.cuda.runtime.memcpyDeviceToHost,
+                                    stream.ptr)
+        ev = cp.cuda.Event()
+        ev.record(stream)
+        pending.append((ev, buf, start, size))
+    for p in pending:
+        _drain(p, dst)
+    return host
+
+
+def _drain(p, dst):
+    ev, buf, start, size = p
+    ev.synchronize()
+    dst[start:start + size] = buf[:size]
 
 
 def pinned_like(shape, dtype=np.float64):
