@@ -11,7 +11,7 @@ from apsp_kernels.measure import bench, provenance
 from apsp_kernels import gpu_device
 
 COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limit_kind", "limit",
-           "fraction_of_limit", "verified", "device"]
+           "fraction_of_limit", "verified", "device", "hop_depth"]     # hop_depth: the graph's (costs scales sweep codes by it)
 
 
 @pytest.fixture

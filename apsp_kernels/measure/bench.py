@@ -111,8 +111,8 @@ def row(algo, variant, g, records, limit_value, device, **kw):
     base = dict(algorithm=algo.name, variant=variant, n=g.n, m=g.m)
     failed = [r for r in records if r["status"] == "error"]
     if failed or not records:
-        return dict(base, verified=False, device=device,
-                    error=failed[0]["error"] if failed else "no repeat recorded", **kw)
+        return dict(base, verified=False, device=device, **kw,
+                    error=failed[0]["error"] if failed else "no repeat recorded")
     ms = float(np.median([r["kernel_ms"] if algo.device == "gpu" else r["wall_ms"] for r in records]))
     ups = algo.updates(g) / (ms / 1e3)
     kind = algo.limit_kind
