@@ -56,20 +56,31 @@ def test_probe_sees_large_hop_depth_on_grids_rings_and_roads_small_on_random_and
     assert structure.probe(ak.Graph.from_edges(0, [], [], [])).hop_depth == 0
 
 
-def test_costs_take_the_probe_and_scale_sweep_codes_only_where_rows_recorded_hop_depth(tmp_path, monkeypatch):
+def test_costs_take_the_probe_and_scale_sweep_codes_only(tmp_path, monkeypatch):
+    """Only a code whose sweeps grow with the hop depth is scaled by the probe: by the depth its rows recorded, or,
+    for rows that recorded none, by the depth of the benchmark's own graph (kemp(n, seed=n), regenerated)."""
     g = S.make("ring", 4096)
     probe = structure.probe(g)
     import apsp_kernels.paths as paths
     rec = (paths.RECORDED / "benchmarks",)
     costs.table.cache_clear()
-    for a in ("tuned_fw", "tuned_sparse"):                               # recorded rows: no hop depth, no change
-        p0, p1 = costs.predict(registry.get(a), g, rec), costs.predict(registry.get(a), g, rec, structure=probe)
-        assert (p0 is None and p1 is None) or p0.ms == p1.ms
-    for make in (lambda: S.make("kemp", 4096), lambda: g):
-        x = make()
-        assert (api.choose(x, gpu=True, free_bytes=80 << 30, benchmarks=rec).algorithm.name
-                == api.choose(x, gpu=True, free_bytes=80 << 30, benchmarks=rec,
-                              structure=structure.probe(x)).algorithm.name)
+    fw, sparse = registry.get("tuned_fw"), registry.get("tuned_sparse")
+    assert costs.predict(fw, g, rec).ms == costs.predict(fw, g, rec, structure=probe).ms
+    assert costs.predict(sparse, g, rec, structure=probe).ms > 100 * costs.predict(sparse, g, rec).ms
+    kemp = S.make("kemp", 4096, seed=4096)                                 # the graph the rows were measured on
+    assert costs.predict(sparse, kemp, rec, structure=structure.probe(kemp)).ms == costs.predict(sparse, kemp, rec).ms
+    no_depth = tmp_path / "old"
+    no_depth.mkdir()
+    pd.DataFrame([dict(algorithm="tuned_sparse", variant=512, n=4096, m=16384, kernel_ms=10.0,
+                       updates_per_s=4096 * 16384 / 1e-2, verified=True)]).to_csv(
+        no_depth / "NVIDIA_H100_80GB_HBM3-2026-11-01-tuned.csv", index=False)
+    costs.table.cache_clear()
+    try:
+        p = costs.predict(sparse, g, (no_depth,), structure=probe)
+        bench_depth = structure.probe(S.make("kemp", 4096, seed=4096)).hop_depth
+        assert p.ms == pytest.approx(10.0 * 8192 / 16384 * probe.hop_depth / bench_depth)
+    finally:
+        costs.table.cache_clear()
     rows = pd.DataFrame([dict(algorithm="tuned_sparse", variant=512, n=4096, m=16384, kernel_ms=10.0,
                               updates_per_s=4096 * 16384 / 1e-2, verified=True, hop_depth=10)])
     rows.to_csv(tmp_path / "NVIDIA_H100_80GB_HBM3-2026-12-01-suite.csv", index=False)
