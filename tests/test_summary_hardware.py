@@ -23,7 +23,7 @@ def test_ranges_without_a_common_factor_say_so():
     C = {"a": {"kemp": [40, 50]}, "b": {"kemp": [40, 50]}}
     v = _verdicts([("a", 100.0, 95.0, 105.0), ("b", 1000.0, 950.0, 1050.0)])      # 10x apart, narrow intervals
     t, text = S.implied_cpu_gain(C, v, bound={"a": "int32", "b": "int32"})
-    assert text.startswith("No single CPU factor") and "`b`" in text and "`a`" in text
+    assert text.startswith("No single CPU factor") and "\u201cb\u201d" in text and "\u201ca\u201d" in text
 
 
 def test_no_claim_no_sentence():

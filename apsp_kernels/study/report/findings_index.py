@@ -106,12 +106,13 @@ def findings_html(reports, verdict_classes):
     said = FT.sentences(v, claims)
     drawn = forest.plot(v, reports / FOREST_PNG)
     _, listed = forest.split(v)
-    nonum = ", ".join(f'<a href="{html.escape(str(r.get("notebook", "")))}.html">{html.escape(str(r["claim"]))}</a> '
-                      f'({html.escape(str(r["verdict"]))})' for r in listed)
+    nonum = "".join(f'<li><a href="{html.escape(str(r.get("notebook", "")))}.html">'
+                    f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(str(r["verdict"]))})</li>'
+                    for r in listed)
     words = "".join(f"<li>{html.escape(s)}</li>" for s in said)
     return f"""<div class="findings"><div class="words"><ul id="findings">{words}</ul>
-<p class="nonum"><b>Not in the plot</b> ({len(listed)} claims without a numeric value: orderings, trends, events;
-their verdicts are in the table): {nonum}</p></div>
+<details class="nonum"><summary><b>Not in the plot</b>: {len(listed)} claims without a numeric value (orderings, trends,
+events); their verdicts are in the table</summary><ul>{nonum}</ul></details></div>
 <figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">
 <figcaption>{len(drawn)} claims with a number: ours / paper's (log), our 95% interval, the paper's band shaded;
 filled: decided on end-to-end times, open: kernel-only; right: the GPU code / the best CPU code.</figcaption></figure></div>

@@ -165,7 +165,8 @@ def implied_cpu_gain(claims, verdicts, bound=None):
     else:
         low = min(ranges, key=lambda x: x[2])
         high = max(ranges, key=lambda x: x[1])
-        text = (f"No single CPU factor lies in every claim's implied range: `{low[0]}` needs at most {low[2]:.2g}x, "
-                f"`{high[0]}` at least {high[1]:.2g}x, so the hypothesis that only the GPU and the CPU's speed "
-                f"changed does not fit these claims.")
+        said = lambda cid: "\u201c" + ((claims.get(cid) or {}).get("in_words") or cid).rstrip(".") + "\u201d"
+        text = (f"No single CPU factor lies in every claim's implied range: {said(low[0])} needs at most "
+                f"{low[2]:.2g}x, {said(high[0])} at least {high[1]:.2g}x, so the hypothesis that only the GPU and the "
+                f"CPU's speed changed does not fit these claims.")
     return pd.DataFrame(rows), text
