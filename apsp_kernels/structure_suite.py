@@ -1,5 +1,5 @@
 """The structure suite, end to end (issue 36, items 1, 2 and 6): on graphs whose shape, not only n and m, decides
-a code's work (core/structure_graphs: Kemp random, 2-D grid, ring, power law, complete, the Helsinki road
+a code's work (io/suite_graphs: Kemp random, 2-D grid, ring, power law, complete, the Helsinki road
 networks), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
 pick instead, and auto's own pick.  A benchmark: it reports; the test on its recorded rows holds auto to 1.25x.
 
@@ -34,7 +34,8 @@ from . import api, gpu_device
 from .algorithms import registry
 from .algorithms.reference import reference_checksum
 from .core.verify import fletcher64
-from .core import structure, structure_graphs as SG
+from .core import structure
+from .io import suite_graphs as SG
 from .measure import harness, provenance
 
 LIBRARIES = ("scipy", "networkit", "igraph")

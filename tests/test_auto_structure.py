@@ -6,7 +6,8 @@ import pytest
 
 from apsp_kernels import api, costs, paths
 from apsp_kernels.algorithms import registry
-from apsp_kernels.core import structure, structure_graphs as SG
+from apsp_kernels.core import structure
+from apsp_kernels.io import suite_graphs as SG
 
 H100 = dict(gpu=True, free_bytes=80e9)      # the recorded rows' device, whatever this machine has
 TOLERANCE = 1.25                            # issue 36's bound, set in the issue before any suite row was measured

@@ -9,7 +9,8 @@ from scipy.sparse import csgraph
 import apsp_kernels as ak
 from apsp_kernels import api, costs
 from apsp_kernels.algorithms import registry
-from apsp_kernels.core import structure, structure_graphs as S
+from apsp_kernels.core import structure
+from apsp_kernels.io import suite_graphs as S
 from apsp_kernels.io import datasets, roads
 
 

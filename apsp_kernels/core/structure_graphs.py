@@ -6,7 +6,7 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
 * ``ring``     -- a cycle walked both ways, weights 1..1000: hop diameter n / 2.
 * ``ba``       -- Barabasi-Albert preferential attachment, 4 edges a new vertex, both ways, weights 1..1000: power law.
 * ``complete`` -- every ordered pair, weights 1..1000.
-* the road networks (:mod:`apsp_kernels.io.roads`), at their own n.
+(The suite by name, with the road networks of :mod:`apsp_kernels.io.roads`: :mod:`apsp_kernels.io.suite_graphs`.)
 
 Each undirected edge has one weight used both ways."""
 from __future__ import annotations
@@ -76,31 +76,3 @@ def barabasi_albert(n, k=BA_EDGES, max_weight=MAX_WEIGHT, seed=0) -> Graph:
     u, v = np.concatenate(us), np.concatenate(vs)
     w = rng.integers(1, max_weight + 1, size=u.size)
     return _both_ways(n, u, v, w, dict(generator="barabasi_albert", k=k, seed=seed, max_weight=max_weight))
-
-
-SUITE = ("kemp", "grid", "ring", "ba", "complete")
-ROADS = ("helsinki-walk", "helsinki-drive")
-
-
-def make(name, n=None, seed=0) -> Graph:
-    """One graph of the suite: a class of ``SUITE`` at ``n`` vertices, or a road network of ``ROADS`` (its own n;
-    ``n`` ignored)."""
-    if name in ROADS:
-        from ..io import roads
-        return roads.load(name)
-    if n is None:
-        raise ValueError(f"{name} needs n")
-    build = {"kemp": lambda: generators.kemp(n, seed=seed), "grid": lambda: grid(n, seed=seed),
-             "ring": lambda: ring(n, seed=seed), "ba": lambda: barabasi_albert(n, seed=seed),
-             "complete": lambda: generators.complete(n, seed=seed)}
-    if name not in build:
-        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + ROADS)}")
-    return build[name]()
-
-
-def suite(n, seed=0, roads=True):
-    """{name: Graph} of every class at n (the complete graph at min(n, 4096): n^2 edges), then the road networks."""
-    out = {name: make(name, min(n, 4096) if name == "complete" else n, seed) for name in SUITE}
-    if roads:
-        out.update({name: make(name) for name in ROADS})
-    return out

@@ -1,0 +1,34 @@
+"""The structure suite's graphs by name (issue 36, item 2): the generated classes of
+:mod:`apsp_kernels.core.structure_graphs` at a given n, and the road networks of :mod:`.roads` at their own n."""
+from __future__ import annotations
+
+from ..core import generators
+from ..core.graph import Graph
+from ..core.structure_graphs import barabasi_albert, grid, ring
+
+SUITE = ("kemp", "grid", "ring", "ba", "complete")
+ROADS = ("helsinki-walk", "helsinki-drive")
+
+
+def make(name, n=None, seed=0) -> Graph:
+    """One graph of the suite: a class of ``SUITE`` at ``n`` vertices, or a road network of ``ROADS`` (its own n;
+    ``n`` ignored)."""
+    if name in ROADS:
+        from . import roads
+        return roads.load(name)
+    if n is None:
+        raise ValueError(f"{name} needs n")
+    build = {"kemp": lambda: generators.kemp(n, seed=seed), "grid": lambda: grid(n, seed=seed),
+             "ring": lambda: ring(n, seed=seed), "ba": lambda: barabasi_albert(n, seed=seed),
+             "complete": lambda: generators.complete(n, seed=seed)}
+    if name not in build:
+        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + ROADS)}")
+    return build[name]()
+
+
+def suite(n, seed=0, roads=True):
+    """{name: Graph} of every class at n (the complete graph at min(n, 4096): n^2 edges), then the road networks."""
+    out = {name: make(name, min(n, 4096) if name == "complete" else n, seed) for name in SUITE}
+    if roads:
+        out.update({name: make(name) for name in ROADS})
+    return out
