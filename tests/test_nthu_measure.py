@@ -1,10 +1,13 @@
-"""scripts/nthu_measure.py's multi mode without GPUs: the jobs it asks for, how it verifies a P-GPU
-result (block rows against the one-GPU result, kept in the cache across invocations; the one-GPU
+"""The NTHU measurement's multi mode (apsp_kernels/study/seeds/nthu/measure.py) without GPUs: the jobs it
+asks for, how it verifies a P-GPU result (block rows against the one-GPU result, kept in the cache across invocations; the one-GPU
 result against the CPU reference up to a cap; never a reference in a rank), and what it records
 when the ranks finish or when one does not (one line, and the solves every rank finished).  The
-ranks' records are fabricated from the exact distances, as ``jobs.run_jobs`` would send them."""
-import importlib.util
+ranks' records are fabricated from the exact distances, as ``jobs.run_jobs`` would send them.  And
+scripts/nthu_measure.py, the old command line, is a shim that runs the module's main."""
 import json
+import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -14,16 +17,22 @@ from apsp_kernels import paths, reference_apsp
 from apsp_kernels.core import generators
 from apsp_kernels.algorithms.gpu.multi import launch, schedule
 from apsp_kernels.core.verify import fletcher64
+from apsp_kernels.study.seeds.nthu import measure
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "nthu_measure.py"
 
 
 @pytest.fixture
 def nm():
-    spec = importlib.util.spec_from_file_location("nthu_measure_under_test", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return measure
+
+
+def test_the_old_script_runs_the_modules_main():
+    """Every rank of ``mpirun -np P python3 scripts/nthu_measure.py multi ...`` runs the shim: it must be this main."""
+    assert runpy.run_path(str(SCRIPT))["main"] is measure.main
+    got = subprocess.run([sys.executable, str(SCRIPT), "multi", "--help"], capture_output=True, text=True, cwd="/")
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.startswith("usage: nthu_measure.py multi [-h]") and "--cpu-ref-cap" in got.stdout
 
 
 def _records(job, n, sync, P, bs=32, corrupt=False, seed=None):

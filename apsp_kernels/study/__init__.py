@@ -5,7 +5,7 @@ jobs of each notebook), campaign (independent processes that measure them), meas
 recorded run folder without rendering), figures (one style, one colour per algorithm), tables (every table and
 number a report shows), text (sentences from data), summary (notebook 07); report_hochberg* (notebook 08: the Hochberg study's
 recorded results, its verdicts and figures; imported by the notebook, not here); nthu_runs (the multi-GPU
-measurement jobs, run on every rank; imported by scripts/nthu_measure.py and multi_gpu, not here)."""
+measurement jobs, run on every rank; imported by seeds/nthu/measure.py and multi_gpu, not here)."""
 from __future__ import annotations
 
 from .show import figures, tables

@@ -46,7 +46,7 @@ class Study:
     seeds: tuple                # the seeds whose claims it tests
     notebooks: tuple            # the notebooks that render it
     measure: str                # what measures it (python -m apsp_kernels.study measure NAME): "module [args]" whose
-                                # main(argv) does, or a script of scripts/ (hochberg, iitkgp, nthu: not yet moved in)
+                                # main(argv) does, or a script of scripts/ (none now: scripts/*_measure.py are shims)
     figures: str                # the module of its figures
     find: Callable              # roots -> its batches, oldest first
     load: Callable              # batch -> what verdict_rows reads
@@ -200,7 +200,7 @@ STUDIES = {s.name: s for s in (
           f"{_S}.hochberg.figures", _hochberg_find, _hochberg_load, _hochberg_rows,
           frame=lambda st: _seed("hochberg", "load").frame(st), graph="cycle_undirected",     # his graph: load.HIS_GRAPH
           confirming=Confirming("Hochberg (seed 002)", _processes(_hochberg_find))),
-    Study("nthu", "NTHU's blocked FW on one and several GPUs", ("004",), ("09_nthu",), "scripts/nthu_measure.py",
+    Study("nthu", "NTHU's blocked FW on one and several GPUs", ("004",), ("09_nthu",), f"{_S}.nthu.measure",
           f"{_S}.nthu.figures", _nthu_find, _nthu_load, _nthu_rows,
           frame=lambda loaded: loaded[0] if len(loaded[0]) else None, graph=KEMP,           # the one-GPU runs
           confirming=Confirming("NTHU, one GPU (seed 004)", _nthu_days,      # its two-GPU claims need a second two-GPU batch
