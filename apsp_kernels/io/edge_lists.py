@@ -9,7 +9,7 @@ from array import array
 import numpy as np
 
 from ..core.memory import require_host
-from .source import GraphFormatError, build, parse_int, parse_number, parse_vertex_id, read_lines
+from .source import GraphFormatError, build, number_at, parse_int, parse_vertex_id, read_lines
 
 END = "--END--"
 
@@ -42,9 +42,7 @@ def read_hochberg(path, lines=None):
             if name.startswith("#"):
                 raise GraphFormatError(path, lineno, f"vertex name {name!r} starts with '#': Hochberg's format "
                                                      "has no comments, and such a name looks like one")
-        value = parse_number(length)
-        if value is None:
-            raise GraphFormatError(path, lineno, f"edge length {length!r} is not an integer")
+        value = number_at(path, lineno, length, "edge length")
         src.append(names.setdefault(a, len(names)))
         dst.append(names.setdefault(b, len(names)))
         w.append(value)
@@ -92,14 +90,13 @@ def read_dimacs(path, lines=None):
                 raise GraphFormatError(path, lineno, "arc before the 'p sp n m' line")
             if len(parts) != 4:
                 raise GraphFormatError(path, lineno, f"expected 'a <u> <v> <w>', got {line.strip()!r}")
-            u, v, x = parse_int(parts[1]), parse_int(parts[2]), parse_number(parts[3])
+            u, v = parse_int(parts[1]), parse_int(parts[2])
             for tok, val, what in ((parts[1], u, "tail"), (parts[2], v, "head")):
                 if val is None:
                     raise GraphFormatError(path, lineno, f"{what} {tok!r} is not an integer")
             if not (1 <= u <= n and 1 <= v <= n):
                 raise GraphFormatError(path, lineno, f"vertex out of range 1..{n}: {u} -> {v}")
-            if x is None:
-                raise GraphFormatError(path, lineno, f"weight {parts[3]!r} is not an integer")
+            x = number_at(path, lineno, parts[3], "weight")
             src.append(u - 1)
             dst.append(v - 1)
             w.append(x)
@@ -164,10 +161,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
         if weight_column is None:
             w.append(weight)
         else:
-            x = parse_number(parts[weight_column])
-            if x is None:
-                raise GraphFormatError(path, lineno, f"weight {parts[weight_column]!r} is not an integer")
-            w.append(x)
+            w.append(number_at(path, lineno, parts[weight_column], "weight"))
         where.append(lineno)
     if not where:
         raise GraphFormatError(path, None, "no edges: an empty SNAP edge list")

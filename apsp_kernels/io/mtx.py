@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from ..core.memory import require_host
-from .source import GraphFormatError, GraphFormatWarning, build, parse_int, parse_number, read_lines
+from .source import GraphFormatError, GraphFormatWarning, build, number_at, parse_int, read_lines
 
 FIELDS = ("integer", "real", "double", "pattern")
 SYMMETRIES = ("general", "symmetric", "skew-symmetric")
@@ -71,9 +71,7 @@ def read_mtx(path, lines=None):
             i, j = parse_int(t[0]), parse_int(t[1])
             if i is None or j is None or not (1 <= i <= n and 1 <= j <= n):
                 raise GraphFormatError(path, k, f"entry ({t[0]}, {t[1]}) outside the {n} x {n} matrix")
-            x = 1 if field == "pattern" else parse_number(t[2])
-            if x is None:
-                raise GraphFormatError(path, k, f"value {t[2]!r} is not an integer")
+            x = 1 if field == "pattern" else number_at(path, k, t[2], "value")
             src.append(i - 1)
             dst.append(j - 1)
             w.append(x)
@@ -87,9 +85,7 @@ def read_mtx(path, lines=None):
         for k, t in body:
             if len(t) != 1:
                 raise GraphFormatError(path, k, f"an array matrix has one value a line, got {' '.join(t)!r}")
-            x = parse_number(t[0])
-            if x is None:
-                raise GraphFormatError(path, k, f"value {t[0]!r} is not an integer")
+            x = number_at(path, k, t[0], "value")
             if count < expected:
                 i, j = next(cells)
                 if x != 0 and i != j:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import io
 import zipfile
-from pathlib import Path
 
 import numpy as np
 
 from ..core.graph import Graph, GraphError
 from ..core.validate import InputError, check_integers
-from .source import GraphFileNotFound, GraphFormatError
+from .source import GraphFormatError, existing_file
 
 KEYS = ("n", "indptr", "indices", "weights")
 
@@ -23,11 +22,7 @@ def save_npz(g, path):
 
 
 def _arrays(path):
-    p = Path(path)
-    if p.is_dir():
-        raise GraphFormatError(path, None, "is a directory, not a graph file")
-    if not p.exists():
-        raise GraphFileNotFound(path, None, "no such file")
+    p = existing_file(path)
     try:
         with open(p, "rb") as f:            # one read: a FIFO works too
             z = np.load(io.BytesIO(f.read()), allow_pickle=False)

@@ -35,16 +35,23 @@ class GraphFormatWarning(UserWarning):
     """Input accepted with a choice the user should know of (e.g. MatrixMarket duplicates)."""
 
 
+def existing_file(path) -> Path:
+    """``path`` as a Path where it names a file, else the one-line error every reader gives (a directory;
+    no such file).  What an open() or read that fails then means is the reader's own message."""
+    p = Path(path)
+    if p.is_dir():
+        raise GraphFormatError(path, None, "is a directory, not a graph file")
+    if not p.exists():
+        raise GraphFileNotFound(path, None, "no such file")
+    return p
+
+
 def read_bytes(path) -> bytes:
     """The whole input, once (``-``: standard input); gunzipped where it is gzip data."""
     if str(path) == "-":
         raw = sys.stdin.buffer.read()
     else:
-        p = Path(path)
-        if p.is_dir():
-            raise GraphFormatError(path, None, "is a directory, not a graph file")
-        if not p.exists():
-            raise GraphFileNotFound(path, None, "no such file")
+        p = existing_file(path)
         try:
             with open(p, "rb") as f:
                 raw = f.read()
@@ -110,6 +117,15 @@ def parse_number(tok: str):
         except InvalidOperation:
             return None
     return None
+
+
+def number_at(path, line, tok: str, what: str):
+    """``tok`` as :func:`parse_number` reads it, else the one-line error ``FILE, line N: WHAT 'tok' is not
+    an integer`` that every text reader gives for a weight it cannot read."""
+    value = parse_number(tok)
+    if value is None:
+        raise GraphFormatError(path, line, f"{what} {tok!r} is not an integer")
+    return value
 
 
 def build(path, n, src, dst, w, lines, names=None, meta=None) -> Graph:
