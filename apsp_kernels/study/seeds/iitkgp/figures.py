@@ -112,41 +112,47 @@ def _stage_graphs(df, stage):
     return [g for g in order if ((df["stage"] == stage) & (df["graph"] == g)).any()]
 
 
+def _stage_figure(df, stage, codes, title, speedups, height=6, unit="ms"):
+    """The two panels of Figs. 3, 4 and 6: the stage's times per graph for ``codes`` (left, ``title``), and
+    ``speedups(ax, graphs)`` drawing its speed-ups on the right; None where no verified GPU run has it."""
+    if not _has(df, stage):
+        return None
+    gs = _stage_graphs(df, stage)
+    fig, (a1, a2) = F.subplots(1, 2, figsize=(15, height))
+    _times(a1, df, gs, codes, unit=unit).set_title(title)
+    speedups(a2, gs)
+    return fig
+
+
 def bfs_figure(df):
     """Fig. 3: BFS times per graph, and each GPU code's speed-up over the sequential BFS."""
-    if not _has(df, "bfs"):
-        return None
-    gs = _stage_graphs(df, "bfs")
-    fig, (a1, a2) = F.subplots(1, 2, figsize=(15, 6))
     codes = _legend("bfs")
     cpu = [codes[0][:2]]
-    _times(a1, df, gs, codes).set_title("Fig. 3: one BFS from a random source (median over sources)")
-    _speedups(a2, df, gs, [(cpu, [(a, v)], lab, a, t) for a, v, lab in codes[1:]
-                           for t in ("end_to_end", "kernel")], "over the sequential BFS")
-    return fig
+    return _stage_figure(df, "bfs", codes, "Fig. 3: one BFS from a random source (median over sources)",
+                         lambda ax, gs: _speedups(ax, df, gs, [(cpu, [(a, v)], lab, a, t) for a, v, lab in codes[1:]
+                                                               for t in ("end_to_end", "kernel")],
+                                                  "over the sequential BFS"))
 
 
 def sssp_figure(df):
     """Fig. 4: single-source SSSP times per graph, and the speed-up against the seed's density."""
-    if not _has(df, "sssp"):
-        return None
-    gs = _stage_graphs(df, "sssp")
-    fig, (a1, a2) = F.subplots(1, 2, figsize=(15, 6))
     codes = _legend("sssp")
     cpu, gpu = [codes[0][:2]], [codes[1][:2]]
-    _times(a1, df, gs, codes)
-    a1.set_title("Fig. 4: one SSSP from a random source (median over sources)")
-    st = F.style(*gpu[0])
-    for t, mfc in (("end_to_end", st["color"]), ("kernel", "none")):
-        _ratio_bars(a2, [(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]),
-                          R.ratio(df, g, cpu, gpu, t)) for g in gs],
-                    ls="none", marker="o", color=st["color"], mfc=mfc,
-                    label="corrected over Dijkstra" + (" (kernel-only)" if t == "kernel" else ""))
-    a2.plot([0.5, 7e-6], [3.9, 94.4], "*", ms=14, color=F.KEMP, label="claimed: 3.9x at 0.5, 94.4x at 7e-6 (the seed's densities)")
-    a2.set_xscale("log")
-    a2.set_xlabel("density")
-    F.finish_axes(a2, "speed-up (x), 95% CI", "against the seed's density (average degree / n)", xscale=None)
-    return fig
+
+    def against_density(ax, gs):
+        st = F.style(*gpu[0])
+        for t, mfc in (("end_to_end", st["color"]), ("kernel", "none")):
+            _ratio_bars(ax, [(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]),
+                              R.ratio(df, g, cpu, gpu, t)) for g in gs],
+                        ls="none", marker="o", color=st["color"], mfc=mfc,
+                        label="corrected over Dijkstra" + (" (kernel-only)" if t == "kernel" else ""))
+        ax.plot([0.5, 7e-6], [3.9, 94.4], "*", ms=14, color=F.KEMP, label="claimed: 3.9x at 0.5, 94.4x at 7e-6 (the seed's densities)")
+        ax.set_xscale("log")
+        ax.set_xlabel("density")
+        F.finish_axes(ax, "speed-up (x), 95% CI", "against the seed's density (average degree / n)", xscale=None)
+
+    return _stage_figure(df, "sssp", codes, "Fig. 4: one SSSP from a random source (median over sources)",
+                         against_density)
 
 
 def coarsening_figure(df):
@@ -171,20 +177,16 @@ def coarsening_figure(df):
 
 def apsp_figure(df):
     """Fig. 6: APSP times per graph, and the speed-ups the seed claims (bands: its numbers)."""
-    if not _has(df, "apsp"):
-        return None
-    gs = _stage_graphs(df, "apsp")
-    fig, (a1, a2) = F.subplots(1, 2, figsize=(15, 6.5))
-    _times(a1, df, gs, _legend("apsp"), unit="s").set_title("Fig. 6: APSP times")
     seq, par = (list(map(tuple, CODES[k])) for k in ("sequential", "other_gpu"))
     kk, naive = tuple(CODES["blocked"]), tuple(CODES["naive"])
-    _speedups(a2, df, gs, [(seq, [kk], "blocked FW over the best sequential", kk[0], "end_to_end"),
-                           (par, [kk], "blocked FW over the best other GPU code", par[-1][0], "end_to_end"),
-                           (seq, [naive], "naive FW over the best sequential", naive[0], "end_to_end")],
-              "speed-ups the seed claims", bands=[(500, 4000, "claimed: 500-4000x (blocked FW)"),
-                                                  (20, 20, "claimed: at least 20x (blocked FW over GPU codes)"),
-                                                  (6, 7, "claimed: 6-7x (naive FW)")])
-    return fig
+    series = [(seq, [kk], "blocked FW over the best sequential", kk[0], "end_to_end"),
+              (par, [kk], "blocked FW over the best other GPU code", par[-1][0], "end_to_end"),
+              (seq, [naive], "naive FW over the best sequential", naive[0], "end_to_end")]
+    bands = [(500, 4000, "claimed: 500-4000x (blocked FW)"), (20, 20, "claimed: at least 20x (blocked FW over GPU codes)"),
+             (6, 7, "claimed: 6-7x (naive FW)")]
+    return _stage_figure(df, "apsp", _legend("apsp"), "Fig. 6: APSP times",
+                         lambda ax, gs: _speedups(ax, df, gs, series, "speed-ups the seed claims", bands=bands),
+                         height=6.5, unit="s")
 
 
 STAGE_FIGURES = {"bfs": ("fig3_iitkgp_bfs", bfs_figure), "sssp": ("fig4_iitkgp_sssp", sssp_figure),
