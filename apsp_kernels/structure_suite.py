@@ -59,7 +59,7 @@ def _wall(fn, repeats=1):
 
 def _checksum(d):
     """Fletcher-64 of a float64/int result as the reference's int32 form (INF for no path)."""
-    from ..core.graph import INF
+    from .core.graph import INF
     d = np.asarray(d)
     if d.dtype.kind == "f":
         out = np.full(d.shape, INF, np.int32)
