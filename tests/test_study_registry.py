@@ -115,7 +115,7 @@ def test_a_claim_without_a_table_to_read_is_not_testable_and_says_why():
     empty = type("Rep", (), {"measured": False, "df": pd.DataFrame()})()
     row = iit.default_row(c, empty)
     assert row["verdict"] == "not testable" and "holds no measurement" in row["reason"]
-    row = iit.default_row(c, type("Rep", (), {"measured": True, "df": pd.DataFrame({"params": [None]})})())
+    row = iit.default_row(c, type("Rep", (), {"measured": True, "df": pd.DataFrame({"algorithm": ["katz_kider"], "n": [64], "params": [None]})})())
     assert row["verdict"] == "not testable" and "names no graph" in row["reason"]
     row = replace(iit, frame=None).default_row(c, empty)
     assert row["verdict"] == "not testable" and "declares no measurement table" in row["reason"]

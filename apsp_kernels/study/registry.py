@@ -97,7 +97,7 @@ class Study:
         why = (f"study {self.name} declares no measurement table for a claim without a rule of its own (registry: frame)"
                if self.frame is None else
                f"this batch of study {self.name} holds no measurement for a claim without a rule of its own"
-               if df is None or df.empty else
+               if df is None or df.empty or not {"algorithm", "n"} <= set(df.columns) else
                f"the claim names no graph (claims.yaml graph) and study {self.name} has no default one"
                if graph is None and c.get("kind") in ("range", "value") else None)
         if why:

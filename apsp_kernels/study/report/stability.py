@@ -73,10 +73,17 @@ def with_satellites(picks, satellite_labels, s, seed=SEED):
     return [tuple(pick) + tuple(sorted(rng.sample(list(satellite_labels), s))) for pick in picks]
 
 
+def own_rows(loaded):
+    """The campaign's verdict rows by its own rules (the claims it decides; the registry's default rows for claims
+    without a rule, which the campaign has none of, are not resampled)."""
+    from ..method import claims
+    return STUDIES["kemp"].rows(loaded, claims.load())
+
+
 def resampled_verdicts(processes, picks, verdicts=None, progress=True):
     """One row per draw, one column per claim: its verdict on the draw's processes, renumbered
     0..k-1 as the processes of one run (its satellites after them)."""
-    verdicts = verdicts or STUDIES["kemp"].verdict_rows
+    verdicts = verdicts or own_rows
     by_label = dict(processes)
     rows = []
     it = picks
@@ -121,7 +128,7 @@ def main(argv=None):
         picks = with_satellites(picks, [lab for lab, _ in sats], a.satellites)
         processes = processes + sats
     first = Path(a.runs[0])
-    reference = kemp.verdict_rows(kemp.load(Batch(first.name, first))).set_index("claim")["verdict"]
+    reference = own_rows(kemp.load(Batch(first.name, first))).set_index("claim")["verdict"]
     skip = [c for c in a.skip.split(",") if c]
     unknown = sorted(set(skip) - set(reference.index))
     if unknown:
