@@ -33,6 +33,7 @@ import pandas as pd
 from . import api, gpu_device
 from .algorithms import registry
 from .algorithms.reference import reference_checksum
+from .core.distances import from_scipy
 from .core.verify import fletcher64
 from .core import structure
 from .io import suite_graphs as SG
@@ -59,14 +60,26 @@ def _wall(fn, repeats=1):
 
 def _checksum(d):
     """Fletcher-64 of a float64/int result as the reference's int32 form (INF for no path)."""
-    from .core.graph import INF
     d = np.asarray(d)
-    if d.dtype.kind == "f":
-        out = np.full(d.shape, INF, np.int32)
-        fin = np.isfinite(d)
-        out[fin] = d[fin].astype(np.int64)
-        d = out
+    d = from_scipy(d) if d.dtype.kind == "f" else d
     return fletcher64(np.ascontiguousarray(d.astype(np.int32, copy=False)))
+
+
+MODES = (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True)))
+
+
+def _end_to_end(g, ref, repeats, warm, **method):
+    """``shortest_paths(g, **method)`` timed three ways (:data:`MODES`: float64 and int32 on the host, left on the
+    device), after a warm call of its own in each mode where ``warm``: ({column: ms}, every result equal to ``ref``)."""
+    times, ok = {}, True
+    for col, kw in MODES:
+        if warm:
+            api.shortest_paths(g, **method, **kw)        # the pinned pool holds a block of this size afterwards
+        ms, d = _wall(lambda: api.shortest_paths(g, **method, **kw), repeats)
+        times[col] = ms
+        ok = ok and _checksum(d.get() if kw.get("device") else d) == ref
+        del d
+    return times, ok
 
 
 def _library(name, g):
@@ -133,13 +146,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
                  kernel_ms=float(np.median([x["kernel_ms"] for x in recs])) if ok else np.nan,
                  error="" if ok else (recs[0].get("error") if recs else "no record"))
         if ok:
-            for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True))):
-                if not big:
-                    api.shortest_paths(g, method=a.name, **kw)                               # warm
-                ms, d = _wall(lambda: api.shortest_paths(g, method=a.name, **kw), 1 if big else repeats)
-                r[col] = ms
-                r["verified"] = r["verified"] and _checksum(d.get() if kw.get("device") else d) == ref
-                del d
+            times, same = _end_to_end(g, ref, 1 if big else repeats, not big, method=a.name)
+            r.update(times, verified=same)
         rows.append(r)
         log(f"  {a.name:14s} kernel {r.get('kernel_ms', np.nan):9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
             f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
@@ -161,14 +169,9 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
             1 if name in ("scipy", "igraph") else os.cpu_count())))
         log(f"  {name:14s} wall {ms:9.1f} ms verified={ok}")
         del d
+    times, same = _end_to_end(g, ref, 1 if big else repeats, True)
     r = dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name, choice=str(choice), probe_ms=probe.ms,
-             verified=True)
-    for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True))):
-        api.shortest_paths(g, **kw)                  # warm: the pinned pool holds a block of this size afterwards
-        ms, d = _wall(lambda: api.shortest_paths(g, **kw), 1 if big else repeats)
-        r[col] = ms
-        r["verified"] = r["verified"] and _checksum(d.get() if kw.get("device") else d) == ref
-        del d
+             verified=same, **times)
     rows.append(r)
     log(f"  auto -> {choice.algorithm.name}: {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "
         f"{r['e2e_device_ms']:.1f}; {probe})")
