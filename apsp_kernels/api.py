@@ -232,13 +232,7 @@ def _float32_code(g, method, dtype):
 
 
 def _solve_registry(g, algo, variant, sources, want_pred, dtype):
-    if algo.problem != "apsp":
-        raise ValueError(f"{algo.name} solves {algo.problem} from given sources (one row per source), not all "
-                         f"pairs: run it as registry.get({algo.name!r}).run(graph, sources=...)")
-    _check_variant(algo, variant)
-    if not algo.negative_weights and g.has_negative:
-        raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
-    check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
+    _admit(g, algo, variant, want_pred, dtype)
     d, _ = algo.run(g, variant=variant)
     d = np.asarray(d)
     if sources is not None:                       # a GPU code computes all pairs: the rows asked for
@@ -251,10 +245,7 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     """A GPU code's device-resident form (gpu/resident.py): the result finished, cut to the rows asked for and
     converted on the device, then left there (``device``) or copied once to the host."""
     from .algorithms.gpu import resident as R
-    _check_variant(algo, variant)
-    if not algo.negative_weights and g.has_negative:
-        raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
-    check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
+    _admit(g, algo, variant, want_pred, dtype)
     by_rows = sources is not None and "sources" in inspect.signature(algo.resident).parameters   # only those rows
     D, _ = algo.run_resident(g, variant=variant, **({"sources": sources} if by_rows else {}))
     R.finish(D, square=not by_rows)
@@ -269,10 +260,18 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     return R.to_host(res, out), pred
 
 
-def _check_variant(algo, variant):
+def _admit(g, algo, variant, want_pred, dtype):
+    """What a registry code's solve checks before it starts, on the host path and the device-resident one alike:
+    an all-pairs code, a variant that returns exact distances, weights it takes, memory for the result."""
+    if algo.problem != "apsp":
+        raise ValueError(f"{algo.name} solves {algo.problem} from given sources (one row per source), not all "
+                         f"pairs: run it as registry.get({algo.name!r}).run(graph, sources=...)")
     if variant is not None and variant not in algo.exact_variants and str(variant) not in map(str, algo.exact_variants):
         raise ValueError(f"{algo.name}: variant {variant!r} is not one that returns exact distances "
                          f"({', '.join(map(str, algo.exact_variants))})")
+    if not algo.negative_weights and g.has_negative:
+        raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
+    check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
 
 
 def _solve_rows(g, algo, sources, want_pred, dtype):
