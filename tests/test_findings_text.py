@@ -84,6 +84,26 @@ def test_forest_draws_the_numeric_claims_and_lists_the_rest(tmp_path):
     assert "1 claims without a numeric value" in forest.alt_text(rows())
 
 
+def test_a_render_without_notebook_07_draws_from_the_notebooks_own_tables(tmp_path):
+    """A notebook's own table names our value ``ours`` (07's verdicts.csv: ``ours_value``): the same rows are drawn."""
+    own = rows().rename(columns={"ours_value": "ours"})
+    assert [r["claim"] for r, _ in forest.split(own)[0]] == ["a_vs_fw", "b_vs_fw"]
+    assert FT.ours_of(own.iloc[0]) == 169.0 and FT.ours_of(rows().iloc[0]) == 169.0
+
+
+def test_no_claim_with_a_number_draws_no_plot_and_says_so(tmp_path):
+    from apsp_kernels.study.report import findings_index as FI, findings_paper
+    png = tmp_path / FI.FOREST_PNG
+    png.write_bytes(b"stale")
+    only_orders = rows().iloc[[2]]
+    assert forest.plot(only_orders, png) == [] and not png.exists()
+    (tmp_path / "verdicts").mkdir()
+    only_orders.to_csv(tmp_path / "verdicts" / "09_nthu.csv", index=False)
+    html = FI.findings_html(tmp_path, {})
+    assert "no forest plot" in html and 'id="forest"' not in html
+    assert "no forest plot" in findings_paper.write(tmp_path).read_text()
+
+
 def test_forest_rows_are_labelled_with_the_claim_in_words():
     """Each row reads as the claim (claims.yaml's in_words, its closing citation left to the seed's
     heading), wrapped to the label column; a claim without words keeps its identifier."""

@@ -98,7 +98,8 @@ def _best_cpu(v, claims):
 
 def page(v, claims=None, forest_src=None):
     """The whole findings paper as HTML, from the verdict rows ``v``; ``forest_src``: the forest plot's
-    image source (a data: URI in the written page, which then stands alone), else the index's PNG."""
+    image source (a data: URI in the written page, which then stands alone), else the index's PNG; False: no plot
+    (no claim with a number)."""
     from ..method import rules
     claims = claims if claims is not None else claims_mod.load()
     said = FT.sentences(v, claims)
@@ -106,7 +107,8 @@ def page(v, claims=None, forest_src=None):
     limits = "".join(f"<li>{html.escape(t.format(method_fixed=rules.METHOD_FIXED[:16].replace('T', ' ') + ' UTC'))}</li>"
                      for t in LIMITS)
     forest = (f'<figure><img src="{forest_src or FI.FOREST_PNG}" alt="{html.escape(forest_mod.alt_text(v))}">'
-              "<figcaption>Every claim with a number: ours / paper's, log axis (as on the index).</figcaption></figure>")
+              "<figcaption>Every claim with a number: ours / paper's, log axis (as on the index).</figcaption></figure>"
+              if forest_src is not False else "<p>No claim with a number in these rows: no forest plot.</p>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title><style>{CSS}</style></head>
 <body><p><a href="index.html">&larr; index</a></p><h1>Five CUDA APSP papers on today's hardware: what holds</h1>
 <h2>Summary</h2><ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>{forest}
@@ -128,7 +130,8 @@ def write(reports):
     png = reports / FI.FOREST_PNG
     if not png.exists():                   # the index draws it first; a paper written on its own draws it here
         forest_mod.plot(v, png)
-    src = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()     # the paper stands alone
+    src = ("data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()    # the paper stands alone
+           if png.exists() else False)                                                   # nothing with a number
     out = reports / "findings.html"
     out.write_text(page(v, forest_src=src), encoding="utf-8")
     return out

@@ -24,6 +24,13 @@ def num(x):
     return f if math.isfinite(f) else None
 
 
+def ours_of(row):
+    """Our value of a verdict row: ``ours_value`` in notebook 07's verdicts.csv, ``ours`` (the same number) in a
+    notebook's own table, which a render without notebook 07 reads."""
+    v = num(row.get("ours_value"))
+    return v if v is not None else num(row.get("ours"))
+
+
 def fmt(x, sig=2):
     """Two significant figures, no exponent: 0.98, 3.8, 17, 850, 1300."""
     if x is None:
@@ -80,7 +87,7 @@ def basis_counts(v):
 def _band_factor(row):
     """How far our value lies outside the claimed band: ours/high (>1) above it, ours/low (<1) below it,
     1 inside; None where a number is missing."""
-    ours, lo, hi = num(row.get("ours_value")), num(row.get("claimed_lo")), num(row.get("claimed_hi"))
+    ours, lo, hi = ours_of(row), num(row.get("claimed_lo")), num(row.get("claimed_hi"))
     if ours is None or lo is None or ours <= 0 or lo <= 0:
         return None
     if hi is not None and ours > hi:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import re
 import textwrap
+from pathlib import Path
 
-from .findings_text import best_cpu_of, claim_words, num, seed_of
+from .findings_text import best_cpu_of, claim_words, num, ours_of, seed_of
 from ..show.tables import VERDICT_COLOURS
 
 SEED_NAMES = {"000": "Kemp 2012", "001": "IIT Kharagpur", "002": "Hochberg", "003": "TU Wien", "004": "NTHU"}
@@ -24,7 +25,7 @@ HEAD_IN = 0.26           # a seed's heading row
 
 def _point(row):
     """(ratio, ci_lo, ci_hi, band_lo, band_hi) relative to the claimed band's geometric middle, or None."""
-    ours, lo, hi = num(row.get("ours_value")), num(row.get("claimed_lo")), row.get("claimed_hi")
+    ours, lo, hi = ours_of(row), num(row.get("claimed_lo")), row.get("claimed_hi")
     c_lo, c_hi = num(row.get("ci_lo")), num(row.get("ci_hi"))
     hi_f = num(hi)
     unbounded = hi_f is None and str(hi).strip().lower() in ("inf", "infinity")
@@ -86,6 +87,9 @@ def plot(v, out_png, claims=None):
         from ..method import claims as claims_mod
         claims = claims_mod.load()
     drawn, _ = split(v)
+    if not drawn:                           # no claim with a number (a render of some notebooks only): no plot
+        Path(out_png).unlink(missing_ok=True)
+        return drawn
     labels = [label(str(row["claim"]), claims) for row, _ in drawn]
     centres, heads, height = _layout(drawn, labels)
     top_in, bottom_in = 0.75, 0.5
