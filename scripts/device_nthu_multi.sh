@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NTHU two-GPU session on the nvidia-h200-x2 device kind, one stage per device command (README, NTHU
+# The NTHU two-GPU session on a two-GPU device kind (nvidia-h100-x2 or nvidia-h200-x2), one stage per device command (README, NTHU
 # section, gives the order and the expected durations).  Results into $OUT/<time>-nthu-multi/, logs into
 # $OUT/device-logs/; copy both into data/results/ afterwards and re-render notebook 09.
 #   scripts/device_nthu_multi.sh tests     # 2-GPU tests, the rank harness, mpirun at 16384   (~2-3 min)
@@ -12,10 +12,13 @@
 set -uo pipefail
 stage=${1:?usage: $0 tests|scaling|stage|big|weak}
 export OUT=${OUT:-/tmp/out} PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl >/dev/null 2>&1
+shopt -s nullglob; whl=(.whl/*.whl build/whl/*.whl)     # whichever bundle was carried
+(( ${#whl[@]} )) && python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site "${whl[@]}" >/dev/null 2>&1
 export PYTHONPATH=$PWD:/tmp/site PY=python3 APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache} APSP_RESULTS_DIR=$OUT
 mkdir -p "$OUT/device-logs"
-log="$OUT/device-logs/h200x2-$(date +%Y%m%d-%H%M)-nthu-$stage.log"
+# the log is named by the cards the kind gave (nvidia-h100-x2 or nvidia-h200-x2), e.g. h100x2-<time>-nthu-stage.log
+kind=$(nvidia-smi --query-gpu=name --format=csv,noheader | awk '{m=tolower($2)} END {print m "x" NR}')
+log="$OUT/device-logs/${kind}-$(date +%Y%m%d-%H%M)-nthu-$stage.log"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$log"
 rc=0
 case $stage in
