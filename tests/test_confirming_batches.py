@@ -44,13 +44,29 @@ def test_the_nthu_runs_of_one_day_form_one_batch(tmp_path):
         d = tmp_path / f"{name}-nthu-single"
         d.mkdir()
         (d / "nthu-single.csv").write_text("n\n")
-    got = STUDIES["nthu"].confirming.batches((tmp_path,))
+    got = STUDIES["nthu"].confirming[0].batches((tmp_path,))
     assert [(b.name, len(b.files)) for b in got] == [("20261123-nthu-single (2 runs)", 2), ("20261125-nthu-single (1 runs)", 1)]
+
+
+def test_the_nthu_two_gpu_runs_on_one_model_of_card_form_one_batch_named_with_its_cards_and_dates(tmp_path):
+    for name, gpu in (("20261123-092258", "NVIDIA H200"), ("20261124-224027", "NVIDIA H200"),
+                      ("20261125-220255", "NVIDIA H100 80GB HBM3"), ("20261125-220543", "NVIDIA H100 80GB HBM3")):
+        d = tmp_path / f"{name}-nthu-multi"
+        d.mkdir()
+        (d / "nthu-multi.csv").write_text("n\n")
+        (d / "provenance.json").write_text(f'{{"gpu": "{gpu}", "gpu_count": 2}}')
+    single, multi = STUDIES["nthu"].confirming
+    assert single.batches((tmp_path,)) == []
+    assert [(b.name, len(b.files)) for b in multi.batches((tmp_path,))] == [
+        ("20261123 + 20261124-nthu-multi (2 runs, on 2 x NVIDIA H200)", 2),
+        ("20261125-nthu-multi (2 runs, on 2 x NVIDIA H100 80GB HBM3)", 2)]
+    assert multi.holds("nthu_multi_2gpu_speedup") and not multi.holds("nthu_bigger_blocks_faster")
+    assert single.holds("nthu_bigger_blocks_faster") and not single.holds("nthu_stage_comm_share")
 
 
 def test_the_compared_studies_are_the_registry_s_that_declare_confirming_batches():
     assert [s.name for s in B.confirming_studies()] == ["hochberg", "nthu", "iitkgp"]
-    nthu = STUDIES["nthu"].confirming
+    nthu = STUDIES["nthu"].confirming[0]
     assert not nthu.holds("nthu_multi_2gpu_speedup") and nthu.holds("nthu_bigger_blocks_faster")
 
 
@@ -62,4 +78,4 @@ def test_the_recorded_table_is_what_the_records_give():
     again = B.side_by_side(B.verdicts_by_batch()).astype(str)
     pd.testing.assert_frame_equal(recorded.astype(str).reset_index(drop=True), again.reset_index(drop=True))
     two = recorded[recorded["batch 2"] != ""]
-    assert len(two) >= 26 and set(two["study"]) == {s.confirming.label for s in B.confirming_studies()}
+    assert len(two) >= 26 and set(two["study"]) == {c.label for s in B.confirming_studies() for c in s.confirming}

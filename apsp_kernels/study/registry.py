@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -54,7 +55,8 @@ class Study:
     frame: Callable = None      # loaded -> its runs as a campaign-shaped table (method/timings' columns), or None
                                 # where the batch has none: what its other claims are decided on (verdicts.evaluate)
     graph: str = None           # the graph such a claim is read on where it names none (claims.yaml ``graph``)
-    confirming: Confirming = None   # its confirming batches, where it has them
+    confirming: tuple = ()          # its confirming comparisons (Confirming), where it has them: one per family of
+                                    # batches (NTHU: its one-GPU runs, its two-GPU runs)
 
     @property
     def code(self):
@@ -175,6 +177,22 @@ def _nthu_days(roots):
             for day, g in ((day, list(g)) for day, g in itertools.groupby(runs, key=lambda b: b.name[:8]))]
 
 
+def _nthu_campaigns(roots):
+    """The two-GPU runs on one model of card, one confirming batch: a campaign is measured until every setting has 3
+    processes, over as many leases as that takes (2 x H200: the runs of 23 and 24 Nov, three leases, on which the
+    verdicts first rested; 2 x H100: those of 25 Nov, issue 33's confirming batch).  Each run measures its one-GPU
+    baseline on the same machine, so no speed-up mixes models; the batch is named with its cards and dates."""
+    runs = [b for b in _nthu_find(roots) if b.name.endswith("-multi")]
+    by = {}
+    for b in runs:
+        f = b.path / "provenance.json"
+        p = json.loads(f.read_text()) if f.exists() else {}
+        by.setdefault(f"{p.get('gpu_count', '?')} x {p.get('gpu', 'unknown GPU')}", []).append(b)
+    out = [Batch(f"{' + '.join(sorted({b.name[:8] for b in g}))}-nthu-multi ({len(g)} runs, on {cards})", g[0].path.parent,
+                 tuple(b.path for b in g)) for cards, g in by.items()]
+    return sorted(out, key=lambda b: b.files[0].name)
+
+
 # ------------------------------------------------------------------ the tuned line (issue 14): each date one batch
 def _tuned_find(roots):
     R = _seed("tuned", "load")
@@ -199,18 +217,20 @@ STUDIES = {s.name: s for s in (
     Study("hochberg", "Hochberg's naive FW and its explorations", ("002",), ("08_hochberg",), f"{_S}.hochberg.measure",
           f"{_S}.hochberg.figures", _hochberg_find, _hochberg_load, _hochberg_rows,
           frame=lambda st: _seed("hochberg", "load").frame(st), graph="cycle_undirected",     # his graph: load.HIS_GRAPH
-          confirming=Confirming("Hochberg (seed 002)", _processes(_hochberg_find))),
+          confirming=(Confirming("Hochberg (seed 002)", _processes(_hochberg_find)),)),
     Study("nthu", "NTHU's blocked FW on one and several GPUs", ("004",), ("09_nthu",), f"{_S}.nthu.measure",
           f"{_S}.nthu.figures", _nthu_find, _nthu_load, _nthu_rows,
           frame=lambda loaded: loaded[0] if len(loaded[0]) else None, graph=KEMP,           # the one-GPU runs
-          confirming=Confirming("NTHU, one GPU (seed 004)", _nthu_days,      # its two-GPU claims need a second two-GPU batch
-                                holds=lambda cid: cid not in _seed("nthu", "load").MULTI)),
+          confirming=(Confirming("NTHU, one GPU (seed 004)", _nthu_days,
+                                 holds=lambda cid: cid not in _seed("nthu", "load").MULTI),
+                      Confirming("NTHU, two GPUs (seed 004)", _nthu_campaigns,
+                                 holds=lambda cid: cid in _seed("nthu", "load").MULTI))),
     Study("iitkgp", "IIT Kharagpur's BFS, SSSP and APSP on large sparse graphs", ("001",), ("10_iitkgp",),
           f"{_S}.iitkgp.measure", f"{_S}.iitkgp.figures",
           _iitkgp_find, lambda b: _seed("iitkgp", "load").load(b.path), _iitkgp_rows,
           frame=lambda rep: _seed("iitkgp", "load").frame(rep),             # no default graph: each claim names its own
-          confirming=Confirming("IIT Kharagpur (seed 001)", _iitkgp_find,
-                                measured=lambda rep: set(map(tuple, rep.df[["stage", "graph"]].drop_duplicates().to_numpy())))),
+          confirming=(Confirming("IIT Kharagpur (seed 001)", _iitkgp_find,
+                                 measured=lambda rep: set(map(tuple, rep.df[["stage", "graph"]].drop_duplicates().to_numpy()))),)),
     Study("tuned", "The tuned line's targets (issue 14; no paper's claims)", (), ("11_tuned",), "apsp_kernels.__main__ bench",
           f"{_S}.tuned.figures", _tuned_find, lambda b: _seed("tuned", "load").load(list(b.files)), _tuned_rows),
 )}

@@ -1,5 +1,5 @@
 """The independent batches of the studies that measure on their own (Hochberg, seed 002; NTHU on one
-GPU, seed 004; IIT Kharagpur, seed 001), their verdicts side by side.
+and on two GPUs, seed 004; IIT Kharagpur, seed 001), their verdicts side by side.
 
 A verdict measured once is not yet a finding: each of these studies was measured a second time, in a
 fresh batch on fresh machine leases under the method as fixed (docs/method.md), and this table says,
@@ -11,8 +11,11 @@ The studies compared are those of the study registry that declare their confirmi
 - Hochberg: a ``<batch>-hochberg/`` folder of ``p<K>/`` processes (each on its own lease);
 - NTHU one GPU: the ``<time>-nthu-single`` runs of one day (the runs of 2026-11-23 and those of
   2026-11-25 were measured as two batches, one run a lease);
+- NTHU two GPUs: the ``<time>-nthu-multi`` runs on one model of card, a campaign measured until every
+  setting has 3 processes (each run measures its one-GPU baseline on the same machine): 2 x H200 on 23-24 Nov
+  (three leases: the first campaign) and 2 x H100 on 25 Nov (issue 33's confirming batch);
 - IIT Kharagpur: a ``<batch>-iitkgp/`` folder (its invocations, 3 processes each).
-The NTHU two-GPU claims are not here (their second batch needs a two-GPU machine).  Each batch's rows are
+Each batch's rows are
 the study's (``Study.verdict_rows``): a claim added to data/claims.yaml is compared with no code here.
 
 Computing it loads every batch (about a minute), so the table is written once,
@@ -36,7 +39,7 @@ TABLE = "confirming-batches.csv"
 def confirming_studies():
     """The registered studies that declare confirming batches, in the registry's order."""
     from ..registry import STUDIES            # here: the registry's table of studies names this module's
-    return [s for s in STUDIES.values() if s.confirming is not None]
+    return [s for s in STUDIES.values() if s.confirming]
 
 
 def rests_on(c, measured=None):
@@ -58,8 +61,7 @@ def verdicts_by_batch(root=None, claims=None):
     """One row per (study, batch, claim): verdict, ours [CI], and what it rests on."""
     C = claims or claims_mod.load()
     rows = []
-    for s in confirming_studies():
-        conf = s.confirming
+    for s, conf in ((s, conf) for s in confirming_studies() for conf in s.confirming):
         for b in conf.batches((Path(root or paths.RECORDED),)):
             loaded = s.load(b)
             measured = conf.measured(loaded) if conf.measured else None
