@@ -22,8 +22,8 @@ C = claims.load()
 SINGLE_RUNS = ("20261123-021527-nthu-single", "20261123-093930-nthu-single", "20261123-094118-nthu-single")
 
 
-def _recorded(kind, which):
-    runs = R.find_runs(kind, which, roots=[R.paths.RECORDED])
+def _recorded(kind, which, cards=""):
+    runs = R.find_runs(kind, which, roots=[R.paths.RECORDED], cards=cards)
     if not runs:
         pytest.skip(f"no recorded *-nthu-{kind} run in data/results")
     return runs
@@ -36,8 +36,8 @@ def single():
 
 
 @pytest.fixture(scope="module")
-def multi():
-    return R.load(_recorded("multi", "all"), "multi")
+def multi():          # the first campaign, notebook 09's (multi_cards): the 2 x H200 runs
+    return R.load(_recorded("multi", "all", "NVIDIA H200"), "multi")
 
 
 def _verdicts(rows):
@@ -283,6 +283,26 @@ def test_the_recorded_two_gpu_runs(multi):
     for cid in ("nthu_stage_comm_share", "nthu_multi_bandwidth_grows_with_bs"):   # n = 6000: the 3 stage runs only
         assert ("3 independent processes (20261123-092258-nthu-multi, 20261124-224027-nthu-multi, "
                 "20261124-224151-nthu-multi)") in v[cid]["reason"] and "provisional" not in v[cid]["reason"]
+
+
+def test_the_confirming_two_gpu_batch_on_2_x_h100_gives_the_same_five_verdicts():
+    """Issue 33: the 2 x H100 campaign of 2026-11-25 (two leases, 3 stage and 3 scaling processes, each with its one-GPU
+    baseline on the same machine) judges all five two-GPU claims as the 2 x H200 campaign does, on 3 processes a setting."""
+    h100 = R.load(_recorded("multi", "all", "NVIDIA H100 80GB HBM3"), "multi")
+    assert set(h100["process"].str[:8]) == {"20261125"} and h100.groupby("process")["n"].size().size == 6
+    v = _verdicts(NV.multi_rows(C, h100))
+    assert {cid: r["verdict"] for cid, r in v.items()} == dict.fromkeys(R.MULTI, "reproduced")
+    for cid in ("nthu_stage_comm_share", "nthu_multi_bandwidth_grows_with_bs", "nthu_multi_2gpu_speedup"):
+        assert "3 independent processes" in v[cid]["reason"] and "provisional" not in v[cid]["reason"]
+    assert "5 of 5 claims got the same verdict in every batch" in R.confirmation()
+
+
+def test_find_runs_of_one_model_of_card(tmp_path):
+    for name, gpu in (("20261120-000000-nthu-multi", "NVIDIA H200"), ("20261121-000000-nthu-multi", "NVIDIA H100 80GB HBM3")):
+        fake_multi(tmp_path / name)
+        (tmp_path / name / "provenance.json").write_text(json.dumps({"gpu": gpu}))
+    names = lambda c: [d.name for d in R.find_runs("multi", "all", roots=[tmp_path], cards=c)]
+    assert names("NVIDIA H200") == ["20261120-000000-nthu-multi"] and len(names("")) == 2 and names("A100") == []
 
 
 def test_find_runs(tmp_path):

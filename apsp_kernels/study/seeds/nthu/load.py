@@ -48,12 +48,36 @@ SEED_STAGES = {"whole": (144.77, 6.06, 7.02, 4.38, 2.33), "rowcol": (3.0802, 3.1
 
 
 # ------------------------------------------------------------------ loading
-def find_runs(kind, which="latest", roots=None):
+def find_runs(kind, which="latest", roots=None, cards=""):
     """Folders ``*-nthu-<kind>`` holding ``nthu-<kind>.csv`` (``which``: "latest", "all", "none" or
-    comma-separated folder names or paths), oldest first, from $APSP_RESULTS_DIR and data/results."""
+    comma-separated folder names or paths), oldest first, from $APSP_RESULTS_DIR and data/results;
+    ``cards``: only the runs on that model of card (provenance ``gpu``; "" any)."""
     roots = roots or [paths.RESULTS, paths.RECORDED]
-    runs = records.folders(f"*-nthu-{kind}", lambda d: (d / f"nthu-{kind}.csv").exists(), roots)
+    runs = records.folders(f"*-nthu-{kind}", lambda d: (d / f"nthu-{kind}.csv").exists() and (not cards or _gpu(d) == cards),
+                           roots)
     return records.pick(runs, which, f"*-nthu-{kind}")
+
+
+def _gpu(d):
+    f = d / "provenance.json"
+    return json.loads(f.read_text()).get("gpu") if f.exists() else None
+
+
+def confirmation(label="NTHU, two GPUs (seed 004)", root=None):
+    """What the confirming batches of the two-GPU claims say (data/results/confirming-batches.csv, notebook 07), as a
+    sentence computed from that table: each batch named, and how many claims every batch judged alike."""
+    from ...report.batches import load_table
+    t = load_table(root)
+    t = t[t["study"] == label] if t is not None else None
+    if t is None or t.empty:
+        return "No confirming batch of the two-GPU claims is recorded."
+    cols = [c for c in t.columns if c.startswith("batch ") and (t[c] != "").any()]
+    same = int(t["same"].astype(str).eq("True").sum())
+    return (f"**Confirmed by an independent batch.** The two-GPU claims were judged in {len(cols)} independent batches "
+            f"({t['batches'].iloc[0]}); {same} of {len(t)} claims got the same verdict in every batch"
+            + ("" if same == len(t) else f" (differing: {', '.join(t.loc[~t['same'].astype(str).eq('True'), 'claim'])})")
+            + ". Each run times its one-GPU baseline on the same machine, so no speed-up mixes models of card; "
+              "notebook 07 shows the comparison claim by claim.")
 
 
 def load(runs, kind):
