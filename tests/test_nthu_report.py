@@ -290,6 +290,7 @@ def test_the_confirming_two_gpu_batch_on_2_x_h100_gives_the_same_five_verdicts()
     baseline on the same machine) judges all five two-GPU claims as the 2 x H200 campaign does, on 3 processes a setting."""
     h100 = R.load(_recorded("multi", "all", "NVIDIA H100 80GB HBM3"), "multi")
     assert set(h100["process"].str[:8]) == {"20261125"} and h100.groupby("process")["n"].size().size == 6
+    assert set(h100["gpu"]) == {"NVIDIA H100 80GB HBM3"}
     v = _verdicts(NV.multi_rows(C, h100))
     assert {cid: r["verdict"] for cid, r in v.items()} == dict.fromkeys(R.MULTI, "reproduced")
     for cid in ("nthu_stage_comm_share", "nthu_multi_bandwidth_grows_with_bs", "nthu_multi_2gpu_speedup"):

@@ -81,9 +81,10 @@ def confirmation(label="NTHU, two GPUs (seed 004)", root=None):
 
 
 def load(runs, kind):
-    """Every record of ``runs`` with its ``process`` (the folder: one independent process each);
+    """Every record of ``runs`` with its ``process`` (the folder: one independent process each) and ``gpu``;
     single runs get bs, launch and update from the variant."""
-    frames = [pd.read_csv(d / f"nthu-{kind}.csv").assign(process=d.name).reset_index(names="job_row") for d in runs]
+    frames = [pd.read_csv(d / f"nthu-{kind}.csv").assign(process=d.name, gpu=_gpu(d)).reset_index(names="job_row")
+              for d in runs]        # gpu: the model of card the row ran on (its process's provenance)
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if kind == "single" and len(df):
         df["bs"], df["launch"], df["update"] = zip(*df["variant"].map(parse_variant))
