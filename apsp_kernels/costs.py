@@ -12,7 +12,9 @@ prediction says which rows it came from.  This module names no algorithm: it rea
 from __future__ import annotations
 
 import functools
+import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,12 +72,39 @@ def table(folders=None):
                 df["updates_per_s"] = float("nan")
             df = df[(df.verified.astype(str) == "True") & (df.kernel_ms > 0) & ~(df.updates_per_s <= 0)].copy()
             df["date"], df["source"] = m.group("date"), f"{m.group('device').replace('_', ' ')}, {m.group('date')}"
+            if "threads" not in df.columns:                     # the CPU threads a row ran on: the file's column,
+                df["threads"] = _threads_used(f)                 # else its provenance's (NaN where neither says)
             frames.append(df)
     if not frames:
         return pd.DataFrame(columns=["algorithm", "variant", "n", "updates_per_s", "date", "source"])
     rows = pd.concat(frames, ignore_index=True)
     newest = rows.groupby("algorithm").date.transform("max")
     return rows[rows.date == newest].reset_index(drop=True)
+
+
+def _threads_used(f):
+    """The CPU threads a benchmark file's rows ran on, from its provenance (``<name>.provenance.json`` beside it:
+    each invocation's ``cpu_threads_used``, the largest where they differ), or NaN where it says nothing."""
+    p = f.with_name(f.name[:-len(".csv")] + ".provenance.json")
+    try:
+        prov = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return float("nan")
+    used = [i.get("cpu_threads_used") for i in prov.get("invocations", [prov]) if isinstance(i, dict)]
+    used = [float(u) for u in used if isinstance(u, (int, float))]
+    return max(used) if used else float("nan")
+
+
+def threads_here():
+    """The threads a multithreaded CPU code gets on this machine: NUMBA_NUM_THREADS where set, else the CPUs this
+    process may run on."""
+    env = os.environ.get("NUMBA_NUM_THREADS")
+    if env and env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                                        # not Linux
+        return os.cpu_count() or 1
 
 
 def _variant(algo, v):
@@ -120,7 +149,7 @@ def predict(algo, g, folders=None, structure=None):
     if not sizes:
         return None
     n0 = min(sizes, key=lambda x: (abs(math.log(x / max(g.n, 1))), x))
-    points, src, depth = _points(algo, n0, folders)
+    points, src, depth, threads = _points(algo, n0, folders)
     if not points:
         return None
     deg = max(g.m / max(g.n, 1), 1e-9)
@@ -138,7 +167,8 @@ def predict(algo, g, folders=None, structure=None):
         shape, used = _Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
     ms = ms0 * algo.updates(g) / algo.updates(shape)
     ms, note = _hop_scaled(algo, n0, depth, ms, structure)
-    return Prediction(algo.name, variant, ms, rate, n0, src + note, used)
+    ms, cores = _thread_scaled(algo, threads, ms)
+    return Prediction(algo.name, variant, ms, rate, n0, src + note + cores, used)
 
 
 def _sizes(name, folders):
@@ -169,7 +199,22 @@ def _points_of(algo, n0, folders):
             points.append((math.log(max(m0 / n0, 1e-9)), *best))
     measured = at.hop_depth.dropna() if "hop_depth" in at.columns else ()
     depth = float(measured.median()) if len(measured) else None
-    return tuple(sorted(points)), (at.source.iloc[0] if len(at) else ""), depth
+    threads = at.threads.dropna() if "threads" in at.columns else ()
+    return tuple(sorted(points)), (at.source.iloc[0] if len(at) else ""), depth, \
+        (float(threads.median()) if len(threads) else None)
+
+
+def _thread_scaled(algo, measured, ms):
+    """A multithreaded CPU code's time scaled by the threads its rows ran on over those it gets here, where here has
+    fewer (perfect scaling: the prediction errs toward the CPU code; a 2-core machine was told the 16-core
+    reference machine's times before, 8x too optimistic).  GPU codes and one-thread codes are unchanged."""
+    if algo.device != "cpu" or not algo.multithreaded or not measured:
+        return ms, ""
+    here = threads_here()
+    if here >= measured:
+        return ms, ""
+    f = measured / here
+    return ms * f, f"; x{f:.3g} for {here} CPU threads here against {measured:.3g} measured"
 
 
 def _hop_scaled(algo, n0, measured, ms, structure):

@@ -176,3 +176,26 @@ def test_choose_for_another_device_needs_no_gpu(bench):
     assert api.choose(g, gpu=False).algorithm.device == "cpu"
     big = api.choose(g, gpu=True, free_bytes=1 << 20)           # nothing on the GPU fits 1 MiB: the CPU
     assert big.algorithm.device == "cpu"
+
+
+def test_a_multithreaded_cpu_code_is_predicted_for_the_threads_it_gets_here(bench, monkeypatch):
+    """Rows measured with 16 CPU threads (the file's provenance says so) predict 8x the time where the code gets 2
+    threads; a machine with as many or more keeps the measured time; GPU codes never change."""
+    (bench / f"{DEV}-2026-02-01-tuned.provenance.json").write_text(
+        '{"invocations": [{"cpu_threads_used": 16}, {"cpu_threads_used": 16}]}')
+    costs.table.cache_clear()
+    g, cpu, gpu = G.kemp(16384, seed=3), registry.get("dijkstra_cpu_parallel"), registry.get("tuned_fw")
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "16")
+    full = costs.predict(cpu, g)
+    assert full.ms > 0 and "threads" not in full.source
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
+    assert costs.threads_here() == 2
+    two = costs.predict(cpu, g)
+    assert two.ms == pytest.approx(8 * full.ms) and "x8 for 2 CPU threads here against 16 measured" in two.source
+    assert costs.predict(gpu, g).ms == costs.predict(gpu, g).ms and "threads" not in costs.predict(gpu, g).source
+
+
+def test_rows_whose_provenance_says_nothing_of_threads_are_not_scaled(bench, monkeypatch):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    p = costs.predict(registry.get("dijkstra_cpu_parallel"), G.kemp(16384, seed=3))
+    assert "threads" not in p.source
