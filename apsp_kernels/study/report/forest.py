@@ -92,7 +92,7 @@ def plot(v, out_png, claims=None):
         return drawn
     labels = [label(str(row["claim"]), claims) for row, _ in drawn]
     centres, heads, height = _layout(drawn, labels)
-    top_in, bottom_in = 0.75, 0.5
+    top_in, bottom_in = 0.75, 0.7
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(9.0, height + top_in + bottom_in), dpi=100, sharey=True,
                                  gridspec_kw=dict(width_ratios=[3, 1.25], wspace=0.05))
     from matplotlib.transforms import blended_transform_factory
@@ -130,8 +130,20 @@ def plot(v, out_png, claims=None):
         t.set_multialignment("left")           # a wrapped claim reads as a paragraph
     ax.set_ylim(-height, 0)
     ax.set_xlim(right=3e3)
+    # the narrow panel: a few plain labels (1, 3, 10, ...) where matplotlib's log axis labelled every minor tick of a
+    # span under two decades ("3 x 10^0 ... 3 x 10^2" ran into each other) or, told decades only, gave one label
+    lo_x, hi_x = bx.get_xlim()
+    lo_x, hi_x = min(lo_x, 0.5), max(hi_x, 2.0)         # the dashed line at 1 (as fast as the CPU) always in view
+    bx.set_xlim(lo_x, hi_x)
+    decades = range(math.floor(math.log10(lo_x)), math.ceil(math.log10(hi_x)) + 1)
+    marks = [c * 10.0 ** k for k in decades for c in (1, 3) if lo_x <= c * 10.0 ** k <= hi_x]
+    if len(marks) > 4:
+        marks = [v for v in marks if math.log10(v).is_integer()]
+    bx.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(marks))
+    bx.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    bx.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("ours / paper's (band's middle = 1), log", fontsize=9)
-    bx.set_xlabel("GPU / best CPU code", fontsize=9)
+    bx.set_xlabel("GPU's speed-up over the\nbest CPU code (x), log", fontsize=9)
     handles = [Line2D([], [], marker="o", ls="", color=c, label=v_) for v_, c in VERDICT_COLOURS.items()]
     handles += [Line2D([], [], marker="o", ls="", color="#24292f", label="end-to-end"),
                 Line2D([], [], marker="o", ls="", color="#24292f", mfc="white", label="kernel-only"),
