@@ -55,11 +55,16 @@ def test_the_nthu_two_gpu_runs_on_one_model_of_card_form_one_batch_named_with_it
         d.mkdir()
         (d / "nthu-multi.csv").write_text("n\n")
         (d / "provenance.json").write_text(f'{{"gpu": "{gpu}", "gpu_count": 2}}')
+    later = tmp_path / "20261201-000000-nthu-multi"             # a week on, the same model: a campaign of its own
+    later.mkdir()
+    (later / "nthu-multi.csv").write_text("n\n")
+    (later / "provenance.json").write_text('{"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 2}')
     single, multi = STUDIES["nthu"].confirming
     assert single.batches((tmp_path,)) == []
     assert [(b.name, len(b.files)) for b in multi.batches((tmp_path,))] == [
         ("20261123 + 20261124-nthu-multi (2 runs, on 2 x NVIDIA H200)", 2),
-        ("20261125-nthu-multi (2 runs, on 2 x NVIDIA H100 80GB HBM3)", 2)]
+        ("20261125-nthu-multi (2 runs, on 2 x NVIDIA H100 80GB HBM3)", 2),
+        ("20261201-nthu-multi (1 runs, on 2 x NVIDIA H100 80GB HBM3)", 1)]
     assert multi.holds("nthu_multi_2gpu_speedup") and not multi.holds("nthu_bigger_blocks_faster")
     assert single.holds("nthu_bigger_blocks_faster") and not single.holds("nthu_stage_comm_share")
 

@@ -264,7 +264,7 @@ def test_weak_scaling_efficiency(tmp_path):
 
 
 def test_the_recorded_two_gpu_runs(multi):
-    """The 2 x H200 runs of 2026-11-23 and -24 (two leases): the pivot-row design halves the time at large n,
+    """The 2 x H200 runs of 2026-11-23 and -24 (three leases): the pivot-row design halves the time at large n,
     weak efficiency ~80% from 2048 and ~98-99% from 8192 and 16384, and each verdict's basis counts only the
     processes that ran its settings."""
     w = SC.weak_points(multi).set_index("n0")
@@ -287,7 +287,7 @@ def test_the_recorded_two_gpu_runs(multi):
 
 
 def test_the_confirming_two_gpu_batch_on_2_x_h100_gives_the_same_five_verdicts():
-    """Issue 33: the 2 x H100 campaign of 2026-11-25 (two leases, 3 stage and 3 scaling processes, each with its one-GPU
+    """Issue 33: the 2 x H100 campaign of 2026-11-25 (three leases, 3 stage and 3 scaling processes, each with its one-GPU
     baseline on the same machine) judges all five two-GPU claims as the 2 x H200 campaign does, on 3 processes a setting."""
     h100 = R.load(_recorded("multi", "all", "NVIDIA H100 80GB HBM3"), "multi")
     assert set(h100["process"].str[:8]) == {"20261125"} and h100.groupby("process")["n"].size().size == 6
@@ -296,7 +296,9 @@ def test_the_confirming_two_gpu_batch_on_2_x_h100_gives_the_same_five_verdicts()
     assert {cid: r["verdict"] for cid, r in v.items()} == dict.fromkeys(R.MULTI, "reproduced")
     for cid in ("nthu_stage_comm_share", "nthu_multi_bandwidth_grows_with_bs", "nthu_multi_2gpu_speedup"):
         assert "3 independent processes" in v[cid]["reason"] and "provisional" not in v[cid]["reason"]
-    assert "5 of 5 claims got the same verdict in every batch" in R.confirmation()
+    said = R.confirmation()
+    assert said.startswith("**Same verdicts in an independent batch.**") and "5 of 5 claims got the same verdict" in said
+    assert "stability, not validity" in said
 
 
 def test_find_runs_of_one_model_of_card(tmp_path):

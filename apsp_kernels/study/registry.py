@@ -178,18 +178,29 @@ def _nthu_days(roots):
 
 
 def _nthu_campaigns(roots):
-    """The two-GPU runs on one model of card, one confirming batch: a campaign is measured until every setting has 3
-    processes, over as many leases as that takes (2 x H200: the runs of 23 and 24 Nov, three leases, on which the
-    verdicts first rested; 2 x H100: those of 25 Nov, issue 33's confirming batch).  Each run measures its one-GPU
-    baseline on the same machine, so no speed-up mixes models; the batch is named with its cards and dates."""
+    """The two-GPU runs of one campaign, one confirming batch: runs on one model of card, each within 2 days of the
+    one before it (a campaign is measured over as many leases as it takes to give its settings 3 processes: 2 x H200
+    on 23 and 24 Nov, three leases, on which the verdicts first rested, 3 processes at every setting up to n = 32768,
+    one at 65536 and at the weak points 11584 and 23168; 2 x H100 on 25 Nov, issue 33's confirming batch, three
+    leases, 3 processes at every setting up to 32768, no run above).  A later run on a model already used, more than
+    2 days on, starts a new campaign.  Each run measures its one-GPU baseline on the same machine, so no speed-up of a
+    batch mixes models; the batch is named with its cards and dates.  A run without provenance is its own model
+    ("? x unknown GPU")."""
+    import datetime as dt
     runs = [b for b in _nthu_find(roots) if b.name.endswith("-multi")]
-    by = {}
-    for b in runs:
+    day = lambda b: dt.datetime.strptime(b.name[:8], "%Y%m%d")
+    last, groups = {}, []
+    for b in runs:                                   # oldest first
         f = b.path / "provenance.json"
         p = json.loads(f.read_text()) if f.exists() else {}
-        by.setdefault(f"{p.get('gpu_count', '?')} x {p.get('gpu', 'unknown GPU')}", []).append(b)
+        cards = f"{p.get('gpu_count', '?')} x {p.get('gpu', 'unknown GPU')}"
+        g = last.get(cards)
+        if g is None or (day(b) - day(g[1][-1])).days > 2:
+            g = last[cards] = (cards, [])
+            groups.append(g)
+        g[1].append(b)
     out = [Batch(f"{' + '.join(sorted({b.name[:8] for b in g}))}-nthu-multi ({len(g)} runs, on {cards})", g[0].path.parent,
-                 tuple(b.path for b in g)) for cards, g in by.items()]
+                 tuple(b.path for b in g)) for cards, g in groups]
     return sorted(out, key=lambda b: b.files[0].name)
 
 

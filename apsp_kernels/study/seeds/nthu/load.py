@@ -51,7 +51,8 @@ SEED_STAGES = {"whole": (144.77, 6.06, 7.02, 4.38, 2.33), "rowcol": (3.0802, 3.1
 def find_runs(kind, which="latest", roots=None, cards=""):
     """Folders ``*-nthu-<kind>`` holding ``nthu-<kind>.csv`` (``which``: "latest", "all", "none" or
     comma-separated folder names or paths), oldest first, from $APSP_RESULTS_DIR and data/results;
-    ``cards``: only the runs on that model of card (provenance ``gpu``; "" any)."""
+    ``cards``: only the runs on that model of card (provenance ``gpu``; "" any; a run without provenance.json has
+    no model, so any ``cards`` leaves it out)."""
     roots = roots or [paths.RESULTS, paths.RECORDED]
     runs = records.folders(f"*-nthu-{kind}", lambda d: (d / f"nthu-{kind}.csv").exists() and (not cards or _gpu(d) == cards),
                            roots)
@@ -72,12 +73,16 @@ def confirmation(label="NTHU, two GPUs (seed 004)", root=None):
     if t is None or t.empty:
         return "No confirming batch of the two-GPU claims is recorded."
     cols = [c for c in t.columns if c.startswith("batch ") and (t[c] != "").any()]
-    same = int(t["same"].astype(str).eq("True").sum())
-    return (f"**Confirmed by an independent batch.** The two-GPU claims were judged in {len(cols)} independent batches "
-            f"({t['batches'].iloc[0]}); {same} of {len(t)} claims got the same verdict in every batch"
-            + ("" if same == len(t) else f" (differing: {', '.join(t.loc[~t['same'].astype(str).eq('True'), 'claim'])})")
-            + ". Each run times its one-GPU baseline on the same machine, so no speed-up mixes models of card; "
-              "notebook 07 shows the comparison claim by claim.")
+    same = t["same"].astype(str).eq("True")
+    head = ("Same verdicts in an independent batch" if len(cols) >= 2 and same.all() else
+            "One batch only" if len(cols) < 2 else "The independent batches differ")
+    return (f"**{head}.** The two-GPU claims were judged in {len(cols)} independent "
+            f"batch{'es' if len(cols) != 1 else ''} ({t['batches'].iloc[0]}); {int(same.sum())} of {len(t)} claims got "
+            "the same verdict in every batch"
+            + ("" if same.all() else f" (differing: {', '.join(t.loc[~same, 'claim'])})")
+            + ". Within a batch every run times its one-GPU baseline on the same machine, so no batch's speed-up mixes "
+              "models of card. Agreement is stability, not validity: it says the measurement repeats, not that the "
+              "reading of a claim is right; notebook 07 shows the comparison claim by claim.")
 
 
 def load(runs, kind):
