@@ -84,6 +84,22 @@ def test_forest_draws_the_numeric_claims_and_lists_the_rest(tmp_path):
     assert "1 claims without a numeric value" in forest.alt_text(rows())
 
 
+def test_forest_shows_an_interval_that_runs_past_the_axis_or_is_missing(tmp_path):
+    """An unbounded end (missing, inf, or at or below 0 on the log axis) or one beyond the axis is drawn to the
+    edge with an arrowhead there; a row with neither end has nothing to draw (its dot is labelled instead)."""
+    assert forest.reach(None, None, 0.1, 3e3) is None
+    assert forest.reach(2.0, None, 0.1, 3e3) == (2.0, 3e3, False, True)
+    assert forest.reach(None, 5.0, 0.1, 3e3) == (0.1, 5.0, True, False)
+    assert forest.reach(1.0, 1e5, 0.1, 3e3) == (1.0, 3e3, False, True)
+    assert forest.reach(1.0, 2.0, 0.1, 3e3) == (1.0, 2.0, False, False)
+    assert forest._unbounded_raw({"ci_lo": 1.0, "ci_hi": "inf"}) and forest._unbounded_raw({"ci_lo": 0, "ci_hi": 2})
+    assert not forest._unbounded_raw({"ci_lo": None, "ci_hi": None})
+    v = rows()
+    v.loc[0, ["ci_lo", "ci_hi"]] = None
+    v.loc[1, "ci_hi"] = float("inf")
+    assert len(forest.plot(v, tmp_path / "f.png")) == 2 and (tmp_path / "f.png").stat().st_size > 1000
+
+
 def test_a_render_without_notebook_07_draws_from_the_notebooks_own_tables(tmp_path):
     """A notebook's own table names our value ``ours`` (07's verdicts.csv: ``ours_value``): the same rows are drawn."""
     own = rows().rename(columns={"ours_value": "ours"})

@@ -112,7 +112,8 @@ def findings_html(reports, verdict_classes):
     words = "".join(f"<li>{html.escape(s)}</li>" for s in said)
     figure = (f"""<figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">
 <figcaption>{len(drawn)} claims with a number: ours / paper's (log), our 95% interval, the paper's band shaded;
-filled: decided on end-to-end times, open: kernel-only; right: the GPU code / the best CPU code.</figcaption></figure>"""
+filled: decided on end-to-end times, open: kernel-only; an arrowhead at the edge: the interval runs past the axis
+(unbounded); a row without an interval says so; right: the GPU code / the best CPU code.</figcaption></figure>"""
               if drawn else '<p class="nonum">No claim with a number in these reports: no forest plot.</p>')
     return f"""<div class="findings"><div class="words"><ul id="findings">{words}</ul>
 <details class="nonum"><summary><b>Not in the plot</b>: {len(listed)} claims without a numeric value (orderings, trends,

@@ -36,6 +36,29 @@ def _point(row):
     return r(ours), r(c_lo), r(c_hi), lo / ref, (math.inf if unbounded else hi_f / ref)
 
 
+def _unbounded_raw(row):
+    """Whether the row's interval has an end at infinity (``inf``) or at or below 0 (off a log axis): unbounded,
+    as opposed to not computed (blank)."""
+    def off(x):
+        try:
+            f = float(x)
+        except (TypeError, ValueError):
+            return False
+        return math.isinf(f) or f <= 0
+    return off(row.get("ci_lo")) or off(row.get("ci_hi"))
+
+
+def reach(lo, hi, x0, x1):
+    """What to draw of an interval (lo, hi; None where an end is missing or unbounded) on an axis running
+    from x0 to x1: (a, b, open_left, open_right), the segment clipped to the axis and which of its ends run
+    past the axis (drawn as an arrowhead at the edge); None where neither end is known (nothing to draw,
+    the row says so in words)."""
+    if lo is None and hi is None:
+        return None
+    a, b = (x0 if lo is None else max(lo, x0)), (x1 if hi is None else min(hi, x1))
+    return a, b, lo is None or lo < x0, hi is None or hi > x1
+
+
 def split(v):
     """(rows that can be drawn, with their point, seed-ordered; claims without a numeric value)."""
     drawn, listed = [], []
@@ -103,15 +126,15 @@ def plot(v, out_png, claims=None):
         if i:
             for a in (ax, bx):
                 a.axhline(-(y - HEAD_IN / 2), color="#8c959f", lw=0.6)
-    ticks = []
+    ticks, intervals = [], []
     for (row, (r, lo, hi, b_lo, b_hi)), y in zip(drawn, centres):
         y = -y
         colour = VERDICT_COLOURS.get(row["verdict"], "#57606a")
         ax.fill_betweenx([y - LINE_IN / 2, y + LINE_IN / 2], b_lo, min(b_hi, 3e3), color="#d0d7de", lw=0)
-        if lo is not None and hi is not None:
-            ax.plot([lo, hi], [y, y], color=colour, lw=1.6)
+        intervals.append((y, r, lo, hi, colour, _unbounded_raw(row)))     # drawn once the axis' span is fixed
         kernel = str(row.get("decided_by")) == "kernel"
-        ax.plot([r], [y], "o", ms=5, color=colour, mfc="white" if kernel else colour, mew=1.4)
+        ax.plot([r], [y], "o", ms=5, color=colour, mfc="white" if kernel else colour, mew=1.4,
+                zorder=3)                          # over its interval, drawn later
         ticks.append(y)
         cpu = best_cpu_of(row.get("best_cpu"))
         if cpu:
@@ -129,7 +152,23 @@ def plot(v, out_png, claims=None):
     for t in ax.get_yticklabels():
         t.set_multialignment("left")           # a wrapped claim reads as a paragraph
     ax.set_ylim(-height, 0)
-    ax.set_xlim(right=3e3)
+    # the span: every dot and every known end of an interval in view, up to 3e3 on the right
+    known = [x for _, r, lo, hi, _, _ in intervals for x in (r, lo, hi) if x is not None]
+    ax.set_xlim(left=min(ax.get_xlim()[0], min(known) / 1.3), right=3e3)
+    x0, x1 = ax.get_xlim()
+    # A dot without a line read as a certain value: an interval that runs past the axis (unbounded, or beyond
+    # 3e3) ends in an arrowhead at the edge, and a row without any interval says so beside its dot.
+    for y, r, lo, hi, colour, unbounded in intervals:
+        seg = reach(lo, hi, x0, x1)
+        if seg is None:
+            ax.annotate("interval unbounded" if unbounded else "no interval", (r, y), xytext=(7, 0),
+                        textcoords="offset points", va="center", fontsize=7.5, style="italic", color="#57606a")
+            continue
+        a, b, open_left, open_right = seg
+        ax.plot([a, b], [y, y], color=colour, lw=1.6)
+        for edge, is_open, mark in ((x0, open_left, "<"), (x1, open_right, ">")):
+            if is_open:
+                ax.plot([edge], [y], mark, ms=6, color=colour, clip_on=False)
     # the narrow panel: a few plain labels (1, 3, 10, ...) where matplotlib's log axis labelled every minor tick of a
     # span under two decades ("3 x 10^0 ... 3 x 10^2" ran into each other) or, told decades only, gave one label
     lo_x, hi_x = bx.get_xlim()
@@ -147,7 +186,8 @@ def plot(v, out_png, claims=None):
     handles = [Line2D([], [], marker="o", ls="", color=c, label=v_) for v_, c in VERDICT_COLOURS.items()]
     handles += [Line2D([], [], marker="o", ls="", color="#24292f", label="end-to-end"),
                 Line2D([], [], marker="o", ls="", color="#24292f", mfc="white", label="kernel-only"),
-                matplotlib.patches.Patch(color="#d0d7de", label="paper's band")]
+                matplotlib.patches.Patch(color="#d0d7de", label="paper's band"),
+                Line2D([], [], marker=">", color="#57606a", label="interval runs past the axis")]
     fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=9, frameon=False, bbox_to_anchor=(0.55, 1.0))
     total = height + top_in + bottom_in
     fig.subplots_adjust(left=0.44, right=0.98, top=1 - top_in / total, bottom=bottom_in / total)

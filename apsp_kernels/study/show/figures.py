@@ -31,6 +31,8 @@ LINESTYLES = ("-", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))      # by variant (the de
 MARKERS = ("o", "s", "^", "D", "v", "P")
 SAMPLED_LINESTYLE = "--"     # a sampled CPU estimate: dashed, hollow markers
 TIME_UNITS = {"ms": 1.0, "s": 1e-3}          # from the records' milliseconds
+# A time's parts (the records' column names) in plain words, for legends a reader sees.
+PART_LABELS = {"alloc_ms": "allocation", "h2d_ms": "copy to GPU", "kernel_ms": "kernel", "d2h_ms": "copy back"}
 RC = {"svg.hashsalt": "apsp-repro", "figure.dpi": 100, "savefig.dpi": 120, "legend.fontsize": 10,
       "legend.frameon": False}
 

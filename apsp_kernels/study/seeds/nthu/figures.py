@@ -35,6 +35,11 @@ def blocking(single, sizes=(6000, 12000)):
     fig, axes = F.subplots(1, len(sizes), figsize=(7 * len(sizes), 5.5), squeeze=False)
     ok = single[single["status"] == "ok"]
     several = ok["process"].nunique() >= 2
+    # The four forms are variants of one code, so the registry's style gives them one colour and
+    # tells them apart only by line and marker, too faint to read; here each form gets its own
+    # colour too (from the palette no algorithm uses), keeping its line and marker; the int launches,
+    # which often lie on the dim3 ones, get larger hollow markers so that both stay visible.
+    form_colour = F.categories([variant_name(32, launch, update) for launch, update in FORMS])
     for ax, n in zip(axes[0], sizes):
         for launch, update in FORMS:
             d = ok[(ok["n"] == n) & (ok["launch"] == launch) & (ok["update"] == update)]
@@ -42,9 +47,12 @@ def blocking(single, sizes=(6000, 12000)):
             g = g.reindex(BLOCKS).dropna()
             if g.empty:
                 continue
-            st = F.style(SINGLE, variant_name(32, launch, update))
+            v = variant_name(32, launch, update)
+            hollow = launch == "int"
+            st = dict(F.style(SINGLE, v), color=form_colour[v], mfc="white" if hollow else form_colour[v],
+                      mew=1.8, lw=2, ms=9 if hollow else 6)
             ax.errorbar(g.index, g["median"], yerr=[g["median"] - g["min"], g["max"] - g["median"]], capsize=3,
-                        label=f"{launch} launches, {update} update", **st)
+                        label=f"{launch} launch, {update} update", **st)
         if n == 6000:
             bs = sorted(SEED_PHASES)
             ax.plot(bs, [sum(SEED_PHASES[b][1:]) for b in bs], "*", ms=12, color=F.KEMP,
