@@ -132,7 +132,7 @@ table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{co
 <h1>apsp-repro: what five CUDA APSP papers claim, and what we find</h1>
 {findings}
 <p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
-<details id="runs"><summary>Which runs the numbers come from (profile <b>{html.escape(', '.join(sorted({r['profile'] for r in results})) or '-')}</b>), per report</summary>
+<details id="runs"><summary>Which runs the numbers come from ({_provenance_label(results)}), per report</summary>
 <p>Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).</p>
 {_mixed_sources_html(results)}
 <table id="reports"><tr><th>notebook</th><th>claim</th><th>verdict</th><th>numbers from</th><th>status</th></tr>
@@ -157,13 +157,36 @@ def _source_html(name):
             f"<br><small>{html.escape(s['run'])}</small>")
 
 
+def _provenance_label(results):
+    """The runs' kind for the summary line: 'recorded runs, nothing measured now' where every report re-rendered a
+    recorded run (a profile then only names where the figures went), else the profiles that measured."""
+    sources = [s for s in (_source(r["name"]) for r in results) if s and not s.get("missing")]
+    profiles = ", ".join(sorted({r["profile"] for r in results})) or "-"
+    if sources and not any(s["measured_now"] for s in sources):
+        return f"<b>recorded runs</b>, nothing measured now; rendered with profile {html.escape(profiles)}"
+    return f"profile <b>{html.escape(profiles)}</b>"
+
+
 def _mixed_sources_html(results):
-    """Said in red when the reports draw their numbers from more than one run."""
-    runs = sorted({s["run"] for s in (_source(r["name"]) for r in results) if s and not s.get("missing")})
-    if len(runs) <= 1:
+    """Which run each study's reports draw on; said in red only where one study's reports draw on more than one run
+    (its numbers would not be comparable row by row).  Different studies come from their own batches by design."""
+    from ..registry import of_notebook
+    by_study = {}
+    for r in results:
+        s = _source(r["name"])
+        if s and not s.get("missing"):
+            study = of_notebook(r["name"])
+            by_study.setdefault(study.title if study else r["name"], []).append(s["run"])
+    if not by_study:
         return ""
-    return (f'<p class="failed">These reports draw on {len(runs)} different runs: '
-            + ", ".join(html.escape(r) for r in runs) + ". Numbers from different runs are not comparable row by row.</p>")
+    mixed = {k: sorted(set(v)) for k, v in by_study.items() if len(set(v)) > 1}
+    each = "; ".join(f"{html.escape(k)}: {html.escape(' + '.join(sorted(set(v))))}" for k, v in by_study.items())
+    out = f"<p>Each study's numbers come from its own recorded batch: {each}.</p>"
+    if mixed:
+        out += ('<p class="failed">' + "; ".join(f"{html.escape(k)} draws on {len(v)} different runs ({html.escape(', '.join(v))})"
+                                             for k, v in mixed.items())
+                + ": its numbers are not comparable row by row.</p>")
+    return out
 
 
 def _status_file():

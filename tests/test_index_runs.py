@@ -1,0 +1,25 @@
+"""The index's 'Which runs the numbers come from': each study's batch named, red only where one study's reports
+draw on more than one run; a render of recorded runs says that nothing was measured now (a new reader read
+'profile smoke' above recorded paper runs as a smoke test)."""
+from apsp_kernels.study.report import runner
+
+SOURCES = {"01_tran_fw": "data/results/A-paper-campaign", "02_katz_kider": "data/results/A-paper-campaign",
+           "08_hochberg": "data/results/B-hochberg"}
+
+
+def _fake(monkeypatch, sources, measured_now=False):
+    monkeypatch.setattr(runner, "_source", lambda name: dict(run=sources[name], measured_now=measured_now)
+                        if name in sources else None)
+    return [dict(name=n, profile="smoke") for n in sources]
+
+
+def test_each_study_names_its_batch_and_only_a_mixed_study_is_red(monkeypatch):
+    text = runner._mixed_sources_html(_fake(monkeypatch, SOURCES))
+    assert "A-paper-campaign" in text and "B-hochberg" in text and 'class="failed"' not in text
+    mixed = runner._mixed_sources_html(_fake(monkeypatch, {**SOURCES, "02_katz_kider": "data/results/C-paper-campaign"}))
+    assert 'class="failed"' in mixed and "draws on 2 different runs" in mixed
+
+
+def test_a_render_of_recorded_runs_says_nothing_was_measured_now(monkeypatch):
+    assert "nothing measured now" in runner._provenance_label(_fake(monkeypatch, SOURCES))
+    assert runner._provenance_label(_fake(monkeypatch, SOURCES, measured_now=True)) == "profile <b>smoke</b>"
