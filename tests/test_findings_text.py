@@ -53,6 +53,10 @@ def test_kemp_factor_moves_with_our_numbers():
     assert two != one and "by 2.0-3.2x" in two and "most: Tran CUDA FW" in two
     smaller = FT.kemp_factors(rows(ours_a=24.0), CLAIMS)
     assert "1 smaller, down to 0.50x" in smaller
+    v = rows()
+    v.loc[1, "reason"] = "up to 7.5x larger than claimed: inside at 0, above at 5"
+    said = FT.kemp_factors(v, CLAIMS)                 # the mean's factor and the single size's, each named
+    assert "our mean over sizes against the band's end" in said and "at a single size up to 7.5x" in said
 
 
 def test_best_cpu_sentence_reads_each_codes_interval():
