@@ -85,12 +85,24 @@ def _decide_range(row, c, df, claimed, tol, m):
     points = list(d[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))
     g = geo_interval(d)
     row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
-               ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes)" if len(d) else "-",
+               ours_text=f"{interval(*g)} (geometric mean over {len(d)} sizes{_span(d)})" if len(d) else "-",
                per_size=fmt_points(d), kemp_vs_ours=kemp_vs_ours(c, dec), **speedup_columns(df, c, ns, (e2e, ker)))
     # a claim over a grid of the paper's sizes (paper_n_step) is judged over that grid, not over ours
     grid = c.get("paper_n") if c.get("paper_n_step") else None
     m["at1"] = lambda: rules.range_rule(points, claimed, 1.0, grid=grid)[0]
     return rules.range_rule(points, claimed, tol, grid=grid)
+
+
+def _span(d):
+    """'; 3.6x at n = 1024, 14.8x at n = 12288': the smallest and largest size's values beside a mean, where they
+    differ by more than 1.5x (a mean hides that; a new reader saw a mean inside the band and an 'inconclusive')."""
+    d = d.sort_values("n")
+    if len(d) < 2:
+        return ""
+    a, b = d.iloc[0], d.iloc[-1]
+    if not (a["speedup"] > 0 and b["speedup"] > 0) or max(a["speedup"], b["speedup"]) < 1.5 * min(a["speedup"], b["speedup"]):
+        return ""
+    return f"; {fmt(a['speedup'])}x at n = {int(a['n'])}, {fmt(b['speedup'])}x at n = {int(b['n'])}"
 
 
 def _decide_crossover(row, c, df, claimed, tol, m):
