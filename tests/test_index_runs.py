@@ -23,3 +23,14 @@ def test_each_study_names_its_batch_and_only_a_mixed_study_is_red(monkeypatch):
 def test_a_render_of_recorded_runs_says_nothing_was_measured_now(monkeypatch):
     assert "nothing measured now" in runner._provenance_label(_fake(monkeypatch, SOURCES))
     assert runner._provenance_label(_fake(monkeypatch, SOURCES, measured_now=True)) == "profile <b>smoke</b>"
+
+
+def test_the_index_has_a_line_on_the_solver_from_the_recorded_suite():
+    from apsp_kernels.study.report import findings_index as FI
+    from apsp_kernels.study.seeds.tuned import suite as SU
+    rows, auto = SU.load()
+    line = FI.solver_html()
+    if not len(rows):
+        assert line == ""
+        return
+    assert line.startswith("<li><b>The solver.</b>") and "11_tuned.html" in line and "speed-up over" in line
