@@ -34,3 +34,8 @@ def test_the_index_has_a_line_on_the_solver_from_the_recorded_suite():
         assert line == ""
         return
     assert line.startswith("<li><b>The solver.</b>") and "11_tuned.html" in line and "speed-up over" in line
+
+
+def test_study_names_in_the_runs_line_carry_no_issue_numbers(monkeypatch):
+    text = runner._mixed_sources_html(_fake(monkeypatch, {"11_tuned": "data/results/benchmarks/x.csv"}))
+    assert "The tuned line&#x27;s targets:" in text and "issue" not in text

@@ -176,7 +176,9 @@ def _mixed_sources_html(results):
         s = _source(r["name"])
         if s and not s.get("missing"):
             study = of_notebook(r["name"])
-            by_study.setdefault(study.title if study else r["name"], []).append(s["run"])
+            # the title without its parenthesis ("(issue 14; ...)": a reader does not know the issue numbers)
+            title = re.sub(r"\s*\(.*?\)", "", study.title) if study else r["name"]
+            by_study.setdefault(title, []).append(s["run"])
     if not by_study:
         return ""
     mixed = {k: sorted(set(v)) for k, v in by_study.items() if len(set(v)) > 1}
