@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -191,9 +190,7 @@ def _nthu_campaigns(roots):
     day = lambda b: dt.datetime.strptime(b.name[:8], "%Y%m%d")
     last, groups = {}, []
     for b in runs:                                   # oldest first
-        f = b.path / "provenance.json"
-        p = json.loads(f.read_text()) if f.exists() else {}
-        cards = f"{p.get('gpu_count', '?')} x {p.get('gpu', 'unknown GPU')}"
+        cards = _seed("nthu", "load").cards(b.path)
         g = last.get(cards)
         if g is None or (day(b) - day(g[1][-1])).days > 2:
             g = last[cards] = (cards, [])

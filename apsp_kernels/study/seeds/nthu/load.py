@@ -59,9 +59,19 @@ def find_runs(kind, which="latest", roots=None, cards=""):
     return records.pick(runs, which, f"*-nthu-{kind}")
 
 
-def _gpu(d):
+def _provenance(d):
     f = d / "provenance.json"
-    return json.loads(f.read_text()).get("gpu") if f.exists() else None
+    return json.loads(f.read_text()) if f.exists() else {}
+
+
+def _gpu(d):
+    return _provenance(d).get("gpu")
+
+
+def cards(d):
+    """'2 x NVIDIA H100 80GB HBM3': the cards a run folder ran on, from its provenance ('? x unknown GPU' without)."""
+    p = _provenance(d)
+    return f"{p.get('gpu_count', '?')} x {p.get('gpu', 'unknown GPU')}"
 
 
 def confirmation(label="NTHU, two GPUs (seed 004)", root=None):
