@@ -215,20 +215,14 @@ def _negative_two_cycle(a, directed, unweighted):
     """Whether the graph we read from ``a`` (stored inf/NaN: no edge) has an edge and its reverse weighing < 0."""
     if unweighted:
         return False
-    m = a.toarray()
-    ok = np.isfinite(m) & (a.toarray() != 0) | _stored(a)
-    w = np.where(ok & np.isfinite(m), m, np.inf)
+    c = a.tocoo()
+    w = np.full(a.shape, np.inf)
+    keep = np.isfinite(c.data)
+    w[c.row[keep], c.col[keep]] = c.data[keep]
     if not directed:
         w = np.minimum(w, w.T)
     np.fill_diagonal(w, np.inf)
     return bool(((w + w.T) < 0).any())
-
-
-def _stored(a):
-    s = np.zeros(a.shape, bool)
-    c = a.tocoo()
-    s[c.row, c.col] = True
-    return s
 
 
 def test_a_denormal_negative_two_cycle_is_a_negative_cycle_where_scipy_never_returns():
