@@ -223,12 +223,17 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
 
 def _float32_code(g, method, dtype):
     """The GPU code that takes a float graph in float32 where the caller asks for float32 distances (``dtype``) of a
-    graph of non-negative float weights, with ``method`` 'auto' or its name, and a GPU is here; else None."""
+    graph of non-negative float weights, with ``method`` 'auto' (the float32 code of least predicted time: tuned_fw
+    for dense graphs, tuned_frontier for sparse ones) or its name, and a GPU is here; else None."""
     if not (isinstance(g, WideGraph) and g.dtype.kind == "f" and np.dtype(dtype) == np.float32 and not g.has_negative
             and gpu_device.available()):
         return None
-    codes = [a for a in registry.auto_candidates() if a.float32 and a.device == "gpu"]
-    return next((a for a in codes if method in ("auto", a.name)), None)
+    codes = [a for a in registry.auto_candidates() if a.float32 and a.device == "gpu" and method in ("auto", a.name)]
+    if len(codes) > 1:            # auto: the least predicted time (the int32 rows: the float32 forms do the same work)
+        ranked = [(p.ms if p is not None else float("inf"), i, a)
+                  for i, a in enumerate(codes) for p in [costs.predict(a, g)]]
+        return min(ranked)[2]
+    return codes[0] if codes else None
 
 
 def _solve_registry(g, algo, variant, sources, want_pred, dtype):

@@ -12,6 +12,9 @@
 # tuned_frontier's int32 kernel runs here (racecheck: its shared bitmaps, atomicOr'd within a round and
 # cleared between two barriers); its float32 one under the sanitizer through its GPU tests:
 #   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_frontier_gpu.py -k "bit_for_bit and not 1000"
+# tuned_fw's float32 kernels (tfw_phase*_f32) the same way:
+#   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"
+#   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"
 # tuned_fw_ooc's forced mode caps its super-blocks at 3 x 128, so its streamed path needs n > 384:
 #   SANITIZE_SIZES="300 500" scripts/sanitize.sh tuned_fw_ooc                            (scripts/tuned_bench.sh)
 # Prints one summary line per run; exits non-zero if any run does not end as expected.

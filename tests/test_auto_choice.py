@@ -199,3 +199,24 @@ def test_rows_whose_provenance_says_nothing_of_threads_are_not_scaled(bench, mon
     monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
     p = costs.predict(registry.get("dijkstra_cpu_parallel"), G.kemp(16384, seed=3))
     assert "threads" not in p.source
+
+
+def test_float32_auto_takes_the_float32_code_of_least_predicted_time(monkeypatch):
+    """dtype=np.float32 with method 'auto': tuned_fw (dense, n^3 work) on a dense float graph, tuned_frontier
+    (n m work) on a sparse one, by the recorded rows' predictions; a named float32 code is that code; negative
+    weights and a machine without a GPU take none (the CPU's float64 code)."""
+    import scipy.sparse as sp
+    from apsp_kernels.api import as_graph
+    monkeypatch.setattr(gpu_device, "available", lambda: True)
+    costs.table.cache_clear()
+    rng = np.random.default_rng(3)
+    dense = np.where(np.eye(512) > 0, 0, rng.uniform(0.5, 9.5, (512, 512)))
+    sparse = sp.random(8192, 8192, density=4 / 8192, format="csr", random_state=1)
+    sparse.data = rng.uniform(0.5, 9.5, sparse.nnz)
+    pick = lambda a, method="auto": getattr(api._float32_code(as_graph(a), method, np.float32), "name", None)
+    assert pick(dense) == "tuned_fw" and pick(sparse) == "tuned_frontier"
+    assert pick(sparse, "tuned_fw") == "tuned_fw" and pick(dense, "tuned_frontier") == "tuned_frontier"
+    assert pick(dense, "katz_kider") is None
+    assert pick(np.array([[0.0, -1.5], [0.0, 0.0]])) is None
+    monkeypatch.setattr(gpu_device, "available", lambda: False)
+    assert pick(dense) is None

@@ -84,20 +84,25 @@ def test_float_weights_in_float32_on_the_gpu():
         a = sp.random(n, n, density=min(1.0, 4 / n), format="csr", random_state=n)
         a.data = rng.uniform(0.01, 50.0, a.nnz)
         ref = csgraph.shortest_path(a, method="D")
-        d, used = ak.shortest_paths(a, dtype=np.float32, return_method=True)
-        assert used == "tuned_frontier" and d.dtype == np.float32
-        fin = np.isfinite(ref)
-        assert (np.isinf(d) == ~fin).all()
-        bound = (1 + 2.0 ** -24) ** (2 * max(n - 1, 1)) - 1
-        assert np.all(np.abs(d[fin] - ref[fin]) <= bound * ref[fin] + 1e-30), n
+        for method in ("auto", "tuned_frontier", "tuned_fw"):
+            d, used = ak.shortest_paths(a, method=method, dtype=np.float32, return_method=True)
+            assert used in ("tuned_frontier", "tuned_fw") and d.dtype == np.float32 and (method == "auto" or used == method)
+            fin = np.isfinite(ref)
+            assert (np.isinf(d) == ~fin).all()
+            bound = (1 + 2.0 ** -24) ** (2 * max(n - 1, 1)) - 1
+            assert np.all(np.abs(d[fin] - ref[fin]) <= bound * ref[fin] + 1e-30), (n, method)
         a.data = np.round(a.data)                          # integer-valued floats: exact
-        assert np.array_equal(ak.shortest_paths(a, dtype=np.float32), csgraph.shortest_path(a, method="D").astype(np.float32))
+        want = csgraph.shortest_path(a, method="D").astype(np.float32)
+        for method in ("tuned_frontier", "tuned_fw"):
+            assert np.array_equal(ak.shortest_paths(a, method=method, dtype=np.float32), want), (n, method)
+        rows = ak.shortest_paths(a, method="tuned_fw", dtype=np.float32, indices=[0, n - 1])
+        assert np.array_equal(rows, want[[0, n - 1]])
     a.data = a.data + 0.25                                 # not integer-valued: a float graph
     with pytest.raises(ValueError, match="predecessors of a float graph"):
         ak.shortest_paths(a, dtype=np.float32, return_predecessors=True)
     neg = sp.csr_matrix(np.array([[0.0, -1.5], [0.0, 0.0]]))      # negative weights: the CPU's float64 code, cast
     d, used = ak.shortest_paths(neg, dtype=np.float32, return_method=True)
-    assert used != "tuned_frontier" and d[0, 1] == np.float32(-1.5)
+    assert used not in ("tuned_frontier", "tuned_fw") and d[0, 1] == np.float32(-1.5)
 
 
 def test_a_result_still_held_is_not_overwritten_and_the_next_goes_through_staging(monkeypatch):

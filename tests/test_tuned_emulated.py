@@ -86,3 +86,57 @@ def test_tuned_fw_refuses_a_negative_cycle(emu):
     g = Graph.from_edges(140, [0, 1, 2, 130], [1, 2, 0, 131], [1, 1, -3, 5])
     with pytest.raises(NegativeCycleError):
         run_fw(emu, g)
+
+
+FLT = ctypes.POINTER(ctypes.c_float)
+
+
+def run_fw_f32(lib, W):
+    """tuned_fw's float32 kernels on a float32 weight matrix ``W`` (+inf: no edge, 0 diagonal), padded as the
+    launcher pads (isolated vertices: +inf rows and columns, 0 diagonal)."""
+    n = W.shape[0]
+    N = round_up(max(n, 1), 128)
+    D = np.full((N, N), np.inf, np.float32)
+    np.fill_diagonal(D, 0)
+    D[:n, :n] = W
+    assert D.ctypes.data % 16 == 0
+    assert lib.emu_tuned_fw_f32(D.ctypes.data_as(FLT), N) == (N // 128) * (3 if N > 128 else 1)
+    return D[:n, :n]
+
+
+def _float_matrix(g):
+    W = np.full((g.n, g.n), np.inf, np.float32)
+    np.fill_diagonal(W, 0)
+    src, dst, w = g.edges()
+    W[src, dst] = w.astype(np.float32)
+    return W
+
+
+@pytest.mark.parametrize("n", (1, 2, 33, 129, 257))
+def test_tuned_fw_float32_is_exact_on_integer_weights(emu, n):
+    """Integer-valued weights (path sums below 2^24): the float32 kernels give the int32 reference exactly,
+    negative weights included (+inf where int32 says INF)."""
+    from apsp_kernels.core.limits import INF
+    for negative in (False, True):
+        for label, g in kinds(n, seed=900 + n, negative=negative):
+            if n > 129 and label != "awkward":
+                continue
+            ref = reference_apsp(g).astype(np.float64)
+            ref[ref >= INF] = np.inf
+            np.testing.assert_array_equal(run_fw_f32(emu, _float_matrix(g)), ref, err_msg=f"{label} n={n}")
+
+
+@pytest.mark.parametrize("n", (3, 130))
+def test_tuned_fw_float32_is_within_float32_rounding_of_scipy(emu, n):
+    """Non-integer weights: within the float32 bound of scipy's float64 answer, relative
+    (1 + 2^-24)^(2 (n - 1)) - 1 (each of at most n - 1 additions of a path rounded once, and its weights once)."""
+    from scipy.sparse.csgraph import shortest_path
+    rng = np.random.default_rng(n)
+    W = np.where(rng.random((n, n)) < 0.2, rng.uniform(0.01, 100.0, (n, n)), np.inf).astype(np.float32)
+    np.fill_diagonal(W, 0)
+    ref = shortest_path(np.where(np.isinf(W), 0, W).astype(np.float64), method="FW", directed=True)
+    got = run_fw_f32(emu, W).astype(np.float64)
+    assert np.array_equal(np.isinf(got), np.isinf(ref))
+    fin = np.isfinite(ref)
+    bound = (1 + 2.0 ** -24) ** (2 * (n - 1)) - 1
+    assert np.all(np.abs(got[fin] - ref[fin]) <= bound * ref[fin] + 1e-30)

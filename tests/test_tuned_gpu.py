@@ -37,6 +37,21 @@ def test_tuned_fw_many_rounds(n):
     assert t["padded_n"] % 128 == 0 and t["launches"] == 3 * (t["padded_n"] // 128)
 
 
+@pytest.mark.parametrize("n", SIZES + (4100,))
+def test_tuned_fw_float32_exact_on_integer_weights(n):
+    """The float32 kernels (tfw_phase*_f32) on the int32 suite's kinds as float32: integer path sums below 2^24, so
+    the int32 reference exactly (+inf where it says INF); negative weights included (the kernel takes them)."""
+    from apsp_kernels.core.limits import INF
+    fw = registry.get("tuned_fw")
+    for negative in (False, True):
+        for label, g in kinds(n, seed=950 + n, negative=negative) if n < 4100 else [("kemp", G.kemp(n, seed=n))]:
+            d, t = fw.run(g, dtype="float32")
+            ref = reference_apsp(g).astype(np.float64)
+            ref[ref >= INF] = np.inf
+            assert d.dtype == np.float32 and t["dtype"] == "float32"
+            np.testing.assert_array_equal(d, ref, err_msg=f"tuned_fw float32 {label} n={n}")
+
+
 def test_tuned_fw_phase_times():
     g = G.kemp(2048, seed=5)
     d, t = registry.get("tuned_fw").run(g, phases=True)

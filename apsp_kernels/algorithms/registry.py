@@ -203,9 +203,10 @@ TUNED = "this study (the tuned line: written for the H100 today; not a paper ker
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
      launcher=tuned.tuned_fw, resident=tuned_fw_mod.tuned_fw_resident, faithful=False, limit_kind="minplus", auto_rank=1,
+     float32=True,
      notes="phase 3 a 128 x 128 register-tiled min-plus product (8 x 8 cells a thread, cp.async double "
            "buffers, VIADDMNMX); phase 2 as products with the pivot's closure; n padded to 128; "
-           "phases=True adds per-phase times")
+           "phases=True adds per-phase times; dtype float32 for float weights (fminf: no DPX for floats)")
 _add(name="tuned_fw_ooc", label="Tuned out-of-core blocked FW (super-blocks streamed, copies overlapped)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_ooc_mod.footprint,
      launcher=tuned.tuned_fw_ooc, variants=(tuned_ooc_plan.BLOCK,), faithful=False, limit_kind="minplus", auto_rank=4,
@@ -230,7 +231,6 @@ _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman
      work=lambda g: float(g.n) * g.m,
      notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "
            "(int4), vertex frontier, in place; work counted as n m like Harish's")
-# No auto_rank: not yet benchmarked beside the others, so method="auto" never picks it (issue 36 item 3)
 _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, frontier bitmap, rounds inside the block)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_frontier_mod.footprint,
      launcher=tuned.tuned_frontier, resident=tuned_frontier_mod.tuned_frontier_resident, negative_weights=False,

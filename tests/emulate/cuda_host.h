@@ -11,6 +11,7 @@
 #pragma once
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -36,6 +37,11 @@ struct alignas(16) int4 {
     int x, y, z, w;
 };
 inline int4 make_int4(int a, int b, int c, int d) { return int4{a, b, c, d}; }
+struct alignas(16) float4 {
+    float x, y, z, w;
+};
+inline float4 make_float4(float a, float b, float c, float d) { return float4{a, b, c, d}; }
+using ::fminf;
 
 struct emu_dim3 {
     unsigned x = 1, y = 1, z = 1;

@@ -6,24 +6,33 @@
 #include "tuned_fw_stream.cu"
 #include "tuned_sparse.cu"
 
-extern "C" int emu_tuned_fw(int* D, int N)
+// the int32 and the float32 entry points (tfw_phase<p> and tfw_phase<p>_f32) through one driver
+template <class T, class P1, class P2, class P3>
+static int emu_tuned_fw_t(T* D, int N, P1 p1, P2 p2, P3 p3)
 {
-    const int T = TFW_T, nb = N / T;
-    std::vector<int4> colT_store((size_t)T * N / 4 + 1);
-    int* colT = reinterpret_cast<int*>(colT_store.data());
-    std::fill(colT, colT + (size_t)T * N, -7);         // poison: phase 3 must read only what phase 2 wrote
+    const int TT = TFW_T, nb = N / TT;
+    std::vector<int4> colT_store((size_t)TT * N / 4 + 1);
+    T* colT = reinterpret_cast<T*>(colT_store.data());
+    std::fill(colT, colT + (size_t)TT * N, (T)-7);         // poison: phase 3 must read only what phase 2 wrote
     int launches = 0;
     for (int r = 0; r < nb; ++r) {
-        emu_launch({1, 1, 1}, {TFW_THREADS, 1, 1}, true, [&] { tfw_phase1(D, N, r); });
+        emu_launch({1, 1, 1}, {TFW_THREADS, 1, 1}, true, [&] { p1(D, N, r); });
         ++launches;
         if (nb > 1) {
-            emu_launch({(unsigned)nb - 1, 2, 1}, {TFW_THREADS, 1, 1}, true, [&] { tfw_phase2(D, colT, N, r); });
+            emu_launch({(unsigned)nb - 1, 2, 1}, {TFW_THREADS, 1, 1}, true, [&] { p2(D, colT, N, r); });
             emu_launch({(unsigned)nb - 1, (unsigned)nb - 1, 1}, {TFW_THREADS, 1, 1}, true,
-                       [&] { tfw_phase3(D, colT, N, r); });
+                       [&] { p3(D, colT, N, r); });
             launches += 2;
         }
     }
     return launches;
+}
+
+extern "C" int emu_tuned_fw(int* D, int N) { return emu_tuned_fw_t(D, N, tfw_phase1, tfw_phase2, tfw_phase3); }
+
+extern "C" int emu_tuned_fw_f32(float* D, int N)
+{
+    return emu_tuned_fw_t(D, N, tfw_phase1_f32, tfw_phase2_f32, tfw_phase3_f32);
 }
 
 extern "C" int emu_tuned_fw_stream(int* D, int N, int n)

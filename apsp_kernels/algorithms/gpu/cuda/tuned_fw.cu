@@ -16,7 +16,14 @@
 //           tiles are also written transposed into colT (128 x N) for phase 3.
 //  phase 3  tfw_phase3: every other tile, D(bi,bj) = min(D(bi,bj), C'(bi) (x) R'(bj)): a register-
 //           tiled min-plus product, the O(n^3) part.
-// Every update is min(a + b, c) with plain int32 adds, the project's INF convention (common.cuh:
+// float32 (issue 36, item 4): the same three kernels over float (entry points tfw_phase{1,2,3}_f32), the element
+// type a template parameter of each body: a 4-byte element, so the layout, tiling, slabs and 16-byte copies are
+// the int32 kernels' exactly (float4 for int4); the add-min is fminf(a + b, c) in round-to-nearest float32 (no
+// DPX instruction takes floats), INF is +inf (inf + w = inf for every finite w, so no sentinel arithmetic), and
+// negative weights are allowed as in int32 (a negative cycle shows as a negative diagonal entry).  The sums are
+// float32: exact while every partial path weight is an integer below 2^24, else within float32 rounding per
+// addition (the launcher's docstring states the bound).  The int32 entry points are unchanged in name and body.
+// Every int32 update is min(a + b, c) with plain int32 adds, the project's INF convention (common.cuh:
 // INF = 2^30 - 1, so INF + INF fits in int32; entries never exceed INF, and the graph checker keeps
 // path weights within INF/2, so INF-derived sums stay above MAX_PATH_WEIGHT and are mapped back to
 // INF by the launcher's finish()).  No saturating logic is needed anywhere.
@@ -49,6 +56,22 @@ __device__ __forceinline__ int tfw_addmin(int a, int b, int c)
 {
     return __viaddmin_s32(a, b, c);        // min(a + b, c): one VIADDMNMX on sm_90
 }
+
+__device__ __forceinline__ float tfw_addmin(float a, float b, float c)
+{
+    return fminf(a + b, c);                // +inf + w = +inf: no sentinel to guard
+}
+
+// the 16-byte vector of a 4-byte element type (the kernels' only loads and stores besides cp.async)
+template <class T> struct tfw_vec;
+template <> struct tfw_vec<int> {
+    typedef int4 type;
+    static __device__ __forceinline__ int4 make(int a, int b, int c, int d) { return make_int4(a, b, c, d); }
+};
+template <> struct tfw_vec<float> {
+    typedef float4 type;
+    static __device__ __forceinline__ float4 make(float a, float b, float c, float d) { return make_float4(a, b, c, d); }
+};
 
 // 8 rows (or columns) of a thread: 4 at 4*t and 4 at 64 + 4*t
 __device__ __forceinline__ int tfw_line(int t, int i)
@@ -89,29 +112,34 @@ __device__ __forceinline__ void cp_async_wait()
 }
 
 // The 8 x 8 cells of a thread in a 128 x 128 tile at (row0, col0) of a matrix with row stride ld
-__device__ __forceinline__ void tfw_load_tile(int (&c)[8][8], const int* M, size_t ld, int row0, int col0, int ty, int tx)
+template <class T>
+__device__ __forceinline__ void tfw_load_tile(T (&c)[8][8], const T* M, size_t ld, int row0, int col0, int ty, int tx)
 {
+    typedef typename tfw_vec<T>::type V;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-        const int* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
-        int4 lo = *reinterpret_cast<const int4*>(p);
-        int4 hi = *reinterpret_cast<const int4*>(p + 64);
+        const T* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
+        V lo = *reinterpret_cast<const V*>(p);
+        V hi = *reinterpret_cast<const V*>(p + 64);
         c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
         c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
     }
 }
 
-__device__ __forceinline__ void tfw_store_tile(const int (&c)[8][8], int* M, size_t ld, int row0, int col0, int ty, int tx)
+template <class T>
+__device__ __forceinline__ void tfw_store_tile(const T (&c)[8][8], T* M, size_t ld, int row0, int col0, int ty, int tx)
 {
+    typedef tfw_vec<T> W;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-        int* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
-        *reinterpret_cast<int4*>(p) = make_int4(c[i][0], c[i][1], c[i][2], c[i][3]);
-        *reinterpret_cast<int4*>(p + 64) = make_int4(c[i][4], c[i][5], c[i][6], c[i][7]);
+        T* p = M + (size_t)(row0 + tfw_line(ty, i)) * ld + col0 + 4 * tx;
+        *reinterpret_cast<typename W::type*>(p) = W::make(c[i][0], c[i][1], c[i][2], c[i][3]);
+        *reinterpret_cast<typename W::type*>(p + 64) = W::make(c[i][4], c[i][5], c[i][6], c[i][7]);
     }
 }
 
-__device__ __forceinline__ void tfw_relax(int (&c)[8][8], const int (&a)[8], const int (&b)[8])
+template <class T>
+__device__ __forceinline__ void tfw_relax(T (&c)[8][8], const T (&a)[8], const T (&b)[8])
 {
 #pragma unroll
     for (int i = 0; i < 8; ++i)
@@ -120,21 +148,24 @@ __device__ __forceinline__ void tfw_relax(int (&c)[8][8], const int (&a)[8], con
             c[i][j] = tfw_addmin(a[i], b[j], c[i][j]);
 }
 
-__device__ __forceinline__ void tfw_split(const int4& lo, const int4& hi, int (&v)[8])
+template <class V, class T>
+__device__ __forceinline__ void tfw_split(const V& lo, const V& hi, T (&v)[8])
 {
     v[0] = lo.x; v[1] = lo.y; v[2] = lo.z; v[3] = lo.w;
     v[4] = hi.x; v[5] = hi.y; v[6] = hi.z; v[7] = hi.w;
 }
 
 // ---------------------------------------------------------------- phase 1: the pivot block
-extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
-tfw_phase1(int* D, int N, int r)
+template <class T>
+__device__ __forceinline__ void tfw_phase1_body(T* D, int N, int r)
 {
-    __shared__ __align__(16) int rowk[2][TFW_T];
-    __shared__ __align__(16) int colk[2][TFW_T];
+    typedef tfw_vec<T> W;
+    typedef typename W::type V;
+    __shared__ __align__(16) T rowk[2][TFW_T];
+    __shared__ __align__(16) T colk[2][TFW_T];
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
     const int base = r * TFW_T;
-    int c[8][8];
+    T c[8][8];
     tfw_load_tile(c, D, (size_t)N, base, base, ty, tx);
     for (int k = 0; k < TFW_T; ++k) {
         const int buf = k & 1;
@@ -143,27 +174,39 @@ tfw_phase1(int* D, int N, int r)
 #pragma unroll
             for (int i = 0; i < 8; ++i)
                 if (i == ki) {
-                    *reinterpret_cast<int4*>(&rowk[buf][4 * tx]) = make_int4(c[i][0], c[i][1], c[i][2], c[i][3]);
-                    *reinterpret_cast<int4*>(&rowk[buf][64 + 4 * tx]) = make_int4(c[i][4], c[i][5], c[i][6], c[i][7]);
+                    *reinterpret_cast<V*>(&rowk[buf][4 * tx]) = W::make(c[i][0], c[i][1], c[i][2], c[i][3]);
+                    *reinterpret_cast<V*>(&rowk[buf][64 + 4 * tx]) = W::make(c[i][4], c[i][5], c[i][6], c[i][7]);
                 }
         }
         if (tx == kt) {                     // my column ki is column k
 #pragma unroll
             for (int j = 0; j < 8; ++j)
                 if (j == ki) {
-                    *reinterpret_cast<int4*>(&colk[buf][4 * ty]) = make_int4(c[0][j], c[1][j], c[2][j], c[3][j]);
-                    *reinterpret_cast<int4*>(&colk[buf][64 + 4 * ty]) = make_int4(c[4][j], c[5][j], c[6][j], c[7][j]);
+                    *reinterpret_cast<V*>(&colk[buf][4 * ty]) = W::make(c[0][j], c[1][j], c[2][j], c[3][j]);
+                    *reinterpret_cast<V*>(&colk[buf][64 + 4 * ty]) = W::make(c[4][j], c[5][j], c[6][j], c[7][j]);
                 }
         }
         __syncthreads();   // one barrier per k: buffer buf is rewritten at k + 2, after every thread passed k + 1's
-        int a[8], b[8];
-        tfw_split(*reinterpret_cast<const int4*>(&colk[buf][4 * ty]),
-                  *reinterpret_cast<const int4*>(&colk[buf][64 + 4 * ty]), a);
-        tfw_split(*reinterpret_cast<const int4*>(&rowk[buf][4 * tx]),
-                  *reinterpret_cast<const int4*>(&rowk[buf][64 + 4 * tx]), b);
+        T a[8], b[8];
+        tfw_split(*reinterpret_cast<const V*>(&colk[buf][4 * ty]),
+                  *reinterpret_cast<const V*>(&colk[buf][64 + 4 * ty]), a);
+        tfw_split(*reinterpret_cast<const V*>(&rowk[buf][4 * tx]),
+                  *reinterpret_cast<const V*>(&rowk[buf][64 + 4 * tx]), b);
         tfw_relax(c, a, b);
     }
     tfw_store_tile(c, D, (size_t)N, base, base, ty, tx);
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfw_phase1(int* D, int N, int r)
+{
+    tfw_phase1_body<int>(D, N, r);
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfw_phase1_f32(float* D, int N, int r)
+{
+    tfw_phase1_body<float>(D, N, r);
 }
 
 // ---------------------------------------------------------------- phase 2: pivot row and column
@@ -172,11 +215,13 @@ tfw_phase1(int* D, int N, int r)
 // b = blockIdx.x, skipping r.  Both operands come straight from D: A row-major (padded rows),
 // B row-major.  Each CTA reads only P* and its own tile and writes only its own tile, after the
 // last slab it reads has arrived: no dependency between CTAs.
-extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
-tfw_phase2(int* D, int* colT, int N, int r)
+template <class T>
+__device__ __forceinline__ void tfw_phase2_body(T* D, T* colT, int N, int r)
 {
-    __shared__ __align__(16) int As[2][TFW_T][TFW_APAD];     // [row][k], row-major A slab
-    __shared__ __align__(16) int Bs[2][TFW_KS][TFW_T];       // [k][col]
+    typedef tfw_vec<T> W;
+    typedef typename W::type V;
+    __shared__ __align__(16) T As[2][TFW_T][TFW_APAD];     // [row][k], row-major A slab
+    __shared__ __align__(16) T Bs[2][TFW_KS][TFW_T];       // [k][col]
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
     const int b = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
     const bool col = blockIdx.y == 1;
@@ -198,7 +243,7 @@ tfw_phase2(int* D, int* colT, int N, int r)
         cp_async_commit();
     };
     load_slab(0, 0);
-    int c[8][8];
+    T c[8][8];
     tfw_load_tile(c, D, ld, crow, ccol, ty, tx);
     constexpr int NS = TFW_T / TFW_KS;
     for (int s = 0; s < NS; ++s) {
@@ -212,12 +257,12 @@ tfw_phase2(int* D, int* colT, int N, int r)
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < TFW_KS; ++kk) {
-            int a[8], bv[8];
+            T a[8], bv[8];
 #pragma unroll
             for (int i = 0; i < 8; ++i)
                 a[i] = As[st][tfw_line(ty, i)][kk];
-            tfw_split(*reinterpret_cast<const int4*>(&Bs[st][kk][4 * tx]),
-                      *reinterpret_cast<const int4*>(&Bs[st][kk][64 + 4 * tx]), bv);
+            tfw_split(*reinterpret_cast<const V*>(&Bs[st][kk][4 * tx]),
+                      *reinterpret_cast<const V*>(&Bs[st][kk][64 + 4 * tx]), bv);
             tfw_relax(c, a, bv);
         }
         __syncthreads();     // stage st is refilled by the next iteration's load of slab s + 2
@@ -226,21 +271,35 @@ tfw_phase2(int* D, int* colT, int N, int r)
     if (col) {               // colT(k, i) = C'(i, k): phase 3's A operand, k-major
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
-            int* p = colT + (size_t)tfw_line(tx, j) * ld + crow + 4 * ty;
-            *reinterpret_cast<int4*>(p) = make_int4(c[0][j], c[1][j], c[2][j], c[3][j]);
-            *reinterpret_cast<int4*>(p + 64) = make_int4(c[4][j], c[5][j], c[6][j], c[7][j]);
+            T* p = colT + (size_t)tfw_line(tx, j) * ld + crow + 4 * ty;
+            *reinterpret_cast<V*>(p) = W::make(c[0][j], c[1][j], c[2][j], c[3][j]);
+            *reinterpret_cast<V*>(p + 64) = W::make(c[4][j], c[5][j], c[6][j], c[7][j]);
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfw_phase2(int* D, int* colT, int N, int r)
+{
+    tfw_phase2_body<int>(D, colT, N, r);
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfw_phase2_f32(float* D, float* colT, int N, int r)
+{
+    tfw_phase2_body<float>(D, colT, N, r);
 }
 
 // ---------------------------------------------------------------- phase 3: every other tile
 // Tile (bi, bj), bi and bj skipping r (Kemp's Fig. 4.3 skip, written b + (b >= r)).
 // A = colT(:, bi) (k-major, 128 x 128), B = D(r, bj) (the pivot's rows), C = D(bi, bj) in registers.
-extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
-tfw_phase3(int* D, const int* __restrict__ colT, int N, int r)
+template <class T>
+__device__ __forceinline__ void tfw_phase3_body(T* D, const T* __restrict__ colT, int N, int r)
 {
-    __shared__ __align__(16) int As[2][TFW_KS][TFW_T];       // [k][row]
-    __shared__ __align__(16) int Bs[2][TFW_KS][TFW_T];       // [k][col]
+    typedef tfw_vec<T> W;
+    typedef typename W::type V;
+    __shared__ __align__(16) T As[2][TFW_KS][TFW_T];       // [k][row]
+    __shared__ __align__(16) T Bs[2][TFW_KS][TFW_T];       // [k][col]
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
     const int bj = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
     const int bi = blockIdx.y + ((int)blockIdx.y >= r ? 1 : 0);
@@ -258,7 +317,7 @@ tfw_phase3(int* D, const int* __restrict__ colT, int N, int r)
         cp_async_commit();
     };
     load_slab(0, 0);
-    int c[8][8];
+    T c[8][8];
     tfw_load_tile(c, D, ld, crow, ccol, ty, tx);
     constexpr int NS = TFW_T / TFW_KS;
     for (int s = 0; s < NS; ++s) {
@@ -272,14 +331,26 @@ tfw_phase3(int* D, const int* __restrict__ colT, int N, int r)
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < TFW_KS; ++kk) {
-            int a[8], b[8];
-            tfw_split(*reinterpret_cast<const int4*>(&As[st][kk][4 * ty]),
-                      *reinterpret_cast<const int4*>(&As[st][kk][64 + 4 * ty]), a);
-            tfw_split(*reinterpret_cast<const int4*>(&Bs[st][kk][4 * tx]),
-                      *reinterpret_cast<const int4*>(&Bs[st][kk][64 + 4 * tx]), b);
+            T a[8], b[8];
+            tfw_split(*reinterpret_cast<const V*>(&As[st][kk][4 * ty]),
+                      *reinterpret_cast<const V*>(&As[st][kk][64 + 4 * ty]), a);
+            tfw_split(*reinterpret_cast<const V*>(&Bs[st][kk][4 * tx]),
+                      *reinterpret_cast<const V*>(&Bs[st][kk][64 + 4 * tx]), b);
             tfw_relax(c, a, b);
         }
         __syncthreads();
     }
     tfw_store_tile(c, D, ld, crow, ccol, ty, tx);
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
+tfw_phase3(int* D, const int* __restrict__ colT, int N, int r)
+{
+    tfw_phase3_body<int>(D, colT, N, r);
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
+tfw_phase3_f32(float* D, const float* __restrict__ colT, int N, int r)
+{
+    tfw_phase3_body<float>(D, colT, N, r);
 }

@@ -1,6 +1,15 @@
 """``tuned_fw``: blocked FW with block 128, phase 3 a register-tiled min-plus product
-(``cuda/tuned_fw.cu`` says how and why).  n is padded to a multiple of 128 with isolated vertices."""
+(``cuda/tuned_fw.cu`` says how and why).  n is padded to a multiple of 128 with isolated vertices.
+
+``dtype``: "int32" (INF where unreachable, as every code here) or "float32" (+inf; issue 36, item 4); None picks
+by the graph: a :class:`~apsp_kernels.core.graph.Graph` (int32 weights) gives int32, a
+:class:`~apsp_kernels.core.wide.WideGraph` of float weights float32 (its float64 weights rounded to float32, the
+sums float32: exact while every path weight is an integer below 2^24, else within (1 + 2^-24)^(2 (n - 1)) - 1
+relative of the float64 answer).  The float32 path takes the weights as tuned_frontier does (non-negative, within
+float32's range: ``frontier.csr_arrays``) and ``sources=`` (the rows asked for, of the all-pairs result)."""
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -8,6 +17,8 @@ from .... import gpu_device
 from ....core.graph import Graph, round_up
 from .. import runtime as gpu_runtime
 from ..dense import dense, result
+from ....core.sources import as_sources
+from ....core.wide import WideGraph
 
 TILE = 128          # block size of the FW and tile of the product (TFW_T in the kernel)
 THREADS = 256       # 8 x 8 cells a thread (TFW_THREADS)
@@ -23,14 +34,23 @@ def footprint(n, m=0):
     return 4 * N * N + 4 * TILE * N
 
 
-def _kernels():
-    return [gpu_runtime.kernel("tuned_fw.cu", f"tfw_phase{p}") for p in (1, 2, 3)]
+DTYPES = ("int32", "float32")
 
 
-def tuned_fw(g: Graph, phases=False):
+def _kernels(float32=False):
+    return [gpu_runtime.kernel("tuned_fw.cu", f"tfw_phase{p}{'_f32' if float32 else ''}") for p in (1, 2, 3)]
+
+
+def tuned_fw(g: Graph, phases=False, dtype=None, sources=None):
     """Distances and timings; ``phases=True`` adds phase1_ms .. phase3_ms (CUDA events around every
-    launch, summed: a diagnostic, since the events themselves cost a little)."""
+    launch, summed: a diagnostic, since the events themselves cost a little).  ``dtype`` and ``sources``: the
+    module's docstring."""
+    from .frontier import csr_arrays
     name = "tuned_fw"
+    if dtype not in (None, *DTYPES):
+        raise ValueError(f"dtype must be one of {DTYPES} or None, got {dtype!r}")
+    if dtype == "float32" or (dtype is None and isinstance(g, WideGraph) and g.dtype.kind == "f"):
+        return _float32(name, g, csr_arrays(g, "float32")[1:], phases, sources)
     gpu_device.require_gpu()
     N = padded(g.n)
     gpu_device.check_fits(name, footprint(g.n), hint="a smaller graph")
@@ -38,7 +58,35 @@ def tuned_fw(g: Graph, phases=False):
         assert buf.size == N
         timings = dict(buf.timings, **_solve(name, buf.dev[0], N, phases))
         d = result(buf, 0, g.n)
-        return d, timings
+        return (d if sources is None else d[as_sources(sources, g.n)]), timings
+
+
+def _float32(name, g, csr, phases, sources):
+    """The float32 path: the padded matrix built on the device (+inf, 0 diagonal, each edge's float32 weight, the
+    lightest of repeated pairs), solved in place, the rows asked for copied back."""
+    cp = gpu_device.require_gpu()
+    import cupyx
+    indptr, indices, w32 = csr
+    n, N = g.n, padded(g.n)
+    rows = None if sources is None else as_sources(sources, n)
+    gpu_device.check_fits(name, footprint(g.n), hint="a smaller graph")
+    t0 = time.perf_counter()
+    D = cp.full((N, N), np.inf, cp.float32)
+    cp.fill_diagonal(D, 0)
+    cp.cuda.Device().synchronize()
+    timings = dict(alloc_ms=(time.perf_counter() - t0) * 1e3, dtype="float32")
+    t0 = time.perf_counter()
+    if indices.size:
+        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+        cupyx.scatter_min(D.reshape(-1), cp.asarray(src * N + indices), cp.asarray(w32))
+    cp.cuda.Device().synchronize()
+    timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
+    timings.update(_solve(name, D, N, phases, float32=True))
+    t0 = time.perf_counter()
+    R = D[:n, :n] if rows is None else D[cp.asarray(rows)][:, :n]
+    d = cp.ascontiguousarray(R).get()
+    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
+    return d, timings
 
 
 def tuned_fw_resident(g: Graph):
@@ -54,13 +102,14 @@ def tuned_fw_resident(g: Graph):
     return D[:g.n, :g.n], timings
 
 
-def _solve(name, D, N, phases):
-    """Blocked FW in place on the device matrix ``D`` (N x N, N a multiple of TILE): its timings."""
+def _solve(name, D, N, phases, float32=False):
+    """Blocked FW in place on the device matrix ``D`` (N x N, N a multiple of TILE; int32, or float32 where
+    ``float32``): its timings."""
     cp = gpu_device.require_gpu()
-    p1, p2, p3 = _kernels()
+    p1, p2, p3 = _kernels(float32)
     nb = N // TILE
     n32 = np.int32(N)
-    colT = cp.empty((TILE, N), cp.int32)
+    colT = cp.empty((TILE, N), cp.float32 if float32 else cp.int32)
     marks = []
     with gpu_runtime.EventTimer() as t:
         for r in range(nb):
