@@ -251,7 +251,16 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     converted on the device, then left there (``device``) or copied once to the host."""
     from .algorithms.gpu import resident as R
     _admit(g, algo, variant, want_pred, dtype)
-    by_rows = sources is not None and "sources" in inspect.signature(algo.resident).parameters   # only those rows
+    takes = inspect.signature(algo.resident).parameters
+    if "sink" in takes and not want_pred and not device:      # rows streamed to the host behind the compute
+        k = g.n if sources is None else len(sources)
+        rows = R.HostRows((k, g.n), dtype, out)
+
+        def sink(row0, D, stream):
+            rows.put(row0, R.converted(R.finish(D, square=False), dtype), stream)
+        algo.run_resident(g, variant=variant, sources=sources, sink=sink, chunk_rows=R.chunk_rows(k, g.n, dtype))
+        return rows.host, None
+    by_rows = sources is not None and "sources" in takes                 # only those rows
     D, _ = algo.run_resident(g, variant=variant, **({"sources": sources} if by_rows else {}))
     R.finish(D, square=not by_rows)
     if sources is not None and not by_rows:

@@ -108,3 +108,15 @@ def test_gpu_distances_and_predecessors_match_scipy(method):
         want = csgraph.shortest_path(g.to_scipy(), method="J" if g.has_negative else "D")
         assert np.array_equal(d, want)
         _check_predecessors(g, d, pred)
+
+
+def test_streamed_chunks_split_a_large_result_and_leave_a_small_one_whole():
+    """tuned_frontier streams its rows in chunks of about 256 MiB in the caller's dtype, at most 8, so that the copy of
+    one hides behind the next one's kernel; a result under two chunks is not split (nothing worth hiding)."""
+    from apsp_kernels.algorithms.gpu import resident as R
+    assert R.chunk_rows(16384, 16384, np.float64) == 2048           # 2 GiB: 8 chunks
+    assert R.chunk_rows(16384, 16384, np.int32) == 4096             # 1 GiB: 4
+    assert R.chunk_rows(4096, 4096, np.float64) == 4096             # 128 MiB: whole
+    assert R.chunk_rows(65536, 65536, np.float64) == 8192           # 32 GiB: still 8
+    assert R.chunk_rows(0, 100, np.float64) == 0
+    assert 1 <= R.host_threads() <= 16

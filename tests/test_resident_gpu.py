@@ -1,12 +1,12 @@
 """The solver's device-resident end-to-end path (gpu/resident.py; issue 36, item 1): every GPU code with a
 ``resident`` form gives, through ``shortest_paths``, exactly the CPU reference's distances in every dtype, for
-all rows or some (``indices``), on the host (pinned, or the caller's ``out``) or left on the device."""
+all rows or some (``indices``), on the host (staged, or the caller's ``out``) or left on the device."""
 import numpy as np
 import pytest
 from scipy.sparse import csgraph
 
 import apsp_kernels as ak
-from apsp_kernels import NegativeCycleError
+from apsp_kernels import NegativeCycleError, reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import generators as G
 from apsp_kernels.core.graph import INF, Graph
@@ -105,19 +105,39 @@ def test_float_weights_in_float32_on_the_gpu():
     assert used not in ("tuned_frontier", "tuned_fw") and d[0, 1] == np.float32(-1.5)
 
 
-def test_a_result_still_held_is_not_overwritten_and_the_next_goes_through_staging(monkeypatch):
-    """The pinned pool serves a result only when the last one handed out was released; one still held makes the next
-    call copy through the staging buffers (in many chunks here: 4 KiB buffers), to the same distances."""
+def test_results_cross_through_small_staging_buffers_and_are_never_shared(monkeypatch):
+    """Every result is a new array (never a buffer a later call overwrites), here copied through 4 KiB staging buffers
+    in many chunks, each split over the host threads, to the same distances as one plain copy."""
     from apsp_kernels.algorithms.gpu import resident as R
     monkeypatch.setattr(R, "STAGE_BYTES", 4096)
     monkeypatch.setattr(R, "_STAGE", [])
     g = G.kemp(150, 1, 6, 1, 500, seed=9)
     first = ak.shortest_paths(g, method="tuned_fw")
     keep = first.copy()
-    second = ak.shortest_paths(g, method="tuned_fw")          # `first` is alive: staged
+    second = ak.shortest_paths(g, method="tuned_fw")
     assert np.array_equal(second, keep) and np.array_equal(first, keep) and second is not first
-    assert R._LAST() is first                                # the staged result is ordinary memory
-    del first
     third = ak.shortest_paths(g, method="tuned_fw", dtype=np.int32)
     fin = np.isfinite(keep)
-    assert np.array_equal(third[fin], keep[fin].astype(np.int32)) and (third[~fin] == INF).all() and R._LAST() is third
+    assert np.array_equal(third[fin], keep[fin].astype(np.int32)) and (third[~fin] == INF).all()
+    assert np.array_equal(first, keep)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 149, 150])
+def test_tuned_frontier_streams_rows_in_chunks_exactly(monkeypatch, chunk):
+    """tuned_frontier's streamed path (chunks solved while the sink copies the previous one): every chunk size,
+    awkward ones included, gives the reference's rows, in float64, int32, into ``out`` and for some sources."""
+    from apsp_kernels.algorithms.gpu import resident as R
+    monkeypatch.setattr(R, "chunk_rows", lambda k, n, dtype: chunk)
+    monkeypatch.setattr(R, "STAGE_BYTES", 8192)
+    monkeypatch.setattr(R, "_STAGE", [])
+    g = G.kemp(150, 0, 5, 0, 50, seed=11)                         # zero weights and unreachable pairs
+    ref = reference_apsp(g)
+    want = np.where(ref == INF, np.inf, ref.astype(np.float64))
+    assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier"), want)
+    assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier", dtype=np.int32), ref)
+    out = R.pinned_like((150, 150))
+    assert ak.shortest_paths(g, method="tuned_frontier", out=out) is out and np.array_equal(out, want)
+    rows = [149, 0, 3, 3, 77]
+    assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier", indices=rows), want[rows])
+    _, t = registry.get("tuned_frontier").run_resident(g, sink=lambda r0, D, s: None, chunk_rows=chunk)
+    assert t["chunks"] == -(-150 // chunk) and t["kernel_ms"] > 0

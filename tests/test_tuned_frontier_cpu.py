@@ -89,6 +89,16 @@ def test_dtype_follows_the_weights_and_minus_zero_becomes_plus_zero():
     assert dt == "float32" and w.dtype == np.float32 and not np.signbit(w).any() and (w == 0).any()
 
 
+def test_csr_arrays_take_negative_weights_only_when_the_caller_can():
+    """tuned_fw's float32 path shares these arrays and takes negative weights (it checks the diagonal after); the
+    frontier kernel does not, and its refusal names whoever asked."""
+    g = Graph.from_edges(3, [0, 1], [1, 2], [-2, 5])
+    with pytest.raises(GraphError, match="tuned_fw needs non-negative"):
+        frontier.csr_arrays(g, "float32", who="tuned_fw")
+    dt, indptr, indices, w = frontier.csr_arrays(g, "float32", who="tuned_fw", negative_ok=True)
+    assert dt == "float32" and w.tolist() == [-2.0, 5.0] and indices.tolist() == [1, 2]
+
+
 def test_footprint_and_shared_memory():
     assert frontier.footprint(1000, 4000) == 4 * 1000 * 1000 + 4 * (1001 + 8000) + 8 * 1000
     assert frontier.footprint(1000, 4000, rows=10) == 4 * 10 * 1000 + 4 * (1001 + 8000) + 80

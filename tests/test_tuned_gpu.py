@@ -68,6 +68,8 @@ def test_tuned_fw_reports_a_negative_cycle():
     for name, v in (("tuned_fw", None), ("tuned_fw_stream", "int4"), ("tuned_fw_stream", "cupy")):
         with pytest.raises(NegativeCycleError):
             registry.get(name).run(g, variant=v)
+    with pytest.raises(NegativeCycleError, match="vertex"):          # the float32 kernels: never a result either
+        registry.get("tuned_fw").run(g, dtype="float32")
 
 
 def test_tuned_sparse_refuses_negative_weights():

@@ -1,13 +1,14 @@
 """The solver's end-to-end path on the GPU (``shortest_paths``; issue 36, item 1): the graph goes up as its
 edge list and is made into a matrix on the device, the result stays there, is finished (INF, negative cycles)
-and converted to the caller's dtype there, and crosses the bus once, into page-locked memory from CuPy's pinned
-pool (reused across calls once freed) or into the caller's ``out``.  Measured why (H100, Kemp random n = 16384,
+and converted to the caller's dtype there, and crosses the bus once, into the caller's ``out`` or through two reused
+page-locked staging buffers into a new array (:class:`HostRows`).  Measured why (H100, Kemp random n = 16384,
 43 ms of kernel): the host path spent 0.72 s in ``astype(float64)``, 0.43 s normalising INF and 0.45 s copying
 1 GiB into fresh pageable memory (2.4 GB/s, where pinned memory takes ~50 GB/s)."""
 from __future__ import annotations
 
+import os
 import time
-import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -77,40 +78,69 @@ def converted(D, dtype):
 
 def to_host(R, out=None):
     """The device array ``R`` copied once to the host: into ``out`` (a C-contiguous numpy array of R's shape and
-    dtype; page-locked memory from :func:`pinned_like` is fastest), else into page-locked memory from CuPy's pinned
-    pool where the last such result this module handed out has been released (its block is back in the pool: the
-    copy runs at PCIe rate, ~40 ms for 2 GiB on the H100), else -- the caller still holds it, and a new 2 GiB
-    page-locked block costs ~0.86 s to make (measured, H100 host, 2026-11-25) -- into ordinary memory through
-    two page-locked staging buffers, the copies overlapped with the host's (:func:`_staged`)."""
-    import cupyx
-    global _LAST
-    if out is not None:
-        R.get(out=check_out(out, R.shape, R.dtype))
-        return out
-    if _LAST is not None and _LAST() is not None:
-        return _staged(R)
-    host = cupyx.empty_pinned(R.shape, R.dtype)
-    R.get(out=host)
-    _LAST = weakref.ref(host)
-    return host
+    dtype; page-locked memory from :func:`pinned_like` is fastest), else into a new ordinary numpy array through
+    :class:`HostRows`'s staging buffers."""
+    rows = HostRows(R.shape, R.dtype, out)
+    rows.put(0, R)
+    return rows.host
 
 
-_LAST = None                 # the last pinned result handed out (a weak reference: alive while the caller holds it)
-STAGE_BYTES = 64 << 20       # each of the two staging buffers
+STAGE_BYTES = 64 << 20       # each of the two page-locked staging buffers, made once and reused by every call
 _STAGE = []
+_POOL = []                   # the host threads that move staged chunks into the result
 
 
-def _staged(R):
-    """``R`` into a new ordinary numpy array, in chunks through two page-locked buffers: while the device copies
-    chunk k into one, the host moves chunk k - 1 out of the other."""
+STREAM_BYTES = 256 << 20     # a streamed chunk's rows in the caller's dtype: 8 chunks for a float64 n = 16384 result
+
+
+def chunk_rows(k, n, dtype):
+    """Rows per chunk where a code streams its rows to the host (tuned_frontier): ``k`` rows of ``n`` in ``dtype``
+    split into chunks of about STREAM_BYTES, at most 8 (each chunk's launch ends in a partial wave of blocks), the
+    whole in one where it is smaller than two chunks (nothing worth hiding)."""
+    total = k * n * np.dtype(dtype).itemsize
+    chunks = min(8, total // STREAM_BYTES)
+    return k if chunks < 2 else -(-k // chunks)
+
+
+def host_threads():
+    """Threads for the host's side of a staged copy: the first touch of a new result's pages is what costs (one
+    thread moves 2 GiB in ~0.45 s, 16 in ~0.11 s: scripts/host_copy_probe.py on the H100 host, 2026-11-26)."""
+    return max(1, min(16, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+class HostRows:
+    """A host result of ``shape`` and ``dtype`` that device rows are copied into: ``out`` where given, else a new
+    ordinary numpy array.  Why not page-locked: a new 2 GiB page-locked block costs ~0.86 s to make (measured, H100
+    host, 2026-11-25), where two reused 64 MiB page-locked buffers and :func:`host_threads` threads bring 2 GiB into
+    fresh ordinary memory in ~0.11 s; a page-locked ``out`` takes the device's copy directly."""
+
+    def __init__(self, shape, dtype, out=None):
+        self.host = check_out(out, shape, dtype) if out is not None else np.empty(shape, dtype)
+        self.direct = out is not None
+
+    def put(self, row0, R, stream=None):
+        """``R`` (device rows, C-contiguous, the result's dtype) into rows ``row0 ..`` of the host result, copied on
+        ``stream`` (default: the current one); returns when they are there."""
+        cp = gpu_device.require_gpu()
+        stream = stream or cp.cuda.get_current_stream()
+        R = cp.ascontiguousarray(R)
+        dst = self.host[row0:row0 + R.shape[0]] if R.ndim > 1 else self.host
+        if self.direct:
+            R.get(out=dst, stream=stream)
+            stream.synchronize()
+            return
+        _staged(R.reshape(-1).view(cp.uint8), dst.reshape(-1).view(np.uint8), stream)
+
+
+def _staged(src, dst, stream):
+    """Device bytes ``src`` into host bytes ``dst`` in chunks through two page-locked buffers: while the device copies
+    chunk k into one, the host's threads move chunk k - 1 out of the other."""
     import cupyx
     cp = gpu_device.require_gpu()
     if not _STAGE:
         _STAGE.extend(cupyx.empty_pinned(STAGE_BYTES, np.uint8) for _ in range(2))
-    src = cp.ascontiguousarray(R).reshape(-1).view(cp.uint8)
-    host = np.empty(R.shape, R.dtype)
-    dst = host.reshape(-1).view(np.uint8)
-    stream = cp.cuda.get_current_stream()
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(host_threads(), thread_name_prefix="apsp-host-copy"))
     pending = []
     for k, start in enumerate(range(0, src.size, STAGE_BYTES)):
         if len(pending) == 2:
@@ -124,13 +154,18 @@ def _staged(R):
         pending.append((ev, buf, start, size))
     for p in pending:
         _drain(p, dst)
-    return host
 
 
 def _drain(p, dst):
+    """One staged chunk into its place, split over the host threads (numpy releases the GIL for a plain copy)."""
     ev, buf, start, size = p
     ev.synchronize()
-    dst[start:start + size] = buf[:size]
+    pool = _POOL[0]
+    step = max(-(-size // pool._max_workers), 1 << 20)
+    jobs = [pool.submit(dst[start + a:start + min(a + step, size)].__setitem__, slice(None), buf[a:min(a + step, size)])
+            for a in range(0, size, step)]
+    for j in jobs:
+        j.result()
 
 
 def pinned_like(shape, dtype=np.float64):

@@ -40,24 +40,26 @@ def footprint(n, m, rows=None):
     return 4 * rows * n + 4 * (n + 1 + 2 * m) + 8 * rows
 
 
-def csr_arrays(g, dtype=None):
+def csr_arrays(g, dtype=None, who=NAME, negative_ok=False):
     """(dtype, indptr, indices, weights) as the kernel takes them: int32 CSR, weights int32 or float32
-    (-0.0 made +0.0, which the kernel's bit-pattern min needs).  Refuses negative weights, and float
-    weights that float32 cannot hold, in one line."""
+    (-0.0 made +0.0, which the kernel's bit-pattern min needs).  Refuses negative weights (unless the caller,
+    ``who``, takes them: ``negative_ok``, tuned_fw's float32 path), and float weights that float32 cannot hold,
+    in one line."""
     from ....core.wide import WideGraph
     if dtype not in (None, *DTYPES):
         raise ValueError(f"dtype must be one of {DTYPES} or None, got {dtype!r}")
     wide = isinstance(g, WideGraph)
     if dtype is None:
         dtype = "float32" if wide and g.dtype.kind == "f" else "int32"
-    g.require_non_negative(NAME)
+    if not negative_ok:
+        g.require_non_negative(who)
     w = g.values if wide and dtype == "float32" else g.weights     # a WideGraph's .weights: its one-line refusal
     if dtype == "float32":
         with np.errstate(over="ignore"):                # refused below, in one line
             w32 = w.astype(np.float32) + np.float32(0)  # + 0: -0.0 becomes +0.0
         if not np.isfinite(w32).all():
             bad = w[~np.isfinite(w32)][0]
-            raise GraphError(f"{NAME}: edge weight {bad.item()!r} is beyond float32 (largest {np.finfo(np.float32).max})")
+            raise GraphError(f"{who}: edge weight {bad.item()!r} is beyond float32 (largest {np.finfo(np.float32).max})")
     else:
         w32 = w.astype(np.int32)
     return dtype, g.indptr.astype(np.int32), g.indices.astype(np.int32), np.ascontiguousarray(w32)
@@ -84,13 +86,84 @@ def tuned_frontier(g: Graph, sources=None, dtype=None):
     return (normalise_inf(D) if timings["dtype"] == "int32" else D), timings
 
 
-def tuned_frontier_resident(g: Graph, sources=None):
+def tuned_frontier_resident(g: Graph, sources=None, sink=None, chunk_rows=None):
     """The solver's end-to-end path (``shortest_paths``): the int32 rows of ``sources`` (all by default) left on
-    the device, INF not yet normalised, and the timings."""
+    the device, INF not yet normalised, and the timings.  With ``sink`` (a callable ``sink(row0, rows, stream)``
+    that returns once it is done with ``rows``): the sources solved ``chunk_rows`` at a time, each chunk's rows
+    handed to ``sink`` on a second stream while the next chunk's kernel runs, so that what the solver does with
+    them (finish, convert, copy to the host) hides behind the compute; returns (None, timings)."""
+    if sink is not None:
+        return _streamed(g, sources, sink, chunk_rows)
     D, timings = _solve(g, sources, "int32")
     if isinstance(D, np.ndarray):
         D = gpu_device.require_gpu().asarray(D)
     return D, timings
+
+
+def _streamed(g, sources, sink, chunk_rows):
+    """:func:`tuned_frontier_resident` with a sink: two chunk buffers, kernels on the current stream, the sink on a
+    second one; chunk j + 1's kernel is queued before chunk j is handed over, and chunk j + 2 waits (an event)
+    until the sink is done with the buffer it reuses."""
+    _, indptr, indices, weights = csr_arrays(g, "int32")
+    n = g.n
+    src = np.arange(n, dtype=np.int64) if sources is None else as_sources(sources, n)
+    k = int(src.size)
+    c = max(1, min(int(chunk_rows or k), k))
+    if n == 0 or k == 0 or c >= k:              # nothing to overlap: one solve, one hand-over
+        D, timings = tuned_frontier_resident(g, sources)
+        cp = gpu_device.require_gpu()
+        sink(0, D, cp.cuda.get_current_stream())
+        return None, dict(timings, chunks=1)
+    cp = gpu_device.require_gpu()
+    fn = gpu_runtime.kernel("tuned_frontier.cu", "tfr_solve<int>", name_expressions=EXPRS)
+    smem = shared_bytes(n)
+    _shared_limit(cp, fn, smem)
+    gpu_device.check_fits(NAME, footprint(n, len(indices), 2 * c), hint="fewer sources or a smaller graph")
+    t0 = time.perf_counter()
+    bufs = [cp.empty((c, n), cp.int32) for _ in range(2)]
+    rounds = [cp.empty(c, cp.int32) for _ in range(2)]
+    Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
+    cp.cuda.Device().synchronize()
+    timings = dict(alloc_ms=0.0, h2d_ms=(time.perf_counter() - t0) * 1e3, d2h_ms=0.0, kernel_ms=0.0, rounds_max=0,
+                   sources=k, dtype="int32", chunks=-(-k // c))
+    compute, side = cp.cuda.get_current_stream(), cp.cuda.Stream(non_blocking=True)
+    starts = list(range(0, k, c))
+    freed, spans = [None, None], []
+
+    def launch(j):
+        i, r0 = j % 2, starts[j]
+        kc = min(c, k - r0)
+        if freed[i] is not None:
+            compute.wait_event(freed[i])
+        ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
+        ev0.record(compute)
+        gpu_runtime.launch(NAME, fn, (kc,), (THREADS,), (bufs[i], Va, Ea, Wa, Sa[r0:r0 + kc], np.int32(n), rounds[i]),
+                           shared_mem=smem)                                # on `compute`, the current stream
+        ev1.record(compute)
+        spans.append((ev0, ev1))
+        return ev1
+
+    done = launch(0)
+    for j, r0 in enumerate(starts):
+        nxt = launch(j + 1) if j + 1 < len(starts) else None
+        i, kc = j % 2, min(c, k - r0)
+        side.wait_event(done)
+        r = rounds[i][:kc].get(stream=side)           # waits for chunk j's kernel only
+        if (r < 0).any():
+            raise RuntimeError(f"{NAME}: source {int(src[r0 + np.argmax(r < 0)])} still had a frontier after n + 1 = "
+                               f"{n + 1} rounds (a bug: weights are >= 0)")
+        timings["rounds_max"] = max(timings["rounds_max"], int(r.max()))
+        t0 = time.perf_counter()
+        with side:
+            sink(r0, bufs[i][:kc], side)
+        timings["d2h_ms"] += (time.perf_counter() - t0) * 1e3
+        freed[i] = cp.cuda.Event()
+        freed[i].record(side)
+        done = nxt
+    side.synchronize()
+    compute.synchronize()
+    timings["kernel_ms"] = float(sum(cp.cuda.get_elapsed_time(a, b) for a, b in spans))
+    return None, timings
 
 
 def _solve(g, sources, dtype):

@@ -50,7 +50,7 @@ def tuned_fw(g: Graph, phases=False, dtype=None, sources=None):
     if dtype not in (None, *DTYPES):
         raise ValueError(f"dtype must be one of {DTYPES} or None, got {dtype!r}")
     if dtype == "float32" or (dtype is None and isinstance(g, WideGraph) and g.dtype.kind == "f"):
-        return _float32(name, g, csr_arrays(g, "float32")[1:], phases, sources)
+        return _float32(name, g, csr_arrays(g, "float32", who=name, negative_ok=True)[1:], phases, sources)
     gpu_device.require_gpu()
     N = padded(g.n)
     gpu_device.check_fits(name, footprint(g.n), hint="a smaller graph")
@@ -82,11 +82,23 @@ def _float32(name, g, csr, phases, sources):
     cp.cuda.Device().synchronize()
     timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
     timings.update(_solve(name, D, N, phases, float32=True))
+    _no_negative_cycle(cp, D, n)
     t0 = time.perf_counter()
     R = D[:n, :n] if rows is None else D[cp.asarray(rows)][:, :n]
     d = cp.ascontiguousarray(R).get()
     timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
     return d, timings
+
+
+def _no_negative_cycle(cp, D, n):
+    """A diagonal entry below 0 (or NaN: -inf met +inf) after the solve is a negative cycle: NegativeCycleError,
+    as the int32 path's ``finish`` raises, never a result."""
+    from ....core.distances import NegativeCycleError
+    diag = D.diagonal()[:n]
+    bad = ~(diag >= 0)
+    if n and bool(bad.any()):
+        v = int(cp.argmax(bad))
+        raise NegativeCycleError(f"negative cycle through vertex {v} (d[{v},{v}] = {float(diag[v])})", vertex=v)
 
 
 def tuned_fw_resident(g: Graph):

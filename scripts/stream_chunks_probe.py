@@ -1,0 +1,57 @@
+"""How many rows a chunk when tuned_frontier streams its rows to the host?  (issue 36, items 1 and 3; a probe on the
+device that fixed ``resident.STREAM_BYTES``, not a benchmark row)
+
+    python3 scripts/stream_chunks_probe.py [--n 16384] [--graphs kemp grid ring ba]
+
+Per structure-suite graph: ``shortest_paths(g, method="tuned_frontier")`` (float64 and int32 to the host), warm,
+median of 3, synchronised wall clock, with every chunk size of ``--chunks`` (0: one chunk, nothing streamed), each
+result checked against the graph's reference; the kernel alone beside it (``run_resident`` without a sink)."""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import apsp_kernels as ak
+from apsp_kernels.algorithms import registry
+from apsp_kernels.algorithms.gpu import resident as R
+from apsp_kernels.algorithms.reference import reference_checksum
+from apsp_kernels.core.distances import from_scipy
+from apsp_kernels.core.verify import fletcher64
+from apsp_kernels.io import suite_graphs as SG
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=16384)
+    ap.add_argument("--graphs", nargs="+", default=["kemp", "grid", "ring", "ba"])
+    ap.add_argument("--chunks", type=int, nargs="+", default=[0, 4096, 2048, 1024])
+    a = ap.parse_args(argv)
+    import cupy as cp
+    fr = registry.get("tuned_frontier")
+    for name in a.graphs:
+        g = SG.make(name, a.n)
+        ref = reference_checksum(g)
+        _, t = fr.run_resident(g)
+        _, t = fr.run_resident(g)
+        print(f"{name} n={g.n} m={g.m}: kernel alone {t['kernel_ms']:.1f} ms", flush=True)
+        for c in a.chunks:
+            R.chunk_rows = (lambda k, n, dtype, c=c: k if c == 0 else c)
+            for dtype in (np.float64, np.int32):
+                ak.shortest_paths(g, method="tuned_frontier", dtype=dtype)
+                ts, ok = [], True
+                for _ in range(3):
+                    cp.cuda.Device().synchronize()
+                    t0 = time.perf_counter()
+                    d = ak.shortest_paths(g, method="tuned_frontier", dtype=dtype)
+                    cp.cuda.Device().synchronize()
+                    ts.append((time.perf_counter() - t0) * 1e3)
+                    ok &= fletcher64(from_scipy(d) if d.dtype.kind == "f" else d) == ref
+                    del d
+                print(f"  chunk {c or 'whole':>5}  {np.dtype(dtype).name:7s} {np.median(ts):8.1f} ms  "
+                      f"all {[round(x) for x in ts]}  verified={ok}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
