@@ -256,9 +256,7 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
         k = g.n if sources is None else len(sources)
         rows = R.HostRows((k, g.n), dtype, out)
 
-        def sink(row0, D, stream):
-            rows.put(row0, R.converted(R.finish(D, square=False), dtype), stream)
-        algo.run_resident(g, variant=variant, sources=sources, sink=sink, chunk_rows=R.chunk_rows(k, g.n, dtype))
+        algo.run_resident(g, variant=variant, sources=sources, sink=rows.put_unfinished)
         return rows.host, None
     by_rows = sources is not None and "sources" in takes                 # only those rows
     D, _ = algo.run_resident(g, variant=variant, **({"sources": sources} if by_rows else {}))

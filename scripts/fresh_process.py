@@ -47,7 +47,7 @@ from apsp_kernels.algorithms.reference import reference_checksum
 from apsp_kernels.core.distances import from_scipy
 from apsp_kernels.core.verify import fletcher64
 ref = reference_checksum(g)
-t['verified'] = all(fletcher64(np.ascontiguousarray(x)) == ref for x in (from_scipy(d2), from_scipy(d3), d4, d5.get()))
+t['verified'] = all(fletcher64(np.ascontiguousarray(x)) == ref for x in (from_scipy(d2), from_scipy(d3), d4, from_scipy(d5.get())))
 t['m'] = g.m
 print('RESULT ' + json.dumps(t))
 """

@@ -110,13 +110,18 @@ def test_gpu_distances_and_predecessors_match_scipy(method):
         _check_predecessors(g, d, pred)
 
 
-def test_streamed_chunks_split_a_large_result_and_leave_a_small_one_whole():
-    """tuned_frontier streams its rows in chunks of about 256 MiB in the caller's dtype, at most 8, so that the copy of
-    one hides behind the next one's kernel; a result under two chunks is not split (nothing worth hiding)."""
+def test_streamed_rows_are_finished_and_converted_on_the_host():
+    """tuned_frontier's streamed rows leave the device as unfinished int32 (a DMA only) and the host's threads finish
+    them: any value past MAX_PATH_WEIGHT is no path (inf, INF or INF64 by the result's dtype), the rest exact."""
     from apsp_kernels.algorithms.gpu import resident as R
-    assert R.chunk_rows(16384, 16384, np.float64) == 2048           # 2 GiB: 8 chunks
-    assert R.chunk_rows(16384, 16384, np.int32) == 4096             # 1 GiB: 4
-    assert R.chunk_rows(4096, 4096, np.float64) == 4096             # 128 MiB: whole
-    assert R.chunk_rows(65536, 65536, np.float64) == 8192           # 32 GiB: still 8
-    assert R.chunk_rows(0, 100, np.float64) == 0
+    from apsp_kernels.core.limits import INF, MAX_PATH_WEIGHT
+    from apsp_kernels.core.wide import INF64
+    s = np.array([0, 7, MAX_PATH_WEIGHT, MAX_PATH_WEIGHT + 1, INF, 2**31 - 1], np.int32)
+    for dtype, none in ((np.float64, np.inf), (np.float32, np.inf), (np.int32, INF), (np.int64, INF64)):
+        d = np.empty(s.size, dtype)
+        R._move(d, s, none)
+        assert d.tolist() == np.array([0, 7, MAX_PATH_WEIGHT, none, none, none], dtype).tolist(), dtype
+    d = np.empty(s.size, np.int32)
+    R._move(d, s, None)                                              # a plain copy
+    assert np.array_equal(d, s)
     assert 1 <= R.host_threads() <= 16

@@ -124,20 +124,26 @@ def test_results_cross_through_small_staging_buffers_and_are_never_shared(monkey
 
 @pytest.mark.parametrize("chunk", [1, 7, 64, 149, 150])
 def test_tuned_frontier_streams_rows_in_chunks_exactly(monkeypatch, chunk):
-    """tuned_frontier's streamed path (chunks solved while the sink copies the previous one): every chunk size,
-    awkward ones included, gives the reference's rows, in float64, int32, into ``out`` and for some sources."""
+    """tuned_frontier's streamed path (chunks on two streams, each handed to the host while the next runs): every chunk
+    size, awkward ones included, gives the reference's rows, in float64, int32, int64, into ``out`` and for some
+    sources, finished on the host (no path: inf, INF, INF64)."""
     from apsp_kernels.algorithms.gpu import resident as R
-    monkeypatch.setattr(R, "chunk_rows", lambda k, n, dtype: chunk)
+    from apsp_kernels.algorithms.gpu.tuned import frontier
+    monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem: chunk)
     monkeypatch.setattr(R, "STAGE_BYTES", 8192)
     monkeypatch.setattr(R, "_STAGE", [])
     g = G.kemp(150, 0, 5, 0, 50, seed=11)                         # zero weights and unreachable pairs
     ref = reference_apsp(g)
     want = np.where(ref == INF, np.inf, ref.astype(np.float64))
+    assert (ref == INF).any()
     assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier"), want)
     assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier", dtype=np.int32), ref)
+    assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier", dtype=np.int64), np.where(ref == INF, INF64, ref))
     out = R.pinned_like((150, 150))
     assert ak.shortest_paths(g, method="tuned_frontier", out=out) is out and np.array_equal(out, want)
     rows = [149, 0, 3, 3, 77]
     assert np.array_equal(ak.shortest_paths(g, method="tuned_frontier", indices=rows), want[rows])
-    _, t = registry.get("tuned_frontier").run_resident(g, sink=lambda r0, D, s: None, chunk_rows=chunk)
-    assert t["chunks"] == -(-150 // chunk) and t["kernel_ms"] > 0
+    got = []
+    _, t = registry.get("tuned_frontier").run_resident(g, sink=lambda r0, D, s: got.append((r0, D.get())))
+    assert t["chunks"] == len(got) == -(-150 // chunk) and t["chunk_rows"] == min(chunk, 150) and t["kernel_ms"] > 0
+    assert [r0 for r0, _ in got] == list(range(0, 150, chunk))

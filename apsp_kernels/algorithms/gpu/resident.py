@@ -90,18 +90,6 @@ _STAGE = []
 _POOL = []                   # the host threads that move staged chunks into the result
 
 
-STREAM_BYTES = 256 << 20     # a streamed chunk's rows in the caller's dtype: 8 chunks for a float64 n = 16384 result
-
-
-def chunk_rows(k, n, dtype):
-    """Rows per chunk where a code streams its rows to the host (tuned_frontier): ``k`` rows of ``n`` in ``dtype``
-    split into chunks of about STREAM_BYTES, at most 8 (each chunk's launch ends in a partial wave of blocks), the
-    whole in one where it is smaller than two chunks (nothing worth hiding)."""
-    total = k * n * np.dtype(dtype).itemsize
-    chunks = min(8, total // STREAM_BYTES)
-    return k if chunks < 2 else -(-k // chunks)
-
-
 def host_threads():
     """Threads for the host's side of a staged copy: the first touch of a new result's pages is what costs (one
     thread moves 2 GiB in ~0.45 s, 16 in ~0.11 s: scripts/host_copy_probe.py on the H100 host, 2026-11-26)."""
@@ -131,10 +119,22 @@ class HostRows:
             return
         _staged(R.reshape(-1).view(cp.uint8), dst.reshape(-1).view(np.uint8), stream)
 
+    def put_unfinished(self, row0, D, stream):
+        """Unfinished int32 device rows ``D`` (a value past MAX_PATH_WEIGHT: no path) into rows ``row0 ..`` of the
+        host result, finished and converted to its dtype by the host's threads as they leave the staging buffers.
+        The device's only work is the copy (a DMA, no SM), so it overlaps a kernel that holds every SM, as
+        tuned_frontier's streamed chunks do: a conversion kernel would wait for that kernel's blocks to drain."""
+        cp = gpu_device.require_gpu()
+        D = cp.ascontiguousarray(D)
+        dst = self.host[row0:row0 + D.shape[0]].reshape(-1)
+        none = {"f": np.inf, "i": INF64 if dst.dtype == np.int64 else INF}[dst.dtype.kind]
+        _staged(D.reshape(-1).view(cp.uint8), dst, stream, none=none)
 
-def _staged(src, dst, stream):
+
+def _staged(src, dst, stream, none=None):
     """Device bytes ``src`` into host bytes ``dst`` in chunks through two page-locked buffers: while the device copies
-    chunk k into one, the host's threads move chunk k - 1 out of the other."""
+    chunk k into one, the host's threads move chunk k - 1 out of the other.  With ``none``: ``src`` holds unfinished
+    int32 distances and ``dst`` is the typed result, each value converted and any past MAX_PATH_WEIGHT made ``none``."""
     import cupyx
     cp = gpu_device.require_gpu()
     if not _STAGE:
@@ -144,7 +144,7 @@ def _staged(src, dst, stream):
     pending = []
     for k, start in enumerate(range(0, src.size, STAGE_BYTES)):
         if len(pending) == 2:
-            _drain(pending.pop(0), dst)
+            _drain(pending.pop(0), dst, none)
         size = min(STAGE_BYTES, src.size - start)
         buf = _STAGE[k % 2]
         cp.cuda.runtime.memcpyAsync(buf.ctypes.data, src.data.ptr + start, size, cp.cuda.runtime.memcpyDeviceToHost,
@@ -153,19 +153,30 @@ def _staged(src, dst, stream):
         ev.record(stream)
         pending.append((ev, buf, start, size))
     for p in pending:
-        _drain(p, dst)
+        _drain(p, dst, none)
 
 
-def _drain(p, dst):
+def _drain(p, dst, none=None):
     """One staged chunk into its place, split over the host threads (numpy releases the GIL for a plain copy)."""
     ev, buf, start, size = p
     ev.synchronize()
+    if none is None:
+        s, d = buf[:size], dst[start:start + size]
+    else:                                   # int32 elements in, the result's elements out
+        s, d = buf[:size].view(np.int32), dst[start // 4:(start + size) // 4]
     pool = _POOL[0]
-    step = max(-(-size // pool._max_workers), 1 << 20)
-    jobs = [pool.submit(dst[start + a:start + min(a + step, size)].__setitem__, slice(None), buf[a:min(a + step, size)])
-            for a in range(0, size, step)]
+    step = max(-(-s.size // pool._max_workers), 1 << 18)
+    jobs = [pool.submit(_move, d[a:a + step], s[a:a + step], none) for a in range(0, s.size, step)]
     for j in jobs:
         j.result()
+
+
+def _move(d, s, none):
+    if none is None:
+        d[...] = s
+    else:
+        np.copyto(d, s, casting="unsafe")
+        d[s > MAX_PATH_WEIGHT] = none
 
 
 def pinned_like(shape, dtype=np.float64):

@@ -89,9 +89,8 @@ def tuned_frontier(g: Graph, sources=None, dtype=None):
 def tuned_frontier_resident(g: Graph, sources=None, sink=None, chunk_rows=None):
     """The solver's end-to-end path (``shortest_paths``): the int32 rows of ``sources`` (all by default) left on
     the device, INF not yet normalised, and the timings.  With ``sink`` (a callable ``sink(row0, rows, stream)``
-    that returns once it is done with ``rows``): the sources solved ``chunk_rows`` at a time, each chunk's rows
-    handed to ``sink`` on a second stream while the next chunk's kernel runs, so that what the solver does with
-    them (finish, convert, copy to the host) hides behind the compute; returns (None, timings)."""
+    that returns once it is done with the unfinished int32 ``rows``): the rows handed over in chunks as they are
+    solved (:func:`_streamed`); returns (None, timings)."""
     if sink is not None:
         return _streamed(g, sources, sink, chunk_rows)
     D, timings = _solve(g, sources, "int32")
@@ -100,24 +99,38 @@ def tuned_frontier_resident(g: Graph, sources=None, sink=None, chunk_rows=None):
     return D, timings
 
 
+def resident_blocks(cp, fn, smem):
+    """Blocks of the kernel the whole device holds at once (the occupancy API; 16 a multiprocessor, the thread
+    limit's, where the API is not there)."""
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    try:
+        per_sm = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, THREADS, smem)
+    except Exception:                                  # an older CuPy: the limit of 2048 threads a multiprocessor
+        per_sm = 2048 // THREADS
+    return max(1, int(per_sm)) * int(sms)
+
+
 def _streamed(g, sources, sink, chunk_rows):
-    """:func:`tuned_frontier_resident` with a sink: two chunk buffers, kernels on the current stream, the sink on a
-    second one; chunk j + 1's kernel is queued before chunk j is handed over, and chunk j + 2 waits (an event)
-    until the sink is done with the buffer it reuses."""
+    """Chunks of sources, each one launch, on two compute streams in turn, so that a chunk's blocks start on the
+    multiprocessors its predecessor's last blocks leave; each chunk's rows go to ``sink`` on a third stream as soon as
+    its kernel ends, while the next chunks run.  A chunk is one wave of blocks (:func:`resident_blocks`) unless
+    ``chunk_rows`` says otherwise: on a ring (every source the same work, n = 16384) chunks of half a wave doubled
+    the kernel time, and the sink's copy of a wave's rows takes less than the next wave's kernel.  Two row buffers:
+    chunk j + 2 waits (an event) until the sink is done with chunk j's."""
     _, indptr, indices, weights = csr_arrays(g, "int32")
     n = g.n
     src = np.arange(n, dtype=np.int64) if sources is None else as_sources(sources, n)
     k = int(src.size)
-    c = max(1, min(int(chunk_rows or k), k))
-    if n == 0 or k == 0 or c >= k:              # nothing to overlap: one solve, one hand-over
+    if n == 0 or k == 0:
         D, timings = tuned_frontier_resident(g, sources)
-        cp = gpu_device.require_gpu()
-        sink(0, D, cp.cuda.get_current_stream())
+        sink(0, D, gpu_device.require_gpu().cuda.get_current_stream())
         return None, dict(timings, chunks=1)
     cp = gpu_device.require_gpu()
     fn = gpu_runtime.kernel("tuned_frontier.cu", "tfr_solve<int>", name_expressions=EXPRS)
     smem = shared_bytes(n)
     _shared_limit(cp, fn, smem)
+    wave = resident_blocks(cp, fn, smem)
+    c = max(1, min(int(chunk_rows or wave), k))
     gpu_device.check_fits(NAME, footprint(n, len(indices), 2 * c), hint="fewer sources or a smaller graph")
     t0 = time.perf_counter()
     bufs = [cp.empty((c, n), cp.int32) for _ in range(2)]
@@ -125,23 +138,25 @@ def _streamed(g, sources, sink, chunk_rows):
     Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
     cp.cuda.Device().synchronize()
     timings = dict(alloc_ms=0.0, h2d_ms=(time.perf_counter() - t0) * 1e3, d2h_ms=0.0, kernel_ms=0.0, rounds_max=0,
-                   sources=k, dtype="int32", chunks=-(-k // c))
-    compute, side = cp.cuda.get_current_stream(), cp.cuda.Stream(non_blocking=True)
+                   sources=k, dtype="int32", chunks=-(-k // c), chunk_rows=c, wave_blocks=wave)
+    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(3)]
+    side = streams[2]
     starts = list(range(0, k, c))
-    freed, spans = [None, None], []
+    freed, ends = [None, None], []
+    first = cp.cuda.Event()
+    first.record(cp.cuda.get_current_stream())         # after the uploads
 
     def launch(j):
         i, r0 = j % 2, starts[j]
         kc = min(c, k - r0)
-        if freed[i] is not None:
-            compute.wait_event(freed[i])
-        ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
-        ev0.record(compute)
-        gpu_runtime.launch(NAME, fn, (kc,), (THREADS,), (bufs[i], Va, Ea, Wa, Sa[r0:r0 + kc], np.int32(n), rounds[i]),
-                           shared_mem=smem)                                # on `compute`, the current stream
-        ev1.record(compute)
-        spans.append((ev0, ev1))
-        return ev1
+        with streams[i]:
+            streams[i].wait_event(freed[i] if freed[i] is not None else first)
+            gpu_runtime.launch(NAME, fn, (kc,), (THREADS,), (bufs[i], Va, Ea, Wa, Sa[r0:r0 + kc], np.int32(n),
+                                                           rounds[i]), shared_mem=smem)
+            ev = cp.cuda.Event()
+            ev.record(streams[i])
+        ends.append(ev)
+        return ev
 
     done = launch(0)
     for j, r0 in enumerate(starts):
@@ -154,15 +169,15 @@ def _streamed(g, sources, sink, chunk_rows):
                                f"{n + 1} rounds (a bug: weights are >= 0)")
         timings["rounds_max"] = max(timings["rounds_max"], int(r.max()))
         t0 = time.perf_counter()
-        with side:
-            sink(r0, bufs[i][:kc], side)
+        sink(r0, bufs[i][:kc], side)
         timings["d2h_ms"] += (time.perf_counter() - t0) * 1e3
         freed[i] = cp.cuda.Event()
         freed[i].record(side)
         done = nxt
     side.synchronize()
-    compute.synchronize()
-    timings["kernel_ms"] = float(sum(cp.cuda.get_elapsed_time(a, b) for a, b in spans))
+    # the kernels' span: from the uploads to the last kernel's end (the two compute streams overlap, so a sum of
+    # per-launch times would count the overlap twice; the span includes any wait for a buffer the sink still held)
+    timings["kernel_ms"] = float(cp.cuda.get_elapsed_time(first, ends[-1]))
     return None, timings
 
 
