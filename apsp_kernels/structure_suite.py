@@ -3,7 +3,7 @@ a code's work (io/suite_graphs: Kemp random, 2-D grid, ring, power law, complete
 networks), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
 pick instead, and auto's own pick.  A benchmark: it reports; the test on its recorded rows holds auto to 1.25x.
 
-    python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph]
+    python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph] [--append]
 
 Per graph: the hop-depth probe (core/structure) and, per code, one row with
 * ``kernel_ms``  -- CUDA events of the code's launcher (median of ``repeats`` after a warm-up), every repeat's
@@ -74,7 +74,7 @@ def _end_to_end(g, ref, repeats, warm, **method):
     times, ok = {}, True
     for col, kw in MODES:
         if warm:
-            api.shortest_paths(g, **method, **kw)        # the pinned pool holds a block of this size afterwards
+            api.shortest_paths(g, **method, **kw)        # kernels loaded, staging buffers and host threads made
         ms, d = _wall(lambda: api.shortest_paths(g, **method, **kw), repeats)
         times[col] = ms
         ok = ok and _checksum(d.get() if kw.get("device") else d) == ref
@@ -189,15 +189,23 @@ def main(argv=None):
     ap.add_argument("--out", default=None)
     ap.add_argument("--auto-only", action="store_true", help="auto's rows only (its pick, end to end three ways)")
     ap.add_argument("--tag", default="structure")
+    ap.add_argument("--append", action="store_true",
+                    help="add the rows to that file if it exists (one suite measured in several device commands: "
+                         "its provenance lists each invocation)")
     a = ap.parse_args(argv)
     gpu_device.require_gpu()
     dev = provenance.gpu_info()["gpu"]
     out = Path(a.out or Path(__file__).resolve().parents[1] / "data" / "results" / "benchmarks")
     out.mkdir(parents=True, exist_ok=True)
     stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-{a.tag}"
-    (out / f"{stem}.provenance.json").write_text(json.dumps(provenance.collect("structure-suite", vars(a)), indent=2,
-                                                            default=str))
-    rows, done = [], set()
+    prov, old = provenance.collect("structure-suite", vars(a)), out / f"{stem}.provenance.json"
+    rows = []
+    if a.append and old.exists() and (out / f"{stem}.csv").exists():
+        before = json.loads(old.read_text())
+        prov = {"invocations": (before.get("invocations") or [before]) + [prov]}
+        rows = pd.read_csv(out / f"{stem}.csv").to_dict("records")
+    old.write_text(json.dumps(prov, indent=2, default=str))
+    done = set()
     for n in a.sizes:
         for name in a.graphs:
             if name in SG.ROADS and name in done or name == "complete" and n > 4096:

@@ -216,3 +216,18 @@ def test_the_device_command_is_the_script_that_writes_the_tuned_file():
     from apsp_kernels import paths
     script = (paths.ROOT / R.DEVICE_COMMAND).read_text()
     assert "--tag $TAG" in script and "TAG=tuned" in script and R.TAG == "tuned"
+
+
+def test_the_suite_reads_auto_rows_from_the_newer_of_its_two_files(tmp_path):
+    """An ``--auto-only`` run newer than the suite's file gives auto's rows; a suite run as new or newer gives its own
+    auto rows (never a day-older auto file beside newer suite rows)."""
+    import pandas as pd
+    from apsp_kernels.study.seeds.tuned import suite as SU
+    suite_rows = pd.DataFrame(dict(graph=["ring", "ring"], n=[16, 16], kind=["gpu", "auto"], picked=["", "new"]))
+    auto_rows = pd.DataFrame(dict(graph=["ring"], n=[16], kind=["auto"], picked=["old"]))
+    suite_rows.to_csv(tmp_path / "GPU-2026-11-26-structure.csv", index=False)
+    auto_rows.to_csv(tmp_path / "GPU-2026-11-25-auto.csv", index=False)
+    rows, auto = SU.load(tmp_path)
+    assert len(rows) == 2 and auto.picked.tolist() == ["new"]
+    auto_rows.assign(picked="newest").to_csv(tmp_path / "GPU-2026-11-27-auto.csv", index=False)
+    assert SU.load(tmp_path)[1].picked.tolist() == ["newest"]

@@ -12,13 +12,21 @@ ORDER = ["kemp", "ba", "grid", "ring", "complete", "helsinki-walk", "helsinki-dr
 
 
 def load(where=None):
-    """(the suite's rows, auto's rows) of the newest recorded files, or empty frames."""
+    """(the suite's rows, auto's rows) of the newest recorded files, or empty frames.  Auto's rows come from the
+    newest ``*-auto.csv`` (``--auto-only`` runs) unless the suite's own file is newer: then from its auto rows."""
     d = (paths.RECORDED / "benchmarks") if where is None else where
-    out = []
-    for tag in ("structure", "auto"):
-        found = sorted(d.glob(f"*-{tag}.csv"))
-        out.append(pd.read_csv(found[-1]) if found else pd.DataFrame())
-    return tuple(out)
+    found = {tag: sorted(d.glob(f"*-{tag}.csv"), key=_date) for tag in ("structure", "auto")}
+    rows = pd.read_csv(found["structure"][-1]) if found["structure"] else pd.DataFrame()
+    if found["auto"] and (not found["structure"] or _date(found["auto"][-1]) > _date(found["structure"][-1])):
+        return rows, pd.read_csv(found["auto"][-1])
+    return rows, (rows[rows.kind == "auto"].reset_index(drop=True) if "kind" in rows else pd.DataFrame())
+
+
+def _date(f):
+    """A benchmark file's date (``<device>-<YYYY-MM-DD>-<tag>.csv``)."""
+    import re
+    m = re.search(r"(\d{4}-\d{2}-\d{2})", f.name)
+    return m.group(1) if m else ""
 
 
 def table(rows, auto):
