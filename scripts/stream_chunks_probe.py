@@ -31,7 +31,16 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=16384)
     ap.add_argument("--graphs", nargs="+", default=["kemp", "grid", "ring", "ba"])
     ap.add_argument("--chunks", type=int, nargs="+", default=[0, 16384, 4224, 1024])
+    ap.add_argument("--threads", type=int, nargs="+", default=[frontier.THREADS],
+                    help="threads a block (the kernel uses blockDim; TFR_THREADS is its launch bound)")
     a = ap.parse_args(argv)
+    for threads in a.threads:
+        frontier.THREADS = threads
+        print(f"--- {threads} threads a block", flush=True)
+        probe(a)
+
+
+def probe(a):
     import cupy as cp
     fr = registry.get("tuned_frontier")
     for name in a.graphs:
