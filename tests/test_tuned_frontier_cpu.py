@@ -179,3 +179,12 @@ def test_property_random_small_graphs(emu, n, data, threads):
     w = data.draw(st.lists(st.integers(0, 1000), min_size=m, max_size=m))
     g, twin = F.raw(n, src, dst, w)                               # parallel edges and self-loops as drawn
     np.testing.assert_array_equal(run(emu, g, threads=threads)[0], reference_apsp(twin))
+
+
+def test_narrow_frontiers_get_smaller_blocks():
+    """Blocks of 64 threads where the first chunk's mean frontier (n / rounds) is narrower than a warp."""
+    assert frontier.block_threads(16384, 8192) == 64          # a ring: 2 vertices a round
+    assert frontier.block_threads(16384, 254) == 128          # a 128 x 128 grid: ~64
+    assert frontier.block_threads(16384, 12) == 128           # Kemp random
+    assert frontier.block_threads(5000, 0) == 128             # no rounds counted: as one round
+    assert frontier.NARROW_THREADS <= frontier.THREADS         # TFR_THREADS is the kernel's launch bound

@@ -125,3 +125,24 @@ def test_no_edges():
     np.fill_diagonal(want, 0)
     np.testing.assert_array_equal(d, want)
     assert t["rounds_max"] == 1
+
+
+@pytest.mark.parametrize("chunk", (1, 5, 64, 299))
+def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chunk):
+    """Several chunks (small waves forced), launched on two streams in turn, the later ones with 64-thread blocks
+    where the first chunk's rounds show a frontier narrower than a warp (the ring) and 128 elsewhere: every kind
+    exact, int32 and float32, all rows and a subset."""
+    monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem, threads=128: chunk)
+    for label, g in F.kinds(300, seed=5):
+        ref = reference_apsp(g)
+        d, t = solve(g)
+        np.testing.assert_array_equal(d, ref, err_msg=f"{label} chunk={chunk}")
+        assert t["chunks"] == -(-300 // chunk) and t["chunk_rows"] == chunk
+        assert t["threads"] == frontier.block_threads(300, t["rounds_max"])
+        if label == "ring":
+            assert t["threads"] == 64 and t["rounds_max"] >= 150
+        rows = [299, 0, 7, 7]
+        np.testing.assert_array_equal(solve(g, sources=rows)[0], ref[rows], err_msg=f"{label} rows chunk={chunk}")
+        f, _ = solve(g, dtype="float32")
+        np.testing.assert_array_equal(np.where(np.isinf(f), INF, f).astype(np.int64), ref.astype(np.int64),
+                                      err_msg=f"{label} float32 chunk={chunk}")

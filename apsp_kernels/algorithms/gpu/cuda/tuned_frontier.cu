@@ -44,7 +44,10 @@
 // On deep, narrow graphs (rings, paths, grids) a round has one or two frontier vertices, so a block is
 // mostly a latency chain (load du, the CSR row, D[v], atomicMin, atomicOr, barrier); 128 rather than 256
 // threads lets 16 blocks (sources) share an SM instead of 8, hiding more of that latency, and a round's
-// scan of the bitmap is still short (n = 65536: 2048 words, 16 a thread).
+// scan of the bitmap is still short (n = 65536: 2048 words, 16 a thread).  The kernel reads blockDim, and
+// TFR_THREADS is only its launch bound: the launcher runs the chunks after the first with 64-thread blocks
+// where the first chunk's rounds show a frontier narrower than a warp (tuned/frontier.py, block_threads:
+// twice the sources at once on a ring; measured there).
 // Deviations from the brief's sketch: none in the algorithm.  Known cost: a vertex's out-edges are relaxed
 // by the one thread that found its bit, so a hub of degree d costs one thread d serial relaxations.
 #include "common.cuh"

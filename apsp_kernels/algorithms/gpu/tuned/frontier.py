@@ -89,128 +89,127 @@ def tuned_frontier(g: Graph, sources=None, dtype=None):
 def tuned_frontier_resident(g: Graph, sources=None, sink=None, chunk_rows=None):
     """The solver's end-to-end path (``shortest_paths``): the int32 rows of ``sources`` (all by default) left on
     the device, INF not yet normalised, and the timings.  With ``sink`` (a callable ``sink(row0, rows, stream)``
-    that returns once it is done with the unfinished int32 ``rows``): the rows handed over in chunks as they are
-    solved (:func:`_streamed`); returns (None, timings)."""
-    if sink is not None:
-        return _streamed(g, sources, sink, chunk_rows)
-    D, timings = _solve(g, sources, "int32")
-    if isinstance(D, np.ndarray):
+    that returns once it is done with the unfinished int32 ``rows``): each chunk's rows handed over as soon as
+    its kernel ends, while the next chunks run (:func:`_solve`); returns (None, timings)."""
+    D, timings = _solve(g, sources, "int32", sink, chunk_rows)
+    if sink is None and isinstance(D, np.ndarray):
         D = gpu_device.require_gpu().asarray(D)
     return D, timings
 
 
-def resident_blocks(cp, fn, smem):
-    """Blocks of the kernel the whole device holds at once (the occupancy API; 16 a multiprocessor, the thread
-    limit's, where the API is not there)."""
+NARROW_WIDTH = 32             # a mean frontier (n / rounds) narrower than a warp: blocks of NARROW_THREADS
+NARROW_THREADS = 64
+
+
+def resident_blocks(cp, fn, smem, threads=THREADS):
+    """Blocks of the kernel the whole device holds at once (the occupancy API; the thread limit's 2048 a
+    multiprocessor where the API is not there)."""
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     try:
-        per_sm = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, THREADS, smem)
-    except Exception:                                  # an older CuPy: the limit of 2048 threads a multiprocessor
-        per_sm = 2048 // THREADS
+        per_sm = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, threads, smem)
+    except Exception:                                  # an older CuPy
+        per_sm = 2048 // threads
     return max(1, int(per_sm)) * int(sms)
 
 
-def _streamed(g, sources, sink, chunk_rows):
-    """Chunks of sources, each one launch, on two compute streams in turn, so that a chunk's blocks start on the
-    multiprocessors its predecessor's last blocks leave; each chunk's rows go to ``sink`` on a third stream as soon as
-    its kernel ends, while the next chunks run.  A chunk is one wave of blocks (:func:`resident_blocks`) unless
-    ``chunk_rows`` says otherwise: on a ring (every source the same work, n = 16384) chunks of half a wave doubled
-    the kernel time, and the sink's copy of a wave's rows takes less than the next wave's kernel.  Two row buffers:
-    chunk j + 2 waits (an event) until the sink is done with chunk j's."""
-    _, indptr, indices, weights = csr_arrays(g, "int32")
-    n = g.n
-    src = np.arange(n, dtype=np.int64) if sources is None else as_sources(sources, n)
-    k = int(src.size)
-    if n == 0 or k == 0:
-        D, timings = tuned_frontier_resident(g, sources)
-        sink(0, D, gpu_device.require_gpu().cuda.get_current_stream())
-        return None, dict(timings, chunks=1)
-    cp = gpu_device.require_gpu()
-    fn = gpu_runtime.kernel("tuned_frontier.cu", "tfr_solve<int>", name_expressions=EXPRS)
-    smem = shared_bytes(n)
-    _shared_limit(cp, fn, smem)
-    wave = resident_blocks(cp, fn, smem)
-    c = max(1, min(int(chunk_rows or wave), k))
-    gpu_device.check_fits(NAME, footprint(n, len(indices), 2 * c), hint="fewer sources or a smaller graph")
-    t0 = time.perf_counter()
-    bufs = [cp.empty((c, n), cp.int32) for _ in range(2)]
-    rounds = [cp.empty(c, cp.int32) for _ in range(2)]
-    Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
-    cp.cuda.Device().synchronize()
-    timings = dict(alloc_ms=0.0, h2d_ms=(time.perf_counter() - t0) * 1e3, d2h_ms=0.0, kernel_ms=0.0, rounds_max=0,
-                   sources=k, dtype="int32", chunks=-(-k // c), chunk_rows=c, wave_blocks=wave)
-    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(3)]
-    side = streams[2]
-    starts = list(range(0, k, c))
-    freed, ends = [None, None], []
-    first = cp.cuda.Event()
-    first.record(cp.cuda.get_current_stream())         # after the uploads
-
-    def launch(j):
-        i, r0 = j % 2, starts[j]
-        kc = min(c, k - r0)
-        with streams[i]:
-            streams[i].wait_event(freed[i] if freed[i] is not None else first)
-            gpu_runtime.launch(NAME, fn, (kc,), (THREADS,), (bufs[i], Va, Ea, Wa, Sa[r0:r0 + kc], np.int32(n),
-                                                           rounds[i]), shared_mem=smem)
-            ev = cp.cuda.Event()
-            ev.record(streams[i])
-        ends.append(ev)
-        return ev
-
-    done = launch(0)
-    for j, r0 in enumerate(starts):
-        nxt = launch(j + 1) if j + 1 < len(starts) else None
-        i, kc = j % 2, min(c, k - r0)
-        side.wait_event(done)
-        r = rounds[i][:kc].get(stream=side)           # waits for chunk j's kernel only
-        if (r < 0).any():
-            raise RuntimeError(f"{NAME}: source {int(src[r0 + np.argmax(r < 0)])} still had a frontier after n + 1 = "
-                               f"{n + 1} rounds (a bug: weights are >= 0)")
-        timings["rounds_max"] = max(timings["rounds_max"], int(r.max()))
-        t0 = time.perf_counter()
-        sink(r0, bufs[i][:kc], side)
-        timings["d2h_ms"] += (time.perf_counter() - t0) * 1e3
-        freed[i] = cp.cuda.Event()
-        freed[i].record(side)
-        done = nxt
-    side.synchronize()
-    # the kernels' span: from the uploads to the last kernel's end (the two compute streams overlap, so a sum of
-    # per-launch times would count the overlap twice; the span includes any wait for a buffer the sink still held)
-    timings["kernel_ms"] = float(cp.cuda.get_elapsed_time(first, ends[-1]))
-    return None, timings
+def block_threads(n, rounds_max):
+    """Threads a block for the chunks after the first, from the first chunk's rounds: where the mean frontier
+    (n / rounds) is narrower than a warp (a ring, a path: one or two vertices a round) most of a 128-thread block
+    idles, and a round is a latency chain; blocks of 64 threads let twice as many sources run at once (H100, ring
+    of 16384: 88.8 ms against 117.3 for the kernel; on the grid, 64 vertices a round, 64 threads were slower,
+    163 against 146 ms: scripts/stream_chunks_probe.py --threads, 2026-11-26)."""
+    return NARROW_THREADS if n < NARROW_WIDTH * max(int(rounds_max), 1) else THREADS
 
 
-def _solve(g, sources, dtype):
-    """The kernel: the (sources x n) device matrix (a host array where there is nothing to solve), the timings."""
+def _solve(g, sources, dtype, sink=None, chunk_rows=None):
+    """The kernel over the sources in chunks of one wave of blocks (:func:`resident_blocks`; ``chunk_rows``
+    overrides), launched on two streams in turn so that a chunk's blocks start on the multiprocessors its
+    predecessor's last blocks leave.  The first chunk runs alone: its rounds set the block size of the rest
+    (:func:`block_threads`).  Without ``sink``: the (sources x n) device matrix (a host array where there is
+    nothing to solve) and the timings.  With ``sink`` (int32 only): two chunk buffers; each chunk's rows go to
+    ``sink`` on a third stream as soon as its kernel ends, while the next runs, and chunk j + 2 waits (an
+    event) until the sink is done with chunk j's buffer; returns (None, timings).  Chunks of half a wave
+    doubled the ring's kernel time with one stream (the sink's copy of a wave's rows takes less than the next
+    wave's kernel)."""
     dtype, indptr, indices, weights = csr_arrays(g, dtype)
     n = g.n
     src = np.arange(n, dtype=np.int64) if sources is None else as_sources(sources, n)
     k = int(src.size)
     np_t = np.int32 if dtype == "int32" else np.float32
-    timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, rounds_max=0, sources=k, dtype=dtype)
+    timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, rounds_max=0, sources=k, dtype=dtype, chunks=0)
     if n == 0 or k == 0:
-        return np.zeros((k, n), np_t), timings
+        D = np.zeros((k, n), np_t)
+        if sink is None:
+            return D, timings
+        cp = gpu_device.require_gpu()
+        sink(0, cp.asarray(D), cp.cuda.get_current_stream())
+        return None, timings
     cp = gpu_device.require_gpu()
     fn = gpu_runtime.kernel("tuned_frontier.cu", f"tfr_solve<{'int' if dtype == 'int32' else 'float'}>",
                             name_expressions=EXPRS)
     smem = shared_bytes(n)
     _shared_limit(cp, fn, smem)
-    gpu_device.check_fits(NAME, footprint(n, len(indices), k), hint="fewer sources or a smaller graph")
+    c = max(1, min(int(chunk_rows or resident_blocks(cp, fn, smem)), k))
+    rows = k if sink is None else 2 * c
+    gpu_device.check_fits(NAME, footprint(n, len(indices), rows), hint="fewer sources or a smaller graph")
     t0 = time.perf_counter()
-    D = cp.empty((k, n), np_t)
-    rounds = cp.empty(k, cp.int32)
+    D = cp.empty((rows, n), np_t)
+    rounds = cp.empty(rows, cp.int32)
     cp.cuda.Device().synchronize()
     timings["alloc_ms"] = (time.perf_counter() - t0) * 1e3
     t0 = time.perf_counter()
     Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
     cp.cuda.Device().synchronize()
     timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
-    with gpu_runtime.EventTimer() as t:
-        gpu_runtime.launch(NAME, fn, (k,), (THREADS,), (D, Va, Ea, Wa, Sa, np.int32(n), rounds), shared_mem=smem)
-    r = rounds.get()
-    if (r < 0).any():
-        raise RuntimeError(f"{NAME}: source {int(src[np.argmax(r < 0)])} still had a frontier after n + 1 = {n + 1} "
-                           f"rounds (a bug: weights are >= 0)")
-    timings.update(kernel_ms=t.ms, rounds_max=int(r.max()))
-    return D, timings
+    starts = list(range(0, k, c))
+    timings.update(chunks=len(starts), chunk_rows=c)
+    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(3)]
+    side = streams[2]
+    freed, ends, threads = [None, None], [], [THREADS]
+    first = cp.cuda.Event()
+    first.record(cp.cuda.get_current_stream())         # after the uploads
+
+    def place(j):           # chunk j's rows: its own rows of D, or one of the two buffers
+        r0, kc = starts[j], min(c, k - starts[j])
+        b = r0 if sink is None else (j % 2) * c
+        return D[b:b + kc], rounds[b:b + kc]
+
+    def launch(j):
+        st, (Dj, Rj) = streams[j % 2], place(j)
+        with st:
+            st.wait_event(freed[j % 2] if sink is not None and freed[j % 2] is not None else first)
+            gpu_runtime.launch(NAME, fn, (Dj.shape[0],), (threads[0],),
+                               (Dj, Va, Ea, Wa, Sa[starts[j]:starts[j] + Dj.shape[0]], np.int32(n), Rj), shared_mem=smem)
+            ev = cp.cuda.Event()
+            ev.record(st)
+        ends.append(ev)
+        return ev
+
+    done = launch(0)
+    for j, r0 in enumerate(starts):
+        nxt = launch(j + 1) if 0 < j < len(starts) - 1 else None
+        Dj, Rj = place(j)
+        side.wait_event(done)
+        r = Rj.get(stream=side)                       # waits for chunk j's kernel only
+        if (r < 0).any():
+            raise RuntimeError(f"{NAME}: source {int(src[r0 + np.argmax(r < 0)])} still had a frontier after n + 1 = "
+                               f"{n + 1} rounds (a bug: weights are >= 0)")
+        timings["rounds_max"] = max(timings["rounds_max"], int(r.max()))
+        if j == 0:
+            threads[0] = block_threads(n, timings["rounds_max"])
+            nxt = launch(1) if len(starts) > 1 else None
+        if sink is not None:
+            t0 = time.perf_counter()
+            sink(r0, Dj, side)
+            timings["d2h_ms"] += (time.perf_counter() - t0) * 1e3
+            freed[j % 2] = cp.cuda.Event()
+            freed[j % 2].record(side)
+        done = nxt
+    side.synchronize()
+    for st in streams[:2]:
+        st.synchronize()
+    cp.cuda.get_current_stream().wait_event(ends[-1])   # later work on the caller's stream sees D
+    # the kernels' span, from the uploads to the last chunk's end (the two streams overlap: a sum of per-launch
+    # times would count the overlap twice; the span includes any wait for a buffer the sink still held)
+    timings.update(kernel_ms=max(float(cp.cuda.get_elapsed_time(first, e)) for e in ends), threads=threads[0])
+    return (None if sink is not None else D), timings
