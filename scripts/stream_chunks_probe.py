@@ -51,7 +51,7 @@ def probe(a):
         frontier.resident_blocks = WAVE
         _, ts = fr.run_resident(g, sink=lambda r0, D, s: None)
         print(f"{name} n={g.n} m={g.m}: kernel alone {t['kernel_ms']:.1f} ms; streamed, the sink doing nothing: "
-              f"{ts['kernel_ms']:.1f} ms in {ts['chunks']} chunks of {ts['chunk_rows']} (a wave: {ts['wave_blocks']})",
+              f"{ts['kernel_ms']:.1f} ms in {ts['chunks']} chunks of {ts['chunk_rows']}, later ones {ts['threads']} threads",
               flush=True)
         for c in a.chunks:
             frontier.resident_blocks = WAVE if c == 0 else (lambda cp, fn, smem, c=c: c)

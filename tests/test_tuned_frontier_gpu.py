@@ -138,11 +138,13 @@ def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chun
         d, t = solve(g)
         np.testing.assert_array_equal(d, ref, err_msg=f"{label} chunk={chunk}")
         assert t["chunks"] == -(-300 // chunk) and t["chunk_rows"] == chunk
-        assert t["threads"] == frontier.block_threads(300, t["rounds_max"])
+        assert t["threads"] == frontier.block_threads(300, t["first_rounds_max"])     # set by the first chunk
         if label == "ring":
             assert t["threads"] == 64 and t["rounds_max"] >= 150
         rows = [299, 0, 7, 7]
         np.testing.assert_array_equal(solve(g, sources=rows)[0], ref[rows], err_msg=f"{label} rows chunk={chunk}")
+        if ref[ref < INF].max(initial=0) >= 2**24:
+            continue                                   # float32 sums are exact below 2^24 only ("heavy")
         f, _ = solve(g, dtype="float32")
         np.testing.assert_array_equal(np.where(np.isinf(f), INF, f).astype(np.int64), ref.astype(np.int64),
                                       err_msg=f"{label} float32 chunk={chunk}")

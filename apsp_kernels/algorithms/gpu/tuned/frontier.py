@@ -196,6 +196,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
                                f"{n + 1} rounds (a bug: weights are >= 0)")
         timings["rounds_max"] = max(timings["rounds_max"], int(r.max()))
         if j == 0:
+            timings["first_rounds_max"] = timings["rounds_max"]
             threads[0] = block_threads(n, timings["rounds_max"])
             nxt = launch(1) if len(starts) > 1 else None
         if sink is not None:
