@@ -252,9 +252,10 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     from .algorithms.gpu import resident as R
     _admit(g, algo, variant, want_pred, dtype)
     takes = inspect.signature(algo.resident).parameters
-    # the host result made before the GPU starts: its pages are mapped by the host's threads meanwhile
-    rows = None if device else R.HostRows((g.n if sources is None else len(sources), g.n), dtype, out)
     if "sink" in takes and not want_pred and not device:      # rows streamed to the host behind the compute
+        k = g.n if sources is None else len(sources)
+        rows = R.HostRows((k, g.n), dtype, out)
+
         algo.run_resident(g, variant=variant, sources=sources, sink=rows.put_unfinished)
         return rows.host, None
     by_rows = sources is not None and "sources" in takes                 # only those rows
@@ -268,8 +269,7 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     if device:
         import cupy as cp
         return res, (cp.asarray(pred) if pred is not None else None)
-    rows.put(0, res)
-    return rows.host, pred
+    return R.to_host(res, out), pred
 
 
 def _admit(g, algo, variant, want_pred, dtype):

@@ -125,14 +125,3 @@ def test_streamed_rows_are_finished_and_converted_on_the_host():
     R._move(d, s, None)                                              # a plain copy
     assert np.array_equal(d, s)
     assert 1 <= R.host_threads() <= 16
-
-
-def test_prefault_maps_a_new_array_without_touching_its_contents():
-    """madvise(MADV_POPULATE_WRITE) from the host threads: the array's contents are unchanged (copies may run beside
-    it), and where the OS refuses the call nothing happens."""
-    from apsp_kernels.algorithms.gpu import resident as R
-    a = np.arange(3 << 20, dtype=np.int64)                    # 24 MiB, not page-aligned at its ends in general
-    for f in R.prefault(a):
-        f.result()
-    assert np.array_equal(a, np.arange(3 << 20, dtype=np.int64))
-    assert R.prefault(np.empty(0)) == []

@@ -90,48 +90,6 @@ _STAGE = []
 _POOL = []                   # the host threads that move staged chunks into the result
 
 
-MADV_POPULATE_WRITE = 23     # Linux 5.14 and later
-PREFAULT_BYTES = 64 << 20
-_MADVISE = []                # libc's madvise, or None where the call is refused
-
-
-def prefault(a):
-    """Map every page of the new array ``a`` now, in the host's threads, by madvise(MADV_POPULATE_WRITE): as if
-    each page were written, its contents untouched, so copies into ``a`` may run beside it.  A new result's
-    page faults are what a staged copy into it otherwise waits for; made here, when the result is created (before
-    the kernel runs, or before a streamed code's first chunk ends), they overlap the GPU's work.  Where the call
-    is not there (another OS, a kernel before 5.14) nothing happens and the copies fault the pages as before."""
-    if not _MADVISE:
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-            _MADVISE.append(libc.madvise)
-        except (OSError, AttributeError):
-            _MADVISE.append(None)
-    madvise = _MADVISE[0]
-    if madvise is None:
-        return []
-    page = 4096
-    lo = -(-a.ctypes.data // page) * page                     # whole pages inside the array
-    hi = (a.ctypes.data + a.nbytes) // page * page
-    if hi <= lo:
-        return []
-    pool = _pool()
-    step = -(-(hi - lo) // (pool._max_workers * page)) * page
-
-    def one(start):
-        if madvise(start, min(step, hi - start), MADV_POPULATE_WRITE) != 0:
-            _MADVISE[0] = None                                 # refused: never asked again
-    return [pool.submit(one, x) for x in range(lo, hi, step)]
-
-
-def _pool():
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(host_threads(), thread_name_prefix="apsp-host-copy"))
-    return _POOL[0]
-
-
 def host_threads():
     """Threads for the host's side of a staged copy: the first touch of a new result's pages is what costs (one
     thread moves 2 GiB in ~0.45 s, 16 in ~0.11 s: scripts/host_copy_probe.py on the H100 host, 2026-11-26)."""
@@ -147,8 +105,6 @@ class HostRows:
     def __init__(self, shape, dtype, out=None):
         self.host = check_out(out, shape, dtype) if out is not None else np.empty(shape, dtype)
         self.direct = out is not None
-        if out is None and self.host.nbytes >= PREFAULT_BYTES:
-            prefault(self.host)
 
     def put(self, row0, R, stream=None):
         """``R`` (device rows, C-contiguous, the result's dtype) into rows ``row0 ..`` of the host result, copied on
@@ -183,7 +139,8 @@ def _staged(src, dst, stream, none=None):
     cp = gpu_device.require_gpu()
     if not _STAGE:
         _STAGE.extend(cupyx.empty_pinned(STAGE_BYTES, np.uint8) for _ in range(2))
-    _pool()
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(host_threads(), thread_name_prefix="apsp-host-copy"))
     pending = []
     for k, start in enumerate(range(0, src.size, STAGE_BYTES)):
         if len(pending) == 2:
