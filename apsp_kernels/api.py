@@ -186,7 +186,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     arrays left on the GPU (DLPack-ready; no copy to the host).  ``out``: a C-contiguous numpy array of the result's
     shape and dtype to write into (``gpu.resident.pinned_like`` makes a page-locked one, the fastest).  A GPU code
     with a device-resident form (the registry's ``resident``) builds the matrix on the device, converts the result
-    there and copies it once, into page-locked memory (CuPy's pinned pool) unless ``out`` is given.
+    there and copies it once, into ``out`` or a new array through reused page-locked staging buffers (``tuned_frontier``
+    streams its rows to the host while its later chunks run).
 
     Returns ``dist`` (``dtype`` float64: ``np.inf`` where there is no path; int32: the ``INF`` sentinel, for
     graphs of the int32 bound; int64: ``INF64``, for integer graphs), and ``pred`` if ``return_predecessors``
