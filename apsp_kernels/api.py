@@ -115,8 +115,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     if not pool:
         raise GraphError("no registered algorithm can solve this graph here")
     if structure is None and any("sweeps" in a.complexity for a in pool):     # their work grows with the hop depth
-        from .core.structure import probe
-        structure = probe(g)
+        from .core.structure import probe_once
+        structure = probe_once(g)
     ranked = sorted(((costs.predict(a, g, benchmarks, structure=structure or None), a) for a in pool),
                     key=lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank))
     density = ""

@@ -95,3 +95,20 @@ def test_costs_take_the_probe_and_scale_sweep_codes_only(tmp_path, monkeypatch):
         assert costs.predict(fw, g, (tmp_path,), structure=probe) is None          # no rows: nothing invented
     finally:
         costs.table.cache_clear()
+
+
+def test_the_probe_is_remembered_for_the_graph_object_while_it_lives():
+    """auto probes a graph once: the same object again gives the same Structure (not searched again); another graph
+    object, even an equal one, is searched; a graph that is gone leaves nothing behind."""
+    import gc
+    from apsp_kernels.core import structure as S
+    from apsp_kernels.core import structure_graphs as SGr
+    g = SGr.ring(64, seed=1)
+    first = S.probe_once(g)
+    assert S.probe_once(g) is first and first.hop_depth >= 31
+    other = SGr.ring(64, seed=1)
+    assert S.probe_once(other) is not first
+    key = id(g)
+    del g
+    gc.collect()
+    assert key not in S._REMEMBERED

@@ -10,6 +10,7 @@ a factor 2 on undirected graphs)."""
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,22 @@ class Structure:
 def _levels(a, sources):
     from scipy.sparse import csgraph
     return np.atleast_2d(csgraph.shortest_path(a, method="D", unweighted=True, directed=True, indices=sources))
+
+
+_REMEMBERED = {}           # id(graph) -> (a weak reference to it, (sources, seed), its Structure)
+
+
+def probe_once(g, sources=3, seed=0) -> Structure:
+    """:func:`probe`, remembered for the graph object while it lives (a Graph's arrays are fixed once made), so
+    that ``shortest_paths`` called again on the same graph does not search it again (~20 ms at n = 16,384: what
+    auto added to a 43 ms ``device=True`` solve)."""
+    key = id(g)
+    hit = _REMEMBERED.get(key)
+    if hit is not None and hit[0]() is g and hit[1] == (sources, seed):
+        return hit[2]
+    s = probe(g, sources, seed)
+    _REMEMBERED[key] = (weakref.ref(g, lambda _, key=key: _REMEMBERED.pop(key, None)), (sources, seed), s)
+    return s
 
 
 def probe(g, sources=3, seed=0) -> Structure:
