@@ -220,3 +220,18 @@ def test_float32_auto_takes_the_float32_code_of_least_predicted_time(monkeypatch
     assert pick(np.array([[0.0, -1.5], [0.0, 0.0]])) is None
     monkeypatch.setattr(gpu_device, "available", lambda: False)
     assert pick(dense) is None
+
+
+def test_structure_suite_rows_only_for_codes_the_benchmark_has_none_of(bench):
+    """A newer structure-suite file (Kemp rows at one density) does not replace a code's benchmark rows (several sizes
+    and densities): it gives rows only to a code without them (tuned_frontier)."""
+    pd.DataFrame([dict(graph="kemp", n=4096, m=16000, algorithm="tuned_sparse", kind="gpu", verified=True, kernel_ms=99.0),
+                  dict(graph="kemp", n=4096, m=16000, algorithm="tuned_frontier", kind="gpu", verified=True, kernel_ms=3.0),
+                  dict(graph="ring", n=4096, m=8192, algorithm="tuned_frontier", kind="gpu", verified=True, kernel_ms=5.0)]
+                 ).to_csv(bench / f"{DEV}-2026-03-01-structure.csv", index=False)
+    costs.table.cache_clear()
+    t = costs.table()
+    sparse = t[t.algorithm == "tuned_sparse"]
+    assert set(sparse.date) == {"2026-02-01"} and 99.0 not in set(sparse.kernel_ms)
+    front = t[t.algorithm == "tuned_frontier"]
+    assert front.kernel_ms.tolist() == [3.0] and front.suite.all()            # the Kemp row only, not the ring's
