@@ -219,8 +219,8 @@ def test_the_device_command_is_the_script_that_writes_the_tuned_file():
 
 
 def test_the_suite_reads_auto_rows_from_the_newer_of_its_two_files(tmp_path):
-    """An ``--auto-only`` run as new as the suite's file or newer gives auto's rows; a newer suite run gives its own
-    auto rows (never a day-older auto file beside newer suite rows)."""
+    """The suite's own auto rows (the same run as the CPU rows they are divided by) unless an ``--auto-only`` run is
+    of a later date (never a day-older auto file beside newer suite rows)."""
     import pandas as pd
     from apsp_kernels.study.seeds.tuned import suite as SU
     suite_rows = pd.DataFrame(dict(graph=["ring", "ring"], n=[16, 16], kind=["gpu", "auto"], picked=["", "new"]))
@@ -230,4 +230,6 @@ def test_the_suite_reads_auto_rows_from_the_newer_of_its_two_files(tmp_path):
     rows, auto = SU.load(tmp_path)
     assert len(rows) == 2 and auto.picked.tolist() == ["new"]
     auto_rows.assign(picked="same day").to_csv(tmp_path / "GPU-2026-11-26-auto.csv", index=False)
-    assert SU.load(tmp_path)[1].picked.tolist() == ["same day"]
+    assert SU.load(tmp_path)[1].picked.tolist() == ["new"]
+    auto_rows.assign(picked="later").to_csv(tmp_path / "GPU-2026-11-27-auto.csv", index=False)
+    assert SU.load(tmp_path)[1].picked.tolist() == ["later"]

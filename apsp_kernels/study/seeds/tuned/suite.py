@@ -13,12 +13,12 @@ ORDER = ["kemp", "ba", "grid", "ring", "complete", "helsinki-walk", "helsinki-dr
 
 def load(where=None):
     """(the suite's rows, auto's rows) of the newest recorded files, or empty frames.  Auto's rows come from the
-    newest ``*-auto.csv`` (an ``--auto-only`` run: auto re-measured once the suite's rows, which its cost model reads,
-    are all recorded) where it is as new as the suite's file, else from the suite's own auto rows."""
+    suite's own file (the same run as the CPU rows they are divided by) unless a ``*-auto.csv`` (an ``--auto-only``
+    run) is of a later date."""
     d = (paths.RECORDED / "benchmarks") if where is None else where
     found = {tag: sorted(d.glob(f"*-{tag}.csv"), key=_date) for tag in ("structure", "auto")}
     rows = pd.read_csv(found["structure"][-1]) if found["structure"] else pd.DataFrame()
-    if found["auto"] and (not found["structure"] or _date(found["auto"][-1]) >= _date(found["structure"][-1])):
+    if found["auto"] and (not found["structure"] or _date(found["auto"][-1]) > _date(found["structure"][-1])):
         return rows, pd.read_csv(found["auto"][-1])
     return rows, (rows[rows.kind == "auto"].reset_index(drop=True) if "kind" in rows else pd.DataFrame())
 
