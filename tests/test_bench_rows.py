@@ -10,7 +10,7 @@ import pytest
 from apsp_kernels.measure import bench, provenance
 from apsp_kernels import gpu_device
 
-COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "limit_kind", "limit",
+COLUMNS = ["algorithm", "variant", "n", "m", "kernel_ms", "wall_ms", "updates_per_s", "limit_kind", "limit",
            "fraction_of_limit", "verified", "device", "hop_depth"]     # hop_depth: the graph's (costs scales sweep codes by it)
 
 
@@ -74,6 +74,9 @@ def test_rows_are_measured_and_verified_by_the_harness(no_device, tmp_path, monk
     recs = [dict(status="ok", verified=True, wall_ms=ms, kernel_ms=0.0) for ms in (3.0, 1.0, 2.0)]
     r = bench.row(registry.get("fw_sequential"), None, g, recs, {}, "dev")
     assert r["kernel_ms"] == 2.0 and r["verified"] and r["updates_per_s"] == registry.get("fw_sequential").updates(g) / 2e-3
+    gpu = [dict(status="ok", verified=True, wall_ms=w, kernel_ms=k) for w, k in ((9.0, 1.0), (7.0, 3.0), (8.0, 2.0))]
+    r = bench.row(registry.get("tuned_fw"), None, g, gpu, {"minplus": 1e12}, "dev")
+    assert r["kernel_ms"] == 2.0 and r["wall_ms"] == 8.0             # the kernel's median beside the end to end's
     recs[1] = dict(recs[1], status="failed_verification", verified=False)
     assert bench.row(registry.get("fw_sequential"), None, g, recs, {}, "dev")["verified"] is False
 
