@@ -231,9 +231,7 @@ def _float32_code(g, method, dtype):
         return None
     codes = [a for a in registry.auto_candidates() if a.float32 and a.device == "gpu" and method in ("auto", a.name)]
     if len(codes) > 1:            # auto: the least predicted time (the int32 rows: the float32 forms do the same work)
-        ranked = [(p.ms if p is not None else float("inf"), i, a)
-                  for i, a in enumerate(codes) for p in [costs.predict(a, g)]]
-        return min(ranked)[2]
+        return min(codes, key=lambda a: getattr(costs.predict(a, g), "ms", float("inf")))
     return codes[0] if codes else None
 
 
@@ -256,7 +254,6 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     if "sink" in takes and not want_pred and not device:      # rows streamed to the host behind the compute
         k = g.n if sources is None else len(sources)
         rows = R.HostRows((k, g.n), dtype, out)
-
         algo.run_resident(g, variant=variant, sources=sources, sink=rows.put_unfinished)
         return rows.host, None
     by_rows = sources is not None and "sources" in takes                 # only those rows

@@ -85,8 +85,8 @@ def table(folders=None):
     # density, degree ~4) only for a code the benchmark has none of (tuned_frontier).  Taking the suite's because
     # they were newer left tuned_sparse one density: 12.1 ms predicted at degree 8, n = 4096, for 5.5 measured
     # (scripts/auto_check.py on the H100, 2026-11-26)
-    benched = set(rows.algorithm[~rows.suite.astype(bool)])
-    rows = rows[~(rows.suite.astype(bool) & rows.algorithm.isin(benched))]
+    suite = rows.suite.astype(bool)
+    rows = rows[~(suite & rows.algorithm.isin(set(rows.algorithm[~suite])))]
     newest = rows.groupby("algorithm").date.transform("max")
     return rows[rows.date == newest].reset_index(drop=True)
 

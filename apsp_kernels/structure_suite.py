@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import json
 import os
 import time
 from pathlib import Path
@@ -198,13 +197,9 @@ def main(argv=None):
     out = Path(a.out or Path(__file__).resolve().parents[1] / "data" / "results" / "benchmarks")
     out.mkdir(parents=True, exist_ok=True)
     stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-{a.tag}"
-    prov, old = provenance.collect("structure-suite", vars(a)), out / f"{stem}.provenance.json"
-    rows = []
-    if a.append and old.exists() and (out / f"{stem}.csv").exists():
-        before = json.loads(old.read_text())
-        prov = {"invocations": (before.get("invocations") or [before]) + [prov]}
-        rows = pd.read_csv(out / f"{stem}.csv").to_dict("records")
-    old.write_text(json.dumps(prov, indent=2, default=str))
+    append = a.append and (out / f"{stem}.csv").exists()
+    rows = pd.read_csv(out / f"{stem}.csv").to_dict("records") if append else []
+    provenance.write_invocation(out / f"{stem}.provenance.json", provenance.collect("structure-suite", vars(a)), append)
     done = set()
     for n in a.sizes:
         for name in a.graphs:

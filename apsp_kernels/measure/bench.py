@@ -36,7 +36,6 @@ median of its repeats' times, ``verified`` only if every repeat was, and an erro
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from pathlib import Path
 
 import numpy as np
@@ -150,11 +149,7 @@ def run(sizes=(1024, 4096, 16384), repeats=3, out_dir=None, ooc_max_n=4096, log=
                                             cpu=list(cpu), ooc_max_n=ooc_max_n,
                                             ooc_budget_fraction=ooc_budget_fraction, large_repeats=large_repeats,
                                             degrees=degrees, **lim))
-    pj = out_dir / f"{stem}.provenance.json"
-    if append and pj.exists():
-        old = json.loads(pj.read_text())
-        prov = {"invocations": (old.get("invocations") or [old]) + [prov]}
-    pj.write_text(json.dumps(prov, indent=2, default=str))
+    provenance.write_invocation(out_dir / f"{stem}.provenance.json", prov, append)
     codes = [(a, v) for a in registry.by_device("gpu") if not a.exploration for v in a.variants
              if picked(a.name, v, algorithms)]
     codes += [(a, v) for a in registry.by_device("cpu") for v in a.variants if a.name in cpu or f"{a.name}/{v}" in cpu]

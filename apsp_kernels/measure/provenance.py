@@ -198,6 +198,16 @@ def gpu_info():
         return None
 
 
+def write_invocation(path, prov, append=False):
+    """Write ``prov`` to ``path``; with ``append`` and a record already there, as one more of its invocations
+    (``{"invocations": [...]}``: one results file measured by several commands)."""
+    path = Path(path)
+    if append and path.exists():
+        old = json.loads(path.read_text())
+        prov = {"invocations": (old.get("invocations") or [old]) + [prov]}
+    path.write_text(json.dumps(prov, indent=2, default=str))
+
+
 def collect(profile=None, parameters=None) -> dict:
     pkgs = {}
     for p in _PKGS:

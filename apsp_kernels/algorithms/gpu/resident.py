@@ -87,7 +87,7 @@ def to_host(R, out=None):
 
 STAGE_BYTES = 64 << 20       # each of the two page-locked staging buffers, made once and reused by every call
 _STAGE = []
-_POOL = []                   # the host threads that move staged chunks into the result
+_POOL = []                   # (the host threads that move staged chunks into the result, how many)
 
 
 def host_threads():
@@ -140,7 +140,8 @@ def _staged(src, dst, stream, none=None):
     if not _STAGE:
         _STAGE.extend(cupyx.empty_pinned(STAGE_BYTES, np.uint8) for _ in range(2))
     if not _POOL:
-        _POOL.append(ThreadPoolExecutor(host_threads(), thread_name_prefix="apsp-host-copy"))
+        t = host_threads()
+        _POOL.append((ThreadPoolExecutor(t, thread_name_prefix="apsp-host-copy"), t))
     pending = []
     for k, start in enumerate(range(0, src.size, STAGE_BYTES)):
         if len(pending) == 2:
@@ -164,8 +165,8 @@ def _drain(p, dst, none=None):
         s, d = buf[:size], dst[start:start + size]
     else:                                   # int32 elements in, the result's elements out
         s, d = buf[:size].view(np.int32), dst[start // 4:(start + size) // 4]
-    pool = _POOL[0]
-    step = max(-(-s.size // pool._max_workers), 1 << 18)
+    pool, threads = _POOL[0]
+    step = max(-(-s.size // threads), 1 << 18)
     jobs = [pool.submit(_move, d[a:a + step], s[a:a + step], none) for a in range(0, s.size, step)]
     for j in jobs:
         j.result()

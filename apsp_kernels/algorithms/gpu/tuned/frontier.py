@@ -207,9 +207,8 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
             freed[j % 2].record(side)
         done = nxt
     side.synchronize()
-    for st in streams[:2]:
+    for st in streams[:2]:                              # the host waits: later work on any stream sees D
         st.synchronize()
-    cp.cuda.get_current_stream().wait_event(ends[-1])   # later work on the caller's stream sees D
     # the kernels' span, from the uploads to the last chunk's end (the two streams overlap: a sum of per-launch
     # times would count the overlap twice; the span includes any wait for a buffer the sink still held)
     timings.update(kernel_ms=max(float(cp.cuda.get_elapsed_time(first, e)) for e in ends), threads=threads[0])

@@ -5,8 +5,9 @@
 by the graph: a :class:`~apsp_kernels.core.graph.Graph` (int32 weights) gives int32, a
 :class:`~apsp_kernels.core.wide.WideGraph` of float weights float32 (its float64 weights rounded to float32, the
 sums float32: exact while every path weight is an integer below 2^24, else within (1 + 2^-24)^(2 (n - 1)) - 1
-relative of the float64 answer).  The float32 path takes the weights as tuned_frontier does (non-negative, within
-float32's range: ``frontier.csr_arrays``) and ``sources=`` (the rows asked for, of the all-pairs result)."""
+relative of the float64 answer).  The float32 path reads the weights through ``frontier.csr_arrays`` (within float32's range; negative
+weights taken, a negative cycle raised as on the int32 path) and takes ``sources=`` (the rows asked for, of the
+all-pairs result)."""
 from __future__ import annotations
 
 import time

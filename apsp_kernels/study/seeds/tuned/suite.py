@@ -24,10 +24,10 @@ def load(where=None):
 
 
 def _date(f):
-    """A benchmark file's date (``<device>-<YYYY-MM-DD>-<tag>.csv``)."""
-    import re
-    m = re.search(r"(\d{4}-\d{2}-\d{2})", f.name)
-    return m.group(1) if m else ""
+    """A benchmark file's date (``<device>-<YYYY-MM-DD>-<tag>.csv``: the costs model's one reading of that name)."""
+    from ....costs import FILE
+    m = FILE.match(f.name)
+    return m.group("date") if m else ""
 
 
 def table(rows, auto):
