@@ -60,11 +60,16 @@ def read(name):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the stored tables instead of writing them")
+    ap.add_argument("--moved", metavar="CSV", help="also write every verdict that differs from the stored table, claim by "
+                    "claim (study, batch, claim, before, after, their numbers and the new reason), to CSV")
     a = ap.parse_args(argv)
+    moved = []
     GOLDEN.mkdir(parents=True, exist_ok=True)
     bad = 0
     for name, (study, run) in batches().items():
         t = compute(study, run)
+        if a.moved and (GOLDEN / f"{name}.csv").exists():
+            moved += differences(study, run.name, read(name), t)
         if a.check:
             same = (GOLDEN / f"{name}.csv").exists() and read(name).equals(t)
             bad += not same
@@ -72,7 +77,23 @@ def main(argv=None):
         else:
             t.to_csv(GOLDEN / f"{name}.csv", index=False)
             print(f"wrote {name}.csv ({len(t)} rows)")
+    if a.moved:
+        pd.DataFrame(moved, columns=MOVED).to_csv(a.moved, index=False)
+        print(f"wrote {a.moved} ({len(moved)} verdicts moved)")
     return 1 if bad else 0
+
+
+MOVED = ["study", "batch", "claim", "before", "after", "ours_before", "ours_after", "reason_after"]
+
+
+def differences(study, batch, old, new):
+    """The rows of ``new`` whose verdict differs from ``old`` (both golden tables), in :data:`MOVED`'s columns."""
+    o, n = old.set_index("claim"), new.set_index("claim")
+    span = lambda r: f"{r['ours']} [{r['ci_lo']}, {r['ci_hi']}]" if r["ours"] else "-"
+    return [dict(study=study, batch=batch, claim=cid, before=o.loc[cid, "verdict"] if cid in o.index else "(absent)",
+                 after=n.loc[cid, "verdict"], ours_before=span(o.loc[cid]) if cid in o.index else "-",
+                 ours_after=span(n.loc[cid]), reason_after=n.loc[cid, "reason"])
+            for cid in n.index if cid not in o.index or o.loc[cid, "verdict"] != n.loc[cid, "verdict"]]
 
 
 if __name__ == "__main__":

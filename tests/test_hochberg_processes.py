@@ -16,7 +16,7 @@ from apsp_kernels import paths
 from apsp_kernels.measure import provenance
 from apsp_kernels.study.seeds.hochberg import analysis as H
 from apsp_kernels.study.seeds.hochberg import verdicts as HV
-from apsp_kernels.study.method import stats
+from apsp_kernels.study.method import estimate
 
 from script_runs import ROOT
 from test_report_hochberg import _row
@@ -32,7 +32,7 @@ def _batch(tmp_path, per_process, name="20990101-000000-hochberg", prov=PROV):
         p = d / f"p{k}"
         p.mkdir(parents=True)
         pd.DataFrame(rows).to_csv(p / "results.csv", index=False)
-        (p / "provenance.json").write_text(json.dumps(dict(prov, timestamp=f"2099-01-0{k}")))
+        (p / "provenance.json").write_text(json.dumps(dict(prov, timestamp=f"2099-01-0{k}", boot_id=f"boot-{k}")))
     return d
 
 
@@ -43,43 +43,45 @@ def _explorations(scale, extra=()):
             _row("explorations", H.TEXT, 100, w=[10 * f for f in tight], ev=[1.0 * f for f in tight]), *extra]
 
 
-def test_a_batch_is_read_as_one_process_per_folder_and_intervals_are_over_processes(tmp_path):
+def test_a_batch_is_read_as_one_process_per_folder_and_intervals_are_over_leases(tmp_path):
     scales = (1.0, 1.3, 0.8)
     st = H.load(str(_batch(tmp_path, [_explorations(s) for s in scales])))
     assert [p.name for p in st.processes] == ["p1", "p2", "p3"] and sorted(st.raw["process"].unique()) == ["p1", "p2", "p3"]
+    assert sorted(st.raw["lease"].unique()) == ["boot-1", "boot-2", "boot-3"]
     assert len(st.df) == 2 and (st.df["processes"] == 3).all()
-    v, lo, hi = H.ratio(st, COLUMNS[1], H.TEXT, 100)
-    # one median per process on each side: the interval over the processes, as stats.ratio_ci gives it
-    want = stats.ratio_ci([2 * s for s in scales], [1.0] * 3)
-    assert (v, lo, hi) == pytest.approx(want) and v == pytest.approx(2.0)
-    within = stats.ratio_ci(*(np.concatenate([json.loads(x) for x in st.raw.loc[st.raw["variant"] == var, "event_ms_json"]])
-                              for var in ("columns", "32")))
-    assert hi - lo > 5 * (within[2] - within[1])        # the processes' spread, not the tight repeats
+    e = H.ratio(st, COLUMNS[1], H.TEXT, 100)
+    # both codes ran in every process: paired there; the ratio itself moves between processes (2, 2.6, 1.6),
+    # and the interval is over the three leases, not the tight repeats
+    assert e.paired and e.leases == 3 and e.value == pytest.approx(2.0) and e.lo < 1.6 and e.hi > 2.6
     s = H.single_run(st.raw)
-    assert s.startswith("3 independent device processes (p1, p2, p3)") and "single run" not in s
-    assert "provisional" not in s and "one process only" not in s
-    assert "3 independent device processes" in st.meas.note and "2099-01-01 to 2099-01-03" in st.meas.note
+    assert s.startswith("3 device processes (p1, p2, p3) on 3 machine leases") and "provisional" not in s
+    assert "3 independent device processes" not in st.meas.note and "2099-01-01 to 2099-01-03" in st.meas.note
 
 
-def test_two_processes_are_provisional_and_a_point_of_one_process_falls_back_to_its_repeats(tmp_path):
+def test_two_leases_are_provisional_and_a_point_of_one_process_has_no_interval(tmp_path):
     only = _row("explorations", H.GPU, 100, w=[9.0, 9.1, 8.9, 9.0, 9.0], ev=[0.9, 0.91, 0.89, 0.9, 0.9])
     st = H.load(str(_batch(tmp_path, [_explorations(1.0, [only]), _explorations(1.2)])))
     s = H.single_run(st.raw)
-    assert s.startswith("2 independent device processes") and "provisional" in s
-    assert "except at 1 of 3 timed points that ran in one process only (intervals from its repeats)" in s
-    # p1's run alone: the ratio against the text layout uses every repeat, not the two processes' medians
-    v, lo, hi = H.ratio(st, H.GPU, H.TEXT, 100)
-    pooled = np.concatenate([json.loads(x) for x in st.raw.loc[st.raw["variant"] == "32", "event_ms_json"]])
-    assert (v, lo, hi) == pytest.approx(stats.ratio_ci([0.9, 0.91, 0.89, 0.9, 0.9], pooled))
+    assert s.startswith("2 device processes") and "provisional" in s
+    e = H.ratio(st, H.GPU, H.TEXT, 100)        # paired in p1 alone: one lease
+    assert e.leases == 1 and not e.has_interval and e.value == pytest.approx(0.9)
     assert st.df.loc[st.df["variant"] == "64", "processes"].iloc[0] == 1
 
 
-def test_one_process_keeps_the_interval_of_its_repeats(tmp_path):
+def test_one_process_has_no_interval(tmp_path):
     st = H.load(str(_batch(tmp_path, [_explorations(1.0)])))
     assert [p.name for p in st.processes] == ["p1"] and "processes" not in st.df
-    ev = lambda var: json.loads(st.df.loc[st.df["variant"] == var, "event_ms_json"].iloc[0])
-    assert H.ratio(st, COLUMNS[1], H.TEXT, 100) == pytest.approx(stats.ratio_ci(ev("columns"), ev("32")))
-    assert H.single_run(st.raw).startswith("single run: one device process; intervals from the repeats within it")
+    e = H.ratio(st, COLUMNS[1], H.TEXT, 100)
+    assert e.value == pytest.approx(2.0) and not e.has_interval
+    assert H.single_run(st.raw).startswith("single run: one device process")
+
+
+def test_a_batch_without_boot_ids_is_one_lease(tmp_path):
+    d = _batch(tmp_path, [_explorations(s) for s in (1.0, 1.3, 0.8)])
+    for k in (1, 2, 3):
+        (d / f"p{k}" / "provenance.json").write_text(json.dumps(dict(PROV, timestamp=f"2099-01-0{k}")))
+    st = H.load(str(d))
+    assert st.raw["lease"].nunique() == 1 and not H.ratio(st, COLUMNS[1], H.TEXT, 100).has_interval
 
 
 def test_his_difference_and_counts_over_processes(tmp_path):
@@ -92,7 +94,7 @@ def test_his_difference_and_counts_over_processes(tmp_path):
                 _row("race", H.TEXT, 31, repeats=3)]
     st = H.load(str(_batch(tmp_path, [cyc(1.0), cyc(1.1), cyc(0.9)])))
     (n, v, lo, hi), = H.difference_points(st, "cycle_undirected")
-    assert n == 10 and v == pytest.approx(1) and (lo, hi) == pytest.approx(stats.median_ci([1.0, 1.0, 1.0])[1:3], nan_ok=True)
+    assert n == 10 and v == pytest.approx(1) and (lo, hi) == pytest.approx((1.0, 1.0))
     r = H.race(st)
     assert r["wrong runs without the barrier (count)"].iloc[0] == 6 and r["runs (count)"].iloc[0] == 9 and r["sizes"].iloc[0] == "31"
     assert H.faithful_runs(st) == (0, 3 * (4 + 3)) and len(st.meas.df) == 3 + 3   # one time per process, GPU and CPU
@@ -167,7 +169,7 @@ def test_the_recorded_run_split_into_three_processes_gets_verdicts_over_processe
     for r in rows:
         assert r["verdict"] in claims.VERDICTS
         if C[r["claim"]].get("testable_here", True):
-            assert "3 independent device processes (p1, p2, p3)" in r["reason"] and "single run" not in r["reason"]
+            assert "3 device processes (p1, p2, p3) on 3 machine leases" in r["reason"] and "single run" not in r["reason"]
     said = HV.findings(st)
     assert set(said) == {"cycles", "sm", "explorations", "race"} and all(said.values())
     one = H.load(str(RECORDED[-1]))
@@ -182,9 +184,9 @@ def test_notebook_08_renders_a_batch_of_processes(tmp_path):
     pm.execute_notebook(str(paths.ROOT / "notebooks" / "08_hochberg.ipynb"), str(out), cwd=str(paths.ROOT / "notebooks"),
                         parameters=dict(profile="smoke", results=str(d)), progress_bar=False, kernel_name="python3")
     text = out.read_text()
-    assert "3 independent device processes (p1, p2, p3)" in text and "single run: one device process" not in text
+    assert "3 device processes (p1, p2, p3) on 3 machine leases" in text and "single run: one device process" not in text
     v = pd.read_csv(paths.REPORTS / "verdicts" / "08_hochberg.csv")
-    assert v["reason"].str.contains("3 independent device processes").sum() >= 6
+    assert v["reason"].str.contains("3 device processes").sum() >= 6
 
 
 def test_two_invocations_make_one_batch_that_the_report_reads_as_two_processes(tmp_path):
@@ -200,7 +202,7 @@ def test_two_invocations_make_one_batch_that_the_report_reads_as_two_processes(t
     provs = [json.loads((d / p / "provenance.json").read_text()) for p in ("p1", "p2")]
     assert [p["parameters"]["process"] for p in provs] == ["p1", "p2"] and provs[0]["git_commit"] == provs[1]["git_commit"]
     st = H.load(str(d))
-    assert [p.name for p in st.processes] == ["p1", "p2"] and H.single_run(st.raw).startswith("2 independent device processes")
+    assert [p.name for p in st.processes] == ["p1", "p2"] and H.single_run(st.raw).startswith("2 device processes (p1, p2) on 1 machine lease")
     cpu = st.df[st.df["algorithm"] == H.CPU[0]]
     assert len(cpu) and (cpu["processes"] == 2).all() and all(len(json.loads(v)) == 2 for v in cpu["with_ms_json"])
 
@@ -225,7 +227,7 @@ def test_a_name_in_both_places_is_taken_from_this_machines_results(tmp_path, mon
 
 def test_a_ratio_of_two_codes_pairs_them_inside_each_process(tmp_path):
     """Both codes ran in each process on the same lease: a lease that runs everything 1.3x slower moves
-    both sides together, so the ratio is formed inside each process first (stats.paired_ratio_ci) and
+    both sides together, so the ratio is formed inside each process first (estimate.ratio) and
     the interval is over the per-process ratios -- the confirming batch 20261125-153000 needed this
     (notes/method-history.md).  Drawn independently, the lease's speed would count twice."""
     tight = (0.999, 1.0, 1.001, 1.0, 1.0)
@@ -235,12 +237,13 @@ def test_a_ratio_of_two_codes_pairs_them_inside_each_process(tmp_path):
                     _row("explorations", H.TEXT, 100, w=[10 * s * f for f in tight], ev=[s * f for f in tight])])
     st = H.load(str(_batch(tmp_path, per)))
     v, lo, hi = H.ratio(st, COLUMNS[1], H.TEXT, 100)
-    m, plo, phi, k = stats.paired_ratio_ci(pd.Series([1.20, 1.15, 1.25], index=["p1", "p2", "p3"]),
-                                           pd.Series([1.0, 1.0, 1.0], index=["p1", "p2", "p3"]))
-    assert k == 3 and (v, lo, hi) == pytest.approx((m, plo, phi), rel=1e-3)
+    want = estimate.ratio(estimate.as_samples(pd.Series([1.20, 1.15, 1.25], index=["p1", "p2", "p3"])),
+                          estimate.as_samples(pd.Series([1.0, 1.0, 1.0], index=["p1", "p2", "p3"])))
+    assert want.paired and (v, lo, hi) == pytest.approx(tuple(want), rel=1e-3)
     assert lo > 1.0                                        # every process says columns are slower: so does the interval
-    unpaired = stats.ratio_ci([1.3 * 1.15 * 1.0, 1.2, 0.8 * 1.25], [1.0, 1.3, 0.8])
-    assert unpaired[1] < 1.0 < unpaired[2]                 # the lease's speed counted twice hides it
+    apart = estimate.ratio(estimate.as_samples([1.3 * 1.15 * 1.0, 1.2, 0.8 * 1.25]),
+                           estimate.as_samples(pd.Series([1.0, 1.3, 0.8], index=["q1", "q2", "q3"])))
+    assert apart.lo < 1.0 < apart.hi                       # the lease's speed counted twice hides it
     # the claim's ordering points use the same pairing
     (n, r, plo2, phi2), = H.ordering_points(st, COLUMNS[1], H.TEXT, [100])
     assert (r, plo2, phi2) == pytest.approx((v, lo, hi))

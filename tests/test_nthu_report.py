@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pandas as pd
+
+from apsp_kernels.study.method import estimate
 import pytest
 
 from apsp_kernels.study.method import claims
@@ -67,27 +69,26 @@ def test_the_recorded_single_gpu_runs():
     v = _verdicts(NV.single_rows(C, single))
     assert {c: r["verdict"] for c, r in v.items()} == SINGLE_VERDICTS
     for r in v.values():        # the basis is computed from the records and said in every reason
-        assert f"3 independent processes ({', '.join(SINGLE_RUNS)}) with up to 2 repeats per setting: 95% intervals " \
-               "over the processes" in r["reason"]
-        assert "provisional" not in r["reason"]
+        assert f"3 processes ({', '.join(SINGLE_RUNS)}) on 2 machine leases, up to 2 repeats per setting: ratios " \
+               "paired inside each process, 95% intervals over the leases" in r["reason"]
+        assert "provisional" in r["reason"]           # two of the three processes shared a lease
     assert "the seed's own phase table: 1.13x" in v["nthu_16_beats_32_dim3"]["reason"]
-    # an interval over processes, not the repeats' range: the ratio of the processes' medians with its t-based interval
+    # the study's one estimator: paired inside each process, over the leases
     p = [x for x in v["nthu_16_beats_32_dim3"]["per_size"].split("; ") if "dim3 branch" in x][0]
     num, den = (R.samples(single, "kernel_ms", n=6000, bs=b, launch="dim3", update="branch") for b in (32, 16))
     assert len(num) == len(den) == 3
-    val, lo, hi = R.stats.ratio_ci([np.median(x) for x in num.values()], [np.median(x) for x in den.values()])
-    assert p.endswith(f"{tables.fmt(val)}x [{tables.fmt(lo)}, {tables.fmt(hi)}]") and lo < val < hi
+    e = estimate.ratio(num, den)
+    assert e.paired and e.leases == 2
+    assert p.endswith(f"{tables.fmt(e.value)}x [{tables.fmt(e.lo)}, {tables.fmt(e.hi)}]") and e.lo < e.value < e.hi
 
 
 def test_the_latest_single_gpu_run_alone_is_provisional(single):
-    """single_runs = "latest" stays available: one process, the repeats' range, provisional."""
+    """single_runs = "latest" stays available: one process on one lease, no interval."""
     latest = R.load(_recorded("single", "latest"), "single")
     v = _verdicts(NV.single_rows(C, latest))
     name = latest["process"].iloc[0]
     for r in v.values():
-        assert f"1 independent process ({name}) with up to 2 repeats" in r["reason"] and "provisional" in r["reason"]
-    if name == SINGLE_RUNS[-1]:
-        assert {c: r["verdict"] for c, r in v.items()} == SINGLE_VERDICTS
+        assert f"1 process ({name}) on 1 machine lease" in r["reason"] and "one lease gives no interval" in r["reason"]
 
 
 def test_the_tables_take_the_median_over_the_processes_medians():

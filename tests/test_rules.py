@@ -250,20 +250,6 @@ def test_exists_outcomes():
 
 
 # ----------------------------------------------------------------- statistics
-def test_pooled_slope_over_groups_with_their_own_levels():
-    """Seed 001's coarsening: time against the factor on several graphs, each at its own level."""
-    cf = [1, 2, 4, 8, 16]
-    rng = np.random.default_rng(3)
-    groups = [(cf, [np.array([lvl * f * e for e in np.exp(rng.normal(0, 0.02, 3))]) for f in cf]) for lvl in (1.0, 50.0, 1e4)]
-    s, lo, hi = stats.pooled_slope_ci(groups)
-    assert s == pytest.approx(1, abs=0.03) and lo < s < hi and 0.9 < lo and hi < 1.1
-    flat = [(cf, [np.array([lvl * e for e in np.exp(rng.normal(0, 0.05, 3))]) for _ in cf]) for lvl in (1.0, 9.0)]
-    s, lo, hi = stats.pooled_slope_ci(flat)
-    assert lo < 0 < hi                                       # no trend: the interval holds 0
-    assert np.isnan(stats.pooled_slope_ci([([1], [np.ones(3)])])[0])          # too few points
-    assert np.isnan(stats.pooled_slope_ci([(cf[:3], [np.ones(1)] * 3)])[1])    # one run each: no interval
-
-
 def test_median_ci_order_statistics():
     med, lo, hi, cov = stats.median_ci(np.arange(1, 11))
     assert med == 5.5 and lo == 2 and hi == 9 and cov >= 0.95
@@ -289,56 +275,6 @@ def test_small_sample_intervals_cover_95_percent(k):
     three runs covers far less, which is what let two reference runs disagree."""
     cov_median = _coverage(lambda x: stats.median_ci(x)[1:3], k)
     assert 0.93 <= cov_median <= 0.995, cov_median
-    rng = np.random.default_rng(11)
-    cov_ratio = _coverage(lambda x: stats.ratio_ci(x, np.exp(rng.normal(0, 0.2, k)), n_boot=800)[1:], k, trials=400)
-    assert 0.92 <= cov_ratio <= 1.0, cov_ratio
-
-
-@pytest.mark.parametrize("k", [3, 5])
-@pytest.mark.parametrize("truths", [[1.0], [1.1] * 4, [1.1, 1.1, 1.0, 1.0], [1.2, 1.1, 1.05, 1.0]])
-def test_largest_of_several_medians_covers_95_percent(k, truths):
-    """The density claim's worst code: the interval of the largest of several groups' medians, picked
-    after the fact, covers the true largest at least 95% of the time -- also where groups tie (all
-    flat codes alike), where the largest of the draws covers about half the time."""
-    rng = np.random.default_rng(5)
-    hits, trials = 0, 300
-    for _ in range(trials):
-        groups = [t * np.exp(rng.normal(0, 0.1, k)) for t in truths]
-        v, lo, hi, worst = stats.max_median_ci(groups, n_boot=800)
-        hits += lo <= max(truths) <= hi
-        assert v == max(np.median(g) for g in groups) and v == np.median(groups[worst])
-    assert 0.95 <= hits / trials, hits / trials
-
-
-def test_largest_of_several_medians_needs_two_runs_each():
-    v, lo, hi, worst = stats.max_median_ci([[1.1, 1.2, 1.15], [1.3]])
-    assert v == 1.3 and worst == 1 and np.isnan(lo) and np.isnan(hi)      # one run: no interval
-    assert np.isnan(stats.max_median_ci([])[0]) and np.isnan(stats.max_median_ci([[1.0, 1.1], []])[0])
-
-
-def test_ratio_ci_contains_the_point_and_is_deterministic():
-    rng = np.random.default_rng(0)
-    a, b = rng.normal(100, 5, 6), rng.normal(10, 0.5, 6)
-    r1, r2 = stats.ratio_ci(a, b), stats.ratio_ci(a, b)
-    assert r1 == r2 and r1[1] <= r1[0] <= r1[2] and 8 < r1[1] and r1[2] < 12
-
-
-def test_slope_ci_detects_growth():
-    n = [1024, 2048, 4096, 8192]
-    groups = [(np.array([x, x * 1.01, x * 0.99]), np.ones(3)) for x in n]
-    s, lo, hi = stats.loglog_slope_ci(n, groups)
-    assert s == pytest.approx(1, abs=1e-6) and 0.9 < lo <= hi < 1.1
-
-
-def test_two_runs_far_apart_give_finite_intervals_without_warnings():
-    """t with one degree of freedom reaches past float range; the draws are held inside it, so
-    no overflow warning lands in a report and no interval becomes inf / inf = NaN."""
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        v, lo, hi = stats.ratio_ci([1.0, 5000.0], [3.0, 1e-3])
-        m = stats.mean_ci([([1.0, 5000.0], [3.0, 1e-3])] * 3)
-    assert np.isfinite([v, lo, hi]).all() and lo < v < hi and np.isfinite(m).all()
 
 
 def test_crossover_counts_only_up_to_the_claims_last_size():
@@ -353,6 +289,9 @@ def test_crossover_counts_only_up_to_the_claims_last_size():
     assert rules.crossover_rule(10000, [6144, 7168], 2, (1024, 16384), ci=(9000, 12000), up_to=11264)[0] == "inconclusive"
     # our sizes stop short of the cut: nothing decided
     assert rules.crossover_rule(None, [6144, 7168], 2, (1024, 8192), up_to=11264)[0] == "not testable"
+    # a crossing beyond the cut whose interval reaches below it: the point estimate alone does not decide
+    v, why = rules.crossover_rule(12000, [6144, 7168], 2, (1024, 16384), ci=(10500, 13000), up_to=11264)
+    assert v == "inconclusive" and "its interval reaches below it" in why
 
 
 # ----------------------------------------------------------------- what a verdict rests on (study.basis)

@@ -2,8 +2,8 @@
 runner, the summary, the index, the stability check and the tests need to know of it.  Its claims are
 those of data/claims.yaml that name it (``study:``); its measuring code is data/studies.yaml's (the
 code fingerprint); its parts live in ``seeds/<name>/`` (spec, runs, load, verdicts, figures).  A claim that the
-study's own rows do not decide is decided by its kind's default measurement on the study's ``frame``
-(:meth:`Study.verdict_rows`): a claim is never dropped."""
+study's own rules do not decide is a *not testable* row saying so (:meth:`Study.verdict_rows`): a claim is
+never dropped, and never decided by a measurement nobody wrote for it."""
 from __future__ import annotations
 
 import importlib
@@ -52,8 +52,8 @@ class Study:
     load: Callable              # batch -> what verdict_rows reads
     rows: Callable              # (loaded, claims) -> its verdict rows, from the claims it has rules for
     frame: Callable = None      # loaded -> its runs as a campaign-shaped table (method/timings' columns), or None
-                                # where the batch has none: what its other claims are decided on (verdicts.evaluate)
-    graph: str = None           # the graph such a claim is read on where it names none (claims.yaml ``graph``)
+                                # where the batch has none
+    graph: str = None           # the graph its claims are read on where they name none (claims.yaml ``graph``)
     confirming: tuple = ()          # its confirming comparisons (Confirming), where it has them: one per family of
                                     # batches (NTHU: its one-GPU runs, its two-GPU runs)
 
@@ -72,13 +72,13 @@ class Study:
 
     def verdict_rows(self, loaded, C=None):
         """The verdict rows of one loaded batch (a list of dicts, or a table; the tuned line's: its targets): its own
-        rows, then :meth:`default_row` for every other claim of the study, so that a claim added to data/claims.yaml
-        reaches the summary with no code."""
+        rules' rows, then a *not testable* row for every other claim of the study, saying that no rule of the study
+        decides it (a claim is never dropped, and never decided by a measurement nobody wrote for it)."""
         C = C or claims_mod.load()
         rows = self.rows(loaded, C)
         table = isinstance(rows, pd.DataFrame)
         done = set(rows["claim"]) if table and "claim" in rows else set() if table else {r["claim"] for r in rows}
-        extra = [self.default_row(c, loaded) for cid, c in self.claims(C).items() if cid not in done]
+        extra = [self.no_rule_row(c) for cid, c in self.claims(C).items() if cid not in done]
         if not extra:
             return rows
         if table and "claim" not in rows:
@@ -88,23 +88,11 @@ class Study:
             return pd.concat([rows, V.table(extra, claims=C)], ignore_index=True)
         return rows + extra
 
-    def default_row(self, c, loaded):
-        """The row of a claim that the study's own rows do not decide: its kind's default measurement
-        (verdicts.evaluate) on :attr:`frame`, on the claim's graph or the study's; 'not testable', saying why,
-        where the study declares no table, the batch holds none, or a speed-up has no graph to be read on."""
+    def no_rule_row(self, c):
+        """The row of a claim that no rule of the study decides: *not testable*, saying so."""
         from .method import verdicts as V        # here: listing the studies needs none of the verdict machinery
-        df = self.frame(loaded) if self.frame is not None else None
-        graph = c.get("graph") or self.graph
-        why = (f"study {self.name} declares no measurement table for a claim without a rule of its own (registry: frame)"
-               if self.frame is None else
-               f"this batch of study {self.name} holds no measurement for a claim without a rule of its own"
-               if df is None or df.empty or not {"algorithm", "n"} <= set(df.columns) else
-               f"the claim names no graph (claims.yaml graph) and study {self.name} has no default one"
-               if graph is None and c.get("kind") in ("range", "value") else None)
-        if why:
-            return V.evaluate({**c, "testable_here": False, "not_testable_reason": why}, df)
-        return V.evaluate({**c, "graph": graph}, df, note=f"decided by its kind's default measurement on study "
-                          f"{self.name}'s runs" + (f", graph {graph}" if graph else ""))
+        return V.evaluate({**c, "testable_here": False, "not_testable_reason":
+                           f"no rule of study {self.name} decides this claim yet (its verdicts module names none)"}, None)
 
     def module(self, part):
         """One room of its package: ``spec``, ``runs``, ``load``, ``verdicts``, ``figures``."""

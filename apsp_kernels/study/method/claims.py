@@ -39,7 +39,15 @@ def load(path=None):
     path = path or file()
     with open(path, encoding="utf-8") as f:
         claims = yaml.safe_load(f)["claims"]
+    for c in claims:
+        if c.get("kind") in TOLERANCE_KINDS and c.get("testable_here", True) and not c.get("tolerance"):
+            raise ValueError(f"{path}: claim {c.get('id')!r} ({c['kind']}) has no tolerance; its rule needs one "
+                             "(and the reason it was chosen)")
     return {c["id"]: _expand(c) for c in claims}
+
+
+# the kinds whose rule widens the claimed number by a tolerance: a claim of one of them must state its own
+TOLERANCE_KINDS = ("range", "value", "average", "limit", "crossover", "break_even")
 
 
 def tolerance_set(cid, path=CLAIMS_FILE):

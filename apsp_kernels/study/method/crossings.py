@@ -6,30 +6,31 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from . import stats
+from . import estimate, stats
 from . import timings as M
 from .speedups import time_cols
 
 
 def trend(df, c, sizes=None):
-    """A growth claim: slope of log speed-up against log n with its 95% interval over
-    every size both codes were timed at within the paper's range (``sizes`` restricts further),
-    plus the per-size points."""
+    """A growth claim: slope of log speed-up against log n with its 95% interval (estimate.slope: the
+    scatter between sizes included) over every size both codes were timed at within the paper's range
+    (``sizes`` restricts further), plus the per-size points."""
     cols = time_cols(c)(c.get("time", "end_to_end"))
     if c.get("paper_n") and sizes is None:
         lo, hi = min(c["paper_n"]), max(c["paper_n"])
         sizes = [n for n in M.sizes_of(df, c["algorithm"], c.get("variant")) if lo <= n <= hi]
     ps = M.pairs(df, c["algorithm"], c["baseline"], c.get("variant"), c.get("baseline_variant"), cols[0], cols[1], sizes)
     sp = M.speedup_table(ps)
-    slope = stats.loglog_slope_ci(sp["n"], [(b, a) for _, a, b, _, _ in ps])
-    return sp, slope
+    return sp, estimate.slope(sp["n"], [(b, a) for _, a, b, _, _ in ps])
 
 
 def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None,
                  graph=M.KEMP):
     """The n at which ``a`` becomes faster than ``b``: the zero of the medians' log time ratio fitted
     non-increasing in n (log-log interpolation), 0 if ``a`` is faster from the smallest size, None if
-    not even at the largest; with a 95% interval from the runs' medians, and the range of sizes where both were timed (on ``graph``: Kemp's graphs unless a study names its own)."""
+    not even at the largest; with a 95% interval from draws of each size's ratio (estimate.ratio_draws: paired
+    where both ran in one process, over leases), and the range of sizes where both were timed (on ``graph``:
+    Kemp's graphs unless a study names its own)."""
     ns = sorted(set(M.sizes_of(df, a, variant_a, graph)) & set(M.sizes_of(df, b, variant_b, graph)))
     if not ns:
         return None, None, None
@@ -44,12 +45,12 @@ def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n
     if not ns:
         return None, None, None
 
-    def cross(ma, mb):
+    def cross(ratios):
         # A crossover claim's premise is that a's advantage grows with n: the log time ratio is
         # fitted non-increasing in n (pool adjacent violators) before its zero is read off, so that
         # medians that cross back and forth by noise at single sizes, or a tie at the smallest
         # size, do not decide where a becomes faster.
-        r = isotonic_regression(np.log(np.asarray(ma) / np.asarray(mb)), increasing=False).x
+        r = isotonic_regression(np.log(np.asarray(ratios, float)), increasing=False).x
         if r[-1] >= 0:
             return None
         if r[0] < 0:
@@ -58,12 +59,11 @@ def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n
         x0, x1 = np.log(ns[i - 1]), np.log(ns[i])
         return float(np.exp(x0 + (x1 - x0) * r[i - 1] / (r[i - 1] - r[i])))
 
-    point = cross([np.median(x) for x in ta], [np.median(x) for x in tb])
-    rng = np.random.default_rng(stats.RNG_SEED)
-    da = np.array([stats.centre_draws(x, rng, n_boot) for x in ta])       # sizes x draws
-    db = np.array([stats.centre_draws(x, rng, n_boot) for x in tb])
-    boots = [cross(da[:, i], db[:, i]) if np.isfinite(da[:, i]).all() and np.isfinite(db[:, i]).all() else None
-             for i in range(n_boot)]
+    rng = stats.rng()
+    rd = [estimate.ratio_draws(x, y, rng, n_boot) for x, y in zip(ta, tb)]     # a's time / b's, per size
+    point = cross([d.value for d in rd])
+    dr = np.array([d.draws for d in rd])                                       # sizes x draws
+    boots = [cross(dr[:, i]) if np.isfinite(dr[:, i]).all() else None for i in range(n_boot)]
     return point, censored_interval(boots, ns[0], ns[-1]) if point is not None else None, (ns[0], ns[-1])
 
 

@@ -6,10 +6,11 @@ of a crossover."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ...algorithms import registry
 from . import timings as M
-from . import stats
+from . import estimate
 from ..show.tables import fmt, interval
 
 
@@ -41,7 +42,7 @@ def average_pairs(df, c, default_variants, time_col="wall_ms"):
 
 def _family(ps):
     """{algorithm: (grid, [(n, baseline times, algorithm times)])} of :func:`average_pairs`: a
-    speed-up of each algorithm per size, the shape stats.bracketed_mean_ci takes."""
+    speed-up of each algorithm per size, the shape estimate.bracketed_mean takes."""
     return {a: (grid, [(n, b, t) for n, t, b, _, _ in p]) for a, (grid, p) in ps.items()}
 
 
@@ -56,10 +57,10 @@ def _short(vt, lo, hi):
 
 
 def _bracket(fam):
-    """(value, lo, hi, text, value text) of stats.bracketed_mean_ci: the value is the lower
+    """(value, lo, hi, text, value text) of estimate.bracketed_mean: the value is the lower
     envelope's mean where the upper one is open, else the geometric middle of the two; the value
     text gives both ends, which the verdict's reason quotes instead of a point."""
-    low, high, lo, hi, timed, between, beyond = stats.bracketed_mean_ci(fam)
+    low, high, lo, hi, timed, between, beyond, leases = estimate.bracketed_mean(fam)
     if low != low:
         return np.nan, np.nan, np.nan, "-", "-"
     vt = fmt(low) if low == high else f"between {fmt(low)} and {fmt(high)}" if np.isfinite(high) else f"at least {fmt(low)}"
@@ -68,7 +69,8 @@ def _bracket(fam):
         f"{len(fam)} codes of each one's mean over Kemp's graphs it ran at ({timed + between + beyond} code-graph pairs)")
     parts = [f"{timed} timed"] + ([f"{between} between timed sizes, bracketed by their ratios"] if between else []) + (
         [f"{beyond} beyond them, unknown"] if beyond else [])
-    ci = f"95% interval {_ends(lo, hi)}" if lo == lo else "no interval (a single run)"
+    ci = (f"95% interval {_ends(lo, hi)} over {leases} leases" if lo == lo else
+          f"no interval ({leases} lease{'s' if leases != 1 else ''}: one lease says nothing of a second)")
     return val, lo, hi, f"mean over {over} {vt}x ({'; '.join(parts)}); {ci}", vt
 
 
@@ -76,7 +78,7 @@ def average(df, c, default_variants, ps=None):
     """Kemp's average speed-up: mean over his graphs of per-graph speed-ups, per algorithm (only
     the graphs that algorithm ran at in his study); over several algorithms the mean of their
     means (declared in claims.yaml).  Graphs of his not timed here are bracketed by the timed
-    ones around them (stats.bracketed_mean_ci), never interpolated.  ``ps``: :func:`average_pairs`
+    ones around them (estimate.bracketed_mean), never interpolated.  ``ps``: :func:`average_pairs`
     where the caller has them (they serve :func:`average_columns` too)."""
     ps = average_pairs(df, c, default_variants) if ps is None else ps
     val, lo, hi, txt, vt = _bracket(_family(ps))
@@ -125,11 +127,10 @@ def growth(df, c):
     ns = M.sizes_of(df, c["algorithm"], c.get("variant"))
     if lo_n not in ns or hi_n not in ns:
         return np.nan, np.nan, np.nan, f"not measured at both n = {lo_n} and n = {hi_n}"
-    a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n, by_process=True)
-    b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n, by_process=True)
-    v, l, h, k = stats.paired_ratio_ci(a, b)
-    return v, l, h, (f"t(n={hi_n}) / t(n={lo_n}) = {interval(v, l, h)}, the ratio formed inside each of "
-                     f"{k} processes (a lease's host speed moves both sizes' times: it divides out)")
+    a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n)
+    b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n)
+    e = estimate.ratio(a, b)
+    return e.value, e.lo, e.hi, f"t(n={hi_n}) / t(n={lo_n}) = {interval(*e)}, {e.basis()}"
 
 
 def memory_limit(c, memory_bytes, grid):
@@ -155,8 +156,8 @@ def peak_ratio(df, c, others_variants):
             if not t.size:
                 worst = None
                 break
-            r = stats.ratio_ci(t, a)
-            if worst is None or r[0] < worst[0]:
+            r = estimate.ratio(t, a)
+            if worst is None or r.value < worst[0]:
                 worst = (*r, o)
         if worst and (best is None or worst[0] > best[1][0]):
             best = (n, worst)
@@ -171,14 +172,16 @@ def paired_spread(df, algorithm, variant, n, graphs, time_col="wall_ms", referen
     process, each round's time on every graph over the same round's time on ``reference`` (the
     campaign times every graph of a dense code in each round, within a fraction of a second:
     plan.schedule), the median over rounds per graph, and the largest over the smallest of those
-    (the reference counting as 1).  One value per process whose every round has every graph, as
-    {process: max/min}; what moves the machine between rounds, processes and leases divides out."""
+    (the reference counting as 1).  One value per process whose every round has every graph, keyed by
+    (lease, process) (estimate.samples); what moves the machine between rounds, processes and leases
+    divides out."""
     d = M.good(df[(df["algorithm"] == algorithm) & (df["n"] == n) & df["graph"].isin(list(graphs))
                 & ~df["params"].str.contains('"memory"', regex=False) & (df["estimate"] == "measured")])
     if variant is not None:
         d = d[d["variant"].astype(str) == str(variant)]
     d = d.dropna(subset=[time_col])
     present, out = set(d["graph"]), {}
+    lease = dict(zip(d["process"], d["lease"] if "lease" in d else d["process"]))
     for p, grp in d.groupby("process"):
         t = grp.pivot_table(index="repeat", columns="graph", values=time_col, aggfunc="median")
         if reference not in t or t.shape[1] < 2 or set(t.columns) != present:
@@ -187,8 +190,9 @@ def paired_spread(df, algorithm, variant, n, graphs, time_col="wall_ms", referen
         if t.empty or (t <= 0).any().any():
             continue
         prof = np.log(t).sub(np.log(t[reference]), axis=0).median()      # per graph, 0 for the reference
-        out[p] = float(np.exp(prof.max() - prof.min()))
-    return out
+        out[(lease[p], p)] = float(np.exp(prof.max() - prof.min()))
+    return estimate.as_samples(pd.Series(out, dtype=float).rename_axis(list(estimate.INDEX))) if out else \
+        estimate.as_samples(pd.Series(dtype=float, index=pd.MultiIndex.from_tuples([], names=list(estimate.INDEX))))
 
 
 def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms"):
@@ -196,23 +200,24 @@ def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms"):
     the max/min of its time over the degree ranges, paired round by round inside the process
     (:func:`paired_spread`: the machine's moves between rounds and leases divide out), one value per
     process; then the largest of the codes' medians over processes, with an interval that allows
-    for having picked the largest (stats.max_median_ci).  The kernel-only value rides along in the text."""
+    for having picked the largest (estimate.largest).  The kernel-only value rides along in the text."""
     graphs = sorted(df.loc[df["n"] == n, "graph"].unique())
     spreads, names = [], []
     for a in algorithms:
         s = paired_spread(df, a, default_variants.get(a), n, graphs, time_col)
         if len(s) >= 1:
-            spreads.append(list(s.values()))
+            spreads.append(s)
             names.append(a)
     if not spreads:
         return np.nan, np.nan, np.nan, "fewer than two degree ranges measured"
-    v, lo, hi, worst = stats.max_median_ci(spreads)
+    e, worst = estimate.largest(spreads)
+    v, lo, hi = e
     ker = [paired_spread(df, a, default_variants.get(a), n, graphs, "kernel_ms") for a in names]
-    parts = [f"{a} {fmt(float(np.median(s)))}x" + (f" (kernel-only {fmt(float(np.median(list(k.values()))))}x)" if k else "")
+    parts = [f"{a} {fmt(float(np.median(s)))}x" + (f" (kernel-only {fmt(float(np.median(k)))}x)" if len(k) else "")
              for a, s, k in zip(names, spreads, ker)]
     what = "end-to-end" if time_col == "wall_ms" else "kernel-only"
     return v, lo, hi, (f"max/min {what} time over {len(graphs)} degree ranges at n = {n}, paired round by round "
-                       f"in each process, median over {max(len(s) for s in spreads)} processes; the largest, "
+                       f"in each process, median over {e.leases} leases ({max(len(s) for s in spreads)} processes); the largest, "
                        f"{names[worst]}: {interval(v, lo, hi)}; per code: " + "; ".join(parts))
 
 
@@ -232,7 +237,7 @@ def zero_copy_boundary(df, algorithm, modes):
         if not z.size or not others:
             continue
         best = min(others, key=lambda m: np.median(others[m]))
-        v, lo, hi = stats.ratio_ci(others[best], z)           # > 1: zero-copy faster
+        v, lo, hi = estimate.ratio(others[best], z)           # > 1: zero-copy faster
         rows.append((int(n), v, lo, hi, best))
     return rows
 

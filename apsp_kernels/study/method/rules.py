@@ -234,6 +234,9 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
     m_lo, m_hi = measured
     if up_to is not None:
         b_hi = min(b_hi, up_to)
+        if m_hi >= up_to and ours is not None and ours > up_to and ci is not None and ci[0] <= up_to:
+            return "inconclusive", (f"crossing near n = {ours:.0f}{_ci_text(ci, measured)}, beyond n = {up_to:g}, the "
+                                    "largest size the claim counts the crossing at, but its interval reaches below it")
         if m_hi >= up_to and (ours is None or ours > up_to):
             beyond = "" if ours is None else f" (over all our sizes it lies near n = {ours:.0f}{_ci_text(ci, measured)}, beyond them)"
             return "not reproduced", (f"no crossing up to n = {up_to:g}, the largest size the claim counts the crossing at"

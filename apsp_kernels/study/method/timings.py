@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import stats
+from . import estimate, stats
 from ..show.tables import fmt
 
 KEMP = "kemp 2-6"       # Kemp's graphs (degree 2-6): the campaign's profiles.graph_label(2, 6), the default graph
@@ -28,11 +28,11 @@ def summary(df, time_col="wall_ms", by=("algorithm", "variant", "graph", "params
     for key, grp in df.groupby(by, sort=True, dropna=False):
         g = good(grp)
         ok = len(g) == len(grp) and len(g) > 0
-        t = per_process(g.dropna(subset=[time_col]), time_col) if (ok and time_col in g) else np.array([])
-        med, lo, hi, cov = stats.median_ci(t) if t.size else (np.nan, np.nan, np.nan, 0.0)
+        e = estimate.interval(process_medians(g, time_col)) if (ok and time_col in g) else estimate.NONE
+        med, lo, hi, cov = e.value, e.lo, e.hi, stats.CONF if e.has_interval else 0.0
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update(ok=ok, runs=len(grp), failed=len(grp) - len(g), processes=grp["process"].nunique() if "process" in grp else 1,
-                   median=med, ci_lo=lo, ci_hi=hi, coverage=cov)
+                   leases=e.leases, median=med, ci_lo=lo, ci_hi=hi, coverage=cov)
         if not ok:
             errs = grp.get("error", pd.Series(dtype=str)).dropna()
             row["error"] = errs.iloc[0] if len(errs) else "failed"
@@ -40,11 +40,11 @@ def summary(df, time_col="wall_ms", by=("algorithm", "variant", "graph", "params
     return pd.DataFrame(rows)
 
 
-def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, memory=None, prefer="measured",
-          by_process=False):
+def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, memory=None, prefer="measured"):
     """Verified times of one (algorithm, variant) at n: the full runs where there are any
-    (``prefer='measured'``), else the sampled estimates; returns (array, estimate kind), or with
-    ``by_process`` (a Series keyed by process, to pair two sizes or codes inside each process)."""
+    (``prefer='measured'``), else the sampled estimates; returns (one value per process keyed by (lease,
+    process): estimate.samples, estimate kind)."""
+    empty = estimate.samples(df.iloc[0:0].assign(**{time_col: []}) if time_col not in df else df.iloc[0:0], time_col)
     d = df[(df["algorithm"] == algorithm) & (df["graph"] == graph)]
     if variant is not None:
         d = d[d["variant"].astype(str) == str(variant)]
@@ -53,31 +53,27 @@ def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, m
     mem = d["params"].str.contains('"memory"', regex=False)
     d = d[d["params"].str.contains(f'"memory": "{memory}"', regex=False)] if memory is not None else d[~mem]
     if (d.loc[~d.index.isin(good(d).index), "estimate"] == "measured").any():
-        return np.array([]), "failed"          # a full solve failed here: no time at this size
+        return empty, "failed"          # a full solve failed here: no time at this size
     g = good(d)
     for kind in ((prefer, "sampled" if prefer == "measured" else "measured")):
         sel = g[g["estimate"] == kind]
         if len(sel) and time_col in sel:
             sel = sel.dropna(subset=[time_col])
             if len(sel):
-                m = process_medians(sel, time_col)
-                return (m if by_process else m.to_numpy(float)), kind
-    return (pd.Series(dtype=float) if by_process else np.array([])), None
+                return estimate.samples(sel, time_col), kind
+    return empty, None
 
 
 def per_process(d, time_col="wall_ms"):
-    """One number per independent process (the median of its repeats): the unit of every
-    interval.  Repeats inside one process are not independent draws on this machine -- the
-    processes' medians lie further apart than their repeats do (see process_spread)."""
+    """One number per independent process (the median of its repeats).  Repeats inside one process are not
+    independent draws on this machine -- the processes' medians lie further apart than their repeats do
+    (see process_spread) -- and processes on one lease are not either (estimate.py)."""
     return process_medians(d, time_col).to_numpy(float)
 
 
 def process_medians(d, time_col="wall_ms"):
-    """:func:`per_process` keyed by process (a Series); without process numbers, each run its own
-    (keyed by position, as per_process counts them)."""
-    if "process" not in d or d["process"].isna().all():
-        return pd.Series(d[time_col].to_numpy(float))
-    return d.groupby("process")[time_col].median().astype(float)
+    """:func:`per_process` keyed by (lease, process) (estimate.samples)."""
+    return estimate.samples(d, time_col)
 
 
 def sizes_of(df, algorithm, variant=None, graph=KEMP):
@@ -105,13 +101,15 @@ def pairs(df, algorithm, baseline, variant=None, baseline_variant=None, time_col
 
 def speedup_table(ps, invert=False):
     """Per n of :func:`pairs`: speed-up = baseline median / algorithm median (``invert``: the
-    reverse, for a slow-down) with its 95% interval (stats.ratio_ci), and how each side was timed."""
+    reverse, for a slow-down) with its 95% interval over leases (estimate.ratio: paired where both ran in
+    one process), how each side was timed, and how many leases it rests on."""
     rows = []
     for n, a, b, ka, kb in ps:
-        v, lo, hi = stats.ratio_ci(a, b) if invert else stats.ratio_ci(b, a)
-        rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, algorithm_timed=ka, baseline_timed=kb,
-                         samples=min(a.size, b.size)))
-    return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "algorithm_timed", "baseline_timed", "samples"])
+        e = estimate.ratio(a, b) if invert else estimate.ratio(b, a)
+        rows.append(dict(n=n, speedup=e.value, ci_lo=e.lo, ci_hi=e.hi, algorithm_timed=ka, baseline_timed=kb,
+                         samples=min(a.size, b.size), leases=e.leases, paired=e.paired))
+    return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "algorithm_timed", "baseline_timed", "samples",
+                                       "leases", "paired"])
 
 
 def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
@@ -149,9 +147,10 @@ def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=Non
         a, _ = times(df, algorithm, variant, n, time_col, graph=graph)
         b = best_cpu_times(df, n, graph=graph)
         if a.size and b:
-            v, lo, hi = stats.ratio_ci(b[1], a)
-            rows.append(dict(n=n, speedup=v, ci_lo=lo, ci_hi=hi, best_cpu=b[0], baseline_timed=b[2]))
-    t = pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "best_cpu", "baseline_timed"])
+            e = estimate.ratio(b[1], a)
+            rows.append(dict(n=n, speedup=e.value, ci_lo=e.lo, ci_hi=e.hi, best_cpu=b[0], baseline_timed=b[2],
+                             leases=e.leases, paired=e.paired))
+    t = pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "best_cpu", "baseline_timed", "leases", "paired"])
     t.attrs.update(algorithm=algorithm, variant=variant, baseline=None, baseline_variant=None)
     return t
 

@@ -21,10 +21,10 @@ from ..show.tables import fmt, interval
 from .text import crossing_text
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
-           "ours", "ci_lo", "ci_hi", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
+           "ours", "ci_lo", "ci_hi", "leases", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
            "baseline_timed", "claimed_lo", "claimed_hi", "tolerance", "kemp", "kemp_vs_ours", "verdict", "basis", "analogue", "reason",
            "hardware", "notebook"]
-SHOWN = ["claim", "verdict", "basis", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
+SHOWN = ["claim", "verdict", "basis", "where", "quote", "claimed", "decided_by", "matched_n", "leases", "ours_text", "ours_end_to_end",
          "ours_kernel", "best_cpu", "baseline_timed", "kemp", "kemp_vs_ours", "reason"]
 
 
@@ -82,6 +82,8 @@ def _decide_range(row, c, df, claimed, tol, m):
     dec = ker if c.get("time") == "kernel" else e2e
     ns, why = matched_sizes(c.get("paper_n"), dec["n"])
     d = dec[dec["n"].isin(ns)]
+    if len(d) and "leases" in d:
+        row["leases"] = int(d["leases"].min())
     points = list(d[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))
     g = geo_interval(d)
     row.update(matched_n=", ".join(map(str, ns)) + (f" ({why})" if why else ""), ours=g[0], ci_lo=g[1], ci_hi=g[2],
@@ -156,7 +158,10 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
     if decide is None:
         v, why = NOT_TESTABLE, f"unknown claim kind {kind!r}"
     else:
-        got = decide(row, c, df, c.get("claimed"), float(c.get("tolerance") or 1.25), measured)
+        tol = c.get("tolerance")
+        if tol is None and (kind in claims_mod.TOLERANCE_KINDS or aggregate is not None):
+            raise ValueError(f"claim {c.get('id')!r} ({kind}) has no tolerance: its rule needs one")
+        got = decide(row, c, df, c.get("claimed"), float(tol) if tol is not None else None, measured)
         if got is None:         # an average or a limit needs its aggregate passed
             row.update(verdict=NOT_TESTABLE, reason="no measurement passed for this claim")
             return row
@@ -171,6 +176,17 @@ def evaluate(c, df, *, points=None, aggregate=None, crossover=None, ordering=Non
                basis=basis.basis_of(c, v, at1() if at1 is not None and v == "reproduced" else None,
                                     ci=(row["ci_lo"], row["ci_hi"]), claimed=(row["claimed_lo"], row["claimed_hi"])))
     return row
+
+
+def with_leases(rows, leases):
+    """``rows`` with ``leases`` (the independent machine leases the batch's numbers rest on) where a row's
+    rule did not set a smaller number of its own; a not-testable row rests on none."""
+    for r in rows:
+        if r.get("verdict") == NOT_TESTABLE:
+            r["leases"] = 0
+        elif r.get("leases") is None or r.get("leases") != r.get("leases"):
+            r["leases"] = int(leases)
+    return rows
 
 
 def defaults():

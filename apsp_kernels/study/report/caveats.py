@@ -3,7 +3,6 @@ not validity).  The fixed words live in data/claims.yaml (``stability_caveat`` f
 ``caveat`` per claim); the numbers in them are computed here from a run's records, never written in."""
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -12,34 +11,13 @@ import yaml
 
 from ..method import claims as claims_mod
 from ..method import timings as M
-from ..method import rules, stats
+from ..method import rules
 from ..seeds.kemp.spec import NOTEBOOKS
-from ..show.tables import fmt, interval
+from ..show.tables import fmt
 
 
 def _fixed():
     return yaml.safe_load(claims_mod.CLAIMS_FILE.read_text(encoding="utf-8")).get("stability_caveat", "")
-
-
-def leases(run_dir):
-    """{process: machine lease} of a run: processes that share a boot id ran on one lease."""
-    out = {}
-    for f in Path(run_dir).glob("provenance-*.json"):
-        out[int(f.stem.split("-")[1])] = json.loads(f.read_text()).get("boot_id") or f.stem
-    return out
-
-
-def growth_by_lease(df, c, lease_of):
-    """A code's growth between the claim's two sizes with the lease as the independent unit: each lease's
-    median time at each size, the ratio formed inside each lease (stats.paired_ratio_ci).  Returns
-    (value, lo, hi, leases, per-process ratios)."""
-    lo_n, hi_n = min(c["paper_n"]), max(c["paper_n"])
-    a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n, by_process=True)
-    b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n, by_process=True)
-    per = (a / b).dropna()
-    key = lambda s: s.groupby(s.index.map(lambda p: lease_of.get(int(p), p))).median()
-    v, lo, hi, k = stats.paired_ratio_ci(key(a), key(b))
-    return v, lo, hi, k, per
 
 
 def untimed_grid(df, c):
@@ -74,12 +52,6 @@ def caveats(cid, df=None, run_dir=None, claims=None):
                    f"{fmt(r[-1])}x at n = {pts[-1][0]}; {len(untimed)} of Kemp's {k} sizes are untimed and counted "
                    f"unknown, so 'reproduced' needs {need} of the {placed} placeable sizes inside the band and 'differs in "
                    f"magnitude' at least {max(placed - (need - 1 - len(untimed)), 0)} of them clearly outside it.")
-    if cid == "harish_time_growth" and run_dir is not None:
-        v, lo, hi, k, per = growth_by_lease(df, c, leases(run_dir))
-        edge = max(c["claimed"]) * float(c["tolerance"])
-        out.append(f"With the lease as the independent unit ({len(per)} processes on {k} leases): "
-                   f"{interval(v, lo, hi)}; {int((per > edge).sum())} of {len(per)} per-process ratios lie above "
-                   f"the band's upper edge, {fmt(edge)}.")
     return out
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from .... import paths
-from ...method import stats, verdicts as V
+from ...method import estimate, stats, verdicts as V
 from . import load as D
-from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, MS_COLUMNS, lists_of, nproc, pooled_of, select_rows
+from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, lists_of, select_rows
 from ...show.tables import fmt, interval
 
 LOGS = paths.RECORDED / "device-logs"
@@ -68,23 +68,27 @@ def sm_table(st):
     return pd.DataFrame(rows)
 
 
-def difference_points(st, graph, n_boot=2000):
-    """[(n, his difference / mean event time, lo, hi)]: over the processes (the median of each
-    process's ratio, stats.median_ci) where two or more timed n, else a bootstrap over his
-    alternated pairs within the one process."""
-    rng = np.random.default_rng(stats.RNG_SEED)
+def per_process(st, stage, run, col="event_ms_json", **sel):
+    """One value per process of a point (the median of its repeats there), keyed by (lease, process)
+    (estimate.samples), from every process's rows (:attr:`Study.raw`); ``col``: a JSON list of repeats, or
+    a function of a row giving one value."""
+    raw = st.raw if st.raw is not None else st.df.assign(process=st.run_dir.name, lease=st.run_dir.name)
+    d = select_rows(raw, stage, run, **sel)
+    d = d[d["status"] == "ok"]
+    if "lease" not in d:
+        d = d.assign(lease=d["process"])
+    vals = [float(col(r)) if callable(col) else (float(np.median(lists_of(r, col))) if lists_of(r, col) else np.nan)
+            for r in d.to_dict("records")]
+    return estimate.samples(d.assign(_v=vals), "_v")
+
+
+def difference_points(st, graph):
+    """[(n, his difference / mean event time, lo, hi)]: the per-process ratio over the leases
+    (estimate.interval)."""
     out = []
-    for r in select_rows(st.df, "cycles", GPU, graph=graph, status="ok").sort_values("n").to_dict("records"):
-        per = lists_of(r, "_diff_ratio_json")
-        if len(per) >= 2:                                   # one value per process: the interval over them
-            v, lo, hi, _ = stats.median_ci(per)
-            out.append((int(r["n"]), float(v), float(lo), float(hi)))
-            continue
-        w, wo, ev = (np.asarray(lists_of(r, c)) for c in MS_COLUMNS)
-        i = rng.integers(0, len(w), (n_boot, len(w)))
-        b = (w[i].mean(1) - wo[i].mean(1)) / ev[i].mean(1)
-        lo, hi = np.quantile(b, [0.025, 0.975])
-        out.append((int(r["n"]), float((w.mean() - wo.mean()) / ev.mean()), float(lo), float(hi)))
+    for n in sorted(int(n) for n in select_rows(st.df, "cycles", GPU, graph=graph, status="ok")["n"]):
+        e = estimate.interval(per_process(st, "cycles", GPU, D._his_ratio, graph=graph, n=n))
+        out.append((n, *e))
     return out
 
 
@@ -100,18 +104,14 @@ def sm_points(st, col="event_ms_json"):
     return s["sm_granted"].to_numpy(float), [np.asarray(lists_of(r, col)) for r in s.to_dict("records")]
 
 
-def sm_slope(st, col="event_ms_json", n_boot=stats.N_BOOT):
-    """Least-squares slope of log(median time) on log(SMs), with a 95% interval from draws of each
-    count's median (stats.centre_draws over its repeats): (slope, lo, hi, points)."""
-    sms, ts = sm_points(st, col)
+def sm_slope(st, col="event_ms_json"):
+    """Slope of log(time) on log(SMs) with its 95% interval (estimate.slope: over the SM counts' per-process
+    values, the scatter between counts included): (slope, lo, hi, points)."""
+    sms = sorted(float(x) for x in select_rows(st.df, "sm_scaling", GPU, status="ok")["sm_granted"])
     if len(sms) < 2:
         return np.nan, np.nan, np.nan, len(sms)
-    x = np.log(sms) - np.log(sms).mean()
-    rng = np.random.default_rng(stats.RNG_SEED)
-    y = np.log([np.median(t) for t in ts])
-    draws = np.log(np.array([stats.centre_draws(t, rng, n_boot) for t in ts]))
-    lo, hi = stats.quantiles(x @ draws / (x @ x), stats.CONF)
-    return float(x @ y / (x @ x)), lo, hi, len(sms)
+    e = estimate.slope(sms, [per_process(st, "sm_scaling", GPU, col, sm_granted=x) for x in sms])
+    return e.value, e.lo, e.hi, len(sms)
 
 
 def fixed_part(st, col="event_ms_json"):
@@ -123,31 +123,19 @@ def fixed_part(st, col="event_ms_json"):
 
 # ------------------------------------------------------------------ Sec. 2.4: explorations and the race
 def ratio(st, num, den, n, col="event_ms_json", stage="explorations"):
-    """time(num) / time(den) at n, (median ratio, lo, hi).  Where both ran in two or more processes
-    the ratio is formed inside each process first and the interval is over those per-process ratios
-    (stats.paired_ratio_ci): both codes ran in the same process on the same lease, so the lease's
-    speed divides out.  (Until 2026-11-25 the two sides' medians were drawn independently; the
-    confirming batch 20261125-153000 showed that counting the lease's speed twice -- its p3 ran every
-    code ~1.3x slower than p1 at n = 1000 -- made a ratio that was > 1 in every process inconclusive.
-    notes/method-history.md.)  One process: over its repeats."""
-    a, b = (select_rows(st.df, stage, r, n=n, status="ok") for r in (num, den))
-    if a.empty or b.empty:
-        return np.nan, np.nan, np.nan
-    ra, rb = a.iloc[0].to_dict(), b.iloc[0].to_dict()
-    if nproc(ra) >= 2 and nproc(rb) >= 2:
-        pa, pb = lists_of(ra, "_procs_" + col), lists_of(rb, "_procs_" + col)
-        if pa and pb:
-            m, lo, hi, k = stats.paired_ratio_ci(pd.Series(lists_of(ra, col), index=pa),
-                                                 pd.Series(lists_of(rb, col), index=pb))
-            if k >= 2:
-                return m, lo, hi
-        return stats.ratio_ci(lists_of(ra, col), lists_of(rb, col))
-    return stats.ratio_ci(pooled_of(ra, col), pooled_of(rb, col))
+    """time(num) / time(den) at n with its 95% interval (estimate.ratio: paired inside each process that ran
+    both, over the leases)."""
+    return estimate.ratio(per_process(st, stage, num, col, n=n), per_process(st, stage, den, col, n=n))
 
 
 def ordering_points(st, slower, faster, sizes, col="event_ms_json"):
     """[(n, time(slower) / time(faster), lo, hi)]: the claim holds where the interval is above 1."""
     return [(int(n), *ratio(st, slower, faster, n, col)) for n in sizes]
+
+
+def ordering_basis(st, slower, faster, sizes, col="event_ms_json"):
+    """What :func:`ordering_points` rest on, in one clause (estimate.basis_text)."""
+    return estimate.basis_text([ratio(st, slower, faster, n, col) for n in sizes])
 
 
 def exploration_sizes(st, multiple=None):

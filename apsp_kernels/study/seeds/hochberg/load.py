@@ -119,7 +119,8 @@ def load(results="", recorded_only=False):
     provs = [json.loads((p / "provenance.json").read_text()) if (p / "provenance.json").exists() else {} for p in procs]
     if len(procs) > 1:
         provenance.check_batch(d, provs[0], pattern="*/provenance.json")     # ProvenanceError: one batch, one commit
-    raw = pd.concat([pd.read_csv(p / "results.csv").assign(process=p.name) for p in procs], ignore_index=True)
+    raw = pd.concat([pd.read_csv(p / "results.csv").assign(process=p.name, lease=v.get("boot_id") or d.name)
+                     for p, v in zip(procs, provs)], ignore_index=True)     # no boot id: the folder's one lease
     raw["variant"] = raw["variant"].astype(str)
     df, prov = collapse(raw), provs[0]
     when = prov.get("timestamp") if len(procs) == 1 else \
@@ -140,7 +141,7 @@ def collapse(raw):
     say so; ``_diff_ratio_json`` his difference / event time per process; ``_procs_*`` the process of
     each median in the list beside it."""
     if raw["process"].nunique() <= 1:
-        return raw.copy()
+        return raw.drop(columns=["lease"], errors="ignore")
     keys = [k for k in KEYS if k in raw]
     out = []
     for _, g in raw.groupby(keys, sort=False, dropna=False):
@@ -178,6 +179,7 @@ def collapse(raw):
             f = g["first_difference"].dropna()
             r["first_difference"] = f.iloc[0] if len(f) else None
         r.pop("process", None)
+        r.pop("lease", None)
         out.append(r)
     return pd.DataFrame(out)
 
@@ -220,18 +222,15 @@ def repeats_text(df):
 
 
 def single_run(df):
-    """The sentence every verdict carries: how many independent processes the intervals rest on
-    (``df``: every process's rows, with ``process``; :attr:`Study.raw`)."""
+    """The sentence every verdict carries: how many processes and machine leases the intervals rest on
+    (``df``: every process's rows, with ``process`` and ``lease``; :attr:`Study.raw`)."""
     k = df["process"].nunique() if "process" in df else 1
+    leases = df["lease"].nunique() if "lease" in df else k
     if k <= 1:
-        return (f"single run: one device process; intervals from the repeats within it ({repeats_text(df)} per point), "
-                "not from independent runs")
+        return (f"single run: one device process ({repeats_text(df)} repeats per point) on one lease: no interval over "
+                "independent leases")
     names = sorted(df["process"].unique(), key=lambda p: (int(re.sub(r"\D", "", p) or 0), p))
-    ok = df[df["status"].isin(_OK) & df["with_ms_json"].notna()] if "with_ms_json" in df else df.iloc[0:0]
-    per = ok.groupby([c for c in KEYS if c in ok], dropna=False)["process"].nunique()
-    alone = int((per < 2).sum())
-    return (f"{k} independent device processes ({', '.join(names)}), {repeats_text(df)} repeats per point in each: "
-            f"95% intervals over the processes' medians"
-            + (f", except at {alone} of {len(per)} timed points that ran in one process only (intervals from its repeats)"
-               if alone else "")
-            + ("; fewer than the 3 independent processes the study asks for, so the verdicts are provisional" if k < 3 else ""))
+    return (f"{k} device processes ({', '.join(names)}) on {leases} machine lease{'s' if leases != 1 else ''}, "
+            f"{repeats_text(df)} repeats per point in each: ratios paired inside each process, 95% intervals over "
+            "the leases" + ("; fewer than the 3 leases the study asks for, so the verdicts are provisional"
+                            if leases < 3 else ""))

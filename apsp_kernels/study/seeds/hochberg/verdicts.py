@@ -66,7 +66,8 @@ def verdict_rows(st, C):
                        if cid == "hochberg_padding_faster" and controls(st) else ""))
         rows.append(dict(r, matched_n=", ".join(map(str, sizes)), ours_kernel=_geo_text(pts), ours_end_to_end=_geo_text(e2e)))
     rows.append(V.evaluate(C["hochberg_works_to_20000"], df))
-    return rows
+    raw = st.raw if st.raw is not None else st.df
+    return V.with_leases(rows, raw["lease"].nunique() if "lease" in raw else 1)
 
 
 def diff_slope(st):

@@ -13,7 +13,7 @@ from ....io import catalogue
 from ...method import codes as codes_mod
 from ...show import figures as F
 from . import load as R
-from ...method import stats
+from ...method import estimate
 from .spec import density
 
 CLASSES = {"uniform": "s", "power_law": "o", "geometric": "^"}
@@ -62,7 +62,7 @@ def _times(ax, df, graphs, runs, unit="ms", time="end_to_end"):
             for i, g in enumerate(graphs):
                 r, how = R.runs(df, g, a, v, R.col_for(a, time))
                 if r.size and how == kind:
-                    m, l, h, _ = stats.median_ci(r)
+                    m, l, h = estimate.interval(r)
                     xs.append(i + (j - len(runs) / 2) * 0.06)
                     ys.append(m * k)
                     lo.append((m - (l if l == l else m)) * k)

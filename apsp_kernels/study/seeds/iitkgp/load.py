@@ -4,10 +4,10 @@ rows, and the verdict of every seed-001 claim (data/claims.yaml, ``notebook: 10_
 of :mod:`.rules`.  Where nothing was measured, every claim is *not testable* and says why, computed from
 what the folder holds.  The figures are :mod:`.iitkgp_figures`.
 
-Statistics as everywhere in the study: the unit of an interval is the independent process.  A code's
-time on a graph in one process is the median of its verified runs there (single-source codes: over every
-source and repeat, the same sources in every process); a speed-up is the ratio of two codes' medians with
-its 95% interval (stats.ratio_ci).  A code whose full run failed verification on a graph has no time there
+Statistics as everywhere in the study (method/estimate.py): a code's time on a graph in one process is the
+median of its verified runs there (single-source codes: over every source and repeat, the same sources in
+every process); a speed-up is the ratio of two codes' times, paired inside each process that ran both, with
+its 95% interval over the machine leases (an invocation's processes share one lease).  A code whose full run failed verification on a graph has no time there
 (the racy ``original`` SSSP excepted: its wrong runs are counted, never timed)."""
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from ....measure.provenance import same_source
 from ....algorithms import registry
 from ....io import catalogue
 from ...method import codes
-from ...method import stats
+from ...method import estimate
 from ...show.tables import fmt
 
 NB = "10_iitkgp"
@@ -67,11 +67,12 @@ def load(run_dir=None):
     for f in sorted(d.glob("*/results.csv")):
         t = harness.read_records(f)
         t["invocation"] = f.parent.name
-        frames.append(t)
         p = f.parent / "provenance.json"
         provs[f.parent.name] = json.loads(p.read_text()) if p.exists() else {}
+        t["lease"] = provs[f.parent.name].get("boot_id") or f.parent.name    # an invocation's processes share its lease
+        frames.append(t)
     df = pd.concat(frames, ignore_index=True)
-    # a process is independent of every other, in its invocation and in the batch's others
+    # a process is its own in its invocation; processes of one lease are clustered by the estimator
     df["process"] = df["invocation"] + ":" + df["process"].astype("Int64").astype(str)
     df["estimate"] = df.get("estimate", pd.Series(index=df.index, dtype=object)).fillna("measured")
     return Report(df, provs, d)
@@ -143,24 +144,28 @@ def label(df, graph):
 
 
 def runs(df, graph, algorithm, variant=None, col="wall_ms"):
-    """Per-process medians of one code's verified runs on one graph, and how it was timed: full runs
-    where at least two processes have them, else the sampled estimates, else what there is; (array,
-    'measured' | 'sampled' | 'failed' | None)."""
+    """Per-process medians of one code's verified runs on one graph, keyed by (lease, process)
+    (estimate.samples), and how it was timed: full runs where at least two processes have them, else the
+    sampled estimates, else what there is; (values, 'measured' | 'sampled' | 'failed' | None)."""
     d = df[(df["graph"] == graph) & (df["algorithm"] == algorithm)]
     if variant is not None:
         d = d[d["variant"].astype(str) == str(variant)]
     if d.empty:
-        return np.array([]), None
+        return _none(col), None
     exact = str(variant) not in map(str, registry.get(algorithm).inexact_variants)
     if exact and d.loc[d["estimate"] == "measured", "status"].isin(["failed_verification", "error"]).any():
-        return np.array([]), "failed"
+        return _none(col), "failed"
     g = timings.good(d)
     g = g.dropna(subset=[col]) if col in g else g.iloc[0:0]
     full, samp = g[g["estimate"] == "measured"], g[g["estimate"] == "sampled"]
     use = full if full["process"].nunique() >= 2 or samp.empty else samp
     if use.empty:
-        return np.array([]), None
-    return use.groupby("process")[col].median().to_numpy(float), str(use["estimate"].iloc[0])
+        return _none(col), None
+    return estimate.samples(use, col), str(use["estimate"].iloc[0])
+
+
+def _none(col):
+    return estimate.samples(pd.DataFrame({col: []}), col)
 
 
 def col_for(algorithm, time):
@@ -169,7 +174,7 @@ def col_for(algorithm, time):
 
 def fastest(df, graph, codes, time="end_to_end"):
     """The fastest of ``codes`` [(algorithm, variant)] on a graph by median: (runs, how, code)."""
-    best = (np.array([]), None, None)
+    best = (_none("wall_ms"), None, None)
     for a, v in codes:
         r, how = runs(df, graph, a, v, col_for(a, time))
         if r.size and (not best[0].size or np.median(r) < np.median(best[0])):
@@ -182,8 +187,9 @@ def ratio(df, graph, num, den, time="end_to_end"):
     dict(v, lo, hi, num/den codes and how they were timed), v NaN where either is missing."""
     a, ka, ca = fastest(df, graph, num, time)
     b, kb, cb = fastest(df, graph, den, time)
-    v, lo, hi = stats.ratio_ci(a, b) if a.size and b.size else (np.nan,) * 3
-    return dict(graph=graph, n=seed_n(graph), v=v, lo=lo, hi=hi, num=ca, den=cb, num_timed=ka, den_timed=kb)
+    e = estimate.ratio(a, b) if a.size and b.size else estimate.NONE
+    return dict(graph=graph, n=seed_n(graph), v=e.value, lo=e.lo, hi=e.hi, num=ca, den=cb, num_timed=ka, den_timed=kb,
+                leases=e.leases, paired=e.paired, est=e)
 
 
 def summary(df, stage):
@@ -195,13 +201,13 @@ def summary(df, stage):
         ok = timings.good(grp).dropna(subset=["wall_ms"])
         if bad and str(v) not in map(str, registry.get(a).inexact_variants):
             ok = ok.iloc[0:0]                              # an exact code that was wrong here has no time
-        r = ok.groupby("process")["wall_ms"].median().to_numpy(float)
-        med, lo, hi, _ = stats.median_ci(r) if r.size else (np.nan,) * 4
-        out.append(dict(graph=label(df, g), algorithm=a, variant=v, estimate=est, median=med, ci_lo=lo, ci_hi=hi,
-                        processes=len(r), runs=len(grp), failed=bad,
+        r = estimate.samples(ok, "wall_ms")
+        e = estimate.interval(r)
+        out.append(dict(graph=label(df, g), algorithm=a, variant=v, estimate=est, median=e.value, ci_lo=e.lo, ci_hi=e.hi,
+                        processes=len(r), leases=e.leases, runs=len(grp), failed=bad,
                         **{"skipped (count)": int((grp["status"] == "skipped").sum())}))
     return pd.DataFrame(out, columns=["graph", "algorithm", "variant", "estimate", "median", "ci_lo", "ci_hi", "processes",
-                                      "runs", "failed", "skipped (count)"])
+                                      "leases", "runs", "failed", "skipped (count)"])
 
 
 def race(df):

@@ -20,7 +20,7 @@ from .... import paths
 from ... import records
 from ....algorithms import registry
 from . import load as R
-from ...method import rules, stats
+from ...method import estimate, rules
 from ...method import verdicts as V
 from ...show.tables import fmt, interval
 
@@ -134,7 +134,7 @@ def density_trend(df, c):
             xs.append(float(df.loc[df["graph"] == g, "density"].dropna().iloc[0]))
             groups.append((b, a))
         pts.append(p)
-    s, lo, hi = stats.loglog_slope_ci(xs, groups) if len(xs) >= 3 else (np.nan,) * 3
+    s, lo, hi = estimate.slope(xs, groups) if len(xs) >= 3 else (np.nan,) * 3
     return rules.trend_rule(s, lo, hi, len(xs), claimed_sign=-1), pts, (s, lo, hi)
 
 
@@ -149,7 +149,8 @@ def _trend(df, c):
                 per.append(([cf for cf, _ in got], [r for _, r in got]))
             for cf in (factors[0], factors[-1]):
                 pts.append(dict(R.ratio(df, g, codes(c, "baseline"), [(c["algorithm"], cf)]), cf=cf))
-        s, lo, hi = stats.pooled_slope_ci(per)
+        s, lo, hi = estimate.slope([x for xs, _ in per for x in xs], [r for _, rs in per for r in rs],
+                                   groups=[i for i, (xs, _) in enumerate(per) for _ in xs])
         decided = rules.trend_rule(-s, -hi, -lo, max((len(x) for x, _ in per), default=0), claimed_sign=-1)
         row = V.evaluate(c, df, decided=decided)
         row.update(per_size="; ".join(f"{R.label(df, p['graph'])} CF {p['cf']}: {interval(p['v'], p['lo'], p['hi'])}"
@@ -194,7 +195,8 @@ def evaluate(rep, c):
             ([f"on stand-ins for {', '.join(stand)} (the real files were not in $APSP_DATA_DIR)"] if stand else [])
     if extra:
         row["reason"] = row["reason"] + "; " + "; ".join(extra)
-    return row
+    on = df.loc[(df["stage"] == c["stage"]) & df["graph"].isin(c["graphs"]), "lease"]
+    return V.with_leases([row], on.nunique())[0]
 
 
 def evaluate_all(rep, C=None):

@@ -190,6 +190,7 @@ def load(run_dir):
     if "samples" in df:
         df["samples"] = pd.to_numeric(df["samples"], errors="coerce")
     provs = [json.loads(p.read_text()) for p in sorted(run_dir.glob("provenance-*.json"))]
+    df["lease"] = df["process"].map(leases(run_dir)).fillna(run_dir.name)
     if provs:              # processes measured on separate machines are merged here: check again
         provenance.check_batch(run_dir, provs[0])
     prov = dict(provs[0]) if provs else {}
@@ -198,6 +199,16 @@ def load(run_dir):
     prov["process_timestamps"] = [p.get("timestamp") for p in provs]
     prov["machine_boots"] = len({p["boot_id"] for p in provs if p.get("boot_id")})   # 0: not recorded
     return df, prov
+
+
+def leases(run_dir):
+    """{process: machine lease} of a campaign folder: the boot id of each process's provenance.  A process
+    whose provenance records none is put on the folder's one lease (nothing shows its processes apart)."""
+    out = {}
+    for f in Path(run_dir).glob("provenance-*.json"):
+        p = json.loads(f.read_text())
+        out[int(f.stem.split("-")[1])] = p.get("boot_id") or Path(run_dir).name
+    return out
 
 
 def select(df, jobs):

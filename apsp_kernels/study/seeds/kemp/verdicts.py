@@ -189,13 +189,15 @@ _ROWS = {spec.CPU_NB: _rows_00, spec.TRAN_NB: _rows_01, spec.KK_NB: _rows_02, sp
 
 
 def notebook_rows(notebook, df, claims=None):
-    """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims: those above
-    that need their own quantity, then every other claim that data/claims.yaml gives the notebook,
-    decided by its kind's default measurement (a new claim needs no code here)."""
+    """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims, each decided by the rule
+    above that names it; a claim that data/claims.yaml gives the notebook and no rule names is *not testable*,
+    saying so."""
     C = claims or claims_mod.load()
     rows = _ROWS[notebook](df, C)
     done = {r["claim"] for r in rows}
-    return rows + [V.evaluate(c, df) for cid, c in C.items() if c.get("notebook") == notebook and cid not in done]
+    rows += [V.evaluate({**c, "testable_here": False, "not_testable_reason": "no rule of the campaign's verdicts "
+                         "names this claim yet"}, df) for cid, c in C.items() if c.get("notebook") == notebook and cid not in done]
+    return V.with_leases(rows, df["lease"].nunique() if "lease" in df else df["process"].nunique())
 
 
 def run_verdicts(run_dir):

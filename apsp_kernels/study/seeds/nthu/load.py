@@ -2,8 +2,8 @@
 NTHU variant on one GPU) and ``multi`` (P GPUs over NCCL), each invocation one independent process
 in its own ``data/results/<time>-nthu-{single,multi}/`` folder.  Loading, the seed's own tables,
 the tables in its shape, and one verdict row per ``nthu_*`` claim through :mod:`verdicts` and
-:mod:`rules`.  Intervals: over independent processes (:func:`stats.ratio_ci`) where both sides
-have two or more; otherwise the range of one process's repeats, and every reason says which."""
+:mod:`rules`.  Every ratio and interval is the study's one estimator's (method/estimate.py): paired inside
+each process, over the machine leases the processes ran on (each folder's provenance boot id)."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,8 @@ from ....measure.provenance import same_source
 from ....algorithms.gpu.fw_nthu import padded_size, parse_variant
 from ....algorithms.gpu.multi import schedule
 from ... import records
-from ...method import stats
+from ...method import estimate
+from ...method.estimate import Estimate
 from ...show.tables import fmt
 
 NB = "09_nthu"
@@ -64,6 +65,11 @@ def _provenance(d):
     return json.loads(f.read_text()) if f.exists() else {}
 
 
+def _lease(d):
+    """The machine lease a run folder's process ran on (its provenance's boot id; the folder where none)."""
+    return _provenance(d).get("boot_id") or Path(d).name
+
+
 def _gpu(d):
     return _provenance(d).get("gpu")
 
@@ -98,8 +104,8 @@ def confirmation(label="NTHU, two GPUs (seed 004)", root=None):
 def load(runs, kind):
     """Every record of ``runs`` with its ``process`` (the folder: one independent process each) and ``gpu``;
     single runs get bs, launch and update from the variant."""
-    frames = [pd.read_csv(d / f"nthu-{kind}.csv").assign(process=d.name, gpu=_gpu(d)).reset_index(names="job_row")
-              for d in runs]        # gpu: the model of card the row ran on (its process's provenance)
+    frames = [pd.read_csv(d / f"nthu-{kind}.csv").assign(process=d.name, gpu=_gpu(d), lease=_lease(d))
+              .reset_index(names="job_row") for d in runs]     # gpu: the model of card the row ran on
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if kind == "single" and len(df):
         df["bs"], df["launch"], df["update"] = zip(*df["variant"].map(parse_variant))
@@ -155,20 +161,19 @@ def commits_note(runs, root=None):
 
 
 def basis(df):
-    """How many independent processes and repeats the numbers rest on, as a sentence."""
+    """How many processes, leases and repeats the numbers rest on, as a sentence."""
     if df is None or df.empty:
         return "nothing measured"
     procs = df["process"].nunique()
+    leases = df["lease"].nunique() if "lease" in df else procs
     keys = [k for k in ("variant", "n", "n_gpus", "sync", "kernel") if k in df]
     reps = int(df.groupby(keys + ["process"]).size().max())
-    s = f"{procs} independent process{'es' if procs > 1 else ''} ({', '.join(sorted(df['process'].unique()))}) with up to {reps} repeat{'s' if reps > 1 else ''} per setting"
-    if procs >= 3:
-        return s + ": 95% intervals over the processes where a setting ran in two or more"
-    if procs == 2:
-        return (s + ": 95% intervals over the processes where a setting ran in both; fewer than the 3 independent "
-                "processes the verdicts issue asks for, so these verdicts are provisional")
-    return (s + ": intervals are the range of one process's repeats, not a 95% interval over processes; the "
-            "verdicts issue asks for at least 3 independent processes, so these verdicts are provisional")
+    s = (f"{procs} process{'es' if procs > 1 else ''} ({', '.join(sorted(df['process'].unique()))}) on {leases} machine "
+         f"lease{'s' if leases != 1 else ''}, up to {reps} repeat{'s' if reps > 1 else ''} per setting: ratios paired "
+         "inside each process, 95% intervals over the leases")
+    if leases < 2:
+        return s + "; one lease gives no interval"
+    return s + ("; fewer than the 3 leases the study asks for, so these verdicts are provisional" if leases < 3 else "")
 
 
 def medians(df, keys, col):
@@ -179,37 +184,31 @@ def medians(df, keys, col):
 
 # ------------------------------------------------------------------ statistics
 def samples(df, col, **sel):
-    """{process: values of ``col``} over the verified rows matching ``sel``."""
+    """One value per process (the median of its verified rows matching ``sel``), keyed by (lease, process):
+    estimate.samples."""
     if df is None or df.empty:
-        return {}
+        return estimate.samples(pd.DataFrame({col: []}), col)
     d = df[df["status"] == "ok"] if "status" in df else df
     for k, v in sel.items():
         d = d[d[k] == v]
-    return {p: g[col].to_numpy(float) for p, g in d.groupby("process") if g[col].notna().any()}
+    return estimate.samples(d, col)
 
 
 def ratio(num, den, factor=1.0):
-    """(median(num) / median(den) * factor, lo, hi): with >= 2 processes each side, the 95%
-    interval over the processes' medians; else the extremes of the repeats."""
-    if len(num) >= 2 and len(den) >= 2:
-        v, lo, hi = stats.ratio_ci([np.median(x) for x in num.values()], [np.median(x) for x in den.values()])
-        return v * factor, lo * factor, hi * factor
-    a = np.concatenate(list(num.values())) if num else np.array([])
-    b = np.concatenate(list(den.values())) if den else np.array([])
-    a, b = a[np.isfinite(a)], b[np.isfinite(b)]
-    if not a.size or not b.size:
-        return np.nan, np.nan, np.nan
-    return np.median(a) / np.median(b) * factor, a.min() / b.max() * factor, a.max() / b.min() * factor
+    """num / den * factor with its 95% interval over leases (estimate.ratio: paired where both ran in one
+    process)."""
+    e = estimate.ratio(num, den)
+    return Estimate(e.value * factor, e.lo * factor, e.hi * factor, e.leases, e.processes, e.paired)
 
 
 def points(df, pairs, col):
     """[(label, value, lo, hi)] for ``pairs`` = [(label, {numerator sel}, {denominator sel}, factor)]."""
-    out = []
-    for label, num, den, *f in pairs:
-        v = ratio(samples(df, col, **num), samples(df, col, **den), *(f or [1.0]))
-        if v[0] == v[0]:
-            out.append((label, *v))
-    return out
+    return [(label, *e) for label, e in estimates(df, pairs, col) if e.value == e.value]
+
+
+def estimates(df, pairs, col):
+    """[(label, Estimate)] of ``pairs`` (as :func:`points`), what the rows say they rest on."""
+    return [(label, ratio(samples(df, col, **num), samples(df, col, **den), *(f or [1.0]))) for label, num, den, *f in pairs]
 
 
 def span_of(pts):

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ....algorithms.gpu.fw_nthu import padded_size
 from ....algorithms.gpu.multi import schedule
-from ...method import rules, stats, verdicts as V
+from ...method import estimate, rules, verdicts as V
 from .load import BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, span_of, basis, points, ratio, samples
 from .scaling import weak_points
 from ...show.tables import fmt
@@ -148,12 +148,8 @@ def _basis(df, pairs):
 
 
 def _slope_groups(multi, T, n, num, den):
-    """One size's (numerator values, denominator values) for the slope: the processes' medians where
-    each side ran in two or more processes, else the repeats (as :func:`ratio`)."""
-    a, b = samples(multi, T, **num), samples(multi, T, **den)
-    if len(a) >= 2 and len(b) >= 2:
-        return [np.median(x) for x in a.values()], [np.median(x) for x in b.values()]
-    return (np.concatenate(list(a.values())) if a else np.array([]), np.concatenate(list(b.values())) if b else np.array([]))
+    """One size's (numerator, denominator) per-process values for the slope (estimate.slope)."""
+    return samples(multi, T, **num), samples(multi, T, **den)
 
 
 def _weak_beside(multi):
@@ -192,20 +188,20 @@ def _multi(c, multi):
         ns = sorted(set(multi.loc[(multi["n_gpus"] == 2) & (multi["variant"] == "row") & (multi["kernel"] == MULTI_KERNEL), "n"]))
         groups = {n: _slope_groups(multi, T, n, _m(n, 1, "row"), _m(n, 2, "row")) for n in ns}
         keep = [n for n in ns if len(groups[n][0]) and len(groups[n][1])]
-        # a size where a side has one value (one process, one repeat) has no spread: its median cannot be drawn, so
-        # the slope's interval is taken over the others (named in the reason) rather than lost (NaN) for all
-        single = [n for n in keep if min(len(groups[n][0]), len(groups[n][1])) < 2]
+        # a size whose ratio rests on one lease has no spread of its own: the slope is fitted over the others
+        # (named in the reason) rather than given no interval at all
+        single = [n for n in keep if estimate.ratio(*groups[n]).leases < 2]
         fit = [n for n in keep if n not in single]
         if len(fit) < 4:
-            return _missing(c, multi, f"one- and two-GPU pairs at 4 or more sizes with two or more solves each "
+            return _missing(c, multi, f"one- and two-GPU pairs at 4 or more sizes on two or more leases each "
                                       f"(row, bs 32; {len(fit)} found)")
-        slope = stats.loglog_slope_ci(fit, [groups[n] for n in fit])
+        slope = estimate.slope(fit, [groups[n] for n in fit])
         pairs = [(f"{n}, row", _m(n, 1, "row"), _m(n, 2, "row")) for n in keep]
         pts = points(multi, pairs, T)
         row = V.evaluate(c, multi, decided=rules.trend_rule(*slope, len(fit), +1), note=_basis(multi, pairs))
         if single:
-            row["reason"] += f"; n = {', '.join(map(str, single))} (one solve a side, no spread) shown, not in the slope"
-        share = [np.median([np.median(x) for x in samples(multi, "comm_share", **_m(n, 2, "row")).values()]) for n in (keep[0], keep[-1])]
+            row["reason"] += f"; n = {', '.join(map(str, single))} (one lease, no spread) shown, not in the slope"
+        share = [np.median(estimate.lease_values(samples(multi, "comm_share", **_m(n, 2, "row")))) for n in (keep[0], keep[-1])]
         row.update(per_size="; ".join(f"n={p[0].split(',')[0]}: {fmt(p[1])}x" for p in pts), ours_kernel=span_of(pts),
                    matched_n=", ".join(map(str, keep)),
                    reason=row["reason"] + f"; broadcast share on two GPUs {fmt(100 * share[0])}% at n = {keep[0]}, "
@@ -227,4 +223,6 @@ def _multi(c, multi):
 
 
 def rows(C, single, multi):
-    return single_rows(C, single) + multi_rows(C, multi)
+    def leases(df):
+        return df["lease"].nunique() if df is not None and len(df) and "lease" in df else 0
+    return V.with_leases(single_rows(C, single), leases(single)) + V.with_leases(multi_rows(C, multi), leases(multi))
