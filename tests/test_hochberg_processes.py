@@ -97,7 +97,8 @@ def test_his_difference_and_counts_over_processes(tmp_path):
     assert n == 10 and v == pytest.approx(1) and (lo, hi) == pytest.approx((1.0, 1.0))
     r = H.race(st)
     assert r["wrong runs without the barrier (count)"].iloc[0] == 6 and r["runs (count)"].iloc[0] == 9 and r["sizes"].iloc[0] == "31"
-    assert H.faithful_runs(st) == (0, 3 * (4 + 3)) and len(st.meas.df) == 3 + 3   # one time per process, GPU and CPU
+    assert H.faithful_runs(st) == (0, 3 * (4 + 3)) and len(st.meas.df) == 3 * (4 + 3)   # every run of every process
+    assert st.meas.df.groupby(["process", "lease"]).ngroups == 3
     t = H.cycles(st, "cycle_undirected")
     assert t["CPU (ms)"].iloc[0] == pytest.approx(1.1) and t["events (ms)"].iloc[0] == pytest.approx(2.0)
 

@@ -63,7 +63,9 @@ def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n
     rd = [estimate.ratio_draws(x, y, rng, n_boot) for x, y in zip(ta, tb)]     # a's time / b's, per size
     point = cross([d.value for d in rd])
     dr = np.array([d.draws for d in rd])                                       # sizes x draws
-    boots = [cross(dr[:, i]) if np.isfinite(dr[:, i]).all() else None for i in range(n_boot)]
+    if not np.isfinite(dr).all():         # a size on one lease: no draws, so no interval for the crossing
+        return point, (np.nan, np.nan), (ns[0], ns[-1])
+    boots = [cross(dr[:, i]) for i in range(n_boot)]
     return point, censored_interval(boots, ns[0], ns[-1]) if point is not None else None, (ns[0], ns[-1])
 
 

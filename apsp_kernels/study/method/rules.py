@@ -232,6 +232,10 @@ def crossover_rule(ours, claimed, tolerance, measured, ci=None, advantage="above
     if measured is None:
         return "not testable", "nothing measured"
     m_lo, m_hi = measured
+    if ci is not None and (ci[0] != ci[0] or ci[1] != ci[1]):
+        where = (f"no crossing up to n = {m_hi:g}" if ours is None else f"crossing near n = {ours:.0f}" if ours
+                 else "already crossed at the smallest size")
+        return "inconclusive", f"{where}, with no interval: a size's times rest on one lease"
     if up_to is not None:
         b_hi = min(b_hi, up_to)
         if m_hi >= up_to and ours is not None and ours > up_to and ci is not None and ci[0] <= up_to:

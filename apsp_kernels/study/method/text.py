@@ -55,6 +55,8 @@ def crossing_interval(lo, hi, measured):
     """A crossover's 95% interval as text, '[39, 131]'; an end among censored bootstrap draws
     (verdicts.censored_interval: 0 at or below the smallest size measured, inf beyond the largest)
     is said as such, '[<= 10, 131]', '[12653, > 16384]'."""
+    if lo != lo or hi != hi:
+        return "(no interval: one lease)"
     m_lo, m_hi = measured
     lo_text = f"<= {m_lo:g}" if lo == 0 else f"{lo:.0f}"
     hi_text = f"> {m_hi:g}" if hi == np.inf else f"{hi:.0f}"

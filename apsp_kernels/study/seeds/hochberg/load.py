@@ -86,7 +86,8 @@ def lists_of(r, col):
 
 def per_run(df):
     """One row per timed run (GPU: wall time with the kernel and its event time; CPU: its wall
-    time for both, a CPU has nothing to copy), in the campaign's columns."""
+    time for both, a CPU has nothing to copy), in the campaign's columns, with its process and lease where
+    ``df`` has them (every process's rows, :attr:`Study.raw`)."""
     out = []
     for r in df.to_dict("records"):
         w = lists_of(r, "with_ms_json")
@@ -94,7 +95,8 @@ def per_run(df):
         for a, b in zip(w, ev):
             out.append(dict(stage=r["stage"], algorithm=r["algorithm"], variant=str(r["variant"]), graph=r["graph"],
                             n=int(r["n"]), sms=r.get("sm_granted"), params="{}", estimate="measured", status=r["status"],
-                            verified=r["verified"], wall_ms=a, kernel_ms=b))
+                            verified=r["verified"], wall_ms=a, kernel_ms=b,
+                            **{k: r[k] for k in ("process", "lease") if k in r}))
     return pd.DataFrame(out)
 
 
@@ -128,7 +130,7 @@ def load(results="", recorded_only=False):
     note = (f"**RECORDED results** of `scripts/hochberg_measure.py`: measured on {prov.get('gpu')} with {prov.get('cpu')} "
             f"({prov.get('cpu_cores')} cores) from {when}, commit {str(prov.get('git_commit'))[:12]}, "
             f"in `{records.rel(d)}`; {single_run(raw)}. This notebook runs nothing on a GPU.")
-    return Study(df, prov, d, records.Measurements(per_run(df), prov, note, d, False, None, NB), raw, tuple(procs))
+    return Study(df, prov, d, records.Measurements(per_run(raw), prov, note, d, False, None, NB), raw, tuple(procs))
 
 
 def collapse(raw):
