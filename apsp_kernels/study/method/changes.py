@@ -91,3 +91,34 @@ def _batches_text(names):
         kind = "-".join(parts[2:]) or n
         groups.setdefault(kind, []).append(f"{parts[0][4:]}-{parts[1]}" if len(parts) >= 3 else n)
     return "; ".join(f"{k} {', '.join(v)}" for k, v in groups.items()) or "-"
+
+
+BEGIN = "<!-- analysis-changes: begin (rendered from data/analysis-changes.csv; do not edit here) -->"
+END = "<!-- analysis-changes: end -->"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "method.md"
+
+
+def rendered(text):
+    """The table between the markers of a page's text, or None where it has none."""
+    if BEGIN not in text or END not in text:
+        return None
+    return text.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
+
+
+def render_into(text, rows=None):
+    """``text`` with the table between its markers replaced by the record's."""
+    head, rest = text.split(BEGIN, 1)
+    return head + BEGIN + "\n" + markdown_table(rows) + "\n" + END + rest.split(END, 1)[1]
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(description="Render data/analysis-changes.csv into docs/method.md's table.")
+    ap.add_argument("--doc", default=str(DOC), help="the page holding the markers (default docs/method.md)")
+    a = ap.parse_args(argv)
+    doc = Path(a.doc)
+    doc.write_text(render_into(doc.read_text()))
+
+
+if __name__ == "__main__":
+    main()
