@@ -114,3 +114,23 @@ def test_no_page_says_the_method_unchanged_since_before_its_newest_change(name):
 @pytest.mark.parametrize("name", PAGES)
 def test_every_page_points_to_the_record(name):
     assert "analysis-changes" in _page_text(PAGES[name]), name
+
+
+def test_notebook_07_labels_its_runs_from_the_record(tmp_path):
+    from apsp_kernels.study.report import summary as S
+    rows = [r for r in ROWS if r["study"] in ("kemp", "all")]
+    last = changes.last_change(rows)["date"]
+    runs = []
+    for name, stamp in (("a", "2026-11-24T19:00:00+00:00"), ("b", "2026-11-24T20:50:00+00:00"),
+                        ("c", "2026-11-24T23:50:00+00:00"), ("d", "2099-01-01T00:00:00+00:00"),
+                        ("e", "2099-01-02T00:00:00+00:00")):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "provenance-0.json").write_text(json.dumps(dict(timestamp=stamp)))
+        runs.append(d)
+    label, got = S.stability_groups(runs[:3])[0]                 # like K and L: measured before later changes
+    assert got == runs[1:3] and label.startswith("Runs measured under one method (after f36cf3d")
+    assert "do not confirm the method as it is" in label
+    label, got = S.stability_groups(runs)[0]                     # two runs after the last change
+    assert got == runs[3:] and label.startswith("Confirming runs (measured after the method was last changed")
+    assert changes.when(changes.last_change(rows)) in label and last < "2099"

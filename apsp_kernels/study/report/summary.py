@@ -97,10 +97,9 @@ def stability_groups(current, superseded=(), study="kemp"):
     else:
         same = [r for r in current if starts[r] and starts[r] >= before["date"]]
         since = [c for c in changes.after(before["date"], rows) if c["kind"] in changes.METHOD_KINDS]
-        head = (f"Runs measured under one method (after the change of {changes.when(before)}, {before['commit']}); "
-                f"{len(since)} analysis changes came after them ({', '.join(c['commit'] for c in since)}), so they confirm "
-                "the method as it stood when they were measured, not as it is: data/analysis-changes.csv says what "
-                "each change moved", same)
+        head = (f"Runs measured under one method (after {before['commit']}, {changes.when(before)}), changed "
+                f"{len(since)} times after they had been measured ({', '.join(c['commit'] for c in since)}; "
+                "data/analysis-changes.csv), so they do not confirm the method as it is", same)
     return [head,
             ("Development runs (measured before that; they shaped the method and cannot confirm it)",
              [r for r in current if r not in head[1]]),
