@@ -94,7 +94,7 @@ def _page_text(path):
     return path.read_text()
 
 
-def test_the_checker_finds_the_sentences_that_were_wrong():
+def test_the_checker_finds_sentences_that_date_the_method_before_its_newest_change():
     newest = "2026-11-25T20:14:47+00:00"
     assert stale_statements("The rules were last changed on 2026-11-24 at 20:47 (`rules.METHOD_FIXED`).", newest)
     assert stale_statements("the method fixed at 20:47 on 2026-11-24", newest)
