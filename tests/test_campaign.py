@@ -188,14 +188,14 @@ def test_stability_table_keeps_superseded_runs_apart(tmp_path, monkeypatch):
     pd.DataFrame(dict(claim=["tran_fw_vs_fw", "kk_vs_fw", "hochberg_syncthreads_needed"],
                       verdict=["reproduced"] * 3)).to_csv(d / "verdicts.csv", index=False)
     assert list(S.verdict_table(current).index) == ["tran_fw_vs_fw", "kk_vs_fw"]
-    # only runs measured after the method was fixed can confirm it
+    # only runs measured after the method was last changed can confirm it
     from apsp_kernels.study.method import rules
     early, late = current
     for d, stamps in ((early, ["2000-01-01T00:00:00+00:00", "2099-01-01T00:00:00+00:00"]),
                       (late, ["2099-01-01T00:00:00+00:00", "2099-01-02T00:00:00+00:00"])):
         for i, t in enumerate(stamps):
             (d / f"provenance-{i}.json").write_text(json.dumps(dict(timestamp=t)))
-    assert rules.METHOD_FIXED < "2099" and not S.measured_after_method(early) and S.measured_after_method(late)
+    assert rules.METHOD_LAST_CHANGED < "2099" and not S.measured_after_method(early) and S.measured_after_method(late)
 
 
 def test_reference_run_refuses_a_dirty_tree(tmp_path):

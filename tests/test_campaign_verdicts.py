@@ -12,7 +12,7 @@ from apsp_kernels.study.seeds.kemp.spec import NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "data" / "results" / "20261124-235000-paper-campaign"     # L, its verdicts.csv rendered by the notebooks
-CONFIRMING = (ROOT / "data" / "results" / "20261124-205000-paper-campaign", RUN)    # K and L: after rules.METHOD_FIXED
+CONFIRMING = (ROOT / "data" / "results" / "20261124-205000-paper-campaign", RUN)    # K and L: measured after f36cf3d
 CHANGED_SINCE = set()                                                  # claims whose quantity or text changed since
 
 
@@ -40,18 +40,30 @@ def test_a_recorded_run_gives_the_notebooks_verdicts(run):
     pd.testing.assert_series_equal(ours.loc[same, "reason"], published.loc[same, "reason"])
 
 
-def test_the_confirming_pair_was_measured_after_the_method_and_agrees_at_every_campaign_claim():
-    """The stability criterion notebook 07 reports: two runs measured after the method was last fixed,
-    no verdict of the campaign's claims differing between them (README, notes/method-history.md)."""
+def test_the_reference_pair_was_measured_under_one_method_changed_since_and_agrees_at_every_campaign_claim():
+    """The stability criterion notebook 07 reports: two runs measured under one method, no verdict of the
+    campaign's claims differing between them; and what is true of that method (data/analysis-changes.csv):
+    the last change before K and L came before both, and the method changed again after both, so they are not
+    runs measured after its last change."""
+    from apsp_kernels.study.method import changes
     from apsp_kernels.study.report import summary as S
-    assert all(S.measured_after_method(r) for r in CONFIRMING)
+    rows = [r for r in changes.load() if r["study"] in ("kemp", "all")]
+    start = min(S.run_start(r) for r in CONFIRMING)
+    before = changes.last_before(start, rows)
+    assert before["commit"] == "f36cf3d" and all(S.measured_after_method(r, since=before["date"]) for r in CONFIRMING)
+    later = [r for r in changes.after(start, rows) if r["kind"] in changes.METHOD_KINDS]
+    assert {"0c2fe72", "442fea1"} <= {r["commit"] for r in later}
+    assert not any(S.measured_after_method(r) for r in CONFIRMING)
+    current, superseded = S.recorded_runs("paper")
+    label, runs = S.stability_groups(current, superseded)[0]
+    assert runs == list(CONFIRMING) and "f36cf3d" in label and "0c2fe72" in label and "fixed" not in label
     wide = S.verdict_table(list(CONFIRMING))
     C = claims.load()
-    # the 30 claims that existed when the method was fixed; those added on 2026-11-25 (``added``) after K
+    # the 30 claims that existed when K and L were measured; those added on 2026-11-25 (``added``) after K
     # and L were measured are outside the criterion, and one of them differs between the two runs
-    before = [cid for cid in wide.index if not C[cid].get("added")]
-    assert len(before) == 30 and wide.loc[before, "same"].all()
-    assert set(wide.index) - set(before) == {cid for cid, c in C.items() if c.get("added") and c["notebook"] in NOTEBOOKS}
+    before_claims = [cid for cid in wide.index if not C[cid].get("added")]
+    assert len(before_claims) == 30 and wide.loc[before_claims, "same"].all()
+    assert set(wide.index) - set(before_claims) == {cid for cid, c in C.items() if c.get("added") and c["notebook"] in NOTEBOOKS}
     assert not wide.loc["kk_speedup_rises_104_to_153", "same"]
 
 

@@ -1,6 +1,8 @@
 """The studies with their own measurement (seeds 001, 002, 004): each independent batch's verdicts side by
 side (apsp_kernels.study.report.batches, over the registry's studies that declare confirming batches), the
 recorded table recomputed from the records, and the pieces that word it."""
+import json
+
 import pandas as pd
 import pytest
 
@@ -84,3 +86,58 @@ def test_the_recorded_table_is_what_the_records_give():
     pd.testing.assert_frame_equal(recorded.astype(str).reset_index(drop=True), again.reset_index(drop=True))
     two = recorded[recorded["batch 2"] != ""]
     assert len(two) >= 26 and set(two["study"]) == {c.label for s in B.confirming_studies() for c in s.confirming}
+
+
+def _unit(folder, boot, csv_text=None):
+    folder.mkdir(parents=True)
+    (folder / "provenance.json").write_text(json.dumps({"boot_id": boot}))
+    if csv_text:
+        (folder / "results.csv").write_text(csv_text)
+    return folder
+
+
+def test_a_batch_says_how_many_processes_ran_on_how_many_leases(tmp_path):
+    # IIT Kharagpur's shape: one folder a batch, an invocation of 3 processes a stage
+    inv = tmp_path / "b-iitkgp"
+    _unit(inv / "apsp", "lease-a", "stage,process,n\napsp,0,10\napsp,1,10\napsp,2,10\n")
+    _unit(inv / "sssp-geo", "lease-b", "stage,process,n\nsssp,0,10\nsssp,1,10\nsssp,2,10\n")
+    us = B.units([inv])
+    assert [(u["name"], u["lease"], u["processes"]) for u in us] == [("apsp", "lease-a", 3), ("sssp-geo", "lease-b", 3)]
+    assert B.serving({"stage": "apsp"}, us) == us[:1]
+    assert B.leases_text(us[:1]) == "3 processes on 1 lease (shared: lease lease-a: apsp, 3 processes)"
+    assert B.leases_text(us).startswith("6 processes in 2 runs on 2 leases (shared: ")
+    # NTHU's shape: one run a folder; a claim of n = 6000 rests on the runs that measured it
+    runs = [_unit(tmp_path / name, boot, f"n\n{n}\n") for name, boot, n in
+            (("r1-nthu-multi", "L1", 6000), ("r2-nthu-multi", "L1", 6000), ("r3-nthu-multi", "L1", 2048),
+             ("r4-nthu-multi", "L2", 6000))]
+    us = B.units(runs)
+    stage = B.serving({"paper_n": [6000]}, us, {6000})
+    assert [u["name"] for u in stage] == ["r1-nthu-multi", "r2-nthu-multi", "r4-nthu-multi"]
+    assert B.leases_text(stage) == "3 processes on 2 leases (shared: lease L1: r1-nthu-multi, r2-nthu-multi)"
+    assert [u["name"] for u in B.serving({"paper_n": []}, us, {6000})] == ["r3-nthu-multi"]
+    assert B.leases_text(B.units([_unit(tmp_path / "p1", "L9")])) == "1 process on 1 lease"
+
+
+def test_a_change_after_a_batch_was_measured_is_disclosed_in_the_rows_it_names():
+    rows = [dict(date="2026-11-25T15:57:11+00:00", commit="abc1234", kind="statistic", study="s", change="ratio paired",
+                 claims=["x"], batches_before=["b1", "b2"], moved="x: inconclusive -> reproduced in b2", disclosed="notes")]
+    us = [dict(name="p1", lease="L1", processes=1, stages=set(), sizes=set())]
+    text = B.disclosed({"id": "x"}, us, ["b2"], rows)
+    assert text == ("1 process on 1 lease; 2026-11-25 15:57 UTC, abc1234 (statistic), after runs of this batch had been "
+                    "measured: ratio paired; moved: x: inconclusive -> reproduced in b2")
+    assert B.disclosed({"id": "y"}, us, ["b2"], rows) == "1 process on 1 lease"        # another claim
+    assert B.disclosed({"id": "x"}, us, ["b3"], rows) == "1 process on 1 lease"        # a batch measured after it
+
+
+def test_the_recorded_table_discloses_the_forking_paths_the_records_show():
+    """The post-hoc pairing of Hochberg's ratio, the two-GPU batch completed after its interim verdicts, and the
+    shared leases of IIT Kharagpur's invocations and of the 2 x H100 batch's stage runs, in the rows they touch."""
+    t = B.load_table()
+    if t is None:
+        pytest.skip("no recorded confirming-batches.csv")
+    d = t.set_index("claim")["disclosed"]
+    assert "7b62269 (statistic)" in d["hochberg_rows_faster_than_columns"]
+    assert "890fee7 (stopping)" in d["nthu_stage_comm_share"] and "interim verdicts" in d["nthu_stage_comm_share"]
+    assert "batch 2: 3 processes on 1 lease" in d["iitkgp_blocked_fw"]
+    assert "batch 2: 3 processes on 2 leases (shared: lease 103d5169: 20261125-220255-nthu-multi, 20261125-220416" \
+           in d["nthu_stage_comm_share"]

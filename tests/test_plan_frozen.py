@@ -14,11 +14,11 @@ from apsp_kernels.study.seeds.kemp import spec as plan, profiles
 # sha256 over the jobs of plan.campaign_jobs(profile), one JSON line per job.  A change here is a change
 # of the campaign: new studies measure their own jobs (scripts/hochberg_measure.py), never by adding to
 # these.  Changed once since commit 6ec0e68 (the runs 20261123-013000 and -041000), by a change of the method
-# (rules.METHOD_FIXED): the dense GPU codes' jobs at n <= rounds_n are timed in interleaved rounds
+# (1577681, data/analysis-changes.csv): the dense GPU codes' jobs at n <= rounds_n are timed in interleaved rounds
 # (Job.rounds, profile keys rounds / rounds_n; plan.schedule).  At 6ec0e68 the digests were smoke 52b2e4c4,
 # quick f699d2f0, paper df266871, full be31518b (same job counts).  Then, before any run under that method, the paper
 # profile's ooc_extra (Kemp's n = 6144 and 10240 for the out-of-core slow-down pair: 4 more jobs; paper was
-# 301 jobs, 53acefb5).  Then (METHOD_FIXED 2026-11-24 15:20) corrected_cap: Harish's corrected variant, Katz &
+# 301 jobs, 53acefb5).  Then (6fba6da, 2026-11-24 15:23) corrected_cap: Harish's corrected variant, Katz &
 # Kider's divisor, also at n = 3072, 4096, 8192 (paper was 305 jobs, 1e7b1325).
 FROZEN = {
     "smoke": (128, "09469dc1772121046e2e9cea7fbc0f3b8c462b0310df29955c575109ac495a55"),

@@ -31,7 +31,7 @@ class Batch:
 
 @dataclass(frozen=True)
 class Confirming:
-    """How a study's confirming batches (measured again under the fixed method, each independent) are compared claim
+    """How a study's confirming batches (measured again, each independent) are compared claim
     by claim: report/batches.py -> data/results/confirming-batches.csv."""
     label: str                  # the study as that table names it
     batches: Callable           # roots -> [Batch], oldest first (``files``: the run folders a batch pools)

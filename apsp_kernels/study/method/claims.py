@@ -2,8 +2,9 @@
 quantity it divides, the paper's sizes and a tolerance.  The tolerances were not declared before
 measuring: the 1.25 tolerances arrived in 7d86f8f (22 Nov 21:21), after paper batch 20261122-200000
 had been committed (20:08); harish_time_growth was added in that same commit; the crossover factor 2
-(3e82503, 18:51) came after the quick sweep to 8,192; no value changed after 7d86f8f; the method was
-fixed 2026-11-24 20:47.  :func:`tolerance_set` gives each claim's entry of ``tolerance_history``.
+(3e82503, 18:51) came after the quick sweep to 8,192; no value changed after 7d86f8f.  Every later change
+of the analysis, with its date and the verdicts it moved, is in data/analysis-changes.csv
+(:mod:`.changes`).  :func:`tolerance_set` gives each claim's entry of ``tolerance_history``.
 The rules that decide a verdict live in :mod:`apsp_kernels.study.method.rules`."""
 from __future__ import annotations
 

@@ -17,26 +17,24 @@ A claim over a grid of the paper's sizes (Kemp's graphs, every 1024 vertices; cl
 :func:`grid_places`, not of the sizes we happened to time.
 
 How the method came to be (each change, the runs that prompted it, what it moved):
-notes/method-history.md.  Verdicts of runs measured before ``METHOD_FIXED`` are development data.
+notes/method-history.md; every change with its date, the batches measured before it and the verdicts
+it moved: data/analysis-changes.csv (:mod:`.changes`).
 """
 from __future__ import annotations
 
 import math
 
+from . import changes
 from .stats import grid_neighbours
 from ..show.tables import fmt
 from .text import crossing_interval
 # the rules of an ordering, an existence and an occurrence claim live in order_rules.py; rules.<name> as before
 from .order_rules import SHARE, exists_rule, occurrence_rule, ordering_rule  # noqa: F401
 
-# When the method (these rules, stats.py's intervals, the campaign's design) was last fixed: only
-# reference runs measured after it confirm that verdicts are stable (notebook 07).
-METHOD_FIXED = "2026-11-24T20:47:00+00:00"    # range claims over Kemp's whole grid; growth paired inside each process
-# (2026-11-24T15:20: averages over Kemp's whole grid (bracketed); corrected Harish to 8192)
-# (2026-11-23T11:05: + 20 satellite processes, Harish atomic at 1024 and 21504)
-# (05:35:15: + ooc_extra sizes; dense GPU runs at n <= 4096 in interleaved rounds; density paired)
-# (05:21:03: rounds and the paired density claim, without ooc_extra)
-# (before: "2026-11-23T00:45:00+00:00", paper: 5 processes, each on its own lease)
+# When the method (these rules, stats.py's intervals, the quantities, the tolerances, the campaign's design,
+# the claim inventory) was last changed: the newest such row of data/analysis-changes.csv, read, not written
+# here.  A run measured before it was judged by rules chosen with its data, or some like it, in view.
+METHOD_LAST_CHANGED = changes.last_change()["date"]
 
 from ..words import VERDICTS  # noqa: E402,F401  (the verdict words, defined once)
 

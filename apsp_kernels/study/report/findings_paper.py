@@ -28,9 +28,10 @@ LIMITS = (
     "harish_time_growth was added in that same commit. The crossover factor 2 arrived in 3e82503 (18:51) "
     "after the quick sweep up to 8,192 vertices. No tolerance value changed after 7d86f8f. "
     "They were therefore not declared before measuring.",
-    "Stability is not validity: the method was last changed on {method_fixed}; each change since 23 Nov "
-    "followed a verdict that flipped between runs, so agreement between runs measures the method's stability "
-    "under the data it was tuned on, not that the verdicts are right.",
+    "Stability is not validity: the method was last changed on {method_changed} (data/analysis-changes.csv "
+    "dates each change and the verdicts it moved); the changes of "
+    "23-24 Nov followed verdicts that flipped between runs, so agreement between runs measures the method's "
+    "stability under the data it was tuned on, not that the verdicts are right.",
     "Leases are the independent unit: processes that ran on the same machine lease share its speed; "
     "intervals that treat each process as independent are too narrow where several processes share a lease.",
     "A claim judged only within the tolerance (the interval excludes the paper's number) is shown as such "
@@ -104,7 +105,7 @@ def page(v, claims=None, forest_src=None):
     claims = claims if claims is not None else claims_mod.load()
     said = FT.sentences(v, claims)
     seeds = sorted({FT.seed_of((claims.get(c) or {}).get("where", w)) for c, w in zip(v["claim"], v["where"])})
-    limits = "".join(f"<li>{html.escape(t.format(method_fixed=rules.METHOD_FIXED[:16].replace('T', ' ') + ' UTC'))}</li>"
+    limits = "".join(f"<li>{html.escape(t.format(method_changed=rules.METHOD_LAST_CHANGED[:16].replace('T', ' ') + ' UTC'))}</li>"
                      for t in LIMITS)
     forest = (f'<figure><img src="{forest_src or FI.FOREST_PNG}" alt="{html.escape(forest_mod.alt_text(v))}">'
               "<figcaption>Every claim with a number: ours / paper's, log axis (as on the index).</figcaption></figure>"

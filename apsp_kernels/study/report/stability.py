@@ -7,7 +7,7 @@ has), compute every verdict of the draw, and count how often each claim's verdic
 of the run under test.  A claim that agrees in, say, 1 draw of 4 will most likely flip in the next
 run: its rule or its measurement needs more precision first.
 
-Only processes measured under the same method (``rules.METHOD_FIXED``) belong in one pool: mixing
+Only processes measured under the same measurement design belong in one pool: mixing
 runs of another plan gives draws with sizes or rounds that neither plan measured.  Satellite
 processes (profiles, key ``satellites``: a few codes and sizes only) form a pool of their own:
 each draw takes ``k`` main processes and ``satellites`` satellites, distinct, from the two pools

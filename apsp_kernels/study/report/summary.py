@@ -64,12 +64,46 @@ def recorded_runs(profile):
     return [r for r in runs if not (r / SUPERSEDED).exists()], [r for r in runs if (r / SUPERSEDED).exists()]
 
 
-def measured_after_method(run_dir):
-    """Whether every process of a run began after the method (rules.METHOD_FIXED) was fixed: only
-    such runs can confirm that the verdicts are stable; earlier ones were development data."""
-    from ..method import rules
+def run_start(run_dir):
+    """When the first process of a recorded run began (its provenance timestamps, UTC ISO), or None."""
     stamps = [json.loads(p.read_text()).get("timestamp") or "" for p in Path(run_dir).glob("provenance-*.json")]
-    return bool(stamps) and min(stamps) >= rules.METHOD_FIXED
+    stamps = [t for t in stamps if t]
+    return min(stamps) if stamps else None
+
+
+def measured_after_method(run_dir, since=None):
+    """Whether every process of a run began after the method was last changed (rules.METHOD_LAST_CHANGED,
+    read from data/analysis-changes.csv), or after ``since``: only such runs can confirm that the verdicts
+    are stable; a run measured before a change was judged by rules chosen with data in view."""
+    from ..method import rules
+    start = run_start(run_dir)
+    return start is not None and start >= (since or rules.METHOD_LAST_CHANGED)
+
+
+def stability_groups(current, superseded=(), study="kemp"):
+    """The recorded runs notebook 07 sets side by side, as (label, runs), the labels computed from
+    data/analysis-changes.csv: the runs measured after the method was last changed where there are two;
+    else the newest runs measured under one method, with the analysis changes that came after them; then
+    the earlier (development) runs and the superseded ones.  Only the changes of ``study`` (or of every
+    study) count."""
+    from ..method import changes
+    rows = [r for r in changes.load() if r["study"] in (study, "all")]
+    starts = {r: run_start(r) for r in current}
+    last = changes.last_change(rows)
+    latest = [r for r in current if starts[r] and starts[r] >= last["date"]]
+    before = changes.last_before(max(t for t in starts.values() if t), rows) if any(starts.values()) else None
+    if len(latest) >= 2 or before is None:
+        head = (f"Confirming runs (measured after the method was last changed, {changes.when(last)}, {last['commit']})", latest)
+    else:
+        same = [r for r in current if starts[r] and starts[r] >= before["date"]]
+        since = [c for c in changes.after(before["date"], rows) if c["kind"] in changes.METHOD_KINDS]
+        head = (f"Runs measured under one method (after {before['commit']}, {changes.when(before)}), changed "
+                f"{len(since)} times after they had been measured ({', '.join(c['commit'] for c in since)}; "
+                "data/analysis-changes.csv), so they do not confirm the method as it is", same)
+    return [head,
+            ("Development runs (measured before that; they shaped the method and cannot confirm it)",
+             [r for r in current if r not in head[1]]),
+            ("Superseded runs (measured under an older method, kept for comparison)", list(superseded))]
 
 
 def verdict_table(runs):
