@@ -206,6 +206,8 @@ def _solve(a):
         raise GraphError(f"{a.graph}: --algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
                          "solve takes an APSP code (python -m apsp_kernels list)")
     if g.has_negative and not al.negative_weights:
+        from .core.negative_cycle import refuse_negative_cycle
+        refuse_negative_cycle(g)
         raise GraphError(f"{a.graph}: --algorithm {al.name} needs non-negative edge weights (min weight "
                          f"{int(g.weights.min())}); use --algorithm auto or one that takes negative weights")
     n2 = g.n * g.n                                        # verification (scipy float64 + int32) and the float64 copy

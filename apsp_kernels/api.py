@@ -14,6 +14,7 @@ from . import costs, gpu_device
 from .algorithms import registry
 from .algorithms.cpu import wide as W
 from .core.graph import INF, Graph, GraphError
+from .core.negative_cycle import refuse_negative_cycle
 from .core.memory import require_host
 from .placement import as_dtype, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
 from .core.predecessors import predecessors as _predecessors
@@ -280,6 +281,7 @@ def _admit(g, algo, variant, want_pred, dtype):
         raise ValueError(f"{algo.name}: variant {variant!r} is not one that returns exact distances "
                          f"({', '.join(map(str, algo.exact_variants))})")
     if not algo.negative_weights and g.has_negative:
+        refuse_negative_cycle(g)
         raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
     check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
 

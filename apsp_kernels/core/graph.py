@@ -184,6 +184,8 @@ class Graph:
     def require_non_negative(self, who):
         """The one refusal of a negative weight by a code that cannot take one (Dijkstra, Harish, ...)."""
         if self.has_negative:
+            from .negative_cycle import refuse_negative_cycle
+            refuse_negative_cycle(self)          # a negative cycle is named as one, whoever refuses the weights
             raise GraphError(f"{who} needs non-negative edge weights (min weight {int(self.weights.min())})")
 
     def edges(self):
