@@ -88,7 +88,7 @@ def _one_line(e, a):
     from .core.distances import NegativeCycleError
     from .core.memory import HostMemoryError
     msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-    if isinstance(e, NegativeCycleError) and getattr(a, "graph", None):
+    if isinstance(e, NegativeCycleError) and getattr(a, "_graph", None) is not None:     # found by the solve
         msg = f"{a.graph}: {_cycle_text(e, a)}"
     elif isinstance(e, (MemoryError, HostMemoryError)) and getattr(a, "graph", None):
         msg = f"{a.graph}: {msg}"                      # which input did not fit

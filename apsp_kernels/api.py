@@ -13,10 +13,10 @@ import numpy as np
 from . import costs, gpu_device
 from .algorithms import registry
 from .algorithms.cpu import wide as W
-from .core.graph import INF, Graph, GraphError
+from .core.graph import INF, Graph, GraphError, dense_edges
 from .core.negative_cycle import refuse_negative_cycle
 from .core.memory import require_host
-from .placement import as_dtype, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
+from .placement import as_dtype, as_float, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
 from .core.predecessors import predecessors as _predecessors
 from .core.sources import as_sources
 from .core.wide import INF64, WideGraph
@@ -28,13 +28,13 @@ DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are a
 
 def as_graph(graph, directed=True, weight="weight", unweighted=False, dtype="auto"):
     """A :class:`Graph` (int32 weights) from a Graph, a scipy sparse matrix (stored inf/NaN: no edge, as scipy
-    reads them), a dense numpy array (0, inf and NaN are 'no edge', as in scipy) or a networkx graph (``weight``:
-    the edge attribute); with ``dtype="auto"`` a :class:`WideGraph` where int32 cannot hold it exactly (float
-    weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1, as scipy's ``unweighted``."""
+    reads them), a dense or masked numpy array (as scipy reads them: :func:`~.core.graph.dense_edges`) or a
+    networkx graph (``weight``: the edge attribute); with ``dtype="auto"`` a :class:`WideGraph` where int32
+    cannot hold it exactly (float weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1, as scipy's ``unweighted``."""
     g = _as_graph(graph, directed, weight, unweighted, dtype)
     if isinstance(g, WideGraph) and "scipy_edges" not in g.meta:     # scipy's 'auto' counts the caller's edges
         import scipy.sparse as sp
-        stored = (graph.nnz if sp.issparse(graph) else int(((graph != 0) & np.isfinite(graph)).sum())
+        stored = (graph.nnz if sp.issparse(graph) else int(dense_edges(graph)[1].sum())
                   if isinstance(graph, np.ndarray) else g.m if directed else g.m // 2)
         g.meta["scipy_edges"] = stored
     return g
@@ -58,9 +58,8 @@ def _as_graph(graph, directed, weight, unweighted, dtype):
             graph = sp.csr_matrix((np.ones(int(keep.sum()), np.int8), (rows[keep], c.indices[keep])), shape=c.shape)
         return Graph.from_scipy(graph, directed=directed, dtype=dtype)
     if isinstance(graph, np.ndarray):
-        if unweighted and graph.ndim == 2:
-            edge = (graph != 0) & np.isfinite(graph) if graph.dtype.kind == "f" else graph != 0
-            graph = edge.view(np.int8)
+        if unweighted and graph.ndim == 2:           # the edges the weighted reading sees, each of weight 1
+            graph = dense_edges(graph)[1].view(np.int8)
         return Graph.from_dense(graph, directed=directed, dtype=dtype)
     if hasattr(graph, "is_directed") and hasattr(graph, "nodes") and hasattr(graph, "edges"):
         g = Graph.from_networkx(graph, weight=None if unweighted else weight, dtype=dtype)
@@ -165,7 +164,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments, same order).
 
     ``csgraph``: a Graph, a scipy sparse matrix (every stored entry an edge, explicit zeros included; stored inf
-    and NaN are no edge), a dense array (0, inf, NaN: no edge) or a networkx graph (``weight``: its attribute).
+    and NaN are no edge), a dense array (0, |w| <= 1e-8, inf, NaN: no edge, as scipy), a masked array (masked:
+    no edge) or a networkx graph (``weight``: its attribute).
     Weights: integers (exact, int32 kernels where every path fits the int32 bound, else int64 on the CPU), or
     floats (float64 on the CPU through scipy's own code: exactly scipy's answer; the int32-only GPU codes never
     see them, and naming one is an error).  Integer-valued floats are integers: exact, any code.
@@ -295,7 +295,8 @@ def _solve_rows(g, algo, sources, want_pred, dtype):
             raise ValueError(f"a graph of float weights has float distances: dtype {np.dtype(dtype)} cannot hold them")
         out = algo.rows(g, sources, want_pred)
         d, pred = out if want_pred else (out, None)
-        return np.atleast_2d(d).astype(dtype, copy=False), (np.atleast_2d(pred).astype(np.int32) if want_pred else None)
+        d = np.atleast_2d(d)
+        return as_float(d, dtype, np.isfinite(d)), (np.atleast_2d(pred).astype(np.int32) if want_pred else None)
     d = algo.rows(g, sources)
     pred = _predecessors(g, d, sources) if want_pred else None
     return as_dtype(d, dtype, INF64), pred

@@ -176,6 +176,7 @@ def test_cpu_auto_picks_fw_for_dense_graphs_and_dijkstra_for_sparse_ones():
 def test_dense_conversion_is_the_edge_list_conversion():
     rng = np.random.default_rng(4)
     a = np.where(rng.random((60, 60)) < 0.3, rng.integers(-5, 9, (60, 60)), 0)
+    np.fill_diagonal(a, np.abs(np.diagonal(a)))            # self-loops dropped (a negative one: a negative cycle)
     r, c = np.nonzero(a)
     assert Graph.from_dense(a) == Graph.from_edges(60, r[::-1], c[::-1], a[r, c][::-1])    # unsorted: sorted
 
@@ -257,3 +258,39 @@ def test_a_negative_self_loop_is_a_negative_cycle_and_minus_inf_is_refused():
         csgraph.shortest_path(a, "J")
     with pytest.raises(GraphError, match="not finite"):                       # scipy: -inf distances
         ak.shortest_paths(sp.csr_matrix(([-np.inf], ([0], [1])), shape=(2, 2)))
+
+
+@pytest.mark.parametrize("method", ["auto", "FW", "D", "BF", "J"])
+def test_a_masked_array_keeps_its_mask(method):
+    """Masked entries are no edge (np.asarray dropped the mask: 7 where scipy gives inf); every unmasked entry is an
+    edge, zeros included, as scipy's D, BF and J read one (scipy's FW drops unmasked zeros)."""
+    m = np.ma.masked_array([[0., 7], [1, 0]], mask=[[0, 1], [0, 0]])
+    same_as_scipy(m, method)
+    z = np.ma.masked_array([[0., 0, 5], [1, 0, 0], [0, 0, 0]], mask=[[0, 0, 0], [0, 0, 1], [1, 1, 0]])
+    assert ak.shortest_paths(z, method).tolist() == [[0, 0, 5], [1, 0, 6], [np.inf, np.inf, 0]]
+    if method in ("D", "BF", "J"):             # scipy's FW (and its auto, here FW) drops the unmasked zero
+        same_as_scipy(z, method)
+    assert ak.shortest_paths(m, method, unweighted=True).tolist() == [[0, np.inf], [1, 0]]
+    i = np.ma.masked_array([[0, 7], [1, 0]], mask=[[0, 1], [0, 0]])              # integers: the int32 codes
+    assert ak.shortest_paths(i, method).tolist() == [[0, np.inf], [1, 0]]
+
+
+@pytest.mark.parametrize("method", ["auto", "FW", "D", "BF", "J"])
+def test_dense_float_weights_within_1e_8_of_zero_are_no_edge_as_in_scipy(method):
+    """scipy reads a dense array through np.ma.masked_values(a, 0): |w| <= 1e-8 is 'no edge'."""
+    a = np.array([[0, 1e-9, 0], [0, 0, -1e-8], [2e-8, 0, 0]])
+    same_as_scipy(a, method)
+    assert ak.shortest_paths(a, method)[0, 1] == np.inf and ak.shortest_paths(a, method)[2, 0] == 2e-8
+    same_as_scipy(a, method, unweighted=True)
+    assert ak.shortest_paths(sp.csr_matrix(abs(a)), method)[0, 1] == 1e-9       # a stored sparse entry is an edge
+
+
+@pytest.mark.parametrize("graph", [sp.csr_matrix(([35000., 35000.], ([0, 1], [1, 2])), shape=(3, 3)),
+                                   sp.csr_matrix(([35000.5, 35000.], ([0, 1], [1, 2])), shape=(3, 3))])
+def test_a_dtype_that_cannot_hold_the_distances_is_refused(graph):
+    """float16 turned a reachable 70,000 into inf (no path), silently."""
+    with pytest.raises(ValueError, match="dtype float16 cannot hold these distances") as e:
+        ak.shortest_paths(graph, dtype=np.float16)
+    assert len(str(e.value).splitlines()) == 1
+    assert ak.shortest_paths(graph / 1000, dtype=np.float16)[0, 1] == np.float16(35.0 if graph[0, 1] == 35000 else 35.0)
+    assert ak.shortest_paths(graph, dtype=np.float32)[0, 2] == np.float32(graph[0, 1] + 35000)
