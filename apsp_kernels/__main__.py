@@ -16,7 +16,9 @@ def main(argv=None):
     s = sub.add_parser("solve", help="solve one graph file, verify it against scipy, write the distances",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     s.add_argument("graph", help="graph file (hochberg, dimacs .gr, SNAP .txt, MatrixMarket .mtx, .npz; .gz too)")
-    s.add_argument("--algorithm", default="auto", help="a name from `list`, or auto (the fastest verified code here)")
+    s.add_argument("--algorithm", default="auto",
+                   help="a name from `list`, scipy's D, FW, BF or J (as shortest_paths runs them), or auto (the "
+                        "fastest verified code here)")
     s.add_argument("--variant", default=None, help="the algorithm's variant (block size, Harish version)")
     s.add_argument("--format", default=None, help="file format if the suffix does not say it")
     s.add_argument("-o", "--output", default=None,
@@ -201,7 +203,7 @@ def _solve(a):
         from .api import choose
         choice = choose(g)
         method, variant = choice.algorithm.name, variant if variant is not None else choice.variant
-    al = registry.get(method)
+    al = _code(method)
     if al.problem != "apsp":
         raise GraphError(f"{a.graph}: --algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
                          "solve takes an APSP code (python -m apsp_kernels list)")
@@ -216,7 +218,7 @@ def _solve(a):
     if choice is not None:
         print(f"auto: {choice}", flush=True)
     if variant is not None:
-        variant = next((v for v in al.variants if str(v) == variant), variant)
+        variant = next((v for v in getattr(al, "variants", ()) if str(v) == variant), variant)
     out = shortest_paths(g, method=method, variant=variant, return_predecessors=a.predecessors,
                          dtype=np.int32, return_method=True)
     d, pred, used = (out[0], out[1], out[2]) if a.predecessors else (out[0], None, out[1])
@@ -235,6 +237,20 @@ def _solve(a):
         if pred is not None:
             print(np.array2string(pred, max_line_width=200))
     return 0
+
+
+def _code(method):
+    """The code ``--algorithm`` names: a registry name, or one of scipy's (D, FW, BF, J), run as
+    ``shortest_paths`` runs them on the file's int32 graph."""
+    from .algorithms import registry
+    from .api import SCIPY_METHODS
+    if method in SCIPY_METHODS:
+        code = SCIPY_METHODS[method]
+        return registry.get(code) if isinstance(code, str) else code
+    if method not in registry.ALGORITHMS:
+        raise ValueError(f"unknown algorithm {method!r}: auto, scipy's {', '.join(SCIPY_METHODS)}, or a name from "
+                         f"`list` ({', '.join(a.name for a in registry.by_problem('apsp'))})")
+    return registry.get(method)
 
 
 def _check_time(a, g, al):

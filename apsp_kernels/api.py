@@ -18,7 +18,7 @@ from .core.negative_cycle import refuse_negative_cycle
 from .core.memory import require_host
 from .placement import as_dtype, as_float, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
 from .core.predecessors import predecessors as _predecessors
-from .core.sources import as_sources
+from .core.sources import scipy_indices
 from .core.wide import INF64, WideGraph
 
 # scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
@@ -178,7 +178,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     or Johnson where weights are negative; 'D' refuses negative weights).  Other names: ValueError.
     ``directed=False``: an edge may be walked either way (the lighter of [i, j] and [j, i]).  ``unweighted``:
     every edge weighs 1.  ``overwrite``: accepted for scipy's signature and has no effect (the input is never
-    changed).  ``indices``: the sources whose rows are returned (an int gives one 1-D row, as scipy): a CPU code
+    changed).  ``indices``: the sources whose rows are returned, in scipy's forms (an int gives one 1-D row, a
+    negative one counts from the end, floats are cast toward zero, a 2-D array gives rows of its shape): a CPU code
     computes only those rows (Dijkstra, or Johnson where weights are negative, whichever CPU method was named:
     an FW has no per-source form); a GPU code whose device-resident form takes sources (tuned_frontier) computes
     only those rows, the others all pairs, returning the rows.  ``dtype=np.float32`` on a graph of non-negative
@@ -198,8 +199,7 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     g = as_graph(csgraph, directed=directed, weight=weight, unweighted=unweighted)
     if device and not gpu_device.available():
         raise GraphError("device=True returns CuPy arrays on the GPU, and CuPy sees no GPU here")
-    sources = None if indices is None else as_sources(indices, g.n)
-    scalar = indices is not None and np.ndim(indices) == 0
+    sources, shape = (None, None) if indices is None else scipy_indices(indices, g.n)
     f32 = _float32_code(g, method, dtype)
     if f32 is not None:
         algo = f32
@@ -217,8 +217,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
             d, pred = _solve_resident(g, algo, variant, sources, return_predecessors, dtype, device, out)
         else:
             d, pred = placed(*_solve_registry(g, algo, variant, sources, return_predecessors, dtype), device, out)
-    if scalar:
-        d, pred = d[0], (pred[0] if pred is not None else None)
+    if shape is not None and len(shape) != 1:          # scipy's rows take the indices' shape: 1-D for an int
+        d, pred = d.reshape(shape + (g.n,)), (pred.reshape(shape + (g.n,)) if pred is not None else None)
     out = [d] + ([pred] if return_predecessors else []) + ([algo.name] if return_method else [])
     return out[0] if len(out) == 1 else tuple(out)
 

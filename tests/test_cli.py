@@ -117,3 +117,24 @@ def test_a_write_error_names_the_file(graph_file, tmp_path, suffix, capsys, monk
     assert main(["solve", str(graph_file), "-o", str(out), "--no-verify"]) == 1
     err = capsys.readouterr().err
     assert err == f"error: {out}: could not write: No space left on device\n"
+
+
+@pytest.mark.parametrize("method, code", [("D", "dijkstra_cpu_parallel"), ("FW", "fw_blocked_parallel"),
+                                          ("BF", "int64_johnson"), ("J", "int64_johnson")])
+def test_scipy_method_names_on_the_command_line(graph_file, tmp_path, method, code, capsys):
+    """--algorithm D and FW were refused, though shortest_paths takes scipy's names."""
+    out = tmp_path / "d.npz"
+    rc = main(["solve", str(graph_file), "--algorithm", method, "-o", str(out)])
+    text = capsys.readouterr()
+    if method == "D":                                # the graph has negative edges: refused as for dijkstra_cpu
+        assert rc == 1 and "needs non-negative edge weights" in text.err
+        return
+    assert rc == 0 and f"{code}, verified against scipy" in text.out
+    d, _ = read_result(out)
+    assert np.array_equal(d, csgraph.shortest_path(read_graph(graph_file).to_scipy(), method))
+
+
+def test_an_unknown_algorithm_lists_scipy_names_too(graph_file, capsys):
+    assert main(["solve", str(graph_file), "--algorithm", "dijkstra"]) == 1
+    err = capsys.readouterr().err
+    assert "scipy's FW, D, BF, J" in err and "fw_blocked_parallel" in err and len(err.splitlines()) == 1

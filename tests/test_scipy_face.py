@@ -294,3 +294,43 @@ def test_a_dtype_that_cannot_hold_the_distances_is_refused(graph):
     assert len(str(e.value).splitlines()) == 1
     assert ak.shortest_paths(graph / 1000, dtype=np.float16)[0, 1] == np.float16(35.0 if graph[0, 1] == 35000 else 35.0)
     assert ak.shortest_paths(graph, dtype=np.float32)[0, 2] == np.float32(graph[0, 1] + 35000)
+
+
+@pytest.mark.parametrize("w", [1e18, 2.0**60, 1e19, 1e300])
+def test_float_weights_of_any_size_are_taken_the_bound_is_monotone(w):
+    """Integer-valued floats whose paths passed 2**60 were refused, where 1e19 (not an int64) was taken."""
+    a = sp.csr_matrix(([w, w], ([0, 1], [1, 2])), shape=(3, 3))
+    same_as_scipy(a)
+    same_as_scipy(a, "J")
+
+
+def test_integers_past_the_int64_bound_are_refused_naming_the_input_taken():
+    with pytest.raises(GraphError, match=r"as float64 weights \(w.astype\(float\)\) apsp_kernels.shortest_paths "
+                                         "takes it"):
+        ak.shortest_paths(Graph.from_edges(3, [0, 1], [1, 2], [10**18, 10**18], dtype="auto"))
+    a = sp.csr_matrix((np.array([10**18, 10**18], np.int64), ([0, 1], [1, 2])), shape=(3, 3))
+    with pytest.raises(GraphError, match="w.astype"):
+        ak.shortest_paths(a)
+    same_as_scipy(a.astype(np.float64))
+
+
+@pytest.mark.parametrize("indices", [[-1], -1, [1.7], 1.5, -0.5, [[0, 1], [2, 0]], np.array([[0]]), [], [0, -3]])
+@pytest.mark.parametrize("weights", [[1., 2, 3], [1.5, 2, 3]])
+def test_indices_in_every_form_scipy_accepts(indices, weights):
+    """Negative indices wrap and float ones are cast (they were refused); 2-D ones give rows of that shape (a
+    two-line array repr before), as scipy's."""
+    a = sp.csr_matrix((weights, ([0, 1, 2], [1, 2, 0])), shape=(3, 3))
+    for method in ("auto", "D", "J", "BF"):
+        same_as_scipy(a, method, indices=indices)
+        (d, p), (e, q) = (f(a, method, indices=indices, return_predecessors=True)
+                          for f in (ak.shortest_paths, csgraph.shortest_path))
+        assert d.shape == e.shape == p.shape == q.shape and np.array_equal(d, e) and np.array_equal(p, q)
+
+
+@pytest.mark.parametrize("indices, words", [([-4], "index -4 is out of range -3..2"), ([3], "index 3 is out of range"),
+                                            ([np.nan], "index nan is not a vertex number")])
+def test_indices_out_of_range_are_one_line(indices, words):
+    a = sp.csr_matrix(([1., 2, 3], ([0, 1, 2], [1, 2, 0])), shape=(3, 3))
+    with pytest.raises(ValueError, match=words) as e:
+        ak.shortest_paths(a, indices=indices)
+    assert len(str(e.value).splitlines()) == 1

@@ -89,8 +89,13 @@ class Graph:
             except V.InputError:
                 if dtype == "int32":
                     raise
-                V.check_path_bound(n, src, w64, limit=V.MAX_PATH_WEIGHT64)
                 wide = True
+                try:
+                    V.check_path_bound(n, src, w64, limit=V.MAX_PATH_WEIGHT64)
+                except V.InputError:
+                    if not V.holds_floats(w):        # integer-valued floats past int64's bound: floats, as 1e19 is
+                        raise
+                    w64 = w64.astype(np.float64)     # exact: each was a float
         indptr = np.zeros(n + 1, np.int64)
         indptr[1:] = np.bincount(src, minlength=n)
         np.cumsum(indptr, out=indptr)

@@ -146,6 +146,11 @@ class CpuMethod:
     scipy_method: str = "auto"
     device: str = "cpu"
     negative_weights: bool = True
+    problem: str = "apsp"
+
+    def footprint(self, n, m):
+        """Host bytes it holds: the n x n int64 or float64 rows, and the edges."""
+        return 8 * n * n + 40 * m
 
     def rows(self, g, sources=None, predecessors=False):
         if self.kind == "scipy":
