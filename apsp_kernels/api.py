@@ -250,6 +250,10 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     """A GPU code's device-resident form (gpu/resident.py): the result finished, cut to the rows asked for and
     converted on the device, then left there (``device``) or copied once to the host."""
     from .algorithms.gpu import resident as R
+    if np.dtype(dtype) not in (np.int32, np.int64, np.float32, np.float64) and not device:
+        # a type the device does not convert to (float16): int32 here, then the host's checked cast
+        d, pred = _solve_resident(g, algo, variant, sources, want_pred, np.int32, False, None)
+        return placed(as_dtype(d, dtype, INF), pred, False, out)
     _admit(g, algo, variant, want_pred, dtype)
     takes = inspect.signature(algo.resident).parameters
     if "sink" in takes and not want_pred and not device:      # rows streamed to the host behind the compute

@@ -120,7 +120,9 @@ def test_snap_round_trip_keeps_the_ids(tmp_path):
     ("g.csv", "1,,2\n", {}, 1, "field 1 is empty"),
     ("g.tsv", "1\t2\n1\t\t2\n", {}, 2, "field 1 is empty"),
     ("g.tsv", "1\t2\t\t5\n", dict(weight_column=3), 1, "field 2 is empty"),
-    ("g.csv", ",1,2\n", {}, 1, "field 0 is empty")])
+    ("g.csv", ",1,2\n", {}, 1, "field 0 is empty"),
+    ("g.tsv", "\t1\t2\t5\n", dict(weight_column=2), 1, "field 0 is empty"),        # a leading tab is a column
+    ("g.csv", "1,2,\n", {}, 1, "field 2 is empty")])
 def test_an_empty_csv_or_tsv_field_is_refused_never_skipped(tmp_path, name, text, args, line, field):
     """Skipping an empty field shifted the columns: '1,2,,900' with weight column 2 took 900, '1,,2' an edge 1 -> 2."""
     p = tmp_path / name

@@ -144,7 +144,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        parts = _snap_fields(path, lineno, s)
+        parts = _snap_fields(path, lineno, line)
         if len(parts) < need:
             raise GraphFormatError(path, lineno, f"expected at least {need} fields, got {s!r}")
         for tok in parts[:2]:
@@ -173,12 +173,14 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
     return build(path, ids.size, src, dst, w, where, names=ids, meta=dict(source=str(path), format="snap"))
 
 
-def _snap_fields(path, lineno, s):
+def _snap_fields(path, lineno, line):
     """The fields of a SNAP line, split by its delimiter: a comma or a tab where the line holds one (an empty
-    field between two of them is refused: skipping it would shift every later column), else runs of spaces."""
-    sep = "," if "," in s else "\t" if "\t" in s else None
+    field before, between or after them is refused: skipping it would shift every later column), else runs of
+    spaces.  Spaces around a field are dropped."""
+    sep = "," if "," in line else "\t" if "\t" in line else None
     if sep is None:
-        return s.split()
+        return line.split()
+    s = line.strip(" ")
     parts = [f.strip() for f in s.split(sep)]
     empty = [k for k, f in enumerate(parts) if not f]
     if empty:
