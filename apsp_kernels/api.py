@@ -34,7 +34,10 @@ def as_graph(graph, directed=True, weight="weight", unweighted=False, dtype="aut
     g = _as_graph(graph, directed, weight, unweighted, dtype)
     if isinstance(g, WideGraph) and "scipy_edges" not in g.meta:     # scipy's 'auto' counts the caller's edges
         import scipy.sparse as sp
-        stored = (graph.nnz if sp.issparse(graph) else int(dense_edges(graph)[1].sum())
+        # as scipy counts them: a masked array's unmasked entries, a dense array's finite nonzero ones (those
+        # within 1e-8 of 0 included, though they are no edge)
+        stored = (graph.nnz if sp.issparse(graph) else int(graph.count()) if np.ma.isMaskedArray(graph)
+                  else int(((graph != 0) & np.isfinite(graph)).sum())
                   if isinstance(graph, np.ndarray) else g.m if directed else g.m // 2)
         g.meta["scipy_edges"] = stored
     return g
