@@ -30,7 +30,8 @@ def as_graph(graph, directed=True, weight="weight", unweighted=False, dtype="aut
     """A :class:`Graph` (int32 weights) from a Graph, a scipy sparse matrix (stored inf/NaN: no edge, as scipy
     reads them), a dense or masked numpy array (as scipy reads them: :func:`~.core.graph.dense_edges`) or a
     networkx graph (``weight``: the edge attribute); with ``dtype="auto"`` a :class:`WideGraph` where int32
-    cannot hold it exactly (float weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1, as scipy's ``unweighted``."""
+    cannot hold it exactly (float weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1,
+    as scipy's ``unweighted``."""
     g = _as_graph(graph, directed, weight, unweighted, dtype)
     if isinstance(g, WideGraph) and "scipy_edges" not in g.meta:     # scipy's 'auto' counts the caller's edges
         import scipy.sparse as sp

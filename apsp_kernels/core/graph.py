@@ -64,11 +64,9 @@ class Graph:
         keep = src != dst  # self-loops: the diagonal is 0 by definition, but a negative one is a negative cycle
         if (~keep & (w64 < 0)).any():                     # in every input, as scipy's BF and J say
             from .distances import NegativeCycleError
-            k = int(np.flatnonzero(~keep & (w64 < 0))[0])
-            e = NegativeCycleError(f"negative cycle: a self-loop of weight {w64[k].item()} at vertex {int(src[k])}",
-                                   vertex=int(src[k]))
-            e.index = k                                   # the edge's position, for a reader to name its line
-            raise e
+            k = int(np.flatnonzero(~keep & (w64 < 0))[0])          # its position: a reader names its line
+            raise NegativeCycleError(f"negative cycle: a self-loop of weight {w64[k].item()} at vertex {int(src[k])}",
+                                     vertex=int(src[k]), index=k)
         src, dst, w64 = src[keep], dst[keep], w64[keep]
         key = src * n + dst                               # < n**2 < 2**62: no overflow
         if key.size > 1 and not (key[1:] > key[:-1]).all():
