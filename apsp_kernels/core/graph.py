@@ -145,10 +145,12 @@ class Graph:
     def from_networkx(cls, nx_graph, weight="weight", default_weight=1, meta=None, dtype="int32"):
         """From a networkx graph: vertices in ``nx_graph.nodes`` order (their labels become
         ``names``), edge weights from the ``weight`` attribute (``default_weight`` where absent);
-        an undirected graph gets both directions."""
+        an undirected graph gets both directions.  A weight of +inf or NaN is no edge, as scipy reads
+        ``nx.to_scipy_sparse_array``'s stored entries."""
         nodes = list(nx_graph.nodes)
         index = {v: i for i, v in enumerate(nodes)}
         e = [(index[u], index[v], d.get(weight, default_weight)) for u, v, d in nx_graph.edges(data=True)]
+        e = [x for x in e if not _no_edge(x[2])]
         src, dst, w = (np.array(x) for x in zip(*e)) if e else (np.zeros(0, int),) * 3
         return cls.with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta, dtype)
 
@@ -239,6 +241,11 @@ class Graph:
 
     def __repr__(self):
         return f"Graph(n={self.n}, m={self.m}, meta={self.meta})"
+
+
+def _no_edge(x) -> bool:
+    """A stored weight scipy.sparse.csgraph reads as no edge: +inf or NaN."""
+    return isinstance(x, (float, np.floating)) and (x != x or x == np.inf)
 
 
 NULL_ATOL = 1e-8       # scipy's dense reading: np.ma.masked_values(a, 0) masks |w| <= atol as 'no edge'
