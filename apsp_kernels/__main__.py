@@ -16,7 +16,9 @@ def main(argv=None):
     s = sub.add_parser("solve", help="solve one graph file, verify it against scipy, write the distances",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     s.add_argument("graph", help="graph file (hochberg, dimacs .gr, SNAP .txt, MatrixMarket .mtx, .npz; .gz too)")
-    s.add_argument("--algorithm", default="auto", help="a name from `list`, or auto (the fastest verified code here)")
+    s.add_argument("--algorithm", default="auto",
+                   help="a name from `list`, scipy's D, FW, BF or J (as shortest_paths runs them), or auto (the "
+                        "fastest verified code here)")
     s.add_argument("--variant", default=None, help="the algorithm's variant (block size, Harish version)")
     s.add_argument("--format", default=None, help="file format if the suffix does not say it")
     s.add_argument("-o", "--output", default=None,
@@ -88,7 +90,7 @@ def _one_line(e, a):
     from .core.distances import NegativeCycleError
     from .core.memory import HostMemoryError
     msg = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-    if isinstance(e, NegativeCycleError) and getattr(a, "graph", None):
+    if isinstance(e, NegativeCycleError) and getattr(a, "_graph", None) is not None:     # found by the solve
         msg = f"{a.graph}: {_cycle_text(e, a)}"
     elif isinstance(e, (MemoryError, HostMemoryError)) and getattr(a, "graph", None):
         msg = f"{a.graph}: {msg}"                      # which input did not fit
@@ -201,11 +203,13 @@ def _solve(a):
         from .api import choose
         choice = choose(g)
         method, variant = choice.algorithm.name, variant if variant is not None else choice.variant
-    al = registry.get(method)
+    al = _code(method)
     if al.problem != "apsp":
         raise GraphError(f"{a.graph}: --algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
                          "solve takes an APSP code (python -m apsp_kernels list)")
     if g.has_negative and not al.negative_weights:
+        from .core.negative_cycle import refuse_negative_cycle
+        refuse_negative_cycle(g)
         raise GraphError(f"{a.graph}: --algorithm {al.name} needs non-negative edge weights (min weight "
                          f"{int(g.weights.min())}); use --algorithm auto or one that takes negative weights")
     n2 = g.n * g.n                                        # verification (scipy float64 + int32) and the float64 copy
@@ -214,7 +218,7 @@ def _solve(a):
     if choice is not None:
         print(f"auto: {choice}", flush=True)
     if variant is not None:
-        variant = next((v for v in al.variants if str(v) == variant), variant)
+        variant = next((v for v in getattr(al, "variants", ()) if str(v) == variant), variant)
     out = shortest_paths(g, method=method, variant=variant, return_predecessors=a.predecessors,
                          dtype=np.int32, return_method=True)
     d, pred, used = (out[0], out[1], out[2]) if a.predecessors else (out[0], None, out[1])
@@ -233,6 +237,20 @@ def _solve(a):
         if pred is not None:
             print(np.array2string(pred, max_line_width=200))
     return 0
+
+
+def _code(method):
+    """The code ``--algorithm`` names: a registry name, or one of scipy's (D, FW, BF, J), run as
+    ``shortest_paths`` runs them on the file's int32 graph."""
+    from .algorithms import registry
+    from .api import SCIPY_METHODS
+    if method in SCIPY_METHODS:
+        code = SCIPY_METHODS[method]
+        return registry.get(code) if isinstance(code, str) else code
+    if method not in registry.ALGORITHMS:
+        raise ValueError(f"unknown algorithm {method!r}: auto, scipy's {', '.join(SCIPY_METHODS)}, or a name from "
+                         f"`list` ({', '.join(a.name for a in registry.by_problem('apsp'))})")
+    return registry.get(method)
 
 
 def _check_time(a, g, al):

@@ -13,11 +13,12 @@ import numpy as np
 from . import costs, gpu_device
 from .algorithms import registry
 from .algorithms.cpu import wide as W
-from .core.graph import INF, Graph, GraphError
+from .core.graph import INF, Graph, GraphError, dense_edges
+from .core.negative_cycle import refuse_negative_cycle
 from .core.memory import require_host
-from .placement import as_dtype, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
+from .placement import as_dtype, as_float, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
 from .core.predecessors import predecessors as _predecessors
-from .core.sources import as_sources
+from .core.sources import scipy_indices
 from .core.wide import INF64, WideGraph
 
 # scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
@@ -27,13 +28,17 @@ DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are a
 
 def as_graph(graph, directed=True, weight="weight", unweighted=False, dtype="auto"):
     """A :class:`Graph` (int32 weights) from a Graph, a scipy sparse matrix (stored inf/NaN: no edge, as scipy
-    reads them), a dense numpy array (0, inf and NaN are 'no edge', as in scipy) or a networkx graph (``weight``:
-    the edge attribute); with ``dtype="auto"`` a :class:`WideGraph` where int32 cannot hold it exactly (float
-    weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1, as scipy's ``unweighted``."""
+    reads them), a dense or masked numpy array (as scipy reads them: :func:`~.core.graph.dense_edges`) or a
+    networkx graph (``weight``: the edge attribute); with ``dtype="auto"`` a :class:`WideGraph` where int32
+    cannot hold it exactly (float weights, or paths past the int32 bound).  ``unweighted``: every edge weighs 1,
+    as scipy's ``unweighted``."""
     g = _as_graph(graph, directed, weight, unweighted, dtype)
     if isinstance(g, WideGraph) and "scipy_edges" not in g.meta:     # scipy's 'auto' counts the caller's edges
         import scipy.sparse as sp
-        stored = (graph.nnz if sp.issparse(graph) else int(((graph != 0) & np.isfinite(graph)).sum())
+        # as scipy counts them: a masked array's unmasked entries, a dense array's finite nonzero ones (those
+        # within 1e-8 of 0 included, though they are no edge)
+        stored = (graph.nnz if sp.issparse(graph) else int(graph.count()) if np.ma.isMaskedArray(graph)
+                  else int(((graph != 0) & np.isfinite(graph)).sum())
                   if isinstance(graph, np.ndarray) else g.m if directed else g.m // 2)
         g.meta["scipy_edges"] = stored
     return g
@@ -57,9 +62,8 @@ def _as_graph(graph, directed, weight, unweighted, dtype):
             graph = sp.csr_matrix((np.ones(int(keep.sum()), np.int8), (rows[keep], c.indices[keep])), shape=c.shape)
         return Graph.from_scipy(graph, directed=directed, dtype=dtype)
     if isinstance(graph, np.ndarray):
-        if unweighted and graph.ndim == 2:
-            edge = (graph != 0) & np.isfinite(graph) if graph.dtype.kind == "f" else graph != 0
-            graph = edge.view(np.int8)
+        if unweighted and graph.ndim == 2:           # the edges the weighted reading sees, each of weight 1
+            graph = dense_edges(graph)[1].view(np.int8)
         return Graph.from_dense(graph, directed=directed, dtype=dtype)
     if hasattr(graph, "is_directed") and hasattr(graph, "nodes") and hasattr(graph, "edges"):
         g = Graph.from_networkx(graph, weight=None if unweighted else weight, dtype=dtype)
@@ -164,7 +168,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments, same order).
 
     ``csgraph``: a Graph, a scipy sparse matrix (every stored entry an edge, explicit zeros included; stored inf
-    and NaN are no edge), a dense array (0, inf, NaN: no edge) or a networkx graph (``weight``: its attribute).
+    and NaN are no edge), a dense array (0, |w| <= 1e-8, inf, NaN: no edge, as scipy), a masked array (masked:
+    no edge) or a networkx graph (``weight``: its attribute).
     Weights: integers (exact, int32 kernels where every path fits the int32 bound, else int64 on the CPU), or
     floats (float64 on the CPU through scipy's own code: exactly scipy's answer; the int32-only GPU codes never
     see them, and naming one is an error).  Integer-valued floats are integers: exact, any code.
@@ -177,7 +182,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     or Johnson where weights are negative; 'D' refuses negative weights).  Other names: ValueError.
     ``directed=False``: an edge may be walked either way (the lighter of [i, j] and [j, i]).  ``unweighted``:
     every edge weighs 1.  ``overwrite``: accepted for scipy's signature and has no effect (the input is never
-    changed).  ``indices``: the sources whose rows are returned (an int gives one 1-D row, as scipy): a CPU code
+    changed).  ``indices``: the sources whose rows are returned, in scipy's forms (an int gives one 1-D row, a
+    negative one counts from the end, floats are cast toward zero, a 2-D array gives rows of its shape): a CPU code
     computes only those rows (Dijkstra, or Johnson where weights are negative, whichever CPU method was named:
     an FW has no per-source form); a GPU code whose device-resident form takes sources (tuned_frontier) computes
     only those rows, the others all pairs, returning the rows.  ``dtype=np.float32`` on a graph of non-negative
@@ -197,8 +203,7 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     g = as_graph(csgraph, directed=directed, weight=weight, unweighted=unweighted)
     if device and not gpu_device.available():
         raise GraphError("device=True returns CuPy arrays on the GPU, and CuPy sees no GPU here")
-    sources = None if indices is None else as_sources(indices, g.n)
-    scalar = indices is not None and np.ndim(indices) == 0
+    sources, shape = (None, None) if indices is None else scipy_indices(indices, g.n)
     f32 = _float32_code(g, method, dtype)
     if f32 is not None:
         algo = f32
@@ -216,8 +221,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
             d, pred = _solve_resident(g, algo, variant, sources, return_predecessors, dtype, device, out)
         else:
             d, pred = placed(*_solve_registry(g, algo, variant, sources, return_predecessors, dtype), device, out)
-    if scalar:
-        d, pred = d[0], (pred[0] if pred is not None else None)
+    if shape is not None and len(shape) != 1:          # scipy's rows take the indices' shape: 1-D for an int
+        d, pred = d.reshape(shape + (g.n,)), (pred.reshape(shape + (g.n,)) if pred is not None else None)
     out = [d] + ([pred] if return_predecessors else []) + ([algo.name] if return_method else [])
     return out[0] if len(out) == 1 else tuple(out)
 
@@ -249,6 +254,10 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     """A GPU code's device-resident form (gpu/resident.py): the result finished, cut to the rows asked for and
     converted on the device, then left there (``device``) or copied once to the host."""
     from .algorithms.gpu import resident as R
+    if np.dtype(dtype) not in (np.int32, np.int64, np.float32, np.float64) and not device:
+        # a type the device does not convert to (float16): int32 here, then the host's checked cast
+        d, pred = _solve_resident(g, algo, variant, sources, want_pred, np.int32, False, None)
+        return placed(as_dtype(d, dtype, INF), pred, False, out)
     _admit(g, algo, variant, want_pred, dtype)
     takes = inspect.signature(algo.resident).parameters
     if "sink" in takes and not want_pred and not device:      # rows streamed to the host behind the compute
@@ -280,6 +289,7 @@ def _admit(g, algo, variant, want_pred, dtype):
         raise ValueError(f"{algo.name}: variant {variant!r} is not one that returns exact distances "
                          f"({', '.join(map(str, algo.exact_variants))})")
     if not algo.negative_weights and g.has_negative:
+        refuse_negative_cycle(g)
         raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
     check_resources(g, algo, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64)
 
@@ -293,7 +303,8 @@ def _solve_rows(g, algo, sources, want_pred, dtype):
             raise ValueError(f"a graph of float weights has float distances: dtype {np.dtype(dtype)} cannot hold them")
         out = algo.rows(g, sources, want_pred)
         d, pred = out if want_pred else (out, None)
-        return np.atleast_2d(d).astype(dtype, copy=False), (np.atleast_2d(pred).astype(np.int32) if want_pred else None)
+        d = np.atleast_2d(d)
+        return as_float(d, dtype, np.isfinite(d)), (np.atleast_2d(pred).astype(np.int32) if want_pred else None)
     d = algo.rows(g, sources)
     pred = _predecessors(g, d, sources) if want_pred else None
     return as_dtype(d, dtype, INF64), pred

@@ -41,8 +41,21 @@ def as_dtype(d, dtype, inf):
         return out
     if dt.kind != "f":
         raise ValueError(f"dtype must be a float type (np.inf for no path), int32 (INF) or int64 (INF64), got {dtype}")
-    f = d.astype(dt)
+    f = as_float(d, dt, d != inf)
     f[d == inf] = np.inf
+    return f
+
+
+def as_float(d, dtype, finite):
+    """``d`` as the float ``dtype``, refused in one line where a distance (``finite``: those that are) passes what
+    that type holds (float16 turns 70000 into inf): 'no path' must not be made up by the cast."""
+    with np.errstate(over="ignore"):
+        f = d.astype(dtype)
+    lost = finite & ~np.isfinite(f)
+    if lost.any():
+        worst = np.abs(d[lost]).max()
+        raise ValueError(f"dtype {np.dtype(dtype)} cannot hold these distances (|{worst.item()}| is beyond its "
+                         f"largest, {np.finfo(dtype).max.item():g}): use np.float32 or np.float64")
     return f
 
 

@@ -10,7 +10,7 @@ def test_inf_plus_inf_fits_int32():
 
 
 def test_dedupe_keeps_lightest_and_drops_self_loops():
-    g = Graph.from_edges(3, [0, 0, 0, 1, 2], [1, 1, 0, 2, 2], [5, 3, -7, 4, 9])
+    g = Graph.from_edges(3, [0, 0, 0, 1, 2], [1, 1, 0, 2, 2], [5, 3, 7, 4, 0])
     d = g.to_dense()
     assert d[0, 1] == 3 and d[1, 2] == 4
     assert list(np.diagonal(d)) == [0, 0, 0]
@@ -57,3 +57,11 @@ def test_normalise_inf_maps_polluted_values():
     d = np.array([[0, INF - 5], [MAX_PATH_WEIGHT, -3]], np.int32)
     normalise_inf(d)
     assert d[0, 1] == INF and d[1, 0] == MAX_PATH_WEIGHT and d[1, 1] == -3
+
+
+def test_a_negative_self_loop_is_a_negative_cycle_for_every_reader():
+    """Graph.from_edges (every file reader's) dropped it, where a matrix with it raised NegativeCycleError."""
+    from apsp_kernels import NegativeCycleError
+    with pytest.raises(NegativeCycleError, match="self-loop of weight -7 at vertex 0") as e:
+        Graph.from_edges(3, [0, 0, 1], [1, 0, 2], [5, -7, 4])
+    assert e.value.vertex == 0 and e.value.index == 1

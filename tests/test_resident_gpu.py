@@ -147,3 +147,15 @@ def test_tuned_frontier_streams_rows_in_chunks_exactly(monkeypatch, chunk):
     _, t = registry.get("tuned_frontier").run_resident(g, sink=lambda r0, D, s: got.append((r0, D.get())))
     assert t["chunks"] == len(got) == -(-150 // chunk) and t["chunk_rows"] == min(chunk, 150) and t["kernel_ms"] > 0
     assert [r0 for r0, _ in got] == list(range(0, 150, chunk))
+
+
+@pytest.mark.parametrize("name", RESIDENT)
+def test_a_dtype_the_device_does_not_convert_to_is_cast_on_the_host_and_checked(name):
+    """float16: exact where the distances fit it, refused in one line where one would become inf."""
+    small = G.kemp(130, 1, 5, 1, 20, seed=4)
+    ref = _reference(small)
+    d = ak.shortest_paths(small, method=name, dtype=np.float16)
+    assert d.dtype == np.float16 and np.array_equal(d, ref.astype(np.float16))
+    big = Graph.from_edges(3, np.array([0, 1]), np.array([1, 2]), np.array([35000, 35000]))
+    with pytest.raises(ValueError, match="dtype float16 cannot hold these distances"):
+        ak.shortest_paths(big, method=name, dtype=np.float16)

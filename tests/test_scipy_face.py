@@ -2,6 +2,8 @@
 method names, unweighted, indices, overwrite, its NegativeCycleError, stored inf/NaN), float weights (exactly
 scipy's answer) and integers past the int32 bound (exact int64), on awkward sizes (0, 1, 2, 33) and weights
 (negative, zero, huge, float, integer-valued float), every answer against scipy's."""
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -174,6 +176,7 @@ def test_cpu_auto_picks_fw_for_dense_graphs_and_dijkstra_for_sparse_ones():
 def test_dense_conversion_is_the_edge_list_conversion():
     rng = np.random.default_rng(4)
     a = np.where(rng.random((60, 60)) < 0.3, rng.integers(-5, 9, (60, 60)), 0)
+    np.fill_diagonal(a, np.abs(np.diagonal(a)))            # self-loops dropped (a negative one: a negative cycle)
     r, c = np.nonzero(a)
     assert Graph.from_dense(a) == Graph.from_edges(60, r[::-1], c[::-1], a[r, c][::-1])    # unsorted: sorted
 
@@ -199,30 +202,41 @@ def test_property_any_stored_weights_as_scipy(n, data, directed, unweighted, met
     a = sp.csr_matrix((np.array(w, dtype=np.float64), (rows, cols)), shape=(n, n))
     if unweighted and method != "FW" and not np.isfinite(a.data).all():
         return
-    if method == "D" and not unweighted and (a.data[np.isfinite(a.data)] < 0).any():
-        with pytest.raises(GraphError, match="non-negative"):
+    if _negative_cycle(a, directed, unweighted):
+        # every method, 'D' included, names it (scipy 1.17's Johnson never returns on some: see the tests below)
+        with pytest.raises(csgraph.NegativeCycleError):
             ak.shortest_paths(a, method, directed, unweighted=unweighted)
         return
-    if method != "FW" and _negative_two_cycle(a, directed, unweighted):
-        # scipy 1.17's Johnson never returns on some such cycles (a denormal one: see the test below): not asked
-        with pytest.raises(csgraph.NegativeCycleError):
+    if method == "D" and not unweighted and (a.data[np.isfinite(a.data)] < 0).any():
+        with pytest.raises(GraphError, match="non-negative"):
             ak.shortest_paths(a, method, directed, unweighted=unweighted)
         return
     same_as_scipy(a, method, directed, unweighted=unweighted)
 
 
-def _negative_two_cycle(a, directed, unweighted):
-    """Whether the graph we read from ``a`` (stored inf/NaN: no edge) has an edge and its reverse weighing < 0."""
+def _negative_cycle(a, directed, unweighted):
+    """Whether the graph we read from ``a`` (stored inf/NaN: no edge) has a cycle of negative weight, decided by a
+    Floyd-Warshall over Fractions (exact, whatever the magnitudes)."""
     if unweighted:
         return False
     c = a.tocoo()
-    w = np.full(a.shape, np.inf)
     keep = np.isfinite(c.data)
-    w[c.row[keep], c.col[keep]] = c.data[keep]
+    edges = list(zip(c.row[keep].tolist(), c.col[keep].tolist(), c.data[keep].tolist()))
     if not directed:
-        w = np.minimum(w, w.T)
-    np.fill_diagonal(w, np.inf)
-    return bool(((w + w.T) < 0).any())
+        edges += [(v, u, w) for u, v, w in edges]
+    n = a.shape[0]
+    d = [[Fraction(0) if i == j else None for j in range(n)] for i in range(n)]
+    for u, v, w in edges:
+        if u == v and w < 0:
+            return True
+        if u != v and (d[u][v] is None or Fraction(w) < d[u][v]):
+            d[u][v] = Fraction(w)
+    for k in range(n):
+        for i in range(n):
+            for j in range(n):
+                if d[i][k] is not None and d[k][j] is not None and (d[i][j] is None or d[i][k] + d[k][j] < d[i][j]):
+                    d[i][j] = d[i][k] + d[k][j]
+    return any(d[i][i] < 0 for i in range(n))
 
 
 def test_a_denormal_negative_two_cycle_is_a_negative_cycle_where_scipy_never_returns():
@@ -232,7 +246,7 @@ def test_a_denormal_negative_two_cycle_is_a_negative_cycle_where_scipy_never_ret
     w = [-5e-324, 643_903_798_216.0, np.nan, np.nan, np.nan, np.inf]
     a = sp.csr_matrix((np.array(w), (rows, cols)), shape=(7, 7))
     for method in ("J", "auto", "BF"):
-        with pytest.raises(csgraph.NegativeCycleError, match="reverse"):
+        with pytest.raises(csgraph.NegativeCycleError, match="negative cycle"):
             ak.shortest_paths(a, method, False)
 
 
@@ -244,3 +258,79 @@ def test_a_negative_self_loop_is_a_negative_cycle_and_minus_inf_is_refused():
         csgraph.shortest_path(a, "J")
     with pytest.raises(GraphError, match="not finite"):                       # scipy: -inf distances
         ak.shortest_paths(sp.csr_matrix(([-np.inf], ([0], [1])), shape=(2, 2)))
+
+
+@pytest.mark.parametrize("method", ["auto", "FW", "D", "BF", "J"])
+def test_a_masked_array_keeps_its_mask(method):
+    """Masked entries are no edge (np.asarray dropped the mask: 7 where scipy gives inf); every unmasked entry is an
+    edge, zeros included, as scipy's D, BF and J read one (scipy's FW drops unmasked zeros)."""
+    m = np.ma.masked_array([[0., 7], [1, 0]], mask=[[0, 1], [0, 0]])
+    same_as_scipy(m, method)
+    z = np.ma.masked_array([[0., 0, 5], [1, 0, 0], [0, 0, 0]], mask=[[0, 0, 0], [0, 0, 1], [1, 1, 0]])
+    assert ak.shortest_paths(z, method).tolist() == [[0, 0, 5], [1, 0, 6], [np.inf, np.inf, 0]]
+    if method in ("D", "BF", "J"):             # scipy's FW (and its auto, here FW) drops the unmasked zero
+        same_as_scipy(z, method)
+    assert ak.shortest_paths(m, method, unweighted=True).tolist() == [[0, np.inf], [1, 0]]
+    i = np.ma.masked_array([[0, 7], [1, 0]], mask=[[0, 1], [0, 0]])              # integers: the int32 codes
+    assert ak.shortest_paths(i, method).tolist() == [[0, np.inf], [1, 0]]
+
+
+@pytest.mark.parametrize("method", ["auto", "FW", "D", "BF", "J"])
+def test_dense_float_weights_within_1e_8_of_zero_are_no_edge_as_in_scipy(method):
+    """scipy reads a dense array through np.ma.masked_values(a, 0): |w| <= 1e-8 is 'no edge'."""
+    a = np.array([[0, 1e-9, 0], [0, 0, -1e-8], [2e-8, 0, 0]])
+    same_as_scipy(a, method)
+    assert ak.shortest_paths(a, method)[0, 1] == np.inf and ak.shortest_paths(a, method)[2, 0] == 2e-8
+    same_as_scipy(a, method, unweighted=True)
+    assert ak.shortest_paths(sp.csr_matrix(abs(a)), method)[0, 1] == 1e-9       # a stored sparse entry is an edge
+
+
+@pytest.mark.parametrize("graph", [sp.csr_matrix(([35000., 35000.], ([0, 1], [1, 2])), shape=(3, 3)),
+                                   sp.csr_matrix(([35000.5, 35000.], ([0, 1], [1, 2])), shape=(3, 3))])
+def test_a_dtype_that_cannot_hold_the_distances_is_refused(graph):
+    """float16 turned a reachable 70,000 into inf (no path), silently."""
+    with pytest.raises(ValueError, match="dtype float16 cannot hold these distances") as e:
+        ak.shortest_paths(graph, dtype=np.float16)
+    assert len(str(e.value).splitlines()) == 1
+    assert ak.shortest_paths(graph / 1000, dtype=np.float16)[0, 1] == np.float16(35.0 if graph[0, 1] == 35000 else 35.0)
+    assert ak.shortest_paths(graph, dtype=np.float32)[0, 2] == np.float32(graph[0, 1] + 35000)
+
+
+@pytest.mark.parametrize("w", [1e18, 2.0**60, 1e19, 1e300])
+def test_float_weights_of_any_size_are_taken_the_bound_is_monotone(w):
+    """Integer-valued floats whose paths passed 2**60 were refused, where 1e19 (not an int64) was taken."""
+    a = sp.csr_matrix(([w, w], ([0, 1], [1, 2])), shape=(3, 3))
+    same_as_scipy(a)
+    same_as_scipy(a, "J")
+
+
+def test_integers_past_the_int64_bound_are_refused_naming_the_input_taken():
+    with pytest.raises(GraphError, match=r"as float64 weights \(w.astype\(float\)\) apsp_kernels.shortest_paths "
+                                         "takes it"):
+        ak.shortest_paths(Graph.from_edges(3, [0, 1], [1, 2], [10**18, 10**18], dtype="auto"))
+    a = sp.csr_matrix((np.array([10**18, 10**18], np.int64), ([0, 1], [1, 2])), shape=(3, 3))
+    with pytest.raises(GraphError, match="w.astype"):
+        ak.shortest_paths(a)
+    same_as_scipy(a.astype(np.float64))
+
+
+@pytest.mark.parametrize("indices", [[-1], -1, [1.7], 1.5, -0.5, [[0, 1], [2, 0]], np.array([[0]]), [], [0, -3]])
+@pytest.mark.parametrize("weights", [[1., 2, 3], [1.5, 2, 3]])
+def test_indices_in_every_form_scipy_accepts(indices, weights):
+    """Negative indices wrap and float ones are cast (they were refused); 2-D ones give rows of that shape (a
+    two-line array repr before), as scipy's."""
+    a = sp.csr_matrix((weights, ([0, 1, 2], [1, 2, 0])), shape=(3, 3))
+    for method in ("auto", "D", "J", "BF"):
+        same_as_scipy(a, method, indices=indices)
+        (d, p), (e, q) = (f(a, method, indices=indices, return_predecessors=True)
+                          for f in (ak.shortest_paths, csgraph.shortest_path))
+        assert d.shape == e.shape == p.shape == q.shape and np.array_equal(d, e) and np.array_equal(p, q)
+
+
+@pytest.mark.parametrize("indices, words", [([-4], "index -4 is out of range -3..2"), ([3], "index 3 is out of range"),
+                                            ([np.nan], "index nan is not a vertex number")])
+def test_indices_out_of_range_are_one_line(indices, words):
+    a = sp.csr_matrix(([1., 2, 3], ([0, 1, 2], [1, 2, 0])), shape=(3, 3))
+    with pytest.raises(ValueError, match=words) as e:
+        ak.shortest_paths(a, indices=indices)
+    assert len(str(e.value).splitlines()) == 1

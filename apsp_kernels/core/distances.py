@@ -19,12 +19,13 @@ except ImportError:                     # pragma: no cover - scipy is a dependen
 
 class NegativeCycleError(_ScipyNegativeCycleError, ValueError):
     """The graph has a cycle of negative total weight: shortest paths are undefined.  ``vertex``:
-    a vertex on it (0-based), where the solver knows one.  A subclass of scipy.sparse.csgraph's
-    NegativeCycleError (and of ValueError, as before)."""
+    a vertex on it (0-based), where the solver knows one; ``index``: the edge that closes it, by its position
+    in the edge list handed over, where that is one edge (a negative self-loop).  A subclass of
+    scipy.sparse.csgraph's NegativeCycleError (and of ValueError, as before)."""
 
-    def __init__(self, message, vertex=None):
+    def __init__(self, message, vertex=None, index=None):
         super().__init__(message)
-        self.vertex = vertex
+        self.vertex, self.index = vertex, index
 
 
 def check_no_negative_cycle(d):

@@ -61,12 +61,12 @@ class Graph:
             raise GraphError(f"negative edge weight {w64.min().item()} not allowed here")
         if names is not None and len(names) != n:
             raise GraphError(f"{len(names)} vertex names for {n} vertices")
-        keep = src != dst  # self-loops: the diagonal is 0 by definition
-        if dtype == "auto" and (~keep & (w64 < 0)).any():    # shortest_paths' inputs: as scipy's BF and J say
+        keep = src != dst  # self-loops: the diagonal is 0 by definition, but a negative one is a negative cycle
+        if (~keep & (w64 < 0)).any():                     # in every input, as scipy's BF and J say
             from .distances import NegativeCycleError
-            v = int(src[~keep & (w64 < 0)][0])
-            raise NegativeCycleError(f"negative cycle: a self-loop of weight {w64[~keep & (w64 < 0)][0].item()} at "
-                                     f"vertex {v}", vertex=v)
+            k = int(np.flatnonzero(~keep & (w64 < 0))[0])          # its position: a reader names its line
+            raise NegativeCycleError(f"negative cycle: a self-loop of weight {w64[k].item()} at vertex {int(src[k])}",
+                                     vertex=int(src[k]), index=k)
         src, dst, w64 = src[keep], dst[keep], w64[keep]
         key = src * n + dst                               # < n**2 < 2**62: no overflow
         if key.size > 1 and not (key[1:] > key[:-1]).all():
@@ -87,8 +87,13 @@ class Graph:
             except V.InputError:
                 if dtype == "int32":
                     raise
-                V.check_path_bound(n, src, w64, limit=V.MAX_PATH_WEIGHT64)
                 wide = True
+                try:
+                    V.check_path_bound(n, src, w64, limit=V.MAX_PATH_WEIGHT64)
+                except V.InputError:
+                    if not V.holds_floats(w):        # integer-valued floats past int64's bound: floats, as 1e19 is
+                        raise
+                    w64 = w64.astype(np.float64)     # exact: each was a float
         indptr = np.zeros(n + 1, np.int64)
         indptr[1:] = np.bincount(src, minlength=n)
         np.cumsum(indptr, out=indptr)
@@ -119,12 +124,13 @@ class Graph:
 
     @classmethod
     def from_dense(cls, matrix, directed=True, meta=None, dtype="int32"):
-        """From a dense adjacency matrix with scipy's dense convention: 0, inf and NaN are 'no edge'.
-        Vectorised: the nonzero entries come out sorted by (row, column), so no sort is needed."""
-        a = np.asarray(matrix)
+        """From a dense adjacency matrix with scipy's dense convention (:func:`dense_edges`): 0, |w| <= 1e-8,
+        inf and NaN are 'no edge'.  A masked array: its masked entries are no edge and every other entry
+        is one (zeros included), as scipy's ``csgraph_from_masked``; unmasked inf and NaN are no edge.
+        Vectorised: the entries come out sorted by (row, column), so no sort is needed."""
+        a, edge = dense_edges(matrix)
         if a.ndim != 2 or a.shape[0] != a.shape[1]:
             raise GraphError(f"an adjacency matrix must be square, got shape {a.shape}")
-        edge = (a != 0) & ~np.isnan(a) & ~np.isinf(a) if a.dtype.kind == "f" else a != 0
         src, dst = np.nonzero(edge)
         from .validate import InputError
         try:
@@ -139,10 +145,12 @@ class Graph:
     def from_networkx(cls, nx_graph, weight="weight", default_weight=1, meta=None, dtype="int32"):
         """From a networkx graph: vertices in ``nx_graph.nodes`` order (their labels become
         ``names``), edge weights from the ``weight`` attribute (``default_weight`` where absent);
-        an undirected graph gets both directions."""
+        an undirected graph gets both directions.  A weight of +inf or NaN is no edge, as scipy reads
+        ``nx.to_scipy_sparse_array``'s stored entries."""
         nodes = list(nx_graph.nodes)
         index = {v: i for i, v in enumerate(nodes)}
         e = [(index[u], index[v], d.get(weight, default_weight)) for u, v, d in nx_graph.edges(data=True)]
+        e = [x for x in e if not _no_edge(x[2])]
         src, dst, w = (np.array(x) for x in zip(*e)) if e else (np.zeros(0, int),) * 3
         return cls.with_direction(len(nodes), src, dst, w, nx_graph.is_directed(), nodes, meta, dtype)
 
@@ -184,6 +192,8 @@ class Graph:
     def require_non_negative(self, who):
         """The one refusal of a negative weight by a code that cannot take one (Dijkstra, Harish, ...)."""
         if self.has_negative:
+            from .negative_cycle import refuse_negative_cycle
+            refuse_negative_cycle(self)          # a negative cycle is named as one, whoever refuses the weights
             raise GraphError(f"{who} needs non-negative edge weights (min weight {int(self.weights.min())})")
 
     def edges(self):
@@ -231,6 +241,28 @@ class Graph:
 
     def __repr__(self):
         return f"Graph(n={self.n}, m={self.m}, meta={self.meta})"
+
+
+def _no_edge(x) -> bool:
+    """A stored weight scipy.sparse.csgraph reads as no edge: +inf or NaN."""
+    return isinstance(x, (float, np.floating)) and (x != x or x == np.inf)
+
+
+NULL_ATOL = 1e-8       # scipy's dense reading: np.ma.masked_values(a, 0) masks |w| <= atol as 'no edge'
+
+
+def dense_edges(matrix):
+    """(the entries, which of them are edges) of a dense adjacency matrix, as scipy.sparse.csgraph reads it: an
+    array (``csgraph_masked_from_dense``): not 0, not within 1e-8 of 0 (floats), not +-inf, not NaN; a masked
+    array (``csgraph_from_masked``): every unmasked entry, zeros included, but for +inf and NaN."""
+    if np.ma.isMaskedArray(matrix):
+        a = np.ma.getdata(matrix)
+        kept = ~np.ma.getmaskarray(matrix)
+        return a, (kept & ~np.isnan(a) & (a != np.inf) if a.dtype.kind in "fc" else kept)
+    a = np.asarray(matrix)
+    if a.dtype.kind not in "fc":
+        return a, a != 0
+    return a, (np.abs(a) > NULL_ATOL) & np.isfinite(a)
 
 
 def _as_names(names):

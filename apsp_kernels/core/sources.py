@@ -26,6 +26,25 @@ def as_sources(sources, n) -> np.ndarray:
     return s
 
 
+def scipy_indices(indices, n):
+    """scipy.sparse.csgraph's ``indices`` as it reads them (``np.array(indices, dtype=int32)``, then ``i + n`` for
+    a negative ``i``): any shape, floats cast toward zero, -1 the last vertex.  Returns (the sources, flat, as
+    :func:`as_sources` checks them; the shape the rows take, ``indices``' own)."""
+    a = np.asarray(indices)
+    if a.dtype.kind == "f":
+        if not np.isfinite(a).all():
+            raise ValueError(f"index {a[~np.isfinite(a)][0].item()} is not a vertex number")
+        a = np.trunc(a).astype(np.int64)
+    flat = a.ravel()
+    if flat.size and flat.dtype.kind in "iu":
+        bad = (flat < -n) | (flat >= n)
+        if bad.any():
+            raise ValueError(f"index {flat[bad][0].item()} is out of range {-n}..{n - 1} (a graph of {n} vertices; "
+                             "a negative index counts from the end, as in scipy)")
+        flat = np.where(flat < 0, flat + n, flat)
+    return as_sources(flat, n), a.shape
+
+
 def largest_component(g: Graph) -> np.ndarray:
     """The vertices of the largest weakly connected component (seed 001's graphs are undirected,
     where weak and plain connectivity agree), in increasing order."""

@@ -38,7 +38,8 @@ def wider_dtype_hint(bound: int) -> str:
                 "weights are negative; dtype=np.int64 keeps them exact beyond 2**53), as "
                 "scipy.sparse.csgraph.shortest_path does in float64 (exact up to 2**53)")
     return (f"it needs more than int64 distances can hold exactly here (the int64 codes' bound is 2**60 = "
-            f"{MAX_PATH_WEIGHT64}): no exact code here takes it (float weights go to scipy's float64 codes)")
+            f"{MAX_PATH_WEIGHT64}): no exact code here takes it; as float64 weights (w.astype(float)) "
+            "apsp_kernels.shortest_paths takes it, giving scipy's float64 answer (rounded past 2**53)")
 
 
 def check_vertex_count(n) -> int:
@@ -150,9 +151,7 @@ def check_wide_weights(w):
         return "int", check_integers(w, "edge weight", -MAX_PATH_WEIGHT64, MAX_PATH_WEIGHT64)
     except InputError as e:
         a = np.asarray(w) if not isinstance(w, (list, tuple)) else None
-        floats = (a.dtype.kind == "f" if a is not None and a.dtype.kind != "O"
-                  else any(isinstance(v, (float, np.floating, Decimal)) for v in (w if a is None else a.tolist())))
-        if not floats or "not finite" in e.what or "not a number" in e.what or "must be" in e.what:
+        if not holds_floats(w) or "not finite" in e.what or "not a number" in e.what or "must be" in e.what:
             raise
     values = [_exact(v) for v in w] if a is None or a.dtype.kind == "O" else a
     if a is None or a.dtype.kind == "O":
@@ -161,6 +160,15 @@ def check_wide_weights(w):
                 raise InputError(f"edge weight {w[i]!r} is not a finite number", i)
         values = [float(v) for v in values]
     return "float", np.asarray(values, dtype=np.float64)
+
+
+def holds_floats(w) -> bool:
+    """Whether the caller's weights are floats (a float array, or floats or Decimals among the values): such a
+    graph beyond the int64 codes' bound is scipy's float64 problem, not a refusal."""
+    a = np.asarray(w) if not isinstance(w, (list, tuple)) else None
+    if a is not None and a.dtype.kind != "O":
+        return a.dtype.kind == "f"
+    return any(isinstance(v, (float, np.floating, Decimal)) for v in (w if a is None else a.tolist()))
 
 
 def check_path_bound(n, src, w, limit=MAX_PATH_WEIGHT):

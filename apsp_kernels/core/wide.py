@@ -72,6 +72,8 @@ class WideGraph:
 
     def require_non_negative(self, who):
         if self.has_negative:
+            from .negative_cycle import refuse_negative_cycle
+            refuse_negative_cycle(self)          # a negative cycle is named as one, whoever refuses the weights
             raise GraphError(f"{who} needs non-negative edge weights (min weight {self.values.min().item()})")
 
     def __repr__(self):

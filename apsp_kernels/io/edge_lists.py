@@ -123,7 +123,8 @@ def write_dimacs(g, path):
 
 # -------------------------------------------------------------------- SNAP
 def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=False, lines=None):
-    """SNAP edge list: ``#`` comments, ``u v`` per line, space, tab or comma separated (optionally ``.gz``).
+    """SNAP edge list: ``#`` comments, ``u v`` per line, space, tab or comma separated (optionally ``.gz``; a
+    line with a comma is split at commas, one with a tab at tabs, and an empty field there is refused).
 
     Vertex ids are SNAP's: non-negative integers (``01`` is 1), any subset; vertices are stored in
     increasing id order and the graph keeps the ids.  A line with more than two fields is refused
@@ -143,7 +144,7 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        parts = s.replace(",", " ").split()
+        parts = _snap_fields(path, lineno, line)
         if len(parts) < need:
             raise GraphFormatError(path, lineno, f"expected at least {need} fields, got {s!r}")
         for tok in parts[:2]:
@@ -170,6 +171,22 @@ def read_snap(path, undirected=False, weight=1, weight_column=None, unweighted=F
     if undirected:
         src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), w + w
     return build(path, ids.size, src, dst, w, where, names=ids, meta=dict(source=str(path), format="snap"))
+
+
+def _snap_fields(path, lineno, line):
+    """The fields of a SNAP line, split by its delimiter: a comma or a tab where the line holds one (an empty
+    field before, between or after them is refused: skipping it would shift every later column), else runs of
+    spaces.  Spaces around a field are dropped."""
+    sep = "," if "," in line else "\t" if "\t" in line else None
+    if sep is None:
+        return line.split()
+    s = line.strip(" ")
+    parts = [f.strip() for f in s.split(sep)]
+    empty = [k for k, f in enumerate(parts) if not f]
+    if empty:
+        raise GraphFormatError(path, lineno, f"field {empty[0]} is empty ({'comma' if sep == ',' else 'tab'}-"
+                                             f"separated: {s!r}): every column must hold a value")
+    return parts
 
 
 def write_snap(g, path):

@@ -4,9 +4,10 @@ asked to sniff, casts before checking, truncates 4.5 to 4 in an integer matrix, 
 Entry (i, j) is the edge i -> j; the vertex ids are the row/column numbers 1..n.
 * ``coordinate``: every stored entry is an edge, explicit zeros too (zero-weight edges, as in
   scipy.sparse.csgraph); ``pattern`` entries weigh 1; ``symmetric`` adds (j, i) with the same
-  weight, ``skew-symmetric`` with the negated one.
-* ``array``: the dense column-major matrix; 0 means 'no edge' (scipy's dense convention), the
-  diagonal is ignored, every value must be a finite integer.
+  weight, ``skew-symmetric`` with the negated one; an entry above their diagonal is refused (the
+  format stores the lower triangle; scipy.io.mmread mirrors such an entry and sums it with its twin).
+* ``array``: the dense column-major matrix; 0 means 'no edge' (scipy's dense convention), a
+  diagonal entry is dropped (a negative one is a negative cycle), every value must be a finite integer.
 * Duplicate coordinate entries: the **least** weight of each is kept, as for every other format (the
   lightest parallel edge is the one a shortest path takes), with a :class:`GraphFormatWarning` that
   says so and how many: scipy's reader would **sum** them instead.
@@ -71,6 +72,10 @@ def read_mtx(path, lines=None):
             i, j = parse_int(t[0]), parse_int(t[1])
             if i is None or j is None or not (1 <= i <= n and 1 <= j <= n):
                 raise GraphFormatError(path, k, f"entry ({t[0]}, {t[1]}) outside the {n} x {n} matrix")
+            if symmetry != "general" and j > i:
+                raise GraphFormatError(path, k, f"entry ({i}, {j}) is above the diagonal of a {symmetry} matrix, "
+                                                "whose file holds the lower triangle only (scipy.io.mmread would "
+                                                "mirror it and add it to any entry below)")
             x = 1 if field == "pattern" else number_at(path, k, t[2], "value")
             src.append(i - 1)
             dst.append(j - 1)
@@ -88,7 +93,7 @@ def read_mtx(path, lines=None):
             x = number_at(path, k, t[0], "value")
             if count < expected:
                 i, j = next(cells)
-                if x != 0 and i != j:
+                if x != 0:                           # a diagonal entry: dropped, or a negative cycle if < 0
                     src.append(i)
                     dst.append(j)
                     w.append(x)

@@ -9,9 +9,10 @@ import zipfile
 
 import numpy as np
 
+from ..core.distances import NegativeCycleError
 from ..core.graph import Graph, GraphError
 from ..core.validate import InputError, check_integers
-from .source import GraphFormatError, existing_file
+from .source import GraphFileNegativeCycle, GraphFormatError, existing_file
 
 KEYS = ("n", "indptr", "indices", "weights")
 
@@ -74,6 +75,10 @@ def load_npz(path):
     src = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
     try:
         return Graph.from_edges(n, src, indices, a["weights"], names=ids, meta=dict(source=str(path), format="npz"))
+    except NegativeCycleError as e:  # a negative self-loop, named by the file's vertex id
+        v = ids[e.vertex] if ids is not None else e.vertex
+        raise GraphFileNegativeCycle(path, None, f"weights[{e.index}]: negative cycle: a self-loop of weight "
+                                                 f"{a['weights'][e.index]} at vertex {v}", e.vertex) from None
     except InputError as e:        # weights are the only entries not checked above
         raise GraphFormatError(path, None, f"weights[{e.index}]: {e.what}" if e.index is not None else e.what) from None
     except GraphError as e:

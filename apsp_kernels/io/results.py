@@ -48,22 +48,48 @@ def check_output(path, predecessors=False, ids_are_positions=True):
             raise OutputError(f"{t}: the folder {parent} does not exist")
         if not os.access(parent, os.W_OK | os.X_OK) or (t.exists() and not os.access(t, os.W_OK)):
             raise OutputError(f"{t}: not writable")
+        _probe(t)
+
+
+def _probe(t):
+    """Open ``t`` for writing as the solve's end will (root passes os.access where the file system still says
+    no, /proc say), leaving an existing file as it was and removing one the probe made."""
+    existed = t.exists()
+    if existed and not t.is_file():                  # a FIFO or device: opening it could block; os.access said yes
+        return
+    try:
+        with open(t, "ab"):
+            pass
+    except OSError as e:
+        raise OutputError(f"{t}: not writable ({e.strerror or e})") from None
+    if not existed:
+        t.unlink(missing_ok=True)
 
 
 def write_result(path, dist, g, pred=None) -> list[str]:
-    """Write ``dist`` (float64, inf = no path) of graph ``g`` by suffix; the paths written."""
+    """Write ``dist`` (float64, inf = no path) of graph ``g`` by suffix at exactly ``path`` (numpy would add
+    ``.npz`` to ``OUT.NPZ``); the paths written.  An I/O error names the file."""
     p = Path(path)
+    try:
+        return _write(p, dist, g, pred)
+    except OSError as e:
+        raise OutputError(f"{e.filename or p}: could not write: {e.strerror or e}") from None
+
+
+def _write(p, dist, g, pred):
     suffix = p.suffix.lower()
     ids = g.ids
     if suffix == ".npz":
         extra = {} if pred is None else {"predecessors": pred}
-        np.savez_compressed(p, distances=dist, ids=ids, **extra)
+        with open(p, "wb") as f:
+            np.savez_compressed(f, distances=dist, ids=ids, **extra)
         return [str(p)]
     if suffix == ".csv":
         import pandas as pd
         pd.DataFrame(dist, index=ids, columns=ids).to_csv(p, float_format="%.17g")
         return [str(p)]
-    np.save(p, dist)
+    with open(p, "wb") as f:
+        np.save(f, dist)
     if g.ids_are_positions:
         # NAME.npy is overwritten; so is what an earlier run wrote beside it, which would pair
         # other ids with this matrix

@@ -12,6 +12,7 @@ import zlib
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from ..core.distances import NegativeCycleError
 from ..core.graph import Graph, GraphError
 from ..core.validate import InputError
 
@@ -25,6 +26,14 @@ class GraphFormatError(GraphError):
         self.path, self.line, self.what = str(path), line, what
         where = f"{path}, line {line}" if line is not None else f"{path}"
         super().__init__(f"{where}: {what}")
+
+
+class GraphFileNegativeCycle(GraphFormatError, NegativeCycleError):
+    """A negative self-loop in a file: named by file, line and the file's own vertex id (a NegativeCycleError)."""
+
+    def __init__(self, path, line, what, vertex):
+        super().__init__(path, line, what)
+        self.vertex = vertex
 
 
 class GraphFileNotFound(GraphFormatError, FileNotFoundError):
@@ -135,5 +144,10 @@ def build(path, n, src, dst, w, lines, names=None, meta=None) -> Graph:
     except InputError as e:
         line = lines[e.index % len(lines)] if e.index is not None and lines else None
         raise GraphFormatError(path, line, e.what) from None
+    except NegativeCycleError as e:                   # a negative self-loop
+        k = e.index % len(lines)
+        name = names[src[k]] if names is not None else src[k]
+        raise GraphFileNegativeCycle(path, lines[k], f"negative cycle: a self-loop of weight {w[k]} at vertex "
+                                                     f"{name}", e.vertex) from None
     except GraphError as e:
         raise GraphFormatError(path, None, str(e)) from None

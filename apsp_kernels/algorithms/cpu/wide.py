@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...core.distances import NegativeCycleError
+from ...core.negative_cycle import refuse_negative_cycle
 from ...core.wide import INF64, WideGraph
 from ...core.validate import MAX_PATH_WEIGHT64
 
@@ -124,10 +125,9 @@ def scipy_rows(g, method="auto", sources=None, predecessors=False):
     """float64 distances (and scipy's predecessors) by scipy.sparse.csgraph.shortest_path with scipy's own
     ``method``: exactly scipy's answer for the same float input.  scipy's NegativeCycleError comes out as ours."""
     from scipy.sparse import csgraph
+    refuse_negative_cycle(g)       # exactly, first: scipy's float Bellman-Ford misses tiny ones, and its Johnson hangs
     if method == "D":
         g.require_non_negative("Dijkstra (method 'D')")
-    if g.has_negative:
-        _refuse_negative_two_cycle(g)
     try:
         return csgraph.shortest_path(g.to_scipy(), method=method, directed=True, indices=sources,
                                      return_predecessors=predecessors)
@@ -135,33 +135,6 @@ def scipy_rows(g, method="auto", sources=None, predecessors=False):
         if isinstance(e, NegativeCycleError):
             raise
         raise NegativeCycleError(str(e)) from None
-
-
-def _refuse_negative_two_cycle(g):
-    """NegativeCycleError where an edge and its reverse weigh less than 0 together (every negative edge of an
-    undirected graph).  Checked here, before scipy: scipy 1.17's Johnson ('J', and 'auto' with negative weights)
-    never returns on such a cycle of denormal weight (-5e-324 both ways beside another component: found by the
-    property test of tests/test_scipy_face.py), where its Bellman-Ford does not see it."""
-    n = g.n
-    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))
-    dst = g.indices.astype(np.int64)
-    w = np.asarray(g.values if isinstance(g, WideGraph) else g.weights, dtype=np.float64)
-    neg = w < 0
-    if not neg.any():
-        return
-    key = src * n + dst
-    order = np.argsort(key)
-    rev = dst[neg] * n + src[neg]
-    at = np.searchsorted(key[order], rev)
-    found = at < key.size
-    found[found] = key[order][at[found]] == rev[found]
-    if found.any():
-        total = w[neg][found] + w[order][at[found]]
-        bad = np.flatnonzero(total < 0)
-        if bad.size:
-            u = int(src[neg][found][bad[0]])
-            raise NegativeCycleError(f"negative cycle through vertex {u}: an edge and its reverse weigh "
-                                     f"{float(total[bad[0]])!r} together", vertex=u)
 
 
 @dataclass(frozen=True)
@@ -173,6 +146,11 @@ class CpuMethod:
     scipy_method: str = "auto"
     device: str = "cpu"
     negative_weights: bool = True
+    problem: str = "apsp"
+
+    def footprint(self, n, m):
+        """Host bytes it holds: the n x n int64 or float64 rows, and the edges."""
+        return 8 * n * n + 40 * m
 
     def rows(self, g, sources=None, predecessors=False):
         if self.kind == "scipy":

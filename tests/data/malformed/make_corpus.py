@@ -233,6 +233,24 @@ err("npz-objects.npz", npz(n=np.array([{"x": 1}], dtype=object), indptr=np.zeros
                            weights=np.zeros(0)), "never loaded")
 err("npz-renamed-npy.npz", (lambda b: (np.save(b, np.arange(4)), b.getvalue())[1])(io.BytesIO()), "single")
 err("npz-garbage.npz", b"PK\x03\x04 not really a zip", "not a readable .npz")
+# ------------------------- negative self-loops, empty CSV/TSV fields, symmetric entries above the diagonal
+M = "%%MatrixMarket matrix coordinate integer "
+err("gr-negative-self-loop.gr", "p sp 2 2\na 1 2 3\na 2 2 -1\n", "negative cycle: a self-loop of weight -1 at vertex 2", 3)
+err("hb-negative-self-loop.txt", "a a -2\na b 1\n--END--\n", "negative cycle: a self-loop of weight -2 at vertex a", 1)
+err("snap-negative-self-loop.txt", "5 6 1\n6 6 -2\n", "a self-loop of weight -2 at vertex 6", 2,
+    args=["--weight-column", "2"])
+err("mtx-negative-diagonal.mtx", M + "general\n2 2 2\n1 2 3\n2 2 -1\n", "a self-loop of weight -1 at vertex 2", 4)
+err("mtx-array-negative-diagonal.mtx", "%%MatrixMarket matrix array integer general\n2 2\n-1\n3\n0\n0\n",
+    "a self-loop of weight -1 at vertex 1", 3)
+err("mtx-symmetric-above-diagonal.mtx", M + "symmetric\n3 3 1\n1 2 5\n", "above the diagonal", 3)
+err("mtx-skew-above-diagonal.mtx", M + "skew-symmetric\n3 3 2\n2 1 5\n1 3 4\n", "above the diagonal", 4)
+err("snap-empty-weight-field.csv", "1,2,7\n1,2,,900\n", "field 2 is empty", 2, args=["--weight-column", "2"])
+err("snap-empty-id-field.csv", "1,,2\n", "field 1 is empty", 1)
+err("snap-trailing-comma.csv", "1,2,\n", "field 2 is empty", 1)
+err("snap-leading-tab.tsv", "\t1\t2\t5\n", "field 0 is empty", 1, args=["--weight-column", "2"])
+err("snap-double-tab.tsv", "1\t\t2\n", "field 1 is empty", 1)
+ok("snap-spaces-around-commas.csv", "0, 1, 4\n1 ,2 ,6\n", [0, 1, 2], [(0, 1, 4), (1, 2, 6)], args=["--weight-column", "2"])
+ok("gr-zero-self-loop.gr", "p sp 2 2\na 1 2 3\na 2 2 0\n", [1, 2], [(1, 2, 3)])
 err("npz-empty.npz", b"", ".npz")
 err("npz-weights-length.npz", graph(weights=np.array([5, 1, 2])), "weights has 3 entries")
 err("npz-ids-length.npz", graph(ids=np.array([1, 2])), "ids must be 3")
