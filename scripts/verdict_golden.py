@@ -18,7 +18,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 GOLDEN = ROOT / "tests" / "data" / "verdict-golden"
-KEPT = ["claim", "verdict", "ours", "ci_lo", "ci_hi", "reason"]
+KEPT = ["claim", "verdict", "ours", "ci_lo", "ci_hi", "leases", "reason"]
 TUNED_KEPT = ["target", "criterion", "status", "reason", "value", "required_value", "score"]
 
 
@@ -62,7 +62,14 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="compare with the stored tables instead of writing them")
     ap.add_argument("--moved", metavar="CSV", help="also write every verdict that differs from the stored table, claim by "
                     "claim (study, batch, claim, before, after, their numbers and the new reason), to CSV")
+    ap.add_argument("--moved-since", nargs=2, metavar=("REV", "CSV"), help="compute nothing: write every verdict of the "
+                    "stored tables that differs from the tables stored at git revision REV, with why, to CSV")
     a = ap.parse_args(argv)
+    if a.moved_since:
+        t = moved_since(a.moved_since[0])
+        t.to_csv(a.moved_since[1], index=False)
+        print(f"wrote {a.moved_since[1]} ({len(t)} verdicts moved since {a.moved_since[0]})")
+        return 0
     moved = []
     GOLDEN.mkdir(parents=True, exist_ok=True)
     bad = 0
@@ -86,14 +93,55 @@ def main(argv=None):
 MOVED = ["study", "batch", "claim", "before", "after", "ours_before", "ours_after", "reason_after"]
 
 
-def differences(study, batch, old, new):
-    """The rows of ``new`` whose verdict differs from ``old`` (both golden tables), in :data:`MOVED`'s columns."""
-    o, n = old.set_index("claim"), new.set_index("claim")
-    span = lambda r: f"{r['ours']} [{r['ci_lo']}, {r['ci_hi']}]" if r["ours"] else "-"
-    return [dict(study=study, batch=batch, claim=cid, before=o.loc[cid, "verdict"] if cid in o.index else "(absent)",
-                 after=n.loc[cid, "verdict"], ours_before=span(o.loc[cid]) if cid in o.index else "-",
-                 ours_after=span(n.loc[cid]), reason_after=n.loc[cid, "reason"])
-            for cid in n.index if cid not in o.index or o.loc[cid, "verdict"] != n.loc[cid, "verdict"]]
+def moved_since(rev):
+    """Every verdict of the stored tables that differs from the one stored at git revision ``rev``, with why
+    (:func:`why`), one row a claim of a batch; a claim new since ``rev`` is not listed."""
+    import io
+    import subprocess
+    rows = []
+    for name in sorted(p.stem for p in GOLDEN.glob("*.csv")):
+        study, batch = name.split("--", 1)
+        if study == "tuned":
+            continue
+        old = subprocess.run(["git", "show", f"{rev}:{(GOLDEN / f'{name}.csv').relative_to(ROOT)}"], cwd=ROOT,
+                             capture_output=True, text=True)
+        if old.returncode != 0:
+            continue
+        before = pd.read_csv(io.StringIO(old.stdout), dtype=str, keep_default_na=False)
+        after = read(name)
+        rows += [r for r in differences(study, batch, before, after) if r["before"] != "(absent)"]
+    t = pd.DataFrame(rows, columns=MOVED)
+    t.insert(5, "why", [why(r) for r in t.to_dict("records")])
+    return t
+
+
+def why(r):
+    """Why a verdict moved under the one estimator (study/method/estimate.py), read from its new reason and
+    from how many processes and leases its batch recorded."""
+    text = r["reason_after"]
+    procs, leases = _processes_and_leases(r["batch"])
+    if "no interval" in text or "one lease" in text or "single run" in text or leases < 2:
+        return ("its numbers rest on one machine lease (processes of one lease count once): no interval over "
+                "independent leases")
+    if "on two or more leases" in text:
+        return "fewer than 4 sizes on two or more leases: no slope over leases"
+    if "interval reaches below it" in text:
+        return "the crossing lies beyond the claim's last size, but its interval reaches below it (interval-aware up_to)"
+    if "slope" in text:
+        return "the slope's interval now includes the scatter between its points"
+    if procs > leases:
+        return (f"its {procs} processes ran on {leases} leases: the interval is over the {leases} leases, not the "
+                f"{procs} processes")
+    return "the ratio paired inside each process that ran both codes, its interval over independent leases"
+
+
+def _processes_and_leases(batch):
+    """(processes, distinct machine leases) a recorded batch's provenance files name (a file without a boot id:
+    the batch's one lease)."""
+    import json
+    files = list((ROOT / "data" / "results" / batch).rglob("provenance*.json"))
+    boots = {json.loads(f.read_text()).get("boot_id") or batch for f in files}
+    return len(files), len(boots)
 
 
 if __name__ == "__main__":

@@ -65,13 +65,17 @@ def rows(times, processes=3, sources=2, noise=0.03, seed=0, stages=None, origin=
     return pd.DataFrame(out)
 
 
-def write_batch(root, frames, name="20990101-000000-iitkgp", commit="abc123", gpu="NVIDIA H100 80GB HBM3"):
-    """``frames`` {invocation: DataFrame} -> <root>/<name>/<invocation>/results.csv + provenance.json."""
+def write_batch(root, frames, name="20990101-000000-iitkgp", commit="abc123", gpu="NVIDIA H100 80GB HBM3", leases="each"):
+    """``frames`` {invocation: DataFrame} -> <root>/<name>/<invocation>/results.csv + provenance.json; ``leases``:
+    "each" (every process on a lease of its own, as the confirmatory design runs them) or "shared" (an
+    invocation's processes on one lease, as the recorded batches ran)."""
     d = root / name
     for inv, df in frames.items():
         (d / inv).mkdir(parents=True, exist_ok=True)
         df.to_csv(d / inv / "results.csv", index=False)
         (d / inv / "provenance.json").write_text(json.dumps(dict(
             gpu=gpu, cpu="test CPU", timestamp="2099-01-01T00:00:00+00:00", git_commit=commit, code_fingerprint="f" * 40,
-            profile="iitkgp", processes_run=[dict(index=i) for i in range(3)])))
+            profile="iitkgp", boot_id=f"boot-{inv}",
+            processes_run=[dict(index=i, boot_id=f"boot-{inv}-{i}" if leases == "each" else f"boot-{inv}")
+                           for i in range(3)])))
     return d

@@ -12,7 +12,7 @@ a lease holding several processes counts once, with the median of its processes 
 * :func:`interval` -- one quantity (a time, a per-process ratio) over its leases.
 * :func:`slope` -- a log-log slope over points, its interval from the points' residual scatter about the
   line (t with k - 2 degrees of freedom, one fewer per extra group of a pooled fit), the residual
-  variance never below the points' own mean measurement variance.
+  variance never below the points' median measurement variance.
 
 Every interval draws the uncertain median of k lease values from one model: log-normal leases, the
 median's standard error sqrt(pi/2) * s / sqrt(k) on the log scale, scaled by Student's t with k - 1
@@ -153,8 +153,8 @@ def slope(x, points, groups=None, n_boot=stats.N_BOOT):
     per-process values or one quantity's per-process values.  ``groups``: a label per point for a pooled
     fit (each group its own level: centred on its own means).  The 95% interval is t with k - 1 - g
     degrees of freedom (k points, g groups) on the residual scatter about the line, the residual variance
-    floored at the points' mean measurement variance (the variance of their log draws): the scatter
-    between points, not only each point's own uncertainty, decides the width.  NaN with fewer than
+    floored at the points' median measurement variance (from the central 95% of their log draws): the
+    scatter between points, not only each point's own uncertainty, decides the width.  NaN with fewer than
     k - 1 - g = 1 degrees of freedom."""
     x = np.log(np.asarray(x, float))
     rng = stats.rng()
@@ -162,8 +162,7 @@ def slope(x, points, groups=None, n_boot=stats.N_BOOT):
     for p in points:
         d = ratio_draws(*p, rng=rng, n_boot=n_boot) if isinstance(p, tuple) else _single_draws(p, rng, n_boot)
         ys.append(np.log(d.value) if d.value > 0 else np.nan)
-        ld = np.log(d.draws[np.isfinite(d.draws) & (d.draws > 0)])
-        var.append(float(ld.var(ddof=1)) if ld.size > 1 else np.nan)
+        var.append(_log_variance(d.draws))
         leases.append(d.leases)
         paired.append(d.paired)
     y = np.asarray(ys, float)
@@ -185,11 +184,22 @@ def slope(x, points, groups=None, n_boot=stats.N_BOOT):
         return Estimate(b, **info)
     resid = yc - b * xc
     s2 = float(resid @ resid / df)
-    meas = float(np.nanmean(var)) if np.isfinite(var).any() else np.nan
+    meas = float(np.nanmedian(var)) if np.isfinite(var).any() else np.nan
     if not np.isfinite(meas):           # no point has an interval of its own: nothing to floor with, and
         return Estimate(b, **info)      # leases < 2 somewhere means no interval over independent leases
     half = student_t.ppf((1 + stats.CONF) / 2, df) * np.sqrt(max(s2, meas) / sxx)
     return Estimate(b, b - half, b + half, **info)
+
+
+def _log_variance(draws):
+    """A point's measurement variance on the log scale, from the central 95% of its draws (their half-width
+    over 1.96, squared): the draws of a median over two leases have t(1) tails, whose raw variance says
+    nothing.  NaN without draws."""
+    d = draws[np.isfinite(draws) & (draws > 0)]
+    if d.size < 2:
+        return np.nan
+    lo, hi = np.quantile(np.log(d), [(1 - stats.CONF) / 2, (1 + stats.CONF) / 2])
+    return float(((hi - lo) / (2 * 1.959964)) ** 2)
 
 
 def _single_draws(s, rng, n_boot):

@@ -184,8 +184,11 @@ def with_leases(rows, leases):
     for r in rows:
         if r.get("verdict") == NOT_TESTABLE:
             r["leases"] = 0
-        elif r.get("leases") is None or r.get("leases") != r.get("leases"):
+            continue
+        if r.get("leases") is None or r.get("leases") != r.get("leases"):
             r["leases"] = int(leases)
+        if r["leases"] < 2 and "one lease" not in str(r.get("reason")):
+            r["reason"] = f"{r.get('reason')}; its numbers rest on one machine lease: no interval over independent leases"
     return rows
 
 

@@ -204,3 +204,26 @@ def implied_cpu_gain(claims, verdicts, bound=None):
                 f"{low[2]:.2g}x, {said(high[0])} at least {high[1]:.2g}x, so the hypothesis that only the GPU and the "
                 f"CPU's speed changed does not fit these claims.")
     return pd.DataFrame(rows), text
+
+
+MOVED = paths.RECORDED / "moved-verdicts-20261127.csv"
+
+
+def moved_verdicts(path=MOVED):
+    """The verdicts of recorded batches that the one estimator (method/estimate.py, 2026-11-27) moved, each with
+    why, and one sentence counting them by study and direction; (None, sentence) where none is recorded."""
+    if not Path(path).exists():
+        return None, "No table of moved verdicts is recorded."
+    t = pd.read_csv(path)
+    by = t.groupby("study").size()
+    ref = t[t["batch"].isin(REFERENCE_BATCHES)]
+    say = (f"Re-judged under the one estimator on 2026-11-27, {len(t)} verdicts of recorded batches moved ("
+           + ", ".join(f"{k} {v}" for k, v in by.items()) + "); of the batches the reports show, "
+           + (", ".join(f"{r.claim} ({r.batch}): {r.before} -> {r.after}" for r in ref.itertuples()) or "none")
+           + ". Most of the others are single runs on one lease, which now give no interval.")
+    return t, say
+
+
+# the batches the reports show as the study's findings: Kemp's run L and K, each study's newest batch
+REFERENCE_BATCHES = ("20261124-235000-paper-campaign", "20261124-205000-paper-campaign", "20261125-153000-hochberg",
+                     "20261123-080000-hochberg", "20261125-153000-iitkgp", "20261123-050000-iitkgp")

@@ -69,13 +69,21 @@ def load(run_dir=None):
         t["invocation"] = f.parent.name
         p = f.parent / "provenance.json"
         provs[f.parent.name] = json.loads(p.read_text()) if p.exists() else {}
-        t["lease"] = provs[f.parent.name].get("boot_id") or f.parent.name    # an invocation's processes share its lease
+        t["lease"] = _leases(t, provs[f.parent.name], f.parent.name)
         frames.append(t)
     df = pd.concat(frames, ignore_index=True)
     # a process is its own in its invocation; processes of one lease are clustered by the estimator
     df["process"] = df["invocation"] + ":" + df["process"].astype("Int64").astype(str)
     df["estimate"] = df.get("estimate", pd.Series(index=df.index, dtype=object)).fillna("measured")
     return Report(df, provs, d)
+
+
+def _leases(t, prov, invocation):
+    """Each row's machine lease: its process's boot id where the invocation recorded one per process
+    (``processes_run``), else the invocation's (its processes ran on its machine), else the invocation itself."""
+    own = {p.get("index"): p.get("boot_id") for p in prov.get("processes_run") or [] if p.get("boot_id")}
+    whole = prov.get("boot_id") or invocation
+    return t["process"].map(lambda p: own.get(int(p)) if p == p and int(p) in own else whole)
 
 
 def frame(rep):
