@@ -228,9 +228,52 @@ def _in_range(c, df, a, v=None):
     return [n for n in M.sizes_of(df, a, v) if lo <= n <= hi]
 
 
-def _ordering_row(c, df, pts, note=""):
-    return V.evaluate(c, df, ordering=pts, note=note) | dict(matched_n=", ".join(sorted({p[0].split(":")[0] for p in pts},
-                                                                                            key=int)) or "-")
+def each_pair_rule(points):
+    """Several orderings claimed at once (X faster than each of Y, Z, ...): ``points`` as :func:`ratio_points` gives
+    them, 'n: slower / faster'.  Each pair is decided over its sizes by rules.ordering_rule; the claim holds where
+    every pair holds, is refuted where any pair is, and is otherwise inconclusive (a 2/3 share pooled over pairs would
+    let three holding comparisons outvote a fourth that fails at every size)."""
+    pairs = {}
+    for p in points:
+        pairs.setdefault(p[0].split(": ", 1)[1], []).append(p)
+    if not pairs:
+        return rules.ordering_rule([])
+    got = {k: rules.ordering_rule(v) for k, v in pairs.items()}
+    each = "; ".join(f"{k}: {v} ({why})" for k, (v, why) in got.items())
+    verdicts = {v for v, _ in got.values()}
+    if verdicts == {"reproduced"}:
+        return "reproduced", f"every one of {len(got)} comparisons holds: {each}"
+    if "not reproduced" in verdicts:
+        bad = [k for k, (v, _) in got.items() if v == "not reproduced"]
+        return "not reproduced", f"{len(bad)} of {len(got)} comparisons the other way ({', '.join(bad)}): {each}"
+    if verdicts == {"not testable"}:
+        return "not testable", each
+    return "inconclusive", f"not every comparison holds: {each}"
+
+
+def _ordering_row(c, df, pts, note="", each_pair=False):
+    """The row of an ordering; ``each_pair``: the points are several comparisons, each to hold (:func:`each_pair_rule`)."""
+    row = V.evaluate(c, df, ordering=pts, note=note)
+    if each_pair:
+        v, why = each_pair_rule(pts)
+        row.update(verdict=v, reason=why + (f"; {note}" if note else ""),
+                   basis=basis.basis_of(c, v))
+    return row | dict(matched_n=", ".join(sorted({p[0].split(":")[0] for p in pts}, key=int)) or "-")
+
+
+def unverified_beside(df, algorithm, variant, other):
+    """'beside, ...': the median time of ``other`` (a variant whose runs all failed verification, so timings.times
+    gives it none) over that of ``variant`` at each size, from the failed runs' recorded times: shown, never decided on."""
+    d = df[(df["algorithm"] == algorithm) & (df["graph"] == M.KEMP) & (df["variant"].astype(str) == other)]
+    d = d[~d["params"].str.contains('"memory"', regex=False)].dropna(subset=["wall_ms"])
+    out = []
+    for n, g in d.groupby("n"):
+        a, _ = M.times(df, algorithm, variant, n)
+        if a.size:
+            bad = int((g["verified"].astype(str).str.lower() != "true").sum())
+            out.append(f"n={int(n)}: {fmt(float(M.process_medians(g).median() / np.median(a)))}x"
+                       + (f" ({bad} of {len(g)} runs wrong)" if bad else ""))
+    return (f"beside, not decided on: {other} (the race kept) over {variant}, from its recorded times: " + "; ".join(out)) if out else ""
 
 
 def _added_01(df, C):
@@ -258,11 +301,9 @@ def density_points(df, algorithm, variant, n):
 
 def _added_03(df, C):
     rows = []
-    c = C["harish_atomic_faster_than_original"]
-    pts = ratio_points(df, [(("harish", "atomic"), ("harish", "original"))])
-    corr = ratio_points(df, [(("harish", "atomic"), ("harish", "corrected"))])
-    rows.append(_ordering_row(c, df, pts, note="beside, the race-free two-kernel version (corrected) over atomic: "
-                              + ("; ".join(f"n={p[0].split(':')[0]}: {fmt(p[1])}x" for p in corr) or "not timed")))
+    c = C["harish_atomic_faster_than_two_kernel"]
+    pts = ratio_points(df, [((c["algorithm"], c["variant"]), (c["baseline"], c["baseline_variant"]))])
+    rows.append(_ordering_row(c, df, pts, note=unverified_beside(df, c["algorithm"], c["variant"], "original")))
     c = C["harish_slower_on_denser"]
     dn = degree_n(df)
     pts = density_points(df, c["algorithm"], c["variant"], dn) if dn else []
@@ -317,7 +358,7 @@ def _added_04(df, C):
     a = c["algorithm"]
     sizes = [n for n in _mode_sizes(df, a, "managed") if n >= min(c["paper_n"])]
     pairs = [((a, "pageable"), (a, "managed")), (("thrust_fw", "pageable"), (a, "managed")), ((a, "managed"), (a, "zero_copy"))]
-    rows.append(_ordering_row(c, df, mode_points(df, pairs, sizes)))
+    rows.append(_ordering_row(c, df, mode_points(df, pairs, sizes), each_pair=True))
     c = C["tuwien_compute_share_small"]
     pts = share_points(df, c["algorithm"], [n for n in _mode_sizes(df, c["algorithm"], c["variant"]) if n <= max(c["paper_n"])],
                        memory=c["variant"])
@@ -340,16 +381,16 @@ def _added_06(df, C):
     c = C["tran_faster_than_kk_small"]
     kk = (c["baseline"], c["baseline_variant"])
     pts = ratio_points(df, [((a, None), kk) for a in c["algorithms"]], _in_range(c, df, *kk))
-    rows.append(_ordering_row(c, df, pts))
+    rows.append(_ordering_row(c, df, pts, each_pair=True))
     c = C["tran_fw_second_only_to_kk_small"]
     me = (c["algorithm"], c.get("variant"))
     others = [(b, v) for b, v in zip(c["baselines"], c["baseline_variants"])]
     pairs = [(me, o) for o in others if o[0] != "katz_kider"] + [(o, me) for o in others if o[0] == "katz_kider"]
-    rows.append(_ordering_row(c, df, ratio_points(df, pairs, _in_range(c, df, *me))))
+    rows.append(_ordering_row(c, df, ratio_points(df, pairs, _in_range(c, df, *me)), each_pair=True))
     c = C["harish_slowest_at_small"]
     me = (c["algorithm"], c["variant"])
     pairs = [((b, v), me) for b, v in zip(c["baselines"], c["baseline_variants"])]
-    rows.append(_ordering_row(c, df, ratio_points(df, pairs, _in_range(c, df, *me))))
+    rows.append(_ordering_row(c, df, ratio_points(df, pairs, _in_range(c, df, *me)), each_pair=True))
     return rows
 
 
