@@ -307,7 +307,8 @@ def _added_03(df, C):
     c = C["harish_slower_on_denser"]
     dn = degree_n(df)
     pts = density_points(df, c["algorithm"], c["variant"], dn) if dn else []
-    rows.append(_ordering_row(c, df, pts))
+    row = _ordering_row(c, df, pts)          # its points are steps of degree at one n, not sizes
+    rows.append(row | {k: row[k].replace(" sizes", " steps of degree") for k in ("reason", "ours_text")})
     c = C["harish_faster_than_dijkstra"]
     pts = ratio_points(df, [((c["algorithm"], c["variant"]), (c["baseline"], None))], _in_range(c, df, c["algorithm"], c["variant"]))
     rows.append(_ordering_row(c, df, pts))
