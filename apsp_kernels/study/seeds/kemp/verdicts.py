@@ -218,7 +218,8 @@ def ratio_points(df, pairs, sizes=None):
     out = []
     for (a, va), (b, vb) in pairs:
         sp = M.speedups(df, a, b, variant=va, baseline_variant=vb, sizes=sizes)
-        out += [(f"{int(r.n)}: {b} / {a}", r.speedup, r.ci_lo, r.ci_hi) for r in sp.itertuples()]
+        nb, na = (f"{b} {vb}", f"{a} {va}") if a == b else (b, a)      # one code against itself: its variants named
+        out += [(f"{int(r.n)}: {nb} / {na}", r.speedup, r.ci_lo, r.ci_hi) for r in sp.itertuples()]
     return out
 
 
