@@ -36,7 +36,7 @@ def _verdicts(rep):
 
 def test_the_seeds_claims_are_the_notebooks():
     assert {"iitkgp_sssp", "iitkgp_blocked_fw", "iitkgp_blocked_vs_best_parallel", "iitkgp_naive_fw"} <= set(MINE)
-    assert len(MINE) == 12
+    assert len(MINE) == 15
     for cid in MINE:
         c = C[cid]
         assert c["testable_here"] and c["stage"] in ("bfs", "sssp", "coarsen", "apsp") and c["graphs"]
@@ -88,7 +88,11 @@ def test_verdicts_from_a_synthetic_run(tmp_path):
         "iitkgp_coarsening": "reproduced", "iitkgp_cf16_slower_than_cpu": "reproduced",
         "iitkgp_fw_vs_sssp_sequential": "reproduced", "iitkgp_fw_vs_sssp_parallel": "not reproduced",
         "iitkgp_blocked_fw": "reproduced", "iitkgp_blocked_vs_best_parallel": "reproduced",
-        "iitkgp_naive_fw": "differs in magnitude"}
+        "iitkgp_naive_fw": "differs in magnitude",
+        # the race shows in one search of each process; the fix 5% slower, within the noise; Graph 3 faster on the
+        # GPU only (the synthetic CPU time is the same on every graph)
+        "iitkgp_race_wrong_result": "reproduced", "iitkgp_atomic_fix_slight_slowdown": "inconclusive",
+        "iitkgp_sssp_graph3_faster_than_graph2": "inconclusive"}
     b = v["iitkgp_blocked_fw"]
     assert b["matched_n"] == "2700, 4039, 4412, 5881, 7500" and 900 < b["ours"] < 1100 and b["ci_lo"] < b["ours"] < b["ci_hi"]
     assert "over the fastest of" in b["best_cpu"] and b["baseline_timed"] == "sampled"

@@ -1,7 +1,10 @@
 """The rules of claims about order and events (see rules.py for the common contract: each takes what
 was measured and returns ``(verdict, reason)``): ordering_rule (X is faster than Y), exists_rule (X can
-be slower than Y) and occurrence_rule (an event the seed says can or cannot happen)."""
+be slower than Y), occurrence_rule (an event the seed says can or cannot happen), each_pair_rule (X faster
+than each of several) and always_rule (X faster at every size)."""
 from __future__ import annotations
+
+from ..show.tables import fmt
 
 SHARE = 2 / 3          # of the matched sizes that must agree (every rule's share; rules.SHARE)
 
@@ -62,3 +65,44 @@ def exists_rule(points):
     if len(never) == k:
         return "not reproduced", f"the opposite holds at every one of {k}"
     return "inconclusive", f"within the noise at {k - len(never)} of {k}, the opposite at {len(never)}"
+
+
+def each_pair_rule(points):
+    """Several orderings claimed at once (X faster than each of Y, Z, ...): ``points`` as :func:`ratio_points` gives
+    them, 'n: slower / faster'.  Each pair is decided over its sizes by ordering_rule; the claim holds where
+    every pair holds, is refuted where any pair is, and is otherwise inconclusive (a 2/3 share pooled over pairs would
+    let three holding comparisons outvote a fourth that fails at every size)."""
+    pairs = {}
+    for p in points:
+        pairs.setdefault(p[0].split(": ", 1)[1], []).append(p)
+    if not pairs:
+        return ordering_rule([])
+    got = {k: ordering_rule(v) for k, v in pairs.items()}
+    each = "; ".join(f"{k}: {v} ({why})" for k, (v, why) in got.items())
+    verdicts = {v for v, _ in got.values()}
+    if verdicts == {"reproduced"}:
+        return "reproduced", f"every one of {len(got)} comparisons holds: {each}"
+    if "not reproduced" in verdicts:
+        bad = [k for k, (v, _) in got.items() if v == "not reproduced"]
+        return "not reproduced", f"{len(bad)} of {len(got)} comparisons the other way ({', '.join(bad)}): {each}"
+    if verdicts == {"not testable"}:
+        return "not testable", each
+    return "inconclusive", f"not every comparison holds: {each}"
+
+
+def always_rule(points):
+    """X is *always* faster than Y (seed 004: multi-GPU 'always superior'): ``points`` = [(label, time_Y / time_X,
+    lo, hi)].  Every interval above 1: reproduced; any interval below 1: not reproduced (one size where the
+    opposite holds refutes 'always'); otherwise inconclusive."""
+    pts = [p for p in points if p[1] == p[1]]
+    if not pts:
+        return "not testable", "nothing measured"
+    above = [p for p in pts if p[2] > 1]
+    below = [p for p in pts if p[3] < 1]
+    k = len(pts)
+    if below:
+        return "not reproduced", (f"the opposite at {len(below)} of {k} settings ("
+                                  + "; ".join(f"{p[0]}: {fmt(p[1])}x [{fmt(p[2])}, {fmt(p[3])}]" for p in below) + ")")
+    if len(above) == k:
+        return "reproduced", f"holds at every one of {k} settings"
+    return "inconclusive", f"holds at {len(above)}, within the noise at {k - len(above)} of {k} settings"

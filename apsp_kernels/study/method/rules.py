@@ -29,7 +29,7 @@ from .stats import grid_neighbours
 from ..show.tables import fmt
 from .text import crossing_interval
 # the rules of an ordering, an existence and an occurrence claim live in order_rules.py; rules.<name> as before
-from .order_rules import SHARE, exists_rule, occurrence_rule, ordering_rule  # noqa: F401
+from .order_rules import SHARE, always_rule, each_pair_rule, exists_rule, occurrence_rule, ordering_rule  # noqa: F401
 
 # When the method (these rules, stats.py's intervals, the quantities, the tolerances, the campaign's design,
 # the claim inventory) was last changed: the newest such row of data/analysis-changes.csv, read, not written
@@ -171,6 +171,25 @@ def trend_rule(slope, lo, hi, sizes, claimed_sign=+1, min_sizes=4):
     if claimed_sign * hi < 0 and claimed_sign * lo < 0:
         return "not reproduced", f"opposite trend: {s}"
     return "inconclusive", f"no {'growth' if claimed_sign > 0 else 'decline'} distinguishable from noise: {s}"
+
+
+def constant_rule(slope, lo, hi, sizes, span, tolerance, min_sizes=4):
+    """A speed-up claimed constant over sizes spanning a factor ``span`` (largest n / smallest n): the 95%
+    interval of its log-log slope against the band [-b, b], b = log(tolerance) / log(span), the slope at which
+    the speed-up changes by the tolerance across the claim's sizes.  Inside: reproduced; wholly outside (it
+    grows or falls by more than the tolerance): not reproduced; across an edge: inconclusive."""
+    if sizes < min_sizes or slope != slope:
+        return "not testable", f"{sizes} sizes; a slope needs at least {min_sizes}"
+    b = math.log(tolerance) / math.log(span)
+    s = (f"log-log slope {fmt(slope)} [{fmt(lo)}, {fmt(hi)}] over {sizes} sizes against [-{fmt(b)}, {fmt(b)}] "
+         f"(a change by {tolerance:g}x across a {fmt(span)}x range of n)")
+    if lo != lo or hi != hi:
+        return "inconclusive", f"{s}: no interval"
+    if -b <= lo and hi <= b:
+        return "reproduced", f"constant within the tolerance: {s}"
+    if lo > b or hi < -b:
+        return "not reproduced", f"{'grows' if lo > b else 'falls'} with n: {s}"
+    return "inconclusive", f"across an edge: {s}"
 
 
 def trend_with_points_rule(trend, points, claimed, tolerance):

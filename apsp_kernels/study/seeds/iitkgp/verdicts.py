@@ -182,13 +182,52 @@ def _trend(df, c):
     return row, missing
 
 
+def _occurrence(df, c):
+    """An event the seed says happens (the race's wrong result): searches of the claim's code and variant whose
+    result failed verification, of all its searches on the claim's graphs (rules.occurrence_rule; no race detector
+    run on it)."""
+    d = df[(df["stage"] == c["stage"]) & (df["algorithm"] == c["algorithm"]) & df["graph"].isin(c["graphs"])
+           & (df["variant"].astype(str) == str(c["variant"])) & (df["status"] != "skipped")]
+    wrong = d["status"] == "failed_verification"
+    row = V.evaluate(c, df, decided=rules.occurrence_rule(int(wrong.sum()), len(d), c["occurs"]))
+    per = [f"{R.label(df, g)}: {int(wrong[d['graph'] == g].sum())} of {int((d['graph'] == g).sum())}" for g in c["graphs"]
+           if (d["graph"] == g).any()]
+    row.update(per_size="; ".join(per) or "-", matched_n=", ".join(str(R.seed_n(g)) for g in c["graphs"] if (d["graph"] == g).any()) or "-",
+               ours_text=f"{int(wrong.sum())} wrong searches of {len(d)}")
+    return row, [g for g in c["graphs"] if not (d["graph"] == g).any()]
+
+
+def graph_points(df, c, time="end_to_end"):
+    """[(label, time on ``slower_graph`` / time on ``faster_graph``, lo, hi)] of each of the claim's ``algorithms``
+    (its ``variants``), the same code on the two graphs."""
+    out = []
+    for a, v in zip(c["algorithms"], c["variants"]):
+        x, _ = R.runs(df, c["slower_graph"], a, v, R.col_for(a, time))
+        y, _ = R.runs(df, c["faster_graph"], a, v, R.col_for(a, time))
+        if x.size and y.size:
+            out.append((f"{a}{f' {v}' if v else ''}", *estimate.ratio(x, y)))
+    return out
+
+
+def _across_graphs(df, c):
+    """One code on two graphs: the seed's graph claimed faster against the one claimed slower, per code."""
+    e2e, ker = graph_points(df, c), graph_points(df, c, "kernel")
+    dec = ker if c.get("time") == "kernel" else e2e
+    row = V.evaluate(c, df, ordering=dec)
+    txt = lambda pts: "; ".join(f"{p[0]}: {interval(*p[1:])}" for p in pts) or "-"
+    row.update(per_size=txt(dec), ours_end_to_end=txt(e2e), ours_kernel=txt(ker), ours_text=txt(dec),
+               matched_n=", ".join(str(R.seed_n(g)) for g in (c["slower_graph"], c["faster_graph"])))
+    return row, [] if dec else [c["slower_graph"], c["faster_graph"]]
+
+
 def evaluate(rep, c):
     """One claim's verdict row (verdicts.COLUMNS)."""
     why = why_not(rep, c)
     if why:
         return V.evaluate(dict(c, testable_here=False, not_testable_reason=why), rep.df)
     df = rep.df
-    fn = {"ordering": _ordering, "exists": _ordering, "range": _range, "value": _range, "trend": _trend}[c["kind"]]
+    fn = _across_graphs if c.get("slower_graph") else {"ordering": _ordering, "exists": _ordering, "range": _range,
+                                                         "value": _range, "trend": _trend, "occurrence": _occurrence}[c["kind"]]
     row, missing = fn(df, c)
     stand = [g for g in c["graphs"] if R.origin(df, g) == "stand-in"]
     extra = ([f"not measured on {', '.join(missing)}"] if missing else []) + \

@@ -14,12 +14,13 @@ from ...method import claims as claims_mod
 from ....algorithms import registry
 from . import load as M
 from ...method import quantities as Q
-from ...method import basis, rules
+from ...method import basis, estimate, rules
 from ...method import text as T
 from ...method import verdicts as V
 from .spec import NOTEBOOKS
 from . import spec
 from .profiles import KEMP_SIZES
+from ...show.tables import fmt
 
 KEMP_MEMORY = 1.25 * 2**30          # Kemp's GTX 470 (seed 000, Sec. 4.6.1 and 5.1)
 
@@ -188,12 +189,180 @@ _ROWS = {spec.CPU_NB: _rows_00, spec.TRAN_NB: _rows_01, spec.KK_NB: _rows_02, sp
          spec.MEMORY_NB: _rows_04, spec.OOC_NB: _rows_05, spec.ALL_NB: _rows_06}
 
 
+# ------------------------------------------------------------------ the statements of seeds 000 and 003 tested last
+# (data/claims.yaml ``added``): each claim's points and rule named here, none left to its kind's default measurement
+
+def ratio_points(df, pairs, sizes=None):
+    """[(label, time of the slower / time of the faster, lo, hi)] for ``pairs`` = [(faster (algorithm, variant),
+    slower (algorithm, variant))] at every size both were timed on Kemp's graphs (``sizes`` restricts):
+    M.speedups of the faster over the slower, > 1 where the faster one is faster."""
+    out = []
+    for (a, va), (b, vb) in pairs:
+        sp = M.speedups(df, a, b, variant=va, baseline_variant=vb, sizes=sizes)
+        nb, na = (f"{b} {vb}", f"{a} {va}") if a == b else (b, a)      # one code against itself: its variants named
+        out += [(f"{int(r.n)}: {nb} / {na}", r.speedup, r.ci_lo, r.ci_hi) for r in sp.itertuples()]
+    return out
+
+
+def _in_range(c, df, a, v=None):
+    """The sizes ``a`` was timed at on Kemp's graphs within [min, max] of the claim's paper_n."""
+    lo, hi = min(c["paper_n"]), max(c["paper_n"])
+    return [n for n in M.sizes_of(df, a, v) if lo <= n <= hi]
+
+
+def _ordering_row(c, df, pts, note="", each_pair=False):
+    """The row of an ordering; ``each_pair``: the points are several comparisons, each to hold (:func:`rules.each_pair_rule`)."""
+    row = V.evaluate(c, df, ordering=pts, note=note)
+    if each_pair:
+        v, why = rules.each_pair_rule(pts)
+        row.update(verdict=v, reason=why + (f"; {note}" if note else ""),
+                   basis=basis.basis_of(c, v))
+    return row | dict(matched_n=", ".join(sorted({p[0].split(":")[0] for p in pts}, key=int)) or "-")
+
+
+def unverified_beside(df, algorithm, variant, other):
+    """'beside, ...': the median time of ``other`` (a variant whose runs all failed verification, so timings.times
+    gives it none) over that of ``variant`` at each size, from the failed runs' recorded times: shown, never decided on."""
+    d = df[(df["algorithm"] == algorithm) & (df["graph"] == M.KEMP) & (df["variant"].astype(str) == other)]
+    d = d[~d["params"].str.contains('"memory"', regex=False)].dropna(subset=["wall_ms"])
+    out = []
+    for n, g in d.groupby("n"):
+        a, _ = M.times(df, algorithm, variant, n)
+        if a.size:
+            bad = int((g["verified"].astype(str).str.lower() != "true").sum())
+            out.append(f"n={int(n)}: {fmt(float(M.process_medians(g).median() / np.median(a)))}x"
+                       + (f" ({bad} of {len(g)} runs wrong)" if bad else ""))
+    return (f"beside, not decided on: {other} (the race kept) over {variant}, from its recorded times: " + "; ".join(out)) if out else ""
+
+
+def _added_01(df, C):
+    c = C["tran_fw_speedup_constant"]
+    sp, slope = V.trend(df, c)
+    span = max(c["paper_n"]) / min(c["paper_n"])
+    return [V.evaluate(c, df, decided=rules.constant_rule(*slope, len(sp), span, float(c["tolerance"])))
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
+                   matched_n=", ".join(map(str, sp["n"])), baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
+
+
+def density_points(df, algorithm, variant, n):
+    """[(label, time on the next denser graph / time on the sparser, lo, hi)] of one code at one n, over the degree
+    ranges timed there (Kemp's 2-6 and the denser ones), in order of degree."""
+    graphs = sorted(set(df.loc[(df["algorithm"] == algorithm) & (df["n"] == n), "graph"]),
+                    key=lambda g: int(g.split()[-1].split("-")[0]))
+    out = []
+    for sparse, dense in zip(graphs, graphs[1:]):
+        a, _ = M.times(df, algorithm, variant, n, graph=dense)
+        b, _ = M.times(df, algorithm, variant, n, graph=sparse)
+        if a.size and b.size:
+            out.append((f"{n}: {dense.split()[-1]} / {sparse.split()[-1]}", *estimate.ratio(a, b)))
+    return out
+
+
+def _added_03(df, C):
+    rows = []
+    c = C["harish_atomic_faster_than_two_kernel"]
+    pts = ratio_points(df, [((c["algorithm"], c["variant"]), (c["baseline"], c["baseline_variant"]))])
+    rows.append(_ordering_row(c, df, pts, note=unverified_beside(df, c["algorithm"], c["variant"], "original")))
+    c = C["harish_slower_on_denser"]
+    dn = degree_n(df)
+    pts = density_points(df, c["algorithm"], c["variant"], dn) if dn else []
+    row = _ordering_row(c, df, pts)          # its points are steps of degree at one n, not sizes
+    rows.append(row | {k: row[k].replace(" sizes", " steps of degree") for k in ("reason", "ours_text")})
+    c = C["harish_faster_than_dijkstra"]
+    pts = ratio_points(df, [((c["algorithm"], c["variant"]), (c["baseline"], None))], _in_range(c, df, c["algorithm"], c["variant"]))
+    rows.append(_ordering_row(c, df, pts))
+    return rows
+
+
+def share_points(df, algorithm, sizes, memory=None, part="kernel_ms", whole="wall_ms"):
+    """[(n, share, lo, hi)]: ``part`` time / ``whole`` time of one code, formed inside each process (both from the
+    same runs) at each of ``sizes`` (``memory``: the memory mode, None: the default one)."""
+    out = []
+    for n in sizes:
+        a, _ = M.times(df, algorithm, None, n, part, memory=memory)
+        b, _ = M.times(df, algorithm, None, n, whole, memory=memory)
+        if len(a) and len(b):
+            v, lo, hi = estimate.ratio(a, b)
+            if v == v:
+                out.append((int(n), v, lo, hi))
+    return out
+
+
+def _mode_sizes(df, algorithm, memory):
+    d = df[(df["algorithm"] == algorithm) & (df["graph"] == M.KEMP)
+           & df["params"].str.contains(f'"memory": "{memory}"', regex=False)]
+    return sorted(int(n) for n in M.good(d)["n"].unique())
+
+
+def _no_mode_sizes(df, algorithm):
+    d = df[(df["algorithm"] == algorithm) & (df["graph"] == M.KEMP) & ~df["params"].str.contains('"memory"', regex=False)]
+    return sorted(int(n) for n in M.good(d)["n"].unique())
+
+
+def mode_points(df, pairs, sizes):
+    """[(label, time of the slower / time of the faster, lo, hi)] for ``pairs`` = [(faster (algorithm, mode),
+    slower (algorithm, mode))] at each of ``sizes``, end to end (allocation included, as seed 003 times)."""
+    out = []
+    for n in sizes:
+        for (a, ma), (b, mb) in pairs:
+            x, _ = M.times(df, a, None, n, memory=ma)
+            y, _ = M.times(df, b, None, n, memory=mb)
+            if x.size and y.size:
+                out.append((f"{n}: {b} {mb} / {a} {ma}", *estimate.ratio(y, x)))
+    return out
+
+
+def _added_04(df, C):
+    rows = []
+    c = C["tuwien_native_thrust_best"]
+    a = c["algorithm"]
+    sizes = [n for n in _mode_sizes(df, a, "managed") if n >= min(c["paper_n"])]
+    pairs = [((a, "pageable"), (a, "managed")), (("thrust_fw", "pageable"), (a, "managed")), ((a, "managed"), (a, "zero_copy"))]
+    rows.append(_ordering_row(c, df, mode_points(df, pairs, sizes), each_pair=True))
+    c = C["tuwien_compute_share_small"]
+    pts = share_points(df, c["algorithm"], [n for n in _mode_sizes(df, c["algorithm"], c["variant"]) if n <= max(c["paper_n"])],
+                       memory=c["variant"])
+    rows.append(V.evaluate(c, df, points=pts, note="kernel time / end-to-end time (allocation, copies and kernel), "
+                           "formed inside each process"))
+    c = C["tuwien_compute_share_large"]
+    ns = _no_mode_sizes(df, c["algorithm"])
+    big = [n for n in ns if n >= min(c["paper_n"])]
+    beside = share_points(df, c["algorithm"], [n for n in ns if n not in big])
+    rows.append(V.evaluate(c, df, points=share_points(df, c["algorithm"], big),
+                           note="kernel time / end-to-end time, formed inside each process; beside, at smaller n: "
+                           + ("; ".join(f"n={n}: {fmt(100 * v)}%" for n, v, *_ in beside) or "none")))
+    return rows
+
+
+def _added_06(df, C):
+    rows = []
+    c = C["harish_growth_per_graph_above_12000"]
+    rows.append(V.evaluate(c, df, aggregate=Q.growth(df, c)))
+    c = C["tran_faster_than_kk_small"]
+    kk = (c["baseline"], c["baseline_variant"])
+    pts = ratio_points(df, [((a, None), kk) for a in c["algorithms"]], _in_range(c, df, *kk))
+    rows.append(_ordering_row(c, df, pts, each_pair=True))
+    c = C["tran_fw_second_only_to_kk_small"]
+    me = (c["algorithm"], c.get("variant"))
+    others = [(b, v) for b, v in zip(c["baselines"], c["baseline_variants"])]
+    pairs = [(me, o) for o in others if o[0] != "katz_kider"] + [(o, me) for o in others if o[0] == "katz_kider"]
+    rows.append(_ordering_row(c, df, ratio_points(df, pairs, _in_range(c, df, *me)), each_pair=True))
+    c = C["harish_slowest_at_small"]
+    me = (c["algorithm"], c["variant"])
+    pairs = [((b, v), me) for b, v in zip(c["baselines"], c["baseline_variants"])]
+    rows.append(_ordering_row(c, df, ratio_points(df, pairs, _in_range(c, df, *me)), each_pair=True))
+    return rows
+
+
+_ADDED = {spec.TRAN_NB: _added_01, spec.HARISH_NB: _added_03, spec.MEMORY_NB: _added_04, spec.ALL_NB: _added_06}
+
+
 def notebook_rows(notebook, df, claims=None):
     """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims, each decided by the rule
     above that names it; a claim that data/claims.yaml gives the notebook and no rule names is *not testable*,
     saying so."""
     C = claims or claims_mod.load()
-    rows = _ROWS[notebook](df, C)
+    rows = _ROWS[notebook](df, C) + _ADDED.get(notebook, lambda df, C: [])(df, C)
     done = {r["claim"] for r in rows}
     rows += [V.evaluate({**c, "testable_here": False, "not_testable_reason": "no rule of the campaign's verdicts "
                          "names this claim yet"}, df) for cid, c in C.items() if c.get("notebook") == notebook and cid not in done]

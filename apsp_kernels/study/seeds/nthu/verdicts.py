@@ -222,7 +222,64 @@ def _multi(c, multi):
     raise KeyError(cid)
 
 
+# ------------------------------------------------------------------ the statements of seed 004 tested last
+ADDED = ("nthu_phase2_expected_ratio", "nthu_unrolled_32_vs_64", "nthu_multi_always_superior")
+
+
+def added_rows(C, single, multi):
+    """The rows of :data:`ADDED`: phase 2's expected ratio (one GPU), the unrolled bs 32 against bs 64 and 'always
+    superior' (two GPUs)."""
+    rows = []
+    c = C["nthu_phase2_expected_ratio"]
+    if single is None or single.empty:
+        rows.append(V.evaluate({**c, "testable_here": False, "not_testable_reason": "no *-nthu-single run recorded"}, single))
+    else:
+        pts = []
+        for n in _paper_n(c, single):
+            for bs in (8, 16, 32):
+                K = padded_size(n, bs) // bs
+                sel = _k(n, bs, "dim3", "branch")
+                v = ratio(samples(single, "phase2_ms", **sel), samples(single, "phase1_ms", **sel))
+                if v[0] == v[0]:
+                    pts.append((f"{n}, bs {bs} (K = {K})", *v, 2 * K))
+        seed = ", ".join(f"bs {bs}: {fmt(SEED_PHASES[bs][2] / SEED_PHASES[bs][1])} against {2 * SEED_PHASES[bs][0]}"
+                         for bs in SEED_PHASES)
+        rows.append(_row(c, single, pts, note=basis(single), extra=f"the seed's own phase table (time ratio against 2K): {seed}"))
+    c = C["nthu_unrolled_32_vs_64"]
+    if multi is None or multi.empty:
+        rows.append(V.evaluate({**c, "testable_here": False, "not_testable_reason": f"{PENDING}: no *-nthu-multi run "
+                               "recorded"}, multi))
+    else:
+        pairs = [("6000, row, bs 64 / bs 32", _m(6000, 2, "row", "b64-dim3-branch"), _m(6000, 2, "row", MULTI_KERNEL))]
+        pts = points(multi, pairs, "compute_ms_max" if "compute_ms_max" in multi else "compute_ms")   # the slowest rank's
+        one = points(single, [("6000, one GPU, bs 64 / bs 32", _k(6000, 64, "dim3", "branch"), _k(6000, 32, "dim3", "branch"))],
+                     "kernel_ms") if single is not None and not single.empty else []
+        rows.append(_row(c, multi, pts, note=_basis(multi, pairs),
+                         extra=f"beside, one GPU's kernel time: {span_of(one)}" if one else "") if pts
+                    else _missing(c, multi, "two-GPU row-design runs at n = 6000 with bs 32 and bs 64"))
+    c = C["nthu_multi_always_superior"]
+    if multi is None or multi.empty:
+        rows.append(V.evaluate({**c, "testable_here": False, "not_testable_reason": f"{PENDING}: no *-nthu-multi run "
+                               "recorded"}, multi))
+    else:
+        ns = sorted(set(multi.loc[(multi["n_gpus"] == 2) & (multi["variant"] == "row") & (multi["kernel"] == MULTI_KERNEL), "n"]))
+        pairs = [(f"{n}, row", _m(n, 1, "row"), _m(n, 2, "row")) for n in ns]
+        pts = points(multi, pairs, "kernel_ms_max")
+        if not pts:
+            rows.append(_missing(c, multi, "one- and two-GPU pair (row, bs 32)"))
+        else:
+            row = _row(c, multi, pts, note=_basis(multi, pairs))
+            v, why = rules.always_rule(pts)
+            row.update(verdict=v, reason=why + "; " + _basis(multi, pairs),
+                       per_size="; ".join(f"n={p[0].split(',')[0]}: {fmt(p[1])}x [{fmt(p[2])}, {fmt(p[3])}]" for p in pts))
+            rows.append(row)
+    return rows
+
+
 def rows(C, single, multi):
     def leases(df):
         return df["lease"].nunique() if df is not None and len(df) and "lease" in df else 0
-    return V.with_leases(single_rows(C, single), leases(single)) + V.with_leases(multi_rows(C, multi), leases(multi))
+    both = pd.concat([d for d in (single, multi) if d is not None and len(d)]) if any(
+        d is not None and len(d) for d in (single, multi)) else None
+    return (V.with_leases(single_rows(C, single), leases(single)) + V.with_leases(multi_rows(C, multi), leases(multi))
+            + V.with_leases(added_rows(C, single, multi), leases(both)))
