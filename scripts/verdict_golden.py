@@ -90,7 +90,7 @@ def main(argv=None):
     return 1 if bad else 0
 
 
-MOVED = ["study", "batch", "claim", "before", "after", "ours_before", "ours_after", "reason_after"]
+MOVED = ["study", "batch", "claim", "before", "after", "ours_before", "ours_after", "leases_after", "reason_after"]
 
 
 def moved_since(rev):
@@ -110,17 +110,55 @@ def moved_since(rev):
         before = pd.read_csv(io.StringIO(old.stdout), dtype=str, keep_default_na=False)
         after = read(name)
         rows += [r for r in differences(study, batch, before, after) if r["before"] != "(absent)"]
+    rows += pooled_differences(rev)
     t = pd.DataFrame(rows, columns=MOVED)
     t.insert(5, "why", [why(r) for r in t.to_dict("records")])
     return t
+
+
+def pooled_differences(rev):
+    """The verdicts of the pooled batches (data/results/confirming-batches.csv: NTHU's runs of a day or a campaign,
+    which no golden table holds) that differ from that table at git revision ``rev``."""
+    import io
+    import subprocess
+    f = ROOT / "data" / "results" / "confirming-batches.csv"
+    old = subprocess.run(["git", "show", f"{rev}:{f.relative_to(ROOT)}"], cwd=ROOT, capture_output=True, text=True)
+    if old.returncode != 0 or not f.exists():
+        return []
+    before = pd.read_csv(io.StringIO(old.stdout), keep_default_na=False).set_index("claim")
+    after = pd.read_csv(f, keep_default_na=False)
+    out = []
+    for r in after.to_dict("records"):
+        if r["claim"] not in before.index or "pooled" not in _batch_names(r["batches"]):
+            continue
+        names = _batch_names(r["batches"])["names"]
+        for k in ("batch 1", "batch 2"):
+            if before.loc[r["claim"], k] != r[k]:
+                out.append(dict(study="nthu" if "NTHU" in r["study"] else r["study"], batch=names[k[-1]], claim=r["claim"],
+                                before=before.loc[r["claim"], k], after=r[k], ours_before="-", ours_after="-",
+                                leases_after="", reason_after=r.get("disclosed", "")))
+    return out
+
+
+def _batch_names(text):
+    """{'names': {'1': batch 1's name, '2': ...}, 'pooled': ...} from confirming-batches.csv's ``batches`` cell; the key
+    'pooled' only where a batch pools several run folders ('(3 runs)')."""
+    names = dict(part.split(": ", 1) for part in text.split("; "))
+    out = {"names": names}
+    if any("runs" in v for v in names.values()):
+        out["pooled"] = True
+    return out
 
 
 def why(r):
     """Why a verdict moved under the one estimator (study/method/estimate.py), read from its new reason and
     from how many processes and leases its batch recorded."""
     text = r["reason_after"]
-    procs, leases = _processes_and_leases(r["batch"])
-    if "no interval" in text or "one lease" in text or "single run" in text or leases < 2:
+    procs, leases = _processes_and_leases(r["batch"]) if (ROOT / "data" / "results" / r["batch"]).is_dir() else (0, 0)
+    if not (ROOT / "data" / "results" / r["batch"]).is_dir():          # a pooled batch: its reason is its disclosure
+        return "processes of one lease count once: " + text.split(" | ")[0].split(";")[0]
+    own = float(r["leases_after"]) if str(r.get("leases_after", "")).strip() not in ("", "nan") else leases
+    if "no interval" in text or "one lease" in text or "single run" in text or 0 < own < 2:
         return ("its numbers rest on one machine lease (processes of one lease count once): no interval over "
                 "independent leases")
     if "on two or more leases" in text:
@@ -133,6 +171,16 @@ def why(r):
         return (f"its {procs} processes ran on {leases} leases: the interval is over the {leases} leases, not the "
                 f"{procs} processes")
     return "the ratio paired inside each process that ran both codes, its interval over independent leases"
+
+
+def differences(study, batch, old, new):
+    """The rows of ``new`` whose verdict differs from ``old`` (both golden tables), in :data:`MOVED`'s columns."""
+    o, n = old.set_index("claim"), new.set_index("claim")
+    span = lambda r: f"{r['ours']} [{r['ci_lo']}, {r['ci_hi']}]" if r["ours"] else "-"
+    return [dict(study=study, batch=batch, claim=cid, before=o.loc[cid, "verdict"] if cid in o.index else "(absent)",
+                 after=n.loc[cid, "verdict"], ours_before=span(o.loc[cid]) if cid in o.index else "-",
+                 ours_after=span(n.loc[cid]), leases_after=n.loc[cid].get("leases", ""), reason_after=n.loc[cid, "reason"])
+            for cid in n.index if cid not in o.index or o.loc[cid, "verdict"] != n.loc[cid, "verdict"]]
 
 
 def _processes_and_leases(batch):

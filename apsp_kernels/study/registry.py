@@ -218,9 +218,9 @@ STUDIES = {s.name: s for s in (
           f"{_S}.nthu.figures", _nthu_find, _nthu_load, _nthu_rows,
           frame=lambda loaded: loaded[0] if len(loaded[0]) else None, graph=KEMP,           # the one-GPU runs
           confirming=(Confirming("NTHU, one GPU (seed 004)", _nthu_days,
-                                 holds=lambda cid: cid not in _seed("nthu", "load").MULTI),
+                                 holds=lambda cid: cid not in _seed("nthu", "load").TWO_GPU),
                       Confirming("NTHU, two GPUs (seed 004)", _nthu_campaigns,
-                                 holds=lambda cid: cid in _seed("nthu", "load").MULTI))),
+                                 holds=lambda cid: cid in _seed("nthu", "load").TWO_GPU))),
     Study("iitkgp", "IIT Kharagpur's BFS, SSSP and APSP on large sparse graphs", ("001",), ("10_iitkgp",),
           f"{_S}.iitkgp.measure", f"{_S}.iitkgp.figures",
           _iitkgp_find, lambda b: _seed("iitkgp", "load").load(b.path), _iitkgp_rows,

@@ -216,14 +216,16 @@ def moved_verdicts(path=MOVED):
         return None, "No table of moved verdicts is recorded."
     t = pd.read_csv(path)
     by = t.groupby("study").size()
-    ref = t[t["batch"].isin(REFERENCE_BATCHES)]
+    ref = t[t["batch"].isin(REFERENCE_BATCHES) | t["batch"].str.contains(" runs", regex=False)]
+    shown = "; ".join(f"**{b}**: " + ", ".join(f"{r.claim} ({r.before} -> {r.after})" for r in g.itertuples())
+                      for b, g in ref.groupby("batch", sort=False)) or "none"
     say = (f"Re-judged under the one estimator on 2026-11-27, {len(t)} verdicts of recorded batches moved ("
-           + ", ".join(f"{k} {v}" for k, v in by.items()) + "); of the batches the reports show, "
-           + (", ".join(f"{r.claim} ({r.batch}): {r.before} -> {r.after}" for r in ref.itertuples()) or "none")
+           + ", ".join(f"{k} {v}" for k, v in by.items()) + "). In the batches the reports show: " + shown
            + ". Most of the others are single runs on one lease, which now give no interval.")
     return t, say
 
 
-# the batches the reports show as the study's findings: Kemp's run L and K, each study's newest batch
+# the batches the reports show as the study's findings: Kemp's run L and K, each study's newest batch (and the pooled
+# batches of NTHU's runs, named '<days>-nthu-... (k runs...)')
 REFERENCE_BATCHES = ("20261124-235000-paper-campaign", "20261124-205000-paper-campaign", "20261125-153000-hochberg",
                      "20261123-080000-hochberg", "20261125-153000-iitkgp", "20261123-050000-iitkgp")

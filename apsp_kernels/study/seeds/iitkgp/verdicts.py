@@ -234,8 +234,8 @@ def evaluate(rep, c):
             ([f"on stand-ins for {', '.join(stand)} (the real files were not in $APSP_DATA_DIR)"] if stand else [])
     if extra:
         row["reason"] = row["reason"] + "; " + "; ".join(extra)
-    on = df.loc[(df["stage"] == c["stage"]) & df["graph"].isin(c["graphs"]), "lease"]
-    return V.with_leases([row], on.nunique())[0]
+    on = df[(df["stage"] == c["stage"]) & df["graph"].isin(c["graphs"])]
+    return V.with_leases([row], on.groupby("graph")["lease"].nunique().min() if len(on) else 0)[0]   # the fewest a graph has
 
 
 def evaluate_all(rep, C=None):

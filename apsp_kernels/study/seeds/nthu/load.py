@@ -27,6 +27,9 @@ SINGLE = ("nthu_bigger_blocks_faster", "nthu_16_beats_32_dim3", "nthu_int_launch
           "nthu_phase1_launch_overhead", "nthu_phase3_vs_sequential_ratio")
 MULTI = ("nthu_multi_2gpu_speedup", "nthu_multi_poor_at_small_n", "nthu_stage_bytes_per_round", "nthu_stage_comm_share",
          "nthu_multi_bandwidth_grows_with_bs")
+# the claims decided on the two-GPU runs: MULTI's and two of verdicts.ADDED (bs 32 unrolled against bs 64 at n = 6000,
+# 'always superior' over the strong-scaling sizes)
+TWO_GPU = MULTI + ("nthu_unrolled_32_vs_64", "nthu_multi_always_superior")
 BLOCKS = (8, 16, 32, 64)
 # the two-GPU runs (README, NTHU section): strong scaling over 5 sizes (weak from 2048); n = 6000 with every blocking
 # factor in every design (bandwidth, the stage table at bs 64); 65536 (17 GB a GPU); weak scaling from 8192 and 16384
