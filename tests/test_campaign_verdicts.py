@@ -59,10 +59,12 @@ def test_the_reference_pair_was_measured_under_one_method_changed_since_and_agre
     assert runs == list(CONFIRMING) and "f36cf3d" in label and "0c2fe72" in label and "fixed" not in label
     wide = S.verdict_table(list(CONFIRMING))
     C = claims.load()
-    # the 30 claims that existed when K and L were measured; those added on 2026-11-25 (``added``) after K
-    # and L were measured are outside the criterion, and one of them differs between the two runs
+    # the 30 claims that existed when K and L were measured; those added on 2026-11-25 and -27 (``added``) after K
+    # and L were measured are outside the criterion, and one of them differs between the two runs.  Under the one
+    # estimator (intervals over leases) harish_time_growth differs too: L's interval reaches the band's edge
     before_claims = [cid for cid in wide.index if not C[cid].get("added")]
-    assert len(before_claims) == 30 and wide.loc[before_claims, "same"].all()
+    assert len(before_claims) == 30 and set(wide.loc[before_claims].index[~wide.loc[before_claims, "same"]]) == \
+        {"harish_time_growth"}
     assert set(wide.index) - set(before_claims) == {cid for cid, c in C.items() if c.get("added") and c["notebook"] in NOTEBOOKS}
     assert not wide.loc["kk_speedup_rises_104_to_153", "same"]
 

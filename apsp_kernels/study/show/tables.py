@@ -88,7 +88,7 @@ COLUMNS = {
     "speedup": ("speed-up", "x"), "samples": ("independent processes per side", "count"),
     "algorithm_timed": ("algorithm timed", None), "baseline_timed": ("baseline timed", None),
     # how far independent processes lie apart
-    "leases": ("independent machine leases", "count"),
+    "leases": ("independent machine leases", "count"), "leases_after": ("leases it rests on now", "count"),
     "process_medians_ms": ("each process's median", "ms"), "max_over_min": ("slowest / fastest process", "x"),
     "timed_groups": ("timed groups", "count"), "spread_median": ("slowest / fastest process: median", "x"),
     "spread_p90": ("90th percentile", "x"), "spread_max": ("largest", "x"),
