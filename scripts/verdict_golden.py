@@ -176,7 +176,9 @@ def why(r):
 def differences(study, batch, old, new):
     """The rows of ``new`` whose verdict differs from ``old`` (both golden tables), in :data:`MOVED`'s columns."""
     o, n = old.set_index("claim"), new.set_index("claim")
-    span = lambda r: f"{r['ours']} [{r['ci_lo']}, {r['ci_hi']}]" if r["ours"] else "-"
+    from apsp_kernels.study.show.tables import fmt
+    num = lambda x: fmt(float(x)) if str(x).strip() else "-"
+    span = lambda r: f"{num(r['ours'])} [{num(r['ci_lo'])}, {num(r['ci_hi'])}]" if r["ours"] else "-"
     return [dict(study=study, batch=batch, claim=cid, before=o.loc[cid, "verdict"] if cid in o.index else "(absent)",
                  after=n.loc[cid, "verdict"], ours_before=span(o.loc[cid]) if cid in o.index else "-",
                  ours_after=span(n.loc[cid]), leases_after=n.loc[cid].get("leases", ""), reason_after=n.loc[cid, "reason"])

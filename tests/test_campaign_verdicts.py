@@ -120,7 +120,9 @@ def test_every_verdict_row_says_what_it_rests_on():
     assert (t.loc[t["verdict"] == "not testable", "basis"] == "-").all()
     assert t.loc["tran_fw_memory_limit", "basis"] == t.loc["kk_memory_limit", "basis"] == "computed"
     assert t.loc["kk_peak_vs_others", "basis"] == "bound"
-    assert t.loc["harish_time_growth", "basis"] == t.loc["tuwien_cpu_break_even", "basis"] == "within tolerance only"
+    assert t.loc["tuwien_cpu_break_even", "basis"] == "within tolerance only"
+    # over its 5 leases, Harish's growth reaches the band's edge: inconclusive, so measured (not a reproduction)
+    assert t.loc["harish_time_growth", "verdict"] == "inconclusive" and t.loc["harish_time_growth", "basis"] == "measured"
     assert t.loc["kk_vs_fw", "basis"] == "measured"
     published = pd.read_csv(RUN / "verdicts.csv").set_index("claim")
     assert published["basis"].notna().all()

@@ -117,12 +117,12 @@ RECORDED = sorted(paths.RECORDED.glob("*-hochberg"))
 @pytest.mark.parametrize("recorded", RECORDED, ids=lambda d: d.name)
 def test_every_hochberg_claim_gets_a_verdict_that_says_what_its_interval_rests_on(recorded):
     """A single recorded run says so in every testable verdict; a batch of processes says its
-    intervals are over the processes' medians."""
+    intervals are over the leases its processes ran on."""
     st = H.load(str(recorded))
     C = claims.load()
     rows = HV.verdict_rows(st, C)
     batch = any(p.is_dir() and p.name.startswith("p") for p in recorded.iterdir())
-    said = "95% intervals over the processes' medians" if batch else "single run: one device process"
+    said = "95% intervals over the leases" if batch else "single run: one device process"
     assert sorted(r["claim"] for r in rows) == sorted(c for c in C if c.startswith("hochberg_"))
     for r in rows:
         assert r["verdict"] in claims.VERDICTS
