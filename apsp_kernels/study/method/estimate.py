@@ -67,15 +67,15 @@ class Estimate:
 NONE = Estimate(np.nan)
 
 
-def samples(d, col, by=None):
+def samples(d, col):
     """One value per process: the median of ``col`` over each process's rows of ``d``, keyed by (lease,
-    process); ``by``: further keys to keep (then a Series with those levels first)."""
+    process)."""
     d = d.dropna(subset=[col])
     if d.empty:
-        return pd.Series(dtype=float, index=pd.MultiIndex.from_tuples([], names=[*(by or ()), *INDEX]))
+        return pd.Series(dtype=float, index=pd.MultiIndex.from_tuples([], names=list(INDEX)))
     d = d.assign(lease=d["lease"] if "lease" in d else d["process"] if "process" in d else np.arange(len(d)),
                  process=d["process"] if "process" in d else np.arange(len(d)))
-    return d.groupby([*(by or ()), *INDEX], sort=True)[col].median().astype(float)
+    return d.groupby(list(INDEX), sort=True)[col].median().astype(float)
 
 
 def as_samples(x):
@@ -207,20 +207,6 @@ def _single_draws(s, rng, n_boot):
     if v.size == 0:
         return Draws(np.nan, np.full(n_boot, np.nan), 0, 0, False)
     return Draws(float(np.median(v)), stats.centre_draws(v, rng, n_boot), int(v.size), int(as_samples(s).size), False)
-
-
-def basis_text(estimates):
-    """What a set of estimates rests on, in one clause: 'paired in each process; 5 leases' or a range."""
-    es = [e for e in estimates if e is not None and e.value == e.value]
-    if not es:
-        return "nothing measured"
-    ks = sorted({e.leases for e in es})
-    leases = f"{ks[0]} lease{'s' if ks[0] != 1 else ''}" if len(ks) == 1 else f"{ks[0]}-{ks[-1]} leases"
-    how = ("ratios paired inside each process" if all(e.paired for e in es) else
-           "ratios of independently drawn sides (no process ran both codes)" if not any(e.paired for e in es) else
-           "ratios paired inside each process where one ran both codes, else drawn independently")
-    few = "; a point on one lease has no interval" if ks[0] < 2 else ""
-    return f"95% intervals over {leases} (independent machine leases), {how}{few}"
 
 
 def largest(groups, n_boot=stats.N_BOOT):

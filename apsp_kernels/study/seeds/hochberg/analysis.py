@@ -133,10 +133,6 @@ def ordering_points(st, slower, faster, sizes, col="event_ms_json"):
     return [(int(n), *ratio(st, slower, faster, n, col)) for n in sizes]
 
 
-def ordering_basis(st, slower, faster, sizes, col="event_ms_json"):
-    """What :func:`ordering_points` rest on, in one clause (estimate.basis_text)."""
-    return estimate.basis_text([ratio(st, slower, faster, n, col) for n in sizes])
-
 
 def exploration_sizes(st, multiple=None):
     ns = sorted(int(n) for n in st.df.loc[st.df["stage"] == "explorations", "n"].unique())
