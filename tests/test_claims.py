@@ -98,7 +98,7 @@ def test_every_tolerance_says_when_it_was_set():
 def test_the_out_of_core_partitions_are_declared_with_the_claims_they_set():
     """Every claim that times Kemp's out-of-core code declares the partitions it was forced into, and
     the campaign's plan reads that number from there."""
-    from apsp_kernels.study import plan
+    from apsp_kernels.study.seeds.kemp import spec as plan
     C = claims.load()
     ooc = [cid for cid, c in C.items() if "kemp_ooc" in {c.get("algorithm"), c.get("baseline"), *(c.get("algorithms") or []),
                                                          *(c.get("baselines") or [])}]

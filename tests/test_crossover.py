@@ -3,7 +3,7 @@ fitted non-increasing in n, so a tie at the smallest size or one noisy size does
 import numpy as np
 import pandas as pd
 
-from apsp_kernels.study.seeds.kemp import load as M
+from apsp_kernels.study.method import timings as M
 from apsp_kernels.study.method import verdicts as V
 
 

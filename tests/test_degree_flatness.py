@@ -51,7 +51,7 @@ def test_pairing_inside_the_process_is_what_decides():
     """The same records compared unpaired (each graph's process medians against another's, as the
     statistic before the fix did) give an interval far wider than the claim's tolerance."""
     df = records()
-    from apsp_kernels.study.seeds.kemp import load as M
+    from apsp_kernels.study.method import timings as M
     a, _ = M.times(df, "katz_kider", "16", N, graph="kemp 8-12")
     b, _ = M.times(df, "katz_kider", "16", N, graph="kemp 2-6")
     _, lo, hi = estimate.ratio(a, b.rename(index=lambda p: f"{p}-other", level="process"))

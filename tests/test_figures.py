@@ -13,7 +13,7 @@ from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from apsp_kernels.algorithms import registry  # noqa: E402
 from apsp_kernels.study.show import figures as F
-from apsp_kernels.study.seeds.kemp import load as M  # noqa: E402
+from apsp_kernels.study.method import timings as M  # noqa: E402
 
 
 def _hex(c):

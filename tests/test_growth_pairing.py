@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from apsp_kernels.study.method import claims
-from apsp_kernels.study.seeds.kemp import load as M
+from apsp_kernels.study.method import timings as M
 from apsp_kernels.study.method import estimate as E, quantities as Q, verdicts as V
 
 

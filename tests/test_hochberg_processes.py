@@ -15,6 +15,7 @@ from apsp_kernels.study.method import claims
 from apsp_kernels import paths
 from apsp_kernels.measure import provenance
 from apsp_kernels.study.seeds.hochberg import analysis as H
+from apsp_kernels.study.seeds.hochberg import load as D
 from apsp_kernels.study.seeds.hochberg import verdicts as HV
 from apsp_kernels.study.method import estimate
 
@@ -45,7 +46,7 @@ def _explorations(scale, extra=()):
 
 def test_a_batch_is_read_as_one_process_per_folder_and_intervals_are_over_leases(tmp_path):
     scales = (1.0, 1.3, 0.8)
-    st = H.load(str(_batch(tmp_path, [_explorations(s) for s in scales])))
+    st = D.load(str(_batch(tmp_path, [_explorations(s) for s in scales])))
     assert [p.name for p in st.processes] == ["p1", "p2", "p3"] and sorted(st.raw["process"].unique()) == ["p1", "p2", "p3"]
     assert sorted(st.raw["lease"].unique()) == ["boot-1", "boot-2", "boot-3"]
     assert len(st.df) == 2 and (st.df["processes"] == 3).all()
@@ -53,15 +54,15 @@ def test_a_batch_is_read_as_one_process_per_folder_and_intervals_are_over_leases
     # both codes ran in every process: paired there; the ratio itself moves between processes (2, 2.6, 1.6),
     # and the interval is over the three leases, not the tight repeats
     assert e.paired and e.leases == 3 and e.value == pytest.approx(2.0) and e.lo < 1.6 and e.hi > 2.6
-    s = H.single_run(st.raw)
+    s = D.single_run(st.raw)
     assert s.startswith("3 device processes (p1, p2, p3) on 3 machine leases") and "provisional" not in s
     assert "3 independent device processes" not in st.meas.note and "2099-01-01 to 2099-01-03" in st.meas.note
 
 
 def test_two_leases_are_provisional_and_a_point_of_one_process_has_no_interval(tmp_path):
     only = _row("explorations", H.GPU, 100, w=[9.0, 9.1, 8.9, 9.0, 9.0], ev=[0.9, 0.91, 0.89, 0.9, 0.9])
-    st = H.load(str(_batch(tmp_path, [_explorations(1.0, [only]), _explorations(1.2)])))
-    s = H.single_run(st.raw)
+    st = D.load(str(_batch(tmp_path, [_explorations(1.0, [only]), _explorations(1.2)])))
+    s = D.single_run(st.raw)
     assert s.startswith("2 device processes") and "provisional" in s
     e = H.ratio(st, H.GPU, H.TEXT, 100)        # paired in p1 alone: one lease
     assert e.leases == 1 and not e.has_interval and e.value == pytest.approx(0.9)
@@ -69,18 +70,18 @@ def test_two_leases_are_provisional_and_a_point_of_one_process_has_no_interval(t
 
 
 def test_one_process_has_no_interval(tmp_path):
-    st = H.load(str(_batch(tmp_path, [_explorations(1.0)])))
+    st = D.load(str(_batch(tmp_path, [_explorations(1.0)])))
     assert [p.name for p in st.processes] == ["p1"] and "processes" not in st.df
     e = H.ratio(st, COLUMNS[1], H.TEXT, 100)
     assert e.value == pytest.approx(2.0) and not e.has_interval
-    assert H.single_run(st.raw).startswith("single run: one device process")
+    assert D.single_run(st.raw).startswith("single run: one device process")
 
 
 def test_a_batch_without_boot_ids_is_one_lease(tmp_path):
     d = _batch(tmp_path, [_explorations(s) for s in (1.0, 1.3, 0.8)])
     for k in (1, 2, 3):
         (d / f"p{k}" / "provenance.json").write_text(json.dumps(dict(PROV, timestamp=f"2099-01-0{k}")))
-    st = H.load(str(d))
+    st = D.load(str(d))
     assert st.raw["lease"].nunique() == 1 and not H.ratio(st, COLUMNS[1], H.TEXT, 100).has_interval
 
 
@@ -92,7 +93,7 @@ def test_his_difference_and_counts_over_processes(tmp_path):
                 _row("race", H.NOSYNC, 31, w=None, status="failed_verification", verified=False, repeats=3, wrong_runs=2.0,
                      wrong_entries=5, undershoots=2, spurious_negative_cycles=0, first_difference="(0, 1, 0, 1)"),
                 _row("race", H.TEXT, 31, repeats=3)]
-    st = H.load(str(_batch(tmp_path, [cyc(1.0), cyc(1.1), cyc(0.9)])))
+    st = D.load(str(_batch(tmp_path, [cyc(1.0), cyc(1.1), cyc(0.9)])))
     (n, v, lo, hi), = H.difference_points(st, "cycle_undirected")
     assert n == 10 and v == pytest.approx(1) and (lo, hi) == pytest.approx((1.0, 1.0))
     r = H.race(st)
@@ -107,7 +108,7 @@ def test_a_batch_of_mixed_code_is_refused(tmp_path):
     d = _batch(tmp_path, [_explorations(1.0), _explorations(1.1)])
     (d / "p2" / "provenance.json").write_text(json.dumps(dict(PROV, git_commit="def456")))
     with pytest.raises(provenance.ProvenanceError, match="one batch, one commit"):
-        H.load(str(d))
+        D.load(str(d))
 
 
 def test_the_script_refuses_to_join_a_batch_of_other_code(tmp_path):
@@ -137,10 +138,10 @@ def test_newest_batch_is_found_beside_single_process_folders(tmp_path, monkeypat
     (tmp_path / "b" / "20990101-000000-hochberg" / "results.csv").write_text("stage\n")
     _batch(tmp_path / "a", [_explorations(1.0)], name="20990102-000000-hochberg")
     (tmp_path / "a" / "20990103-000000-hochberg").mkdir()                  # an empty batch: not a result
-    assert H.latest().name == "20990102-000000-hochberg"
-    assert H.latest(recorded_only=True).name == "20990101-000000-hochberg"
+    assert D.latest().name == "20990102-000000-hochberg"
+    assert D.latest(recorded_only=True).name == "20990101-000000-hochberg"
     with pytest.raises(FileNotFoundError, match="no results.csv"):
-        H.latest(str(tmp_path / "a" / "20990103-000000-hochberg"))
+        D.latest(str(tmp_path / "a" / "20990103-000000-hochberg"))
 
 
 RECORDED = sorted(d for d in paths.RECORDED.glob("*-hochberg") if (d / "results.csv").exists())
@@ -163,7 +164,7 @@ def _split(recorded, tmp_path, factors=(1.0, 1.08, 0.95)):
 
 @pytest.mark.skipif(not RECORDED, reason="no recorded Hochberg results in this checkout")
 def test_the_recorded_run_split_into_three_processes_gets_verdicts_over_processes(tmp_path):
-    st = H.load(str(_split(RECORDED[-1], tmp_path)))
+    st = D.load(str(_split(RECORDED[-1], tmp_path)))
     C = claims.load()
     rows = HV.verdict_rows(st, C)
     assert sorted(r["claim"] for r in rows) == sorted(c for c in C if c.startswith("hochberg_"))
@@ -173,7 +174,7 @@ def test_the_recorded_run_split_into_three_processes_gets_verdicts_over_processe
             assert "3 device processes (p1, p2, p3) on 3 machine leases" in r["reason"] and "single run" not in r["reason"]
     said = HV.findings(st)
     assert set(said) == {"cycles", "sm", "explorations", "race"} and all(said.values())
-    one = H.load(str(RECORDED[-1]))
+    one = D.load(str(RECORDED[-1]))
     assert H.faithful_runs(st) == tuple(3 * x for x in H.faithful_runs(one))
 
 
@@ -202,8 +203,8 @@ def test_two_invocations_make_one_batch_that_the_report_reads_as_two_processes(t
     d = tmp_path / "20990101-000000-local-hochberg-dryrun"
     provs = [json.loads((d / p / "provenance.json").read_text()) for p in ("p1", "p2")]
     assert [p["parameters"]["process"] for p in provs] == ["p1", "p2"] and provs[0]["git_commit"] == provs[1]["git_commit"]
-    st = H.load(str(d))
-    assert [p.name for p in st.processes] == ["p1", "p2"] and H.single_run(st.raw).startswith("2 device processes (p1, p2) on 1 machine lease")
+    st = D.load(str(d))
+    assert [p.name for p in st.processes] == ["p1", "p2"] and D.single_run(st.raw).startswith("2 device processes (p1, p2) on 1 machine lease")
     cpu = st.df[st.df["algorithm"] == H.CPU[0]]
     assert len(cpu) and (cpu["processes"] == 2).all() and all(len(json.loads(v)) == 2 for v in cpu["with_ms_json"])
 
@@ -222,8 +223,8 @@ def test_a_name_in_both_places_is_taken_from_this_machines_results(tmp_path, mon
     monkeypatch.setattr(paths, "RECORDED", tmp_path / "b")
     for root in ("a", "b"):
         _batch(tmp_path / root, [_explorations(1.0)], name="20990102-000000-hochberg")
-    assert H.latest() == tmp_path / "a" / "20990102-000000-hochberg"
-    assert H.latest(recorded_only=True) == tmp_path / "b" / "20990102-000000-hochberg"
+    assert D.latest() == tmp_path / "a" / "20990102-000000-hochberg"
+    assert D.latest(recorded_only=True) == tmp_path / "b" / "20990102-000000-hochberg"
 
 
 def test_a_ratio_of_two_codes_pairs_them_inside_each_process(tmp_path):
@@ -236,7 +237,7 @@ def test_a_ratio_of_two_codes_pairs_them_inside_each_process(tmp_path):
     for s, r in ((1.0, 1.20), (1.3, 1.15), (0.8, 1.25)):      # lease speed s, columns / rows r in that process
         per.append([_row("explorations", COLUMNS[1], 100, w=[10 * s * r * f for f in tight], ev=[s * r * f for f in tight]),
                     _row("explorations", H.TEXT, 100, w=[10 * s * f for f in tight], ev=[s * f for f in tight])])
-    st = H.load(str(_batch(tmp_path, per)))
+    st = D.load(str(_batch(tmp_path, per)))
     v, lo, hi = H.ratio(st, COLUMNS[1], H.TEXT, 100)
     want = estimate.ratio(estimate.as_samples(pd.Series([1.20, 1.15, 1.25], index=["p1", "p2", "p3"])),
                           estimate.as_samples(pd.Series([1.0, 1.0, 1.0], index=["p1", "p2", "p3"])))

@@ -168,7 +168,7 @@ def test_rendering_the_same_notebook_twice_gives_the_same_bytes(tmp_path, monkey
     nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_markdown_cell("# a table"),
         nbformat.v4.new_code_cell("profile = 'smoke'", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell("import pandas as pd\nfrom apsp_kernels.study import tables\n"
+        nbformat.v4.new_code_cell("import pandas as pd\nfrom apsp_kernels.study.show import tables\n"
                                   "tables.show(pd.DataFrame({'n': [1024], 'median': [872.7391]}))")])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, nbdir / "a_table.ipynb")

@@ -9,6 +9,7 @@ import pytest
 from apsp_kernels.study.method import claims
 from apsp_kernels import paths
 from apsp_kernels.study.seeds.hochberg import analysis as H
+from apsp_kernels.study.seeds.hochberg import load as D
 from apsp_kernels.study.seeds.hochberg import verdicts as HV
 from apsp_kernels.study.method import rules
 
@@ -29,16 +30,16 @@ def _study(tmp_path, rows):
     d.mkdir()
     pd.DataFrame(rows).to_csv(d / "results.csv", index=False)
     (d / "provenance.json").write_text(json.dumps({"gpu": "test GPU", "timestamp": "2099-01-01", "sm_count": 132}))
-    return H.load(str(d))
+    return D.load(str(d))
 
 
 def test_no_results_fails_with_a_clear_message(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "RESULTS", tmp_path / "a")
     monkeypatch.setattr(paths, "RECORDED", tmp_path / "b")
     with pytest.raises(FileNotFoundError, match="hochberg_measure.py"):
-        H.latest()
+        D.latest()
     with pytest.raises(FileNotFoundError, match="no results.csv"):
-        H.latest(str(tmp_path / "nowhere"))
+        D.latest(str(tmp_path / "nowhere"))
 
 
 def test_newest_results_folder_wins(tmp_path, monkeypatch):
@@ -47,11 +48,11 @@ def test_newest_results_folder_wins(tmp_path, monkeypatch):
         (tmp_path / root / name / "results.csv").write_text("stage\n")
     monkeypatch.setattr(paths, "RESULTS", tmp_path / "a")
     monkeypatch.setattr(paths, "RECORDED", tmp_path / "b")
-    assert H.latest().name == "20990102-000000-hochberg"
+    assert D.latest().name == "20990102-000000-hochberg"
     (tmp_path / "a" / "20990104-000000-hochberg").mkdir()
     (tmp_path / "a" / "20990104-000000-hochberg" / "results.csv").write_text("stage\n")
-    assert H.latest().name == "20990104-000000-hochberg"
-    assert H.latest(recorded_only=True).name == "20990102-000000-hochberg"
+    assert D.latest().name == "20990104-000000-hochberg"
+    assert D.latest(recorded_only=True).name == "20990102-000000-hochberg"
 
 
 def test_exact_inverse_proportion_gives_slope_minus_one(tmp_path):
@@ -93,7 +94,7 @@ def test_race_counts_and_the_single_run_sentence(tmp_path):
     assert list(r["graph"]) == ["chain", "kemp"]
     assert (r["wrong runs without the barrier (count)"] == 6).all() and (r["wrong runs with the barrier (count)"] == 0).all()
     assert r["wrong entries (count)"].iloc[0] == 95 and r["runs (count)"].iloc[0] == 6
-    assert H.single_run(st.df).startswith("single run: one device process") and "race 3" in H.single_run(st.df)
+    assert D.single_run(st.df).startswith("single run: one device process") and "race 3" in D.single_run(st.df)
     assert H.faithful_runs(st) == (0, 12)
 
 
@@ -118,7 +119,7 @@ RECORDED = sorted(paths.RECORDED.glob("*-hochberg"))
 def test_every_hochberg_claim_gets_a_verdict_that_says_what_its_interval_rests_on(recorded):
     """A single recorded run says so in every testable verdict; a batch of processes says its
     intervals are over the leases its processes ran on."""
-    st = H.load(str(recorded))
+    st = D.load(str(recorded))
     C = claims.load()
     rows = HV.verdict_rows(st, C)
     batch = any(p.is_dir() and p.name.startswith("p") for p in recorded.iterdir())

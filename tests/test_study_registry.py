@@ -32,8 +32,8 @@ def test_every_study_declares_its_parts_and_code():
     for s in STUDIES.values():
         for f in s.code:
             assert (paths.ROOT / f).is_file(), f"{s.name}: declared code {f} is missing"
-        for part in ("load", "verdicts"):
-            assert s.module(part).__name__.endswith(f"seeds.{s.name}.{part}")
+        assert s.load.__module__ == s.open.__module__ == f"apsp_kernels.study.seeds.{s.name}.study"
+        assert s.figures.__name__.startswith("apsp_kernels.study.")
         assert s.runs(), f"{s.name}: no recorded batch"
         assert [b.name for b in s.runs()] == sorted(b.name for b in s.runs())
 
@@ -44,39 +44,26 @@ def test_declared_code_is_fingerprinted():
         assert set(s.code) <= set(provenance.CODE_GLOBS)
 
 
-# One dummy `range` claim per study with recorded batches (the tuned line has targets, not claims): a pair of codes
-# that the study's newest batch timed together on the graph named, at sizes of that batch, which the batch could
-# decide if a rule named it; none does, so it must reach the summary as 'not testable', saying why.
+# One dummy `range` claim per study with recorded batches (the tuned line has targets, not claims), on a pair of codes
+# the study times; no rule names it, so it must reach the summary as 'not testable', saying why.
 DUMMIES = {
     "kemp": dict(notebook="02_katz_kider", algorithm="katz_kider", variant=16, baseline="fw_sequential", time="end_to_end"),
     "hochberg": dict(notebook="08_hochberg", algorithm="hochberg_align", variant="64", baseline="fw_blocked_parallel",
-                     baseline_variant="64", time="end_to_end"),          # his fw.c against the CPU FW, on his graph
+                     baseline_variant="64", time="end_to_end"),
     "nthu": dict(notebook="09_nthu", algorithm="nthu_blocked", variant="b32-dim3-branch", baseline="nthu_blocked",
-                 baseline_variant="b8-dim3-branch", time="kernel"),      # two of its blocking factors
+                 baseline_variant="b8-dim3-branch", time="kernel"),
     "iitkgp": dict(notebook="10_iitkgp", algorithm="katz_kider", variant="16", baseline="fw_sequential",
-                   time="end_to_end", graph="random-2700"),               # no default graph: the claim names one
+                   time="end_to_end", graph="random-2700"),
 }
 
 
-def _newest(study):
-    """The study's newest batch with the measurement its default reads (NTHU: a one-GPU run), loaded."""
-    s = STUDIES[study]
-    run = [b for b in s.runs() if study != "nthu" or b.name.endswith("-single")][-1]
-    return run, s.load(run)
-
-
-def _dummy_claims(tmp_path, study, frame):
-    """A copy of data/claims.yaml with one more claim of ``study`` (:data:`DUMMIES`) at the sizes where ``frame``
-    timed both its codes on its graph; no code anywhere names it."""
-    from apsp_kernels.study.method import speedups
-    d = DUMMIES[study]
-    pair = speedups.speedup_pair(frame, dict(d, graph=d.get("graph") or STUDIES[study].graph))[0]
-    assert len(pair), f"{study}: the dummy's codes were not timed together in its newest batch"
+def _dummy_claims(tmp_path, study):
+    """A copy of data/claims.yaml with one more claim of ``study`` (:data:`DUMMIES`); no code anywhere names it."""
     doc = yaml.safe_load(claims.CLAIMS_FILE.read_text(encoding="utf-8"))
     dummy = dict(id=f"dummy_{study}", kind="range", unit="x", claimed=[1, 1000], tolerance=1.25, study=study,
-                 paper_n=[int(n) for n in pair["n"]], quote="A dummy claim.", where="nowhere", source="a test",
+                 paper_n=[1024], quote="A dummy claim.", where="nowhere", source="a test",
                  quantity="time of the baseline / time of the algorithm", hardware="-", testable_here=True,
-                 not_testable_reason="", readings=[], **d)
+                 not_testable_reason="", readings=[], **DUMMIES[study])
     doc["claims"].append(dummy)
     f = tmp_path / "claims.yaml"
     f.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
@@ -89,8 +76,9 @@ def test_a_claim_added_to_claims_yaml_reaches_the_summary(study, tmp_path, monke
     assert set(DUMMIES) == {name for name, s in STUDIES.items() if s.runs() and name != "tuned"}
     from apsp_kernels.study.method import verdicts as V
     s = STUDIES[study]
-    run, loaded = _newest(study)
-    monkeypatch.setenv("APSP_CLAIMS", str(_dummy_claims(tmp_path, study, s.frame(loaded))))
+    run = [b for b in s.runs() if study != "nthu" or b.name.endswith("-single")][-1]
+    loaded = s.load(run)
+    monkeypatch.setenv("APSP_CLAIMS", str(_dummy_claims(tmp_path, study)))
     cid = f"dummy_{study}"
     assert cid in s.claims()
     rows = s.verdict_rows(loaded)
@@ -123,7 +111,8 @@ def test_a_claim_whose_rule_needs_a_tolerance_must_state_one(tmp_path):
 
 
 def test_the_hochberg_default_graph_is_his():
-    assert STUDIES["hochberg"].graph == STUDIES["hochberg"].module("load").HIS_GRAPH
+    from apsp_kernels.study.seeds.hochberg import load
+    assert STUDIES["hochberg"].graph == load.HIS_GRAPH
 
 
 def test_one_entry_point_measures_every_study(capsys):

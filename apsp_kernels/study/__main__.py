@@ -1,14 +1,11 @@
-"""One entry point for every study (issue 31):
+"""One entry point for every study:
 
     python -m apsp_kernels.study list                       # the registered studies
     python -m apsp_kernels.study measure <study> [args...]  # measure it (its own arguments; --help)
 
-Each study's ``measure`` (study/registry.py) names what measures it: a module's ``main(argv)``, or a
-script of scripts/ run as if from its command line (child processes it starts re-run that script)."""
+Each study's ``measure(argv)`` (its ``seeds/<name>/study.py``) measures it with its own arguments."""
 from __future__ import annotations
 
-import importlib
-import runpy
 import sys
 
 from .registry import STUDIES
@@ -18,17 +15,7 @@ def measure(name, argv):
     """Run study ``name``'s measurement with ``argv`` (its own arguments); returns its exit status."""
     if name not in STUDIES:
         raise SystemExit(f"no study {name!r}; the studies: {', '.join(STUDIES)}")
-    what, *prefix = STUDIES[name].measure.split()
-    if what.endswith(".py"):
-        from .. import paths
-        script = paths.ROOT / what
-        sys.argv = [str(script), *prefix, *argv]
-        try:
-            runpy.run_path(str(script), run_name="__main__")
-        except SystemExit as e:
-            return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-        return 0
-    rc = importlib.import_module(what).main([*prefix, *argv])
+    rc = STUDIES[name].measure(list(argv))
     return rc if isinstance(rc, int) else 0
 
 

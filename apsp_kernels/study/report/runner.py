@@ -212,22 +212,6 @@ def _merge_status(results):
     return merged
 
 
-def measure(profile, processes=None):
-    """The batch's measurement campaign (every notebook's jobs, ``processes``: which of the
-    independent processes to run now; all by default), where a GPU is usable."""
-    import os
-    from ... import gpu_device
-    from ..seeds.kemp import runs as campaign, load as measurements, profiles
-    os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
-    if not gpu_device.available():
-        print(f"no GPU ({gpu_device.gpu_status()[1]}): the claim notebooks render the recorded reference run", flush=True)
-        return None
-    P = profiles.profile(profile)
-    d = measurements.campaign_dir(profile)
-    print(f"batch {os.environ['APSP_BATCH']}: campaign -> {d}", flush=True)
-    return campaign.run(P, d, only=processes)
-
-
 def order(notebooks):
     """The order of execution: by name, except that a summary notebook (``*_summary``), which
     collects the others' verdict tables, runs after all of them (08_hochberg, 10_iitkgp ... sort after
@@ -235,20 +219,22 @@ def order(notebooks):
     return sorted(notebooks, key=lambda p: (Path(p).stem.endswith("_summary"), Path(p).name))
 
 
-def run(profile=DEFAULT_PROFILE, only=None, source="measure", progress=True, stage="all", processes=None):
+def run(profile=DEFAULT_PROFILE, only=None, source="measure", progress=True, stage="all", processes=None, batch=None):
     """Measure (the campaign) and render (execute the notebooks; ``only``: comma-separated parts
-    of their names) under one batch id (``APSP_BATCH``, set here unless given)."""
+    of their names) under one batch id (``batch``: now unless given), which every notebook gets as its ``batch``
+    parameter: the notebooks of one batch read one campaign."""
     import os
-    os.environ.setdefault("APSP_BATCH", time.strftime("%Y%m%d-%H%M%S"))
+    batch = batch or time.strftime("%Y%m%d-%H%M%S")
     if source == "measure" and stage in ("all", "measure"):
-        measure(profile, processes)
+        from ..seeds.kemp.measure import measure
+        measure(profile, processes, batch)
     if stage == "measure":
         return 0
     import papermill as pm
     (REPORTS / "executed").mkdir(parents=True, exist_ok=True)
     # progress bars belong on the console (papermill's, per cell), not in the rendered reports
     os.environ.setdefault("TQDM_DISABLE", "1")
-    print(f"batch {os.environ['APSP_BATCH']}", flush=True)
+    print(f"batch {batch}", flush=True)
     nbs = order(p for p in NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
     if only:
         parts = [o.strip() for o in only.split(",") if o.strip()]
@@ -262,9 +248,8 @@ def run(profile=DEFAULT_PROFILE, only=None, source="measure", progress=True, sta
         r = dict(name=name, title=_title(nb), profile=profile, status="ok", seconds=0.0)
         t0 = time.time()
         print(f"== {name} (profile {profile})", flush=True)
-        params = dict(profile=profile)
-        if "source" in json.dumps(pm.inspect_notebook(str(nb))):
-            params["source"] = source
+        declared = pm.inspect_notebook(str(nb))
+        params = {k: v for k, v in dict(profile=profile, source=source, batch=batch).items() if k in declared}
         try:
             pm.execute_notebook(str(nb), str(executed), parameters=params, cwd=str(NOTEBOOKS),
                                 progress_bar=progress, kernel_name="python3")
@@ -304,11 +289,8 @@ def main(argv=None):
                    help="which independent processes of the campaign to run now, e.g. 0 or 1,2 (default: all)")
     p.add_argument("--batch", default=None, help="batch id (default: now); a split campaign names the same one")
     a = p.parse_args(argv)
-    if a.batch:
-        import os
-        os.environ["APSP_BATCH"] = a.batch
     procs = [int(x) for x in a.processes.split(",")] if a.processes else None
-    return run(a.profile, a.only, a.source, not a.no_progress, a.stage, procs)
+    return run(a.profile, a.only, a.source, not a.no_progress, a.stage, procs, a.batch)
 
 
 if __name__ == "__main__":

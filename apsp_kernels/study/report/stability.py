@@ -25,7 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..registry import STUDIES, Batch
+from ..contract import Batch
+from ..registry import STUDIES
+from ..seeds.kemp import profiles, runs
 
 SEED = 20261123          # fixed: the same pool gives the same draws
 TABLE = "stability.csv"  # its name beside the run under test, where notebook 07 reads it (summary.predicted_agreement)
@@ -34,9 +36,8 @@ TABLE = "stability.csv"  # its name beside the run under test, where notebook 07
 def pool(run_dirs, load=None, satellites=False):
     """[(label, records of one process)] over the main processes of every run folder (``satellites``:
     over its satellite processes instead, those numbered from the profile's ``processes`` on)."""
-    kemp = STUDIES["kemp"]
-    load = load or kemp.module("runs").load
-    PROFILES, is_satellite = kemp.module("profiles").PROFILES, kemp.module("profiles").is_satellite
+    load = load or runs.load
+    PROFILES, is_satellite = profiles.PROFILES, profiles.is_satellite
     found = []
     for d in map(Path, run_dirs):
         df, prov = load(d)

@@ -45,7 +45,7 @@ def _palette():
     for a in registry.ALGORITHMS.values():
         c = next(taken.get(a.device, spare), None) or next(spare, None)
         if c is None:
-            raise RuntimeError("more algorithms than colours: add colours to study.figures")
+            raise RuntimeError("more algorithms than colours: add colours to study/show/figures.py")
         out[a.name] = c
     return tuple(out.items())
 

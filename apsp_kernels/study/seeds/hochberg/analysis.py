@@ -1,7 +1,6 @@
 """Notebook 08's analysis of the Hochberg study (seed 002): the tables, intervals and findings of its
-figures and claims, from the recorded study (:mod:`report_hochberg_data`, whose loading this module
-passes on: ``report_hochberg.load``).  Each interval is over the independent processes where two or
-more have a point, else over the repeats of the one process (:func:`report_hochberg_data.single_run`)."""
+figures and claims, from a loaded batch (:mod:`.load`).  Every interval is the one estimator's
+(method/estimate: over machine leases, paired inside each process)."""
 from __future__ import annotations
 
 import re
@@ -16,8 +15,6 @@ from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, lists_of, select_rows
 from ...show.tables import fmt, interval
 
 LOGS = paths.RECORDED / "device-logs"
-# the recorded study's loading, passed on: notebook 08 and the tests call report_hochberg.load, latest, single_run
-Study, load, latest, processes_of, collapse, single_run = D.Study, D.load, D.latest, D.processes_of, D.collapse, D.single_run
 
 
 # ------------------------------------------------------------------ Fig. 2.3: his cycles

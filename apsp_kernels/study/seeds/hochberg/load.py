@@ -100,19 +100,6 @@ def per_run(df):
     return pd.DataFrame(out)
 
 
-def frame(st):
-    """The campaign-shaped table a claim of this study with no rule of its own is decided on
-    (study.registry, verdicts.evaluate's default): the timed runs of the cycles and the explorations, one
-    stage's runs per point (the cycles' where both timed it); not the SM-scaling runs (part of the GPU)."""
-    df = st.meas.df
-    df = df[df["stage"].isin(FRAME_STAGES)].sort_values("stage", key=lambda s: s.map(FRAME_STAGES.index), kind="stable")
-    first = df.groupby(["algorithm", "variant", "graph", "n"])["stage"].transform("first")
-    return df[df["stage"] == first].reset_index(drop=True)
-
-
-FRAME_STAGES = ["cycles", "explorations"]        # in order of precedence
-
-
 def load(results="", recorded_only=False):
     """Every process of the results folder (:func:`latest`), refusing a batch measured at more than
     one commit; the points with their interval samples (:func:`collapse`)."""

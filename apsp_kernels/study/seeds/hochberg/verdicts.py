@@ -9,7 +9,8 @@ import pandas as pd
 
 from . import analysis as H
 from ...method import rules, verdicts as V
-from .analysis import break_even, difference_points, exploration_sizes, faithful_runs, fixed_part, ordering_points, sanitizer, single_run, sm_slope
+from .analysis import break_even, difference_points, exploration_sizes, faithful_runs, fixed_part, ordering_points, sanitizer, sm_slope
+from .load import single_run
 from .load import COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, lists_of, select_rows
 from ...show.tables import fmt, interval
 from ...method.text import crossing_text

@@ -86,13 +86,6 @@ def _leases(t, prov, invocation):
     return t["process"].map(lambda p: own.get(int(p)) if p == p and int(p) in own else whole)
 
 
-def frame(rep):
-    """The campaign-shaped table a claim of this study with no rule of its own is decided on (study.registry,
-    verdicts.evaluate's default, on the graph the claim names): every row, a run without parameters given
-    the campaign's empty ones; None where nothing was measured."""
-    return rep.df.assign(params=rep.df["params"].fillna("{}")) if rep.measured else None
-
-
 def mixed_code(rep):
     """The (commit, fingerprint) pairs of the batch's invocations: more than one breaks 'one batch, one commit'."""
     return sorted({(str(p.get("git_commit")), str(p.get("code_fingerprint"))[:12]) for p in rep.provs.values()})

@@ -240,7 +240,7 @@ def evaluate(rep, c):
 
 def evaluate_all(rep, C=None):
     """The rows of the claims of the seed's shape (a ``stage`` and its ``graphs``); any other claim of the
-    study is decided by the study registry (Study.verdict_rows: its kind's default on :func:`.load.frame`)."""
+    study is a *not testable* row (the contract's ``Study.verdict_rows``)."""
     return [evaluate(rep, c) for c in claims_here(C) if c.get("stage") and c.get("graphs")]
 
 

@@ -1,9 +1,7 @@
 """Where a notebook's numbers come from: this batch's campaign, a campaign run for the
-notebook alone, or the recorded reference run (the per-size statistics drawn from them are
-method/timings.py's, named here too for the notebooks)."""
+notebook alone, or the recorded reference run."""
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -13,21 +11,12 @@ from ....paths import RECORDED, RESULTS
 from . import runs as campaign, spec as plan
 from ... import records
 
+rel = records.rel
 
 
-rel = records.rel       # the notebooks' M.rel
-# the per-size statistics, as the notebooks' M.<name> (they live in method/timings.py)
-from ...method.timings import (KEMP, best_cpu_speedups, best_cpu_times, good, pairs, per_process,  # noqa: E402,F401
-                               process_disagreements, process_medians, process_spread, sampled_validation, sizes_of,
-                               speedup_table, speedups, speedups_of, summary, times)
-
-def batch_id():
-    """``run_all.sh`` sets APSP_BATCH: the notebooks of one batch read one campaign."""
-    return os.environ.get("APSP_BATCH") or None
-
-
-def campaign_dir(profile_name, batch=None):
-    return RESULTS / f"{batch or batch_id()}-{profile_name}-campaign"
+def campaign_dir(profile_name, batch):
+    """Where batch ``batch`` (``run_all.sh``'s id: the notebooks of one batch read one campaign) measures."""
+    return RESULTS / f"{batch}-{profile_name}-campaign"
 
 
 def latest_campaign(profile_name):
@@ -43,19 +32,19 @@ def _needs_gpu(jobs):
     return any(registry.get(j.algorithm).device == "gpu" for j in jobs)
 
 
-def campaign_of_batch(P):
-    """This batch's campaign folder (``APSP_BATCH``), where it holds records."""
-    if not batch_id():
+def campaign_of_batch(P, batch):
+    """Batch ``batch``'s campaign folder, where it holds records (None for no batch)."""
+    if not batch:
         return None
     for root in (RESULTS, RECORDED):
-        d = root / f"{batch_id()}-{P['name']}-campaign"
+        d = root / f"{batch}-{P['name']}-campaign"
         if list(d.glob("process-*.csv")):
             return d
     return None
 
 
-def load(notebook, P, source="measure", seed=0):
-    """The records of ``notebook``'s jobs.  ``measure``: this batch's campaign (``APSP_BATCH``)
+def load(notebook, P, source="measure", seed=0, batch=None):
+    """The records of ``notebook``'s jobs.  ``measure``: batch ``batch``'s campaign
     if it holds records, else a campaign of this notebook alone (``P['processes']`` fresh
     processes); without a GPU where one is needed, the recorded reference run.  ``recorded``:
     the newest recorded campaign of this profile, else of ``paper``, else of ``quick``."""
@@ -63,7 +52,7 @@ def load(notebook, P, source="measure", seed=0):
         raise ValueError(f"source must be 'measure' or 'recorded', got {source!r}")
     jobs = plan.jobs_for(notebook, P)
     can = gpu_device.available() or not _needs_gpu(jobs)
-    d = campaign_of_batch(P) if source == "measure" else None
+    d = campaign_of_batch(P, batch) if source == "measure" else None
     if d is None and source == "measure" and can:
         d = RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}-{P['name']}-local-{notebook.split('_')[0]}"
         campaign.run(P, d, notebooks=(notebook,), seed=seed)

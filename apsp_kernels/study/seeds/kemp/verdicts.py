@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...method import claims as claims_mod
 from ....algorithms import registry
-from . import load as M
+from ...method import timings as M
 from ...method import quantities as Q
 from ...method import basis, estimate, rules
 from ...method import text as T
