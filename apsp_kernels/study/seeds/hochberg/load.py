@@ -1,15 +1,11 @@
-"""The recorded Hochberg study (seed 002) as notebook 08 reads it: the results of
-scripts/hochberg_measure.py, loaded and collapsed to one row per point.  A results folder is one batch of
-independent processes: ``<batch>-hochberg/p<K>/`` (``--batch B --process K``, one fresh process and
-machine lease each), or a ``<time>-hochberg/`` folder holding results.csv itself (one process: the
-layout of the first recorded run, 20261123-021236).  Each quantity is computed per process (the
-median of that process's repeats); where two or more processes have a point, its interval is over
-the processes (stats.median_ci / ratio_ci / centre_draws on one median per process, issue 10);
-where one process has it, the interval comes from the repeats within that process, as before, and
-every verdict's reason says which (:func:`single_run`).  Which run of the sweep plays which part
-(his fw.c, the CPU FW, the explorations) is data: data/codes.yaml, section hochberg.  (Named
-report_*, not hochberg_*: provenance.CODE_GLOBS fingerprints ``study/hochberg_*.py`` as measurement
-code, and this module only reads measurements.)"""
+"""The recorded Hochberg study (seed 002): the results of its measurement (``measure.py``), read as they are
+(:func:`read`, the contract's ``load``: numbers only), and as notebook 08 shows them, one row per point
+(:func:`load`).  A results folder is one batch of independent processes: ``<batch>-hochberg/p<K>/`` (``--batch B
+--process K``, one fresh process each), or a ``<time>-hochberg/`` folder holding results.csv itself (one process:
+the layout of the first recorded run, 20261123-021236).  Each quantity is computed per process (the median of that
+process's repeats); its interval is the one estimator's, over machine leases (method/estimate), and every verdict's
+reason says how many processes and leases it rests on (:func:`single_run`).  Which run of the sweep plays which part
+(his fw.c, the CPU FW, the explorations) is data: data/codes.yaml, section hochberg."""
 from __future__ import annotations
 
 import json
@@ -100,9 +96,17 @@ def per_run(df):
     return pd.DataFrame(out)
 
 
-def load(results="", recorded_only=False):
-    """Every process of the results folder (:func:`latest`), refusing a batch measured at more than
-    one commit; the points with their interval samples (:func:`collapse`)."""
+@dataclass
+class Records:
+    """One batch as measured: every process's rows (``process``: its folder; ``lease``: its machine's boot id)."""
+    raw: pd.DataFrame
+    provs: list
+    run_dir: Path
+    processes: tuple
+
+
+def read(results="", recorded_only=False):
+    """Every process of the results folder (:func:`latest`), refusing a batch measured at more than one commit."""
     d = latest(results, recorded_only)
     procs = processes_of(d)
     provs = [json.loads((p / "provenance.json").read_text()) if (p / "provenance.json").exists() else {} for p in procs]
@@ -111,6 +115,17 @@ def load(results="", recorded_only=False):
     raw = pd.concat([pd.read_csv(p / "results.csv").assign(process=p.name, lease=v.get("boot_id") or d.name)
                      for p, v in zip(procs, provs)], ignore_index=True)     # no boot id: the folder's one lease
     raw["variant"] = raw["variant"].astype(str)
+    return Records(raw, provs, d, tuple(procs))
+
+
+def load(results="", recorded_only=False):
+    """The batch as notebook 08 shows it (:func:`study_of`)."""
+    return study_of(read(results, recorded_only))
+
+
+def study_of(rec):
+    """The points of a batch with their interval samples (:func:`collapse`), and where its numbers come from."""
+    raw, provs, d, procs = rec.raw, rec.provs, rec.run_dir, rec.processes
     df, prov = collapse(raw), provs[0]
     when = prov.get("timestamp") if len(procs) == 1 else \
         f"{min(str(p.get('timestamp')) for p in provs)} to {max(str(p.get('timestamp')) for p in provs)}"
@@ -156,7 +171,7 @@ def collapse(raw):
             r["_pooled_" + c] = json.dumps([x for v in per.values() for x in v]) if per else None
             r[c] = json.dumps([float(np.median(v)) for v in per.values()]) if len(per) >= 2 else \
                 (json.dumps(next(iter(per.values()))) if per else None)
-            # which process each median came from: a ratio of two codes pairs them (report_hochberg.ratio)
+            # which process each median came from: a ratio of two codes pairs them (analysis.ratio)
             r["_procs_" + c] = json.dumps([str(p) for p in per]) if len(per) >= 2 else None
         if k >= 2 and timed["difference_ms"].notna().all() if "difference_ms" in timed else False:
             d = timed["difference_ms"].to_numpy(float)

@@ -16,7 +16,7 @@ def find(roots):
 
 
 def _load(batch):
-    return load.load(str(batch.path), recorded_only=True)
+    return load.read(str(batch.path), recorded_only=True)
 
 
 def _open(notebook, batch="", profile=None, source="measure"):
@@ -30,8 +30,8 @@ def _processes(roots):
     return [b for b in find(roots) if any(b.path.glob("p*/results.csv"))]
 
 
-def _rows(measurements, C):
-    return verdicts.verdict_rows(measurements, C)
+def _rows(records, C):
+    return verdicts.verdict_rows(load.study_of(records), C)
 
 
 STUDY = Study(

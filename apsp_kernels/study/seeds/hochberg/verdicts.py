@@ -1,7 +1,6 @@
-"""Notebook 08's verdicts on the hochberg_* claims of data/claims.yaml, from the recorded Hochberg
-study (report_hochberg): each claim through the shared rules (study.rules) and verdict rows
-(study.verdicts.evaluate), each reason ending in the sentence that says what its intervals rest on
-(report_hochberg.single_run: one process and its repeats, or several independent processes)."""
+"""Notebook 08's verdicts on the hochberg_* claims of data/claims.yaml, from a loaded Hochberg batch
+(:mod:`.load`): each claim through the shared rules (method/rules) and verdict rows (method/verdicts.evaluate),
+each reason ending in the sentence that says what its intervals rest on (:func:`.load.single_run`)."""
 from __future__ import annotations
 
 import numpy as np
