@@ -379,6 +379,6 @@ def test_the_device_commands_are_the_device_scripts():
     scripts/device_nthu_multi.sh runs (and docs/seeds/nthu.md lists)."""
     import re
     text = re.sub(r"\s+", " ", (R.paths.ROOT / "scripts" / "device_nthu_multi.sh").read_text().replace("\\\n", " "))
-    readme = re.sub(r"\s+", " ", (R.paths.ROOT / "docs" / "seeds" / "nthu.md").read_text())   # moved from the README
+    page = re.sub(r"\s+", " ", (R.paths.ROOT / "docs" / "seeds" / "nthu.md").read_text())
     for cmd in R.DEVICE_COMMANDS:
-        assert cmd in text and cmd.split("multi ", 1)[1] in readme
+        assert cmd in text and cmd.split("multi ", 1)[1] in page
