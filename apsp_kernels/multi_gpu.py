@@ -1,5 +1,5 @@
 """Command line of the multi-GPU blocked FW (the solver: ``algorithms/gpu/multi``; the measurement
-jobs that ``run`` hands each rank: ``study/nthu_runs``).
+jobs that ``run`` hands each rank: ``study/seeds/nthu/runs``).
 
     python -m apsp_kernels.multi_gpu plan --n 32768 --gpus 1 2 4 8        # no GPU needed
     python -m apsp_kernels.multi_gpu simulate --n 200 --gpus 1 2 3 4 8    # numpy, no GPU

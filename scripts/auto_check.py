@@ -1,4 +1,4 @@
-"""Does ``shortest_paths(method="auto")`` pick the fastest verified code?  (issue 14, target 5; on the device)
+"""Does ``shortest_paths(method="auto")`` pick the fastest verified code?  (the tuned line's target 5; on the device)
 
     python3 scripts/auto_check.py [--out DIR]
 

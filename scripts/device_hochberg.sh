@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One independent process of the Hochberg study (seed 002) on the device machine.  Issue 10 asks for
-# >= 3 of them, each a fresh process on its own machine lease (hand the machine back between them):
+# One independent process of the Hochberg study (seed 002) on the device machine.  The study takes
+# >= 3 of them, each a fresh process on its own machine lease (hand the machine back between them; an
+# interval is over leases: docs/method.md):
 #   APSP_GIT_COMMIT=<sha> scripts/device_hochberg.sh <batch> <process> [stages]
 # e.g. scripts/device_hochberg.sh 20261124-090000 1 (stages: data/sweeps/hochberg.yaml's, all by default;
 # about 3 minutes on the H100).  Results land in $OUT/<batch>-hochberg/p<process>/ (results.csv,

@@ -1,5 +1,5 @@
-"""``shortest_paths`` in a fresh process, as a user's script calls it (issue 36, item 1: "a fresh process within 1 s of
-the warm time plus one-time compiles"; a benchmark on the device, not a test).
+"""``shortest_paths`` in a fresh process, as a user's script calls it (the solver's target: "a fresh
+process within 1 s of the warm time plus one-time compiles"; a benchmark on the device, not a test).
 
     python3 scripts/fresh_process.py [--n 16384] [--graph kemp] [--processes 3] [--out DIR]
 

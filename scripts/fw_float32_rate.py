@@ -1,4 +1,4 @@
-"""tuned_fw's float32 kernels beside its int32 ones, on the device (issue 36, item 4): kernel rate and end to end.
+"""tuned_fw's float32 kernels beside its int32 ones, on the device: kernel rate and end to end.
 
     python3 scripts/fw_float32_rate.py [--sizes 4096 8192 16384] [--repeats 3] [--out DIR]
 

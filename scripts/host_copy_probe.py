@@ -1,4 +1,4 @@
-"""How fast can a 2 GiB device result reach ordinary host memory in a fresh process?  (issue 36, item 1: the
+"""How fast can a 2 GiB device result reach ordinary host memory in a fresh process?  (the
 fresh-process target; a probe on the device, not a benchmark row)
 
     python3 scripts/host_copy_probe.py [--n 16384] [--repeats 3]

@@ -1,4 +1,4 @@
-"""How many rows a chunk when tuned_frontier streams its rows to the host?  (issue 36, items 1 and 3; a probe on the
+"""How many rows a chunk when tuned_frontier streams its rows to the host?  (a probe on the
 device that fixed ``resident.STREAM_BYTES``, not a benchmark row)
 
     python3 scripts/stream_chunks_probe.py [--n 16384] [--graphs kemp grid ring ba]

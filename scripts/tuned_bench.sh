@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tuned line (issue 14) on one H100, in one device command of at most ~9 minutes:
+# The tuned line on one H100, in one device command of at most ~9 minutes:
 #   1. GPU tests of the tuned codes (tests/test_tuned_gpu.py, test_tuned_ooc_gpu.py, and test_gpu.py's
 #      registry-wide exactness -k tuned);
 #   2. the benchmark at n = 4096, 8192, 16384: tuned_fw, tuned_fw_stream (int4 and the three CuPy lines),

@@ -1,4 +1,4 @@
-"""Where ``tuned_fw_ooc``'s time goes (issue 14, target 2: within 1.3x of ``tuned_fw``), on the device:
+"""Where ``tuned_fw_ooc``'s time goes (the tuned line's target 2: within 1.3x of ``tuned_fw``), on the device:
 
     python3 scripts/tuned_ooc_probe.py 16384 --fractions 0.25 --streams 2 3 --buffers 4 6
 

@@ -1,5 +1,5 @@
-"""Golden snapshot of every recorded batch's verdict table, as the code computes it (issue 31: the
-study's reshaping must leave every verdict table identical).
+"""Golden snapshot of every recorded batch's verdict table, as the code computes it: a change of the code that
+is not a change of the method must leave every verdict table identical.
 
     python scripts/verdict_golden.py            # (re)write tests/data/verdict-golden/*.csv
     python scripts/verdict_golden.py --check    # compare, print the tables that differ

@@ -59,7 +59,7 @@ SLOW = (
     "tests/test_tuned_ooc.py::test_a_budget_four_times_below_the_matrix",
     "tests/test_tuned_ooc_launcher.py::test_launcher_on_the_emulated_kernels",
     "tests/test_tuned_report.py::test_notebook_11_renders_a_synthetic_run_and_no_run",
-    # Issue 31 (a quick subset under 3 minutes on 2 cores): the quick run had grown past 400 s; these took
+    # A quick subset under 3 minutes on 2 cores: the quick run had grown past 400 s; these took
     # most of it (`--quick --durations=60`, 2026-11-25, on the 2-core machine while shared: 15-170 s each there).
     # The campaign's plans beyond the smoke profile (the smoke plan stays quick; every profile's plan is still
     # checked in the full suite), the verdicts of every recorded campaign run, the satellite processes and the

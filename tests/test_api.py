@@ -93,7 +93,7 @@ def test_errors_are_clear():
         ak.shortest_paths(Graph.from_edges(2, [0, 1], [1, 0], [1, -2]), method="fw_sequential")
     with pytest.raises(ValueError, match="exact"):
         ak.shortest_paths(G.kemp(8, seed=1), method="harish", variant="original")
-    half = np.array([[0, 1.5], [0, 0]])              # float weights: scipy's answer (issue 36), never a GPU code
+    half = np.array([[0, 1.5], [0, 0]])              # float weights: scipy's answer, never a GPU code
     assert np.array_equal(ak.shortest_paths(half), csgraph.shortest_path(half))
     with pytest.raises(GraphError, match="tuned_fw takes int32 weights only.*float"):
         ak.shortest_paths(half, method="tuned_fw")

@@ -1,4 +1,4 @@
-"""The verdict table of a recorded run folder without rendering (study.campaign_verdicts): the same
+"""The verdict table of a recorded run folder without rendering (study/seeds/kemp/verdicts.py): the same
 rows the claim notebooks publish, since those call it too."""
 import json
 from pathlib import Path

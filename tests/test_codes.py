@@ -1,4 +1,4 @@
-"""One source of truth for every algorithm (issue 11): the package names no algorithm outside
+"""One source of truth for every algorithm: the package names no algorithm outside
 algorithms/ (the study's choices of codes are data: data/codes.yaml, data/sweeps/kemp.yaml; facts about
 an algorithm are registry fields), the codes files load, and a file naming an unknown code is refused."""
 import re
@@ -18,7 +18,7 @@ PACKAGE = Path(registry.__file__).resolve().parents[1]
 
 
 def test_no_algorithm_name_outside_the_algorithms_package():
-    """Issue 11's criterion: a grep finds no algorithm name, as a string literal (or name/...), in the
+    """A grep finds no algorithm name, as a string literal (or name/...), in the
     package outside algorithms/."""
     names = sorted({a.name for p in registry.PROBLEMS for a in registry.by_problem(p)})
     found = []
@@ -126,7 +126,7 @@ def _names_in_notebook(nb):
 
 
 def test_notebooks_name_no_algorithm():
-    """Issue 31: the same grep over every notebook's code cells finds no algorithm name: a notebook takes
+    """The same grep over every notebook's code cells finds no algorithm name: a notebook takes
     its codes by role from data/codes.yaml (notebooks 00-06: section kemp) or from its study, so that a
     renamed algorithm is renamed in one place."""
     nbs = sorted((paths.ROOT / "notebooks").glob("*.ipynb"))

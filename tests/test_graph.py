@@ -30,7 +30,7 @@ def test_bad_weights_are_refused(w, msg):
 
 
 def test_inf_limit_bounds_the_longest_simple_path():
-    # issue 32: (n - 1) x max|w| refused a 1000-vertex graph whose only edge weighs 10**6
+    # a bound of (n - 1) x max|w| would refuse a 1000-vertex graph whose only edge weighs 10**6
     Graph.from_edges(1000, [0], [1], [10**6])
     Graph.from_edges(1000, [0], [1], [MAX_PATH_WEIGHT])            # one edge: the path is the edge
     half = MAX_PATH_WEIGHT // 2

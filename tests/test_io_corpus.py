@@ -1,4 +1,4 @@
-"""Issue 32's corpus: every malformed or awkward file under tests/data/malformed/ gives its expected
+"""The corpus: every malformed or awkward file under tests/data/malformed/ gives its expected
 outcome through the command line: an answer equal to scipy's on the edges written in expected.json
 (by vertex id, so the ids the output carries are checked too), or exactly one line
 ``error: FILE[, line N]: ...`` and exit code 1, never a traceback."""

@@ -1,5 +1,5 @@
-"""Property-based tests of issue 32 (hypothesis): generated graphs written in every format and read
-back give scipy's distances, vertex by vertex id; random bytes and random near-miss text in every
+"""Property-based tests of graph input and output (hypothesis): generated graphs written in every format
+and read back give scipy's distances, vertex by vertex id; random bytes and random near-miss text in every
 format give an answer or exactly one error line with exit code 1, never a traceback."""
 import gzip
 from pathlib import Path

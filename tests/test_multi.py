@@ -121,7 +121,7 @@ def test_the_pivot_column_is_stale_without_its_broadcast():
 
 
 def test_plan_command_is_a_dry_run_for_4_and_8_gpus(capsys):
-    """Issue 16's dry run on the CPU: ``python -m apsp_kernels.multi_gpu plan``."""
+    """The dry run on the CPU: ``python -m apsp_kernels.multi_gpu plan``."""
     from apsp_kernels.multi_gpu import main
     assert main(["plan", "--n", "65536", "--gpus", "4", "8", "--syncs", "row", "--rounds", "1"]) == 0
     out = capsys.readouterr().out

@@ -225,7 +225,7 @@ def test_a_two_gpu_run_without_the_needed_settings_says_what_is_missing(tmp_path
 
 def _weak_run(folder, rows, n0=None):
     """A *-nthu-multi folder of (n, P, label, ms) rows; ``n0``: its weak rows' weak_n0 (None: the column
-    absent, as before --weak-from)."""
+    absent, as in a run recorded without --weak-from)."""
     recs = []
     for n, P, label, t in rows:
         for rep, f in enumerate((0.99, 1.0, 1.01)):
@@ -256,7 +256,7 @@ def test_weak_scaling_efficiency(tmp_path):
     assert sc.loc[("weak", 2912, 2), "weak: n0 (vertices)"] == 2048
     assert sc.loc[("weak", 2912, 2), "weak: T(1 GPU, n0) (ms)"] == pytest.approx(6.0)
     assert sc.loc[("weak", 2912, 2), "weak efficiency (%)"] == pytest.approx(100 * 6.0 * np.sqrt(2) / 10.5)
-    assert sc.loc[("weak", 2912, 2), "speed-up over one GPU (x)"] == pytest.approx(14.0 / 10.5)     # same n, as before
+    assert sc.loc[("weak", 2912, 2), "speed-up over one GPU (x)"] == pytest.approx(14.0 / 10.5)     # same n
     assert sc.loc[("weak", 11584, 2), "weak efficiency (%)"] == pytest.approx(100 * 250.0 * np.sqrt(2) / 361.0)
     assert sc.loc[("weak", 11584, 1), "weak: n0 (vertices)"] == 8192
     assert np.isnan(sc.loc[("weak", 11584, 1), "weak efficiency (%)"])         # one GPU at n0 sqrt 2: no weak point
@@ -292,8 +292,8 @@ def test_the_recorded_two_gpu_runs(multi):
 
 
 def test_the_confirming_two_gpu_batch_on_2_x_h100_gives_the_same_five_verdicts():
-    """Issue 33: the 2 x H100 campaign of 2026-11-25 (three leases, 3 stage and 3 scaling processes, each with its one-GPU
-    baseline on the same machine) judges all five two-GPU claims as the 2 x H200 campaign does, on 3 processes a setting."""
+    """The confirming batch, the 2 x H100 campaign of 2026-11-25 (three leases, 3 stage and 3 scaling processes,
+    each with its one-GPU baseline on the same machine) judges all five two-GPU claims as the 2 x H200 campaign does, on 3 processes a setting."""
     h100 = R.load(_recorded("multi", "all", "NVIDIA H100 80GB HBM3"), "multi")
     assert set(h100["process"].str[:8]) == {"20261125"} and h100.groupby("process")["n"].size().size == 6
     assert set(h100["gpu"]) == {"NVIDIA H100 80GB HBM3"}
@@ -379,6 +379,6 @@ def test_the_device_commands_are_the_device_scripts():
     scripts/device_nthu_multi.sh runs (and docs/seeds/nthu.md lists)."""
     import re
     text = re.sub(r"\s+", " ", (R.paths.ROOT / "scripts" / "device_nthu_multi.sh").read_text().replace("\\\n", " "))
-    readme = re.sub(r"\s+", " ", (R.paths.ROOT / "docs" / "seeds" / "nthu.md").read_text())   # moved from the README
+    page = re.sub(r"\s+", " ", (R.paths.ROOT / "docs" / "seeds" / "nthu.md").read_text())
     for cmd in R.DEVICE_COMMANDS:
-        assert cmd in text and cmd.split("multi ", 1)[1] in readme
+        assert cmd in text and cmd.split("multi ", 1)[1] in page

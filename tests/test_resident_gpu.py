@@ -1,4 +1,4 @@
-"""The solver's device-resident end-to-end path (gpu/resident.py; issue 36, item 1): every GPU code with a
+"""The solver's device-resident end-to-end path (gpu/resident.py): every GPU code with a
 ``resident`` form gives, through ``shortest_paths``, exactly the CPU reference's distances in every dtype, for
 all rows or some (``indices``), on the host (staged, or the caller's ``out``) or left on the device."""
 import numpy as np

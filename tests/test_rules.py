@@ -284,7 +284,7 @@ def test_crossover_counts_only_up_to_the_claims_last_size():
     v, why = rules.crossover_rule(13100, [6144, 7168], 2, (1024, 16384), ci=(12203, 13844), up_to=11264)
     assert v == "not reproduced" and "no crossing up to n = 11264" in why and "13100 [12203, 13844]" in why
     assert rules.crossover_rule(None, [9216, 10240], 2, (1024, 21504), up_to=17408)[0] == "not reproduced"
-    # inside the cut window: as before; an interval reaching past the cut: across its edge
+    # inside the cut window: as without up_to; an interval reaching past the cut: across its edge
     assert rules.crossover_rule(7000, [6144, 7168], 2, (1024, 16384), ci=(6500, 7500), up_to=11264)[0] == "reproduced"
     assert rules.crossover_rule(10000, [6144, 7168], 2, (1024, 16384), ci=(9000, 12000), up_to=11264)[0] == "inconclusive"
     # our sizes stop short of the cut: nothing decided

@@ -1,4 +1,4 @@
-"""Issue 36 items 4-5 on the CPU: shortest_paths as scipy.sparse.csgraph.shortest_path is called (argument order,
+"""The scipy face on the CPU: shortest_paths as scipy.sparse.csgraph.shortest_path is called (argument order,
 method names, unweighted, indices, overwrite, its NegativeCycleError, stored inf/NaN), float weights (exactly
 scipy's answer) and integers past the int32 bound (exact int64), on awkward sizes (0, 1, 2, 33) and weights
 (negative, zero, huge, float, integer-valued float), every answer against scipy's."""
@@ -164,7 +164,7 @@ def test_choose_takes_whatever_shortest_paths_takes():
 
 def test_cpu_auto_picks_fw_for_dense_graphs_and_dijkstra_for_sparse_ones():
     """scipy's 'auto' rule (FW where m >= n^2 / 4) where a CPU code has no benchmark rows (fw_blocked_parallel has
-    none in the recorded runs): before issue 36 the CPU always got Dijkstra."""
+    none in the recorded runs), not Dijkstra for every graph."""
     dense = np.random.default_rng(0).integers(1, 50, (200, 200))
     c = api.choose(dense, gpu=False)
     assert c.algorithm.name == "fw_blocked_parallel" and "density" in c.reason

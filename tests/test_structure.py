@@ -1,4 +1,4 @@
-"""Issue 36 item 2's CPU side: the bundled road networks (counts, distances against scipy), the structure suite's
+"""The CPU side: the bundled road networks (counts, distances against scipy), the structure suite's
 generators, and the hop-depth probe that ``costs.predict`` / ``api.choose`` take (``structure=``) without changing
 a pick where the benchmark rows recorded no hop depth."""
 import numpy as np

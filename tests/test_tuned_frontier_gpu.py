@@ -109,7 +109,7 @@ def test_more_shared_memory_than_48_kib():
 
 
 def test_a_ring_8192_hops_deep():
-    """The graph that motivated the code (issue 36): a ring of 16384 both ways, 64 sources against scipy.
+    """The graph that motivated the code: a ring of 16384 both ways, 64 sources against scipy.
     Every path to the vertex opposite a source has 8192 edges, and a round moves a value one edge: at
     least 8192 rounds."""
     g = S.ring(16384, seed=2)

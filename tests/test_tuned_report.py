@@ -1,4 +1,4 @@
-"""Notebook 11's logic without a GPU: finding and reading the tuned benchmark files, and issue 14's targets from
+"""Notebook 11's logic without a GPU: finding and reading the tuned benchmark files, and the tuned line's targets from
 synthetic rows -- met, not met, failed (unverified rows, never used as a time) and not measured (no file, no
 row, no budget, another device)."""
 import json

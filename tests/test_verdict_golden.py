@@ -1,5 +1,5 @@
 """Every recorded batch's verdict table is the one stored in tests/data/verdict-golden/ (written by
-scripts/verdict_golden.py before issue 31 reshaped the study): computed through the study registry,
+scripts/verdict_golden.py): computed through the study registry,
 claim, verdict, ours, its interval and the reason are unchanged."""
 import importlib.util
 from pathlib import Path

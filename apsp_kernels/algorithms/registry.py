@@ -194,7 +194,7 @@ _add(name="harish_sssp_coarsened", label="Harish SSSP, thread coarsening (GPU)",
      limit_kind="bandwidth", work=lambda g: float(g.m),
      notes="the corrected kernels, each thread doing the work of 'coarsen' consecutive threads")
 
-# ------------------------------------------- the 2026 line (issue 14): tuned, not faithful
+# ------------------------------------------- the 2026 line: tuned, not faithful
 # Each beside the faithful codes, never replacing one.  Their auto_rank (the fallback order where no
 # benchmark rows exist; shortest_paths(method="auto") ranks by the times costs.py predicts from the rows)
 # since the H100 benchmarks of 2026-11-24 and -25 verified and timed them; tuned_fw_stream never (a ceiling,

@@ -21,7 +21,7 @@ class NegativeCycleError(_ScipyNegativeCycleError, ValueError):
     """The graph has a cycle of negative total weight: shortest paths are undefined.  ``vertex``:
     a vertex on it (0-based), where the solver knows one; ``index``: the edge that closes it, by its position
     in the edge list handed over, where that is one edge (a negative self-loop).  A subclass of
-    scipy.sparse.csgraph's NegativeCycleError (and of ValueError, as before)."""
+    scipy.sparse.csgraph's NegativeCycleError and of ValueError."""
 
     def __init__(self, message, vertex=None, index=None):
         super().__init__(message)

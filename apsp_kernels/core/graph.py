@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .limits import INF, MAX_PATH_WEIGHT, GraphError, normalise_inf  # noqa: F401  (graph.INF, graph.GraphError as before)
+from .limits import INF, MAX_PATH_WEIGHT, GraphError, normalise_inf  # noqa: F401  (re-exported: graph.INF, graph.GraphError)
 
 
 @dataclass(frozen=True, eq=False)

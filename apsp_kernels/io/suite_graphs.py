@@ -1,4 +1,4 @@
-"""The structure suite's graphs by name (issue 36, item 2): the generated classes of
+"""The structure suite's graphs by name: the generated classes of
 :mod:`apsp_kernels.core.structure_graphs` at a given n, and the road networks of :mod:`.roads` at their own n."""
 from __future__ import annotations
 

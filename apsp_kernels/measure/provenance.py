@@ -17,30 +17,28 @@ ROOT = Path(__file__).resolve().parents[2]
 # The files whose content decides a measurement: the solvers, kernels, harness and the campaign's
 # plan.  The analysis (study's statistics, rules, verdicts, figures), the notebooks and the claims
 # only read measurements, so a recorded run can be re-rendered by later code.
-CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/*.cuh",      # before the algorithms/ layout
+# Some globs match only files that older commits hold (the kernels once in apsp_kernels/cuda/, the studies'
+# modules once directly in apsp_kernels/study/): with them fingerprint_of_commit gives each recorded run's
+# commit the fingerprint the run recorded (tests/test_plan_frozen.py and tests/test_recorded_provenance.py check
+# every one).  So none is dropped, and a glob added for new code must match nothing in those commits.
+CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/*.cuh",      # cuda/: older commits
               "apsp_kernels/algorithms/*.py", "apsp_kernels/algorithms/cpu/*.py", "apsp_kernels/algorithms/gpu/*.py",
               "apsp_kernels/algorithms/gpu/cuda/*.cu", "apsp_kernels/algorithms/gpu/cuda/*.cuh",
-              "apsp_kernels/algorithms/gpu/multi/*.py",     # matches nothing before it existed: old fingerprints hold
-              "apsp_kernels/algorithms/gpu/tuned/*.py",     # the tuned line (issue 14): likewise
+              "apsp_kernels/algorithms/gpu/multi/*.py",     # the multi-GPU solver
+              "apsp_kernels/algorithms/gpu/tuned/*.py",     # the tuned line
+              # older commits: the campaign's plan and profiles, and the loader of the plan's codes
               "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py",
-              # the loader of the plan's codes (data/sweeps/kemp.yaml, matched below): no older commit holds it
               "apsp_kernels/study/codes.py",
-              # the Hochberg study's own runner and sweep (no file matched these before it: older commits'
-              # fingerprints are unchanged, tests/test_plan_frozen.py checks the recorded ones)
+              # older commits' Hochberg runner, and the studies' sweeps
               "apsp_kernels/study/hochberg_*.py", "data/sweeps/*.yaml",
-              # the IIT Kharagpur study's runs and sweep (seed 001; its report, iitkgp_report.py and
-              # iitkgp_figures.py, only reads them): no older commit holds these files
+              # older commits: the IIT Kharagpur study's runs and spec, and the multi-GPU measurement jobs
               "apsp_kernels/study/iitkgp_runs.py", "apsp_kernels/study/iitkgp_spec.py",
-              # the multi-GPU measurement jobs, once algorithms/gpu/multi/jobs.py (matched above in older
-              # commits; no older commit holds this path, so their fingerprints are unchanged)
               "apsp_kernels/study/nthu_runs.py",
-              # graph formats, data sets and seed 001's catalogue, once apsp_kernels/*.py (matched above in
-              # older commits; no older commit holds this folder)
+              # graph formats, data sets and seed 001's catalogue
               "apsp_kernels/io/*.py",
-              # the graph type, distances, generators and verification, once apsp_kernels/*.py (likewise)
+              # the graph type, distances, generators and verification
               "apsp_kernels/core/*.py",
-              # the measurement harness, bench and hardware probes, once apsp_kernels/*.py (issue 31 moved them
-              # to measure/; no older commit holds this folder, so older fingerprints are unchanged)
+              # the measurement harness, bench and hardware probes
               "apsp_kernels/measure/*.py")
 STUDIES_FILE = ROOT / "data" / "studies.yaml"
 
@@ -51,8 +49,8 @@ def study_code(path=STUDIES_FILE):
     return {k: tuple(v.get("code") or ()) for k, v in yaml.safe_load(Path(path).read_text())["studies"].items()}
 
 
-# The files whose content decides a measurement: the globs above and each study's declared code (issue 31: the
-# study's files once matched by the study/<name>.py globs above now live in its package, declared by name).
+# The files whose content decides a measurement: the globs above and each study's measuring code, the files of
+# its package under study/seeds/ that data/studies.yaml declares by name.
 CODE_GLOBS = CODE_GLOBS + tuple(p for code in study_code().values() for p in code if p not in CODE_GLOBS)
 
 

@@ -1,4 +1,4 @@
-"""The solver's end-to-end path on the GPU (``shortest_paths``; issue 36, item 1): the graph goes up as its
+"""The solver's end-to-end path on the GPU (``shortest_paths``): the graph goes up as its
 edge list and is made into a matrix on the device, the result stays there, is finished (INF, negative cycles)
 and converted to the caller's dtype there, and crosses the bus once, into the caller's ``out`` or through two reused
 page-locked staging buffers into a new array (:class:`HostRows`).  Measured why (H100, Kemp random n = 16384,

@@ -1,4 +1,4 @@
-"""Writes the corpus of malformed and awkward graph files (issue 32) and ``expected.json``.
+"""Writes the corpus of malformed and awkward graph files and ``expected.json``.
 
 Each case is a file, the CLI arguments it is solved with, and its expected outcome, written here by
 hand and independently of the readers:

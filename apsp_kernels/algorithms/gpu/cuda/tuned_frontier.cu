@@ -1,5 +1,5 @@
 // tuned_frontier: all-pairs (or some-rows) shortest paths of a sparse graph, ONE THREAD BLOCK PER SOURCE,
-// each block running Bellman-Ford with a vertex frontier to the end inside itself (issue 36, item 3).
+// each block running Bellman-Ford with a vertex frontier to the end inside itself.
 // NOT a paper kernel: faithful=False.  Non-negative weights only (the launcher refuses others).
 //
 // Why: tuned_sparse launches one kernel per sweep per batch of targets, so its cost grows with the hop

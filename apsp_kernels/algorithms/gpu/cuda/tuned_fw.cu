@@ -1,4 +1,4 @@
-// tuned_fw: blocked Floyd-Warshall written for the H100 today (issue 14, "the 2026 line").
+// tuned_fw: blocked Floyd-Warshall written for the H100 today ("the 2026 line").
 // NOT a paper kernel: faithful=False in the registry; the faithful Katz & Kider kernel stays in
 // katz_kider.cu.  Same algorithm as Venkataraman et al.'s blocked FW (Kemp Alg. 8), block B = 128,
 // n padded to a multiple of 128 with isolated vertices (INF rows and columns, 0 diagonal).
@@ -16,7 +16,7 @@
 //           tiles are also written transposed into colT (128 x N) for phase 3.
 //  phase 3  tfw_phase3: every other tile, D(bi,bj) = min(D(bi,bj), C'(bi) (x) R'(bj)): a register-
 //           tiled min-plus product, the O(n^3) part.
-// float32 (issue 36, item 4): the same three kernels over float (entry points tfw_phase{1,2,3}_f32), the element
+// float32: the same three kernels over float (entry points tfw_phase{1,2,3}_f32), the element
 // type a template parameter of each body: a 4-byte element, so the layout, tiling, slabs and 16-byte copies are
 // the int32 kernels' exactly (float4 for int4); the add-min is fminf(a + b, c) in round-to-nearest float32 (no
 // DPX instruction takes floats), INF is +inf (inf + w = inf for every finite w, so no sentinel arithmetic), and

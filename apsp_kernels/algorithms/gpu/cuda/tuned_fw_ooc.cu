@@ -1,5 +1,5 @@
 // tuned_fw_ooc: the device half of an out-of-core blocked Floyd-Warshall written for the H100 today
-// (issue 14, "the 2026 line", target 2).  NOT a paper kernel: faithful=False in the registry; Kemp's
+// ("the 2026 line", the tuned line's target 2).  NOT a paper kernel: faithful=False in the registry; Kemp's
 // faithful out-of-core code (Alg. 19) stays in kemp_out_of_core.cu.  The schedule (which super-blocks
 // move when, on which stream) is Python: algorithms/gpu/tuned/ooc_plan.py says what and why.
 //

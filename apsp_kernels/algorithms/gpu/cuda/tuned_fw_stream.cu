@@ -1,6 +1,6 @@
 // tuned_fw_stream: the one-k-per-launch Floyd-Warshall (Kemp Alg. 4 on the GPU, as in Hochberg's and
-// seed 001's naive kernels) written for the H100 today (issue 14, target 4: "the honest ceiling of
-// one-k-per-launch designs").  NOT a paper kernel: faithful=False in the registry.
+// seed 001's naive kernels) written for the H100 today (the tuned line's target 4: "the honest ceiling
+// of one-k-per-launch designs").  NOT a paper kernel: faithful=False in the registry.
 // One launch per pivot k, in place: D(i, j) = min(D(i, j), D(i, k) + D(k, j)).  Each thread updates 4
 // consecutive cells of one row with one 16-byte load and one 16-byte store (int4; rows padded to a
 // multiple of 4 columns with isolated vertices), so a warp moves 512 contiguous bytes each way; D(i, k)

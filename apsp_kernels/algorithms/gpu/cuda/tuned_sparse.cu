@@ -1,5 +1,5 @@
 // tuned_sparse: all-pairs shortest paths of a sparse graph as batched multi-TARGET Bellman-Ford sweeps
-// on the CSR, written for the H100 today (issue 14, target 3).  NOT a paper kernel: faithful=False.
+// on the CSR, written for the H100 today (the tuned line's target 3).  NOT a paper kernel: faithful=False.
 // Non-negative weights only (the registry says negative_weights=False; the launcher refuses others).
 //
 // The distance matrix D (n x N, N = n rounded up to the batch) lives on the device and is the working

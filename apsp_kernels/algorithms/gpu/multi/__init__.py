@@ -5,7 +5,7 @@ seed's three synchronisation designs (``sync``: "row", "rowcol", "whole").
 Modules, each one job: ``schedule`` (partition and per-round transfers, plain Python), ``simulate``
 (the same schedule on P virtual ranks in numpy), ``rank`` (one rank on its GPU), ``launch`` (the
 processes: MPI or multiprocessing spawn).  Outside the algorithm: its measurement runs
-(``study/nthu_runs``) and its command line (``python -m apsp_kernels.multi_gpu {plan,simulate,run}``).
+(``study/seeds/nthu/runs``) and its command line (``python -m apsp_kernels.multi_gpu {plan,simulate,run}``).
 CuPy is imported only when a GPU path runs."""
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ schedule says at the start of each round (NCCL broadcasts on a communication str
 NTHU's three phases on a compute stream: phases 1 and 2 on the whole pivot row and column, phase 3
 on its own block rows.  CUDA events on both streams give each round's communication and compute
 time; the schedule gives its bytes.  The matrix stays on the device for the caller: rank 0 can
-gather the result (:func:`gather`), or each rank checksum its own block rows (``study/nthu_runs.py``), so that
+gather the result (:func:`gather`), or each rank checksum its own block rows (``study/seeds/nthu/runs.py``), so that
 a 17 GB matrix is verified without moving it.  (The solver imports no checker.)"""
 from __future__ import annotations
 

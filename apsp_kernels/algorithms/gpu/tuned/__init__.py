@@ -1,4 +1,4 @@
-"""Tuned GPU codes (issue 14, "the 2026 line"): the same algorithms written for the H100 today, beside
+"""Tuned GPU codes ("the 2026 line"): the same algorithms written for the H100 today, beside
 the faithful kernels and never replacing them (registry ``faithful=False``).  Kernels in
 ``cuda/tuned_*.cu``, each with a header that says what it is and why it is built as it is."""
 from .fw import tuned_fw

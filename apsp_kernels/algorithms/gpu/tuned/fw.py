@@ -1,7 +1,7 @@
 """``tuned_fw``: blocked FW with block 128, phase 3 a register-tiled min-plus product
 (``cuda/tuned_fw.cu`` says how and why).  n is padded to a multiple of 128 with isolated vertices.
 
-``dtype``: "int32" (INF where unreachable, as every code here) or "float32" (+inf; issue 36, item 4); None picks
+``dtype``: "int32" (INF where unreachable, as every code here) or "float32" (+inf); None picks
 by the graph: a :class:`~apsp_kernels.core.graph.Graph` (int32 weights) gives int32, a
 :class:`~apsp_kernels.core.wide.WideGraph` of float weights float32 (its float64 weights rounded to float32, the
 sums float32: exact while every path weight is an integer below 2^24, else within (1 + 2^-24)^(2 (n - 1)) - 1

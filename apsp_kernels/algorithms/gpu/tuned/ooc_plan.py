@@ -23,8 +23,8 @@ Why two levels: streaming the whole matrix once per 128-pivot (Kemp's scheme) mo
 updates over PCIe, ~8x more than the H100's PCIe carries at the min-plus rate; a super-block of S moves them
 per S updates, which hides under the arithmetic once S is above ~1000 (measured under load: ~31-40 GB/s
 each way against ~14 T updates/s).  So the budget buys S: the only S x N buffer is RP (the column panel
-is needed one super-row at a time, so two S x S slots hold it, not an S x N panel as before 2026-11-24:
-at n = 16384 in a quarter of the matrix S grows from 1536 to 1920, 9 rounds instead of 11 -- 2048 and 8
+is needed one super-row at a time, so two S x S slots hold it rather than an S x N panel:
+at n = 16384 in a quarter of the matrix that lets S grow from 1536 to 1920, 9 rounds instead of 11 -- 2048 and 8
 with three tile buffers -- and one tile product is 225 CTAs of the H100's 264 slots, where 144 left 45% of
 them empty).
 Lookahead without a second panel: the super-row R + 1 is done last in round R, and its blocks go from the

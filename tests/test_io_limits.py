@@ -1,4 +1,4 @@
-"""Issue 32, item by item, where the corpus (test_io_corpus.py) does not already show it: the Python
+"""Graph input and output where the corpus (test_io_corpus.py) does not already show it: the Python
 API refuses what does not fit, SNAP's ids, the MatrixMarket duplicate policy, one pass over pipes,
 memory and time checked before allocating, and the command line's pipe and flag behaviour."""
 import os
@@ -30,7 +30,7 @@ def test_huge_weights_are_refused_not_wrapped(matrix):
 
 
 def test_weights_past_the_int32_bound_are_exact_not_refused():
-    """Issue 36: beyond int32, integers get exact int64 distances and float input scipy's float64 answer."""
+    """Beyond int32, integers get exact int64 distances and float input scipy's float64 answer."""
     d = ak.shortest_paths(np.array([[0, MAX + 1], [1, 0]], dtype=np.int64), dtype=np.int64)
     assert d.tolist() == [[0, MAX + 1], [1, 0]]
     assert ak.shortest_paths(np.array([[0, 1e20], [1, 0]])).tolist() == [[0, 1e20], [1, 0]]
