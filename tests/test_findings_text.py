@@ -32,9 +32,12 @@ def rows(ours_a=169.0, ours_b=673.0, cpu_a="0.98x [0.811, 1.18] over dijkstra_cp
 
 def test_counts_follow_the_verdicts():
     v = rows()
-    assert FT.verdict_counts(v) == "Of the 3 claims, 1 reproduced and 2 differ in magnitude."
+    assert FT.verdict_counts(v) == "Of the 3 claims, 1 reproduced and 2 differ: larger than claimed."
     v.loc[2, "verdict"] = "inconclusive"
-    assert "2 differ in magnitude and 1 inconclusive" in FT.verdict_counts(v)
+    assert "2 differ: larger than claimed and 1 inconclusive" in FT.verdict_counts(v)
+    v.loc[0, "ours_value"] = 20.0                           # below the band: the tally signs it the other way
+    assert ("1 differs: larger than claimed, 1 differs: smaller than claimed and 1 inconclusive"
+            in FT.verdict_counts(v))
 
 
 def test_basis_sentence_only_where_the_rows_have_a_basis():

@@ -12,6 +12,7 @@ import pandas as pd
 from ..method import claims as claims_mod
 from . import findings_text as FT
 from . import forest
+from . import signed
 
 FOREST_PNG = "forest.png"
 WHY_CHARS = 150          # the one line of why; the rest of the reason goes into the row's details
@@ -84,7 +85,8 @@ def table_html(v, claims, verdict_classes):
         c = claims.get(cid) or {}
         nb = _txt(r.get("notebook")) or c.get("notebook", "")
         basis = _txt(r.get("basis")) if "basis" in v else ""
-        cls = verdict_classes.get(verdict, "")
+        verdict = signed.verdict_text(r)
+        cls = verdict_classes.get(verdict, "") or signed.css_class(verdict)
         body.append(
             f'<tr class="claim-row" data-claim="{html.escape(cid)}" data-notebook="{html.escape(nb)}">'
             f'<td class="words">{html.escape(FT.claim_words(cid, claims))}<br><small><a href="{html.escape(nb)}.html">'
@@ -107,7 +109,7 @@ def findings_html(reports, verdict_classes):
     drawn = forest.plot(v, reports / FOREST_PNG)
     _, listed = forest.split(v)
     nonum = "".join(f'<li><a href="{html.escape(str(r.get("notebook", "")))}.html">'
-                    f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(str(r["verdict"]))})</li>'
+                    f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(signed.verdict_text(r))})</li>'
                     for r in listed)
     words = "".join(f"<li>{html.escape(s)}</li>" for s in said) + solver_html()
     figure = (f"""<figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">

@@ -13,6 +13,7 @@ from ..method import claims as claims_mod
 from . import findings_index as FI
 from . import findings_text as FT
 from . import forest as forest_mod
+from . import signed
 from .forest import SEED_NAMES
 
 SEED_TITLES = {"000": "Kemp 2012 (thesis; also Tran 2010 and Katz & Kider 2008 as he reports them)",
@@ -56,7 +57,7 @@ def _claims_table(rows, claims):
         basis = FI._txt(r.get("basis")) if "basis" in rows else ""
         out.append(f"<tr><td>{html.escape(FT.claim_words(r['claim'], claims))}</td>"
                    f"<td>{FI._paper(r, claims.get(r['claim']) or {})}</td><td>{FI._ours(r)}</td>"
-                   f"<td>{html.escape(str(r['verdict']))} <small>({html.escape(basis or '-')})</small></td>"
+                   f"<td>{html.escape(signed.verdict_text(r))} <small>({html.escape(basis or '-')})</small></td>"
                    f"<td>{FI._why(r)}</td></tr>")
     return "\n".join(out) + "</table>"
 

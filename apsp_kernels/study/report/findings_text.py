@@ -41,7 +41,8 @@ def fmt(x, sig=2):
     return f"{round(x, digits):.{digits}f}"
 
 
-PLURAL = {"differs in magnitude": "differ in magnitude"}
+PLURAL = {"differs in magnitude": "differ in magnitude", "differs: larger than claimed": "differ: larger than claimed",
+          "differs: smaller than claimed": "differ: smaller than claimed"}
 
 
 def _count_list(counts, order):
@@ -64,10 +65,11 @@ def claim_words(cid, claims):
 
 
 def verdict_counts(v):
-    """Sentence 1: how many claims got each verdict."""
+    """Sentence 1: how many claims got each verdict, 'differs in magnitude' split by which way ours lies."""
     if v is None or v.empty or "verdict" not in v:
         return None
-    text = _count_list(v["verdict"].value_counts().to_dict(), VERDICT_ORDER)
+    from . import signed
+    text = _count_list(signed.counts(v), signed.ORDER)
     return text and f"Of the {len(v)} claims, {text}."
 
 

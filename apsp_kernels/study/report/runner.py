@@ -106,13 +106,15 @@ def write_index(results):
     for r in results:
         vfile = REPORTS / "verdicts" / f"{r['name']}.csv"
         verdicts = pd.read_csv(vfile) if vfile.exists() and r["status"] == "ok" else None
-        pairs = list(zip(verdicts["claim"], verdicts["verdict"])) if verdicts is not None and len(verdicts) else [("-", "-")]
+        from . import signed
+        pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
+                 else [("-", "-")])
         span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else
                   f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
         link = f'<a href="{r["html"]}">{html.escape(r["title"])}</a>' if r.get("html") else html.escape(r["title"])
         for i, (claim, verdict) in enumerate(pairs):
-            cls = VERDICT_CLASSES.get(str(verdict), "")
+            cls = VERDICT_CLASSES.get(str(verdict), "") or signed.css_class(str(verdict))
             cells = (f'<td class="claim">{html.escape(str(claim))}</td>'
                      f'<td class="verdict{" " + cls if cls else ""}">{html.escape(str(verdict))}</td>')
             if i == 0:
