@@ -109,6 +109,7 @@ def write_index(results):
         from . import signed
         pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
                  else [("-", "-")])
+        own = _row_sources(verdicts)          # a notebook whose claims rest on different runs: each row says its own
         span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else
                   f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
@@ -117,9 +118,11 @@ def write_index(results):
             cls = VERDICT_CLASSES.get(str(verdict), "") or signed.css_class(str(verdict))
             cells = (f'<td class="claim">{html.escape(str(claim))}</td>'
                      f'<td class="verdict{" " + cls if cls else ""}">{html.escape(str(verdict))}</td>')
+            if own:
+                cells += f'<td class="source">{own[i]}</td>'
             if i == 0:
-                cells = (f'<td class="notebook"{span}>{link}</td>{cells}'
-                         f'<td class="source"{span}>{_source_html(r["name"])}</td><td class="status"{span}>{status}</td>')
+                source = "" if own else f'<td class="source"{span}>{_source_html(r["name"])}</td>'
+                cells = f'<td class="notebook"{span}>{link}</td>{cells}{source}<td class="status"{span}>{status}</td>'
             rows.append(f'<tr class="claim-row" data-notebook="{html.escape(r["name"])}">{cells}</tr>\n')
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
@@ -143,6 +146,17 @@ table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{co
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
 
 
+def _row_sources(verdicts):
+    """Each row's 'numbers from' (its cards and runs, from the verdict table's ``device`` and ``results``) where the
+    rows of one notebook name more than one; None where they all name the same (the notebook's source says it)."""
+    if verdicts is None or not len(verdicts) or not {"device", "results"} <= set(verdicts):
+        return None
+    pairs = list(zip(verdicts["device"].astype(str), verdicts["results"].astype(str)))
+    if len(set(pairs)) < 2:
+        return None
+    return [f"{html.escape(d)}<br><small>{html.escape(r)}</small>" for d, r in pairs]
+
+
 def _source(name):
     f = REPORTS / "sources" / f"{name}.json"
     return json.loads(f.read_text()) if f.exists() else None
@@ -160,12 +174,15 @@ def _source_html(name):
 
 
 def _provenance_label(results):
-    """The runs' kind for the summary line: 'recorded runs, nothing measured now' where every report re-rendered a
-    recorded run (a profile then only names where the figures went), else the profiles that measured."""
+    """The runs' kind for the summary line: where every report re-rendered a recorded run, 'recorded runs' and the
+    profiles those runs were measured under (the render's own profile then only names where the figures went, so it
+    is not shown); else the profiles that measured."""
     sources = [s for s in (_source(r["name"]) for r in results) if s and not s.get("missing")]
-    profiles = ", ".join(sorted({r["profile"] for r in results})) or "-"
     if sources and not any(s["measured_now"] for s in sources):
-        return f"<b>recorded runs</b>, nothing measured now; rendered with profile {html.escape(profiles)}"
+        recorded = ", ".join(dict.fromkeys(p.strip() for s in sources for p in str(s.get("profile") or "").split(",")
+                                           if p.strip())) or "not recorded"
+        return f"<b>recorded runs</b>, nothing measured now; measured under profile {html.escape(recorded)}"
+    profiles = ", ".join(sorted({r["profile"] for r in results})) or "-"
     return f"profile <b>{html.escape(profiles)}</b>"
 
 
