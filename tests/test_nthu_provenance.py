@@ -55,3 +55,13 @@ def test_the_index_source_of_the_notebook_names_both_kinds(tmp_path, monkeypatch
     s = json.loads((tmp_path / "sources" / "09_nthu.json").read_text())
     assert "one GPU: 1 x NVIDIA H100 80GB HBM3" in s["device"] and "two GPUs: 2 x NVIDIA H200" in s["device"]
     assert "nthu-multi" in s["run"] and "nthu-single" in s["run"] and s["profile"] == "nthu-single, nthu-multi"
+
+
+def test_the_reference_verdict_table_names_each_nthu_rows_own_runs():
+    from apsp_kernels.study.report import readme_findings as RF
+    v = pd.read_csv(RF.reference_table()).set_index("claim")
+    nthu = v[v["notebook"] == "09_nthu"]
+    assert len(nthu)
+    for cid, r in nthu.iterrows():
+        assert (r["device"], r["results"], r["profile"]) == R.source_of(cid, SINGLE, MULTI), cid
+    assert not (nthu.loc[[c for c in R.TWO_GPU if c not in R.COMPUTED], "device"].str.contains("H100")).any()
