@@ -51,11 +51,11 @@ def test_basis_sentence_only_where_the_rows_have_a_basis():
 
 def test_kemp_factor_moves_with_our_numbers():
     one = FT.kemp_factors(rows(), CLAIMS)
-    assert "2 differ in magnitude" in one and "by 3.2-5.2x" in one and "5.2x)" in one
+    assert "2 differ from the paper's band" in one and "2 of these are larger than claimed" in one and "by 3.2-5.2x" in one and "5.2x)" in one
     two = FT.kemp_factors(rows(ours_b=260.0), CLAIMS)
     assert two != one and "by 2.0-3.2x" in two and "most: Tran CUDA FW" in two
     smaller = FT.kemp_factors(rows(ours_a=24.0), CLAIMS)
-    assert "1 smaller, down to 0.50x" in smaller
+    assert "1 smaller than claimed, down to 0.50x" in smaller
     v = rows()
     v.loc[1, "reason"] = "up to 7.5x larger than claimed: inside at 0, above at 5"
     said = FT.kemp_factors(v, CLAIMS)                 # the mean's factor and the single size's, each named

@@ -109,7 +109,7 @@ def write_index(results):
         from . import signed
         pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
                  else [("-", "-")])
-        own = _row_sources(verdicts)          # a notebook whose claims rest on different runs: each row says its own
+        own = _row_sources(verdicts, _source(r["name"]))   # claims of one notebook on different runs: each row says its own
         span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else
                   f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
@@ -146,15 +146,20 @@ table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{co
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
 
 
-def _row_sources(verdicts):
-    """Each row's 'numbers from' (its cards and runs, from the verdict table's ``device`` and ``results``) where the
-    rows of one notebook name more than one; None where they all name the same (the notebook's source says it)."""
+def _row_sources(verdicts, source=None):
+    """Each row's 'numbers from' (its cards and runs, from the verdict table's ``device`` and ``results``; whether
+    measured now, the dates and commits from the notebook's ``source``) where the rows of one notebook name more
+    than one; None where they all name the same (the notebook's source says it once)."""
     if verdicts is None or not len(verdicts) or not {"device", "results"} <= set(verdicts):
         return None
     pairs = list(zip(verdicts["device"].astype(str), verdicts["results"].astype(str)))
     if len(set(pairs)) < 2:
         return None
-    return [f"{html.escape(d)}<br><small>{html.escape(r)}</small>" for d, r in pairs]
+    s = source or {}
+    how = "measured in this batch" if s.get("measured_now") else "<b>recorded</b> run"
+    when = "".join(f", {html.escape(str(s[k]))}" if k == "date" else f", commit {html.escape(str(s[k]))}"
+                   for k in ("date", "commit") if s.get(k))
+    return [f"{how}: {html.escape(d)}{when}<br><small>{html.escape(r)}</small>" for d, r in pairs]
 
 
 def _source(name):
