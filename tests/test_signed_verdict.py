@@ -55,3 +55,13 @@ def test_other_verdicts_are_shown_as_stored_and_the_tally_splits_differs():
 
 def test_a_notebooks_own_table_names_our_value_ours():
     assert signed.direction(dict(verdict=D, claimed_lo=1000, claimed_hi=1000, ours=2176.4)) == "larger"
+
+
+def test_a_reports_verdict_table_shows_the_signed_word_in_the_differs_colour():
+    from apsp_kernels.study.show import tables
+    t = pd.DataFrame(dict(claim=["a", "b"], verdict=[D, "reproduced"], reason=["up to 5x larger than claimed", "inside"]))
+    page = tables.show(t).to_html()
+    assert "differs: larger than claimed" in page and D not in page
+    assert tables.VERDICT_COLOURS[D] in page and list(t["verdict"]) == [D, "reproduced"]
+    # a table that cannot say which way (no reason, no number) keeps the stored word
+    assert D in tables.show(t.drop(columns="reason")).to_html()
