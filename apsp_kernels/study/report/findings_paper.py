@@ -117,7 +117,7 @@ def page(v, claims=None, forest_src=None):
 {''.join(_seed_section(v, claims, s) for s in seeds)}
 {_best_cpu(v, claims)}
 <h2>Limitations</h2><ul>{limits}</ul>
-<p><small>Generated from the verdict rows of this batch (verdicts.csv) by apsp_kernels/study/findings_paper.py.</small></p>
+<p><small>Generated from the verdict rows of this batch (verdicts.csv) by apsp_kernels/study/report/findings_paper.py.</small></p>
 </body></html>
 """
 

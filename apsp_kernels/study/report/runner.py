@@ -122,7 +122,8 @@ def write_index(results):
                 cells += f'<td class="source">{own[i]}</td>'
             if i == 0:
                 source = "" if own else f'<td class="source"{span}>{_source_html(r["name"])}</td>'
-                cells = f'<td class="notebook"{span}>{link}</td>{cells}{source}<td class="status"{span}>{status}</td>'
+                when = _when_html(_source(r["name"])) if own else ""
+                cells = f'<td class="notebook"{span}>{link}{when}</td>{cells}{source}<td class="status"{span}>{status}</td>'
             rows.append(f'<tr class="claim-row" data-notebook="{html.escape(r["name"])}">{cells}</tr>\n')
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
@@ -155,11 +156,20 @@ def _row_sources(verdicts, source=None):
     pairs = list(zip(verdicts["device"].astype(str), verdicts["results"].astype(str)))
     if len(set(pairs)) < 2:
         return None
+    how = "measured in this batch" if (source or {}).get("measured_now") else "<b>recorded</b> run"
+    return [f"{how}: {html.escape(d)}<br><small>{html.escape(r)}</small>" for d, r in pairs]
+
+
+def _when_html(source):
+    """'recorded runs of 2026-11-23 .. 2026-11-25, commits a, b': the dates and commits of a notebook whose rows name
+    their own runs (shown under its title, once)."""
     s = source or {}
-    how = "measured in this batch" if s.get("measured_now") else "<b>recorded</b> run"
-    when = "".join(f", {html.escape(str(s[k]))}" if k == "date" else f", commit {html.escape(str(s[k]))}"
-                   for k in ("date", "commit") if s.get(k))
-    return [f"{how}: {html.escape(d)}{when}<br><small>{html.escape(r)}</small>" for d, r in pairs]
+    if not s or s.get("missing"):
+        return ""
+    how = "measured in this batch" if s.get("measured_now") else "recorded runs"
+    commits = str(s.get("commit") or "")
+    return (f"<br><small>{how} of {html.escape(str(s.get('date') or '-'))}, "
+            f"commit{'s' if ',' in commits else ''} {html.escape(commits or '-')}</small>")
 
 
 def _source(name):
