@@ -61,3 +61,14 @@ def test_the_findings_paper_signs_every_differs(built):
     assert "differs: larger than claimed" in text and "differs: smaller than claimed" in text
     # the verdict cells and the tallies; a rule's reason may quote the stored word of another reading
     assert "<td>differs in magnitude " not in page and "differ in magnitude" not in text
+
+
+def test_the_whole_index_links_the_findings_paper_first_and_shows_no_claim_id_above_the_table(tmp_path, monkeypatch):
+    from apsp_kernels.study.report import runner
+    shutil.copy(RF.reference_table(), tmp_path / "verdicts.csv")
+    monkeypatch.setattr(runner, "REPORTS", tmp_path)
+    runner.write_index([])
+    index = (tmp_path / "index.html").read_text()
+    first = FI.first_screen(index)
+    assert first.index('href="findings.html"') < first.index('id="forest"')
+    assert _ids_in(FI.visible_text(first)) == []

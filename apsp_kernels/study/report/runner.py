@@ -136,6 +136,7 @@ def write_index(results):
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
 table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}</style></head><body>
 <h1>apsp-repro: what five CUDA APSP papers claim, and what we find</h1>
+{'<p>The findings as a short paper, with the method and the limitations: <a href="findings.html">findings.html</a>.</p>' if paper else ''}
 {findings}
 <p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
 <details id="runs"><summary>Which runs the numbers come from ({_provenance_label(results)}), per report</summary>
