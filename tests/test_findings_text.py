@@ -32,9 +32,12 @@ def rows(ours_a=169.0, ours_b=673.0, cpu_a="0.98x [0.811, 1.18] over dijkstra_cp
 
 def test_counts_follow_the_verdicts():
     v = rows()
-    assert FT.verdict_counts(v) == "Of the 3 claims, 1 reproduced and 2 differ in magnitude."
+    assert FT.verdict_counts(v) == "Of the 3 claims, 1 reproduced and 2 differ: larger than claimed."
     v.loc[2, "verdict"] = "inconclusive"
-    assert "2 differ in magnitude and 1 inconclusive" in FT.verdict_counts(v)
+    assert "2 differ: larger than claimed and 1 inconclusive" in FT.verdict_counts(v)
+    v.loc[0, "ours_value"] = 20.0                           # below the band: the tally signs it the other way
+    assert ("1 differs: larger than claimed, 1 differs: smaller than claimed and 1 inconclusive"
+            in FT.verdict_counts(v))
 
 
 def test_basis_sentence_only_where_the_rows_have_a_basis():
@@ -48,11 +51,11 @@ def test_basis_sentence_only_where_the_rows_have_a_basis():
 
 def test_kemp_factor_moves_with_our_numbers():
     one = FT.kemp_factors(rows(), CLAIMS)
-    assert "2 differ in magnitude" in one and "by 3.2-5.2x" in one and "5.2x)" in one
+    assert "2 differ from the paper's band" in one and "2 of these are larger than claimed" in one and "by 3.2-5.2x" in one and "5.2x)" in one
     two = FT.kemp_factors(rows(ours_b=260.0), CLAIMS)
     assert two != one and "by 2.0-3.2x" in two and "most: Tran CUDA FW" in two
     smaller = FT.kemp_factors(rows(ours_a=24.0), CLAIMS)
-    assert "1 smaller, down to 0.50x" in smaller
+    assert "1 smaller than claimed, down to 0.50x" in smaller
     v = rows()
     v.loc[1, "reason"] = "up to 7.5x larger than claimed: inside at 0, above at 5"
     said = FT.kemp_factors(v, CLAIMS)                 # the mean's factor and the single size's, each named

@@ -39,3 +39,20 @@ def test_the_index_has_a_line_on_the_solver_from_the_recorded_suite():
 def test_study_names_in_the_runs_line_carry_no_issue_numbers(monkeypatch):
     text = runner._mixed_sources_html(_fake(monkeypatch, {"11_tuned": "data/results/benchmarks/x.csv"}))
     assert "The tuned line&#x27;s targets:" in text and "issue" not in text
+
+
+def test_a_render_of_recorded_runs_names_their_profiles_not_the_renders(monkeypatch):
+    profiles = {"01_tran_fw": "paper", "02_katz_kider": "paper", "08_hochberg": "hochberg"}
+    monkeypatch.setattr(runner, "_source", lambda name: dict(run=SOURCES[name], measured_now=False,
+                                                             profile=profiles[name]) if name in SOURCES else None)
+    said = runner._provenance_label([dict(name=n, profile="smoke") for n in SOURCES])
+    assert "measured under profile paper, hochberg" in said and "smoke" not in said
+
+
+def test_rows_of_one_notebook_from_different_runs_each_name_their_own():
+    import pandas as pd
+    same = pd.DataFrame(dict(claim=["a", "b"], device=["H100", "H100"], results=["r1", "r1"]))
+    assert runner._row_sources(same) is None                  # the notebook's one source says it
+    mixed = pd.DataFrame(dict(claim=["a", "b"], device=["NVIDIA H100", "2 x NVIDIA H200"], results=["r1", "r2 .. r3"]))
+    cells = runner._row_sources(mixed)
+    assert "NVIDIA H100" in cells[0] and "r1" in cells[0] and "2 x NVIDIA H200" in cells[1] and "r2 .. r3" in cells[1]

@@ -57,14 +57,16 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
         # one row per claim: each row's own verdict cell holds exactly the verdict recorded for its claim
         import pandas as pd
         from apsp_kernels.study.method import claims
-        recorded = pd.read_csv(smoke_reports / "verdicts.csv").set_index("claim")["verdict"].to_dict()
+        from apsp_kernels.study.report import signed       # 'differs in magnitude' is shown with its direction
+        table = pd.read_csv(smoke_reports / "verdicts.csv")
+        recorded = dict(zip(table["claim"], signed.shown(table)))
         rows = page.locator("table#claims tr.claim-row")
         seen = {}
         for i in range(rows.count()):
             row = rows.nth(i)
             claim = row.get_attribute("data-claim")
             verdict = row.locator("td.verdict").inner_text().strip().splitlines()[0].strip()
-            assert verdict in claims.VERDICTS and verdict == recorded[claim], (claim, verdict)
+            assert verdict in signed.ORDER and verdict == recorded[claim], (claim, verdict)
             seen[claim] = verdict
         assert seen == recorded
         # the collapsed part: one row per claim of each report, and the reports without a claim of their own

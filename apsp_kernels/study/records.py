@@ -70,9 +70,12 @@ def pick(found, which, what):  # noqa: D401
     return out
 
 
-def record_source(notebook, run, prov=None, *, measured_now=False, missing=None, device=None, date=None, commit=None):
+def record_source(notebook, run, prov=None, *, measured_now=False, missing=None, device=None, date=None, commit=None,
+                  run_text=None, profile=None):
     """Where a report's numbers come from, for the index (``reports/sources/<notebook>.json``): the
     run (a folder, files, or a text), the device, date and commit from its provenance unless given;
+    ``run_text``: the runs in words where a notebook pools several kinds (written as given); ``profile``: the
+    profile the run was measured under (its provenance's unless given; a recorded run's, not this render's);
     ``missing``: why there are no numbers yet."""
     if not notebook:
         return
@@ -86,7 +89,8 @@ def record_source(notebook, run, prov=None, *, measured_now=False, missing=None,
         s = dict(measured_now=bool(measured_now), device=device if device is not None else (p.get("gpu") or p.get("cpu")),
                  date=date if date is not None else str(p.get("timestamp") or "")[:10],
                  commit=commit if commit is not None else str(p.get("git_commit") or "")[:12],
-                 run=", ".join(str(rel(r)) for r in runs))
+                 run=run_text if run_text is not None else ", ".join(str(rel(r)) for r in runs),
+                 profile=profile if profile is not None else str(p.get("profile") or ""))
     (out / f"{notebook}.json").write_text(json.dumps(s))
 
 

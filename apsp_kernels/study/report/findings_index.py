@@ -12,6 +12,7 @@ import pandas as pd
 from ..method import claims as claims_mod
 from . import findings_text as FT
 from . import forest
+from . import signed
 
 FOREST_PNG = "forest.png"
 WHY_CHARS = 150          # the one line of why; the rest of the reason goes into the row's details
@@ -77,6 +78,26 @@ def _why(r):
             f"{html.escape(why)}</details>")
 
 
+def report_name(notebook):
+    """'report 02': how a reader's page names the report a claim is tested in (a claim's identifier means nothing
+    to a reader; it stays in the row's data-claim attribute for tests and scripts)."""
+    nb = str(notebook or "")
+    return f"report {nb[:2]}" if nb[:2].isdigit() else "its report"
+
+
+def first_screen(html_text):
+    """The part of the index a reader sees before the table of every claim: the findings, the plot and the list of
+    claims without a number."""
+    return html_text.split("<h2>Every claim</h2>")[0]
+
+
+def visible_text(html_text):
+    """What a reader reads of a piece of HTML: its text without tags and attributes (ids in data-* attributes
+    and links' targets are not shown)."""
+    import re
+    return html.unescape(re.sub(r"<[^>]*>", " ", html_text))
+
+
 def table_html(v, claims, verdict_classes):
     body = []
     for _, r in v.iterrows():
@@ -84,11 +105,12 @@ def table_html(v, claims, verdict_classes):
         c = claims.get(cid) or {}
         nb = _txt(r.get("notebook")) or c.get("notebook", "")
         basis = _txt(r.get("basis")) if "basis" in v else ""
-        cls = verdict_classes.get(verdict, "")
+        verdict = signed.verdict_text(r)
+        cls = verdict_classes.get(verdict, "") or signed.css_class(verdict)
         body.append(
             f'<tr class="claim-row" data-claim="{html.escape(cid)}" data-notebook="{html.escape(nb)}">'
             f'<td class="words">{html.escape(FT.claim_words(cid, claims))}<br><small><a href="{html.escape(nb)}.html">'
-            f'{html.escape(cid)}</a></small></td><td class="paper">{_paper(r, c)}</td><td class="ours">{_ours(r)}</td>'
+            f'{html.escape(report_name(nb))}</a></small></td><td class="paper">{_paper(r, c)}</td><td class="ours">{_ours(r)}</td>'
             f'<td class="verdict {cls}">{html.escape(verdict)}<br><small class="basis">{html.escape(basis or "-")}</small></td>'
             f'<td class="why">{_why(r)}</td></tr>\n')
     return ('<table id="claims"><colgroup><col class="c-words"><col class="c-paper"><col class="c-ours">'
@@ -107,7 +129,7 @@ def findings_html(reports, verdict_classes):
     drawn = forest.plot(v, reports / FOREST_PNG)
     _, listed = forest.split(v)
     nonum = "".join(f'<li><a href="{html.escape(str(r.get("notebook", "")))}.html">'
-                    f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(str(r["verdict"]))})</li>'
+                    f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(signed.verdict_text(r))})</li>'
                     for r in listed)
     words = "".join(f"<li>{html.escape(s)}</li>" for s in said) + solver_html()
     figure = (f"""<figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">

@@ -13,6 +13,7 @@ from ..method import claims as claims_mod
 from . import findings_index as FI
 from . import findings_text as FT
 from . import forest as forest_mod
+from . import signed
 from .forest import SEED_NAMES
 
 SEED_TITLES = {"000": "Kemp 2012 (thesis; also Tran 2010 and Katz & Kider 2008 as he reports them)",
@@ -56,7 +57,7 @@ def _claims_table(rows, claims):
         basis = FI._txt(r.get("basis")) if "basis" in rows else ""
         out.append(f"<tr><td>{html.escape(FT.claim_words(r['claim'], claims))}</td>"
                    f"<td>{FI._paper(r, claims.get(r['claim']) or {})}</td><td>{FI._ours(r)}</td>"
-                   f"<td>{html.escape(str(r['verdict']))} <small>({html.escape(basis or '-')})</small></td>"
+                   f"<td>{html.escape(signed.verdict_text(r))} <small>({html.escape(basis or '-')})</small></td>"
                    f"<td>{FI._why(r)}</td></tr>")
     return "\n".join(out) + "</table>"
 
@@ -116,7 +117,7 @@ def page(v, claims=None, forest_src=None):
 {''.join(_seed_section(v, claims, s) for s in seeds)}
 {_best_cpu(v, claims)}
 <h2>Limitations</h2><ul>{limits}</ul>
-<p><small>Generated from the verdict rows of this batch (verdicts.csv) by apsp_kernels/study/findings_paper.py.</small></p>
+<p><small>Generated from the verdict rows of this batch (verdicts.csv) by apsp_kernels/study/report/findings_paper.py.</small></p>
 </body></html>
 """
 

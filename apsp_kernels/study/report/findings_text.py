@@ -41,7 +41,8 @@ def fmt(x, sig=2):
     return f"{round(x, digits):.{digits}f}"
 
 
-PLURAL = {"differs in magnitude": "differ in magnitude"}
+PLURAL = {"differs in magnitude": "differ in magnitude", "differs: larger than claimed": "differ: larger than claimed",
+          "differs: smaller than claimed": "differ: smaller than claimed"}
 
 
 def _count_list(counts, order):
@@ -64,10 +65,11 @@ def claim_words(cid, claims):
 
 
 def verdict_counts(v):
-    """Sentence 1: how many claims got each verdict."""
+    """Sentence 1: how many claims got each verdict, 'differs in magnitude' split by which way ours lies."""
     if v is None or v.empty or "verdict" not in v:
         return None
-    text = _count_list(v["verdict"].value_counts().to_dict(), VERDICT_ORDER)
+    from . import signed
+    text = _count_list(signed.counts(v), signed.ORDER)
     return text and f"Of the {len(v)} claims, {text}."
 
 
@@ -125,19 +127,19 @@ def kemp_factors(v, claims):
     larger = {cid: x for cid, x in f.items() if x > 1}
     smaller = {cid: x for cid, x in f.items() if x < 1}
     text = (f"Of Kemp's {len(k)} speed-ups and averages, {rep or 'none'} {'is' if rep == 1 else 'are'} reproduced "
-            f"and {len(diff)} differ in magnitude")
+            f"and {len(diff)} differ from the paper's band")
     if larger:
         top = max(larger, key=larger.get)
         # the factor is our geometric mean over sizes against the band's end; a table's reason says size by size
         # "up to Fx larger than claimed" (a larger number, of one size): both named, so neither reads as the other
         by_size = [float(m.group(1)) for r in diff[diff["claim"].isin(list(larger))].itertuples()
                    if (m := UP_TO.search(str(getattr(r, "reason", ""))))]
-        text += (f"; {len(larger)} of these {'is' if len(larger) == 1 else 'are'} larger {_on(k)} by {fmt(min(larger.values()))}-"
+        text += (f"; {len(larger)} of these {'is' if len(larger) == 1 else 'are'} larger than claimed {_on(k)} by {fmt(min(larger.values()))}-"
                  f"{fmt(max(larger.values()))}x beyond the paper's band (our mean over sizes against the band's end; most: "
                  f"{_pair(claims.get(top))}, {fmt(larger[top])}x"
                  + (f"; at a single size up to {fmt(max(by_size))}x" if by_size else "") + ")")
     if smaller:
-        text += f"; {len(smaller)} smaller, down to {fmt(min(smaller.values()))}x of the band's low end"
+        text += f"; {len(smaller)} smaller than claimed, down to {fmt(min(smaller.values()))}x of the band's low end"
     return text + "."
 
 

@@ -183,7 +183,9 @@ def plot(v, out_png, claims=None):
     bx.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("ours / paper's (band's middle = 1), log", fontsize=9)
     bx.set_xlabel("GPU's speed-up over the\nbest CPU code (x), log", fontsize=9)
-    handles = [Line2D([], [], marker="o", ls="", color=c, label=v_) for v_, c in VERDICT_COLOURS.items()]
+    # the plot signs a difference by side (ours / paper's above or below 1); the legend says so
+    shown = {"differs in magnitude": "differs (larger: right of 1, smaller: left)"}
+    handles = [Line2D([], [], marker="o", ls="", color=c, label=shown.get(v_, v_)) for v_, c in VERDICT_COLOURS.items()]
     handles += [Line2D([], [], marker="o", ls="", color="#24292f", label="end-to-end"),
                 Line2D([], [], marker="o", ls="", color="#24292f", mfc="white", label="kernel-only"),
                 matplotlib.patches.Patch(color="#d0d7de", label="paper's band"),

@@ -106,18 +106,24 @@ def write_index(results):
     for r in results:
         vfile = REPORTS / "verdicts" / f"{r['name']}.csv"
         verdicts = pd.read_csv(vfile) if vfile.exists() and r["status"] == "ok" else None
-        pairs = list(zip(verdicts["claim"], verdicts["verdict"])) if verdicts is not None and len(verdicts) else [("-", "-")]
+        from . import signed
+        pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
+                 else [("-", "-")])
+        own = _row_sources(verdicts, _source(r["name"]))   # claims of one notebook on different runs: each row says its own
         span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else
                   f'<span class="failed">FAILED</span><br><small>{html.escape(r.get("error") or "")}</small>')
         link = f'<a href="{r["html"]}">{html.escape(r["title"])}</a>' if r.get("html") else html.escape(r["title"])
         for i, (claim, verdict) in enumerate(pairs):
-            cls = VERDICT_CLASSES.get(str(verdict), "")
+            cls = VERDICT_CLASSES.get(str(verdict), "") or signed.css_class(str(verdict))
             cells = (f'<td class="claim">{html.escape(str(claim))}</td>'
                      f'<td class="verdict{" " + cls if cls else ""}">{html.escape(str(verdict))}</td>')
+            if own:
+                cells += f'<td class="source">{own[i]}</td>'
             if i == 0:
-                cells = (f'<td class="notebook"{span}>{link}</td>{cells}'
-                         f'<td class="source"{span}>{_source_html(r["name"])}</td><td class="status"{span}>{status}</td>')
+                source = "" if own else f'<td class="source"{span}>{_source_html(r["name"])}</td>'
+                when = _when_html(_source(r["name"])) if own else ""
+                cells = f'<td class="notebook"{span}>{link}{when}</td>{cells}{source}<td class="status"{span}>{status}</td>'
             rows.append(f'<tr class="claim-row" data-notebook="{html.escape(r["name"])}">{cells}</tr>\n')
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
@@ -130,6 +136,7 @@ def write_index(results):
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
 table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}</style></head><body>
 <h1>apsp-repro: what five CUDA APSP papers claim, and what we find</h1>
+{'<p>The findings as a short paper, with the method and the limitations: <a href="findings.html">findings.html</a>.</p>' if paper else ''}
 {findings}
 <p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
 <details id="runs"><summary>Which runs the numbers come from ({_provenance_label(results)}), per report</summary>
@@ -139,6 +146,31 @@ table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{co
 {''.join(rows)}</table></details></body></html>
 """
     (REPORTS / "index.html").write_text(page, encoding="utf-8")
+
+
+def _row_sources(verdicts, source=None):
+    """Each row's 'numbers from' (its cards and runs, from the verdict table's ``device`` and ``results``; whether
+    measured now, the dates and commits from the notebook's ``source``) where the rows of one notebook name more
+    than one; None where they all name the same (the notebook's source says it once)."""
+    if verdicts is None or not len(verdicts) or not {"device", "results"} <= set(verdicts):
+        return None
+    pairs = list(zip(verdicts["device"].astype(str), verdicts["results"].astype(str)))
+    if len(set(pairs)) < 2:
+        return None
+    how = "measured in this batch" if (source or {}).get("measured_now") else "<b>recorded</b> run"
+    return [f"{how}: {html.escape(d)}<br><small>{html.escape(r)}</small>" for d, r in pairs]
+
+
+def _when_html(source):
+    """'recorded runs of 2026-11-23 .. 2026-11-25, commits a, b': the dates and commits of a notebook whose rows name
+    their own runs (shown under its title, once)."""
+    s = source or {}
+    if not s or s.get("missing"):
+        return ""
+    how = "measured in this batch" if s.get("measured_now") else "recorded runs"
+    commits = str(s.get("commit") or "")
+    return (f"<br><small>{how} of {html.escape(str(s.get('date') or '-'))}, "
+            f"commit{'s' if ',' in commits else ''} {html.escape(commits or '-')}</small>")
 
 
 def _source(name):
@@ -158,12 +190,15 @@ def _source_html(name):
 
 
 def _provenance_label(results):
-    """The runs' kind for the summary line: 'recorded runs, nothing measured now' where every report re-rendered a
-    recorded run (a profile then only names where the figures went), else the profiles that measured."""
+    """The runs' kind for the summary line: where every report re-rendered a recorded run, 'recorded runs' and the
+    profiles those runs were measured under (the render's own profile then only names where the figures went, so it
+    is not shown); else the profiles that measured."""
     sources = [s for s in (_source(r["name"]) for r in results) if s and not s.get("missing")]
-    profiles = ", ".join(sorted({r["profile"] for r in results})) or "-"
     if sources and not any(s["measured_now"] for s in sources):
-        return f"<b>recorded runs</b>, nothing measured now; rendered with profile {html.escape(profiles)}"
+        recorded = ", ".join(dict.fromkeys(p.strip() for s in sources for p in str(s.get("profile") or "").split(",")
+                                           if p.strip())) or "not recorded"
+        return f"<b>recorded runs</b>, nothing measured now; measured under profile {html.escape(recorded)}"
+    profiles = ", ".join(sorted({r["profile"] for r in results})) or "-"
     return f"profile <b>{html.escape(profiles)}</b>"
 
 

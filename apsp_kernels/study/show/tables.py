@@ -218,7 +218,10 @@ class Table(Styler):
 
 
 def show(df, units=None, unit=None, caption=None):
-    """The one way a report shows a table (a pandas Styler: the notebook displays it)."""
+    """The one way a report shows a table (a pandas Styler: the notebook displays it).  A verdict column shows
+    'differs in magnitude' with its direction where the row says it (report.signed; the table itself keeps the
+    stored word)."""
+    df = _signed(df)
     t = frame(df, units, unit)
     uuid = hashlib.sha1(t.to_csv(index=False).encode("utf-8")).hexdigest()[:10]     # same table, same HTML
     st = Table(t, uuid=uuid).hide(axis="index")
@@ -238,7 +241,24 @@ def show(df, units=None, unit=None, caption=None):
     if styles:
         st = st.set_table_styles(styles, overwrite=False)
     # verdict words in their colours, wherever a cell is one (a verdict column, runs side by side)
-    return st.map(lambda v: f"color: {VERDICT_COLOURS[v]}; font-weight: bold" if v in VERDICT_COLOURS else "")
+    return st.map(lambda v: f"color: {_colour(v)}; font-weight: bold" if _colour(v) else "")
+
+
+def _colour(v):
+    """A verdict cell's colour: its word's, a signed 'differs: ...' taking that of 'differs in magnitude'."""
+    if not isinstance(v, str):
+        return None
+    return VERDICT_COLOURS.get(words.DIFFERS if v.startswith("differs: ") else v)
+
+
+def _signed(df):
+    """``df`` with its ``verdict`` column signed for display where it has one and something to sign it by (our
+    number against the paper's band, or the reason's words); else ``df`` as it is."""
+    if not isinstance(df, pd.DataFrame) or "verdict" not in df or not len(df) or \
+            not ({"reason", "ours", "ours_value"} & set(df.columns)) or not (df["verdict"] == words.DIFFERS).any():
+        return df
+    from ..report import signed
+    return df.assign(verdict=signed.shown(df))
 
 
 def key_values(d, key="field", value="value"):

@@ -125,6 +125,51 @@ def load_rounds(runs):
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
+def runs_label(runs):
+    """The run folders a number pools, as a report names them: the folder where there is one, else the first
+    and the last with how many ('-' where none)."""
+    runs = [Path(d) for d in runs or ()]
+    if not runs:
+        return "-"
+    if len(runs) == 1:
+        return str(records.rel(runs[0]))
+    return f"{records.rel(runs[0])} .. {runs[-1].name} ({len(runs)} runs)"
+
+
+def cards_label(runs):
+    """'2 x NVIDIA H200' for the runs' cards, each model once, in the runs' order ('-' where none)."""
+    return "; ".join(dict.fromkeys(cards(d) for d in runs or ())) or "-"
+
+
+# the claims whose number is arithmetic on the two-GPU schedule: no run measured it
+COMPUTED = ("nthu_stage_bytes_per_round",)
+
+
+def source_of(claim, single_runs, multi_runs):
+    """(cards, runs, profile) that one claim's number came from: the two-GPU runs for :data:`TWO_GPU`, the
+    one-GPU runs for the others, none for a number computed from the schedule.  One label for the whole notebook
+    (its newest one-GPU run) would put the two-GPU numbers on a one-GPU card."""
+    if claim in COMPUTED:
+        return "none: computed from the schedule, no GPU run", "-", "-"
+    runs = multi_runs if claim in TWO_GPU else single_runs
+    profile = "; ".join(dict.fromkeys(str(_provenance(d).get("profile") or "") for d in runs or ())) or "-"
+    return cards_label(runs), runs_label(runs), profile
+
+
+def record_source(notebook, single_runs, multi_runs):
+    """The index's 'numbers from' for the notebook: every run it pools, both kinds, and each kind's cards."""
+    runs = list(single_runs or ()) + list(multi_runs or ())
+    if not runs:
+        return records.record_source(notebook, None, missing="no *-nthu-single or *-nthu-multi run recorded")
+    device = "; ".join(f"{what}: {cards_label(r)}" for what, r in (("one GPU", single_runs), ("two GPUs", multi_runs)) if r)
+    dates = sorted(str(_provenance(d).get("timestamp") or "")[:10] for d in runs)
+    date = dates[0] if dates[0] == dates[-1] else f"{dates[0]} .. {dates[-1]}"
+    commits = ", ".join(dict.fromkeys(str(_provenance(d).get("git_commit") or "")[:12] for d in runs))
+    label = "; ".join(f"{what}: {runs_label(r)}" for what, r in (("one GPU", single_runs), ("two GPUs", multi_runs)) if r)
+    profile = ", ".join(dict.fromkeys(str(_provenance(d).get("profile") or "") for d in runs))
+    records.record_source(notebook, runs, device=device, date=date, commit=commits, run_text=label, profile=profile)
+
+
 def measurements(single_runs, multi_runs, single, multi):
     """A :class:`measurements.Measurements` for the index and ``verdicts.publish``: provenance of
     the newest single-GPU run (the multi runs' GPUs and NCCL named in the note)."""

@@ -9,8 +9,9 @@ import pandas as pd
 
 from ....algorithms.gpu.fw_nthu import padded_size
 from ....algorithms.gpu.multi import schedule
+from ... import records
 from ...method import estimate, rules, verdicts as V
-from .load import BLOCKS, MULTI, PENDING, SEED_PHASES, SEED_STAGES, SINGLE, span_of, basis, points, ratio, samples
+from .load import BLOCKS, MULTI, PENDING, source_of, SEED_PHASES, SEED_STAGES, SINGLE, span_of, basis, points, ratio, samples
 from .scaling import weak_points
 from ...show.tables import fmt
 
@@ -283,3 +284,13 @@ def rows(C, single, multi):
         d is not None and len(d) for d in (single, multi)) else None
     return (V.with_leases(single_rows(C, single), leases(single)) + V.with_leases(multi_rows(C, multi), leases(multi))
             + V.with_leases(added_rows(C, single, multi), leases(both)))
+
+
+def publish(notebook, rows, single_runs, multi_runs, reports_dir=None):
+    """The notebook's verdict table where the index and notebook 07 find it, each row naming the cards, runs and
+    profile its own number came from (:func:`load.source_of`): the one- and two-GPU claims rest on different runs
+    on different cards.  Returns the table as written."""
+    t = V.table(rows)
+    src = [source_of(cid, single_runs, multi_runs) for cid in t["claim"]]
+    return records.publish(notebook, t, device=[s[0] for s in src], results=[s[1] for s in src],
+                           profile=[s[2] for s in src], reports_dir=reports_dir)
