@@ -98,8 +98,10 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
     choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
     results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
-    model (:func:`costs.predict`); by default probed here (milliseconds) where a candidate's sweeps grow with the
-    hop depth; ``False``: none."""
+    model (:func:`costs.predict`); by default probed here (milliseconds) only where a candidate's sweeps grow with
+    the hop depth and its time without the probe (a bound from below) could still beat the others; ``False``: none.
+    The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
+    series."""
     g = as_graph(graph, directed=directed, weight=weight, unweighted=unweighted)
     if isinstance(g, WideGraph):
         algo = W.for_scipy_name(g, "auto")
@@ -109,8 +111,9 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
         return Choice(algo, None, f"the GPU codes and the int32 CPU codes take int32 weights only; this graph's are {what}")
     has_gpu = gpu_device.available() if gpu is None else bool(gpu)
     free = (gpu_device.free_bytes()[0] if has_gpu else 0) if free_bytes is None else free_bytes
+    negative = g.has_negative                  # once: a pass over the weights (milliseconds on a dense graph)
     ok = [a for a in registry.auto_candidates()
-          if not (a.device == "gpu" and not has_gpu) and not (g.has_negative and not a.negative_weights)
+          if not (a.device == "gpu" and not has_gpu) and not (negative and not a.negative_weights)
           and not (a.device == "gpu" and a.footprint(g.n, g.m) > 0.9 * free)]
     gpu = [a for a in ok if a.device == "gpu"]
     if any(a.forced_params is None and a.representation == "dense" for a in gpu):
@@ -118,11 +121,7 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     pool = gpu or [a for a in ok if a.device == "cpu"]
     if not pool:
         raise GraphError("no registered algorithm can solve this graph here")
-    if structure is None and any("sweeps" in a.complexity for a in pool):     # their work grows with the hop depth
-        from .core.structure import probe_once
-        structure = probe_once(g)
-    ranked = sorted(((costs.predict(a, g, benchmarks, structure=structure or None), a) for a in pool),
-                    key=lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank))
+    ranked = _ranked(g, pool, benchmarks, structure)
     density = ""
     if not gpu and any(p is None for p, _ in ranked) and len(ranked) > 1:
         dense = g.m >= DENSE_FRACTION * g.n * g.n
@@ -137,6 +136,27 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
            else f"least predicted time {where}: {best}" if best is not None
            else f"first by preference {where} (no benchmark rows for any of them)")
     return Choice(algo, best.variant if best is not None else None, why + (f"; then {others}" if others else ""))
+
+
+def _ranked(g, pool, benchmarks, structure):
+    """(prediction or None, code) for every code of ``pool``, least predicted time first, then codes without rows
+    in ``auto_rank`` order.  With ``structure`` None the hop depth is probed only where it can change the order: a
+    sweep code's time unprobed is a bound from below (its sweeps, and its hub's, only grow with the depth), so where
+    that bound already loses to a code whose time the depth does not change, the probe (3-90 ms: 4 breadth-first
+    searches) is skipped."""
+    key = lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank)
+    given = structure or None
+    ranked = sorted(((costs.predict(a, g, benchmarks, structure=given), a) for a in pool), key=key)
+    if structure is not None:
+        return ranked
+    exact = [p.ms for p, a in ranked if p is not None and "sweeps" not in a.complexity]
+    floors = [p.ms for p, a in ranked if p is not None and "sweeps" in a.complexity]
+    if not floors or (exact and min(floors) >= min(exact)):
+        return ranked
+    from .core.structure import probe_once
+    probed = probe_once(g)
+    return sorted(((costs.predict(a, g, benchmarks, structure=probed) if "sweeps" in a.complexity else p, a)
+                   for p, a in ranked), key=key)
 
 
 def _method(g, method, variant, indices=False):
