@@ -11,11 +11,13 @@ recorded reference runs are an H100's), trusted for the ranking rather than the 
 prediction says which rows it came from.  This module names no algorithm: it reads rows by the registry's names."""
 from __future__ import annotations
 
+import csv
 import functools
 import json
 import math
 import os
 import re
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,13 +54,30 @@ def benchmark_folders():
     return (paths.RESULTS / "benchmarks", paths.RECORDED / "benchmarks")
 
 
-@functools.lru_cache(maxsize=8)
+# the columns a prediction reads, and those of them that are numbers
+COLUMNS = ("algorithm", "variant", "n", "m", "kernel_ms", "updates_per_s", "verified", "graph", "hop_depth", "threads")
+NUMBERS = ("n", "m", "kernel_ms", "updates_per_s", "hop_depth", "threads")
+
+
 def table(folders=None):
-    """Every verified benchmark row with a time, each code's newest date only, as one frame (columns of the
+    """Every verified benchmark row with a time, each code's newest date only, as one frame (:data:`COLUMNS` of the
     benchmark files, plus ``date``, ``source`` and ``suite``; the structure suite's rows only for codes without
     benchmark rows).  ``folders``: a tuple of folders (default: this machine's
     results, then the recorded ones; a file name found in both is read from the first)."""
-    seen, frames = set(), []
+    return _table(tuple(folders) if folders else None)
+
+
+def _number(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+@functools.lru_cache(maxsize=8)
+def _table(folders):
+    # read with the csv module, not pandas: pandas' per-file cost (~10 ms a file) was most of auto's first call
+    seen, rows = set(), []
     for d in (folders or benchmark_folders()):
         d = Path(d)
         for f in sorted(d.glob("*.csv")) if d.is_dir() else ():
@@ -66,31 +85,43 @@ def table(folders=None):
             if not m or f.name in seen:
                 continue
             seen.add(f.name)
-            df = pd.read_csv(f)
-            if not {"algorithm", "n", "m", "kernel_ms", "verified"} <= set(df.columns):
-                continue
-            suite = "graph" in df.columns
-            if suite:                     # the structure suite (structure_suite.py): its Kemp graphs fit the model, the
-                df = df[df.graph == "kemp"]                    # other classes are what auto is checked on
-            if "updates_per_s" not in df.columns:              # the suite records times only: predict rates them
-                df["updates_per_s"] = float("nan")
-            df = df[(df.verified.astype(str) == "True") & (df.kernel_ms > 0) & ~(df.updates_per_s <= 0)].copy()
-            df["date"], df["source"] = m.group("date"), f"{m.group('device').replace('_', ' ')}, {m.group('date')}"
-            if "threads" not in df.columns:                     # the CPU threads a row ran on: the file's column,
-                df["threads"] = _threads_used(f)                 # else its provenance's (NaN where neither says)
-            df["suite"] = suite
-            frames.append(df)
-    if not frames:
+            with open(f, newline="") as fh:
+                reader = csv.DictReader(fh)
+                have = set(reader.fieldnames or ())
+                if not {"algorithm", "n", "m", "kernel_ms", "verified"} <= have:
+                    continue
+                file_rows = [{c: r.get(c) for c in COLUMNS} for r in reader]
+            suite = "graph" in have
+            threads = None if "threads" in have else _threads_used(f)   # else the provenance's (NaN where neither)
+            source = f"{m.group('device').replace('_', ' ')}, {m.group('date')}"
+            for r in file_rows:
+                for c in NUMBERS:
+                    r[c] = _number(r[c])
+                # the structure suite (structure_suite.py): its Kemp graphs fit the model, the other classes are
+                # what auto is checked on; it records times only (predict rates them)
+                if suite and r["graph"] != "kemp":
+                    continue
+                if str(r["verified"]) != "True" or not r["kernel_ms"] > 0 or r["updates_per_s"] <= 0:
+                    continue
+                if threads is not None:
+                    r["threads"] = threads
+                r.update(date=m.group("date"), source=source, suite=suite)
+                rows.append(r)
+    if not rows:
         return pd.DataFrame(columns=["algorithm", "variant", "n", "updates_per_s", "date", "source"])
-    rows = pd.concat(frames, ignore_index=True)
     # a code the benchmark measured (several sizes and densities) is predicted from those rows; the suite's (one
     # density, degree ~4) only for a code the benchmark has none of (tuned_frontier).  Taking the suite's because
     # they were newer left tuned_sparse one density: 12.1 ms predicted at degree 8, n = 4096, for 5.5 measured
     # (scripts/auto_check.py on the H100, 2026-11-26)
-    suite = rows.suite.astype(bool)
-    rows = rows[~(suite & rows.algorithm.isin(set(rows.algorithm[~suite])))]
-    newest = rows.groupby("algorithm").date.transform("max")
-    return rows[rows.date == newest].reset_index(drop=True)
+    measured = {r["algorithm"] for r in rows if not r["suite"]}
+    rows = [r for r in rows if not (r["suite"] and r["algorithm"] in measured)]
+    newest = {}
+    for r in rows:
+        newest[r["algorithm"]] = max(newest.get(r["algorithm"], ""), r["date"])
+    return pd.DataFrame([r for r in rows if r["date"] == newest[r["algorithm"]]])
+
+
+table.cache_clear = _table.cache_clear
 
 
 def _threads_used(f):
@@ -132,18 +163,24 @@ def _variant(algo, v):
 
 
 def _at(algo, rows):
-    """(variant, median ms, median updates/s) of the fastest exact variant among ``rows`` (one n, one m)."""
-    rows = rows.assign(key=rows["variant"].map(lambda v: str(_variant(algo, v))))
-    rows = rows[~rows.key.isin([str(v) for v in algo.inexact_variants])]       # never a variant that may be wrong
-    if rows.empty:
+    """(variant, median ms, median updates/s) of the fastest exact variant among ``rows`` (records of one n, one m);
+    plain Python over a few rows, since pandas' per-call cost was most of auto's first call."""
+    inexact = {str(v) for v in algo.inexact_variants}       # never a variant that may be wrong
+    groups = {}
+    for r in rows:
+        key = str(_variant(algo, r["variant"]))
+        if key not in inexact:
+            groups.setdefault(key, []).append(r)
+    if not groups:
         return None
-    by = rows.groupby("key").kernel_ms.median()
-    key = by.idxmin()
-    best = rows[rows.key == key]
-    rate = float(best.updates_per_s.median())
+    med = {k: statistics.median(r["kernel_ms"] for r in g) for k, g in groups.items()}
+    key = min(sorted(med), key=med.get)
+    best = groups[key]
+    rates = [r["updates_per_s"] for r in best if r["updates_per_s"] == r["updates_per_s"]]
+    rate = statistics.median(rates) if rates else float("nan")
     if not rate == rate:                            # a row of the structure suite: its time over the registry's work
-        rate = algo.updates(_Shape(int(best.n.iloc[0]), float(best.m.iloc[0]))) / (float(by[key]) / 1e3)
-    return _variant(algo, best.variant.iloc[0]), float(by[key]), rate
+        rate = algo.updates(_Shape(int(best[0]["n"]), float(best[0]["m"]))) / (med[key] / 1e3)
+    return _variant(algo, best[0]["variant"]), med[key], rate
 
 
 def predict(algo, g, folders=None, structure=None):
@@ -208,20 +245,29 @@ def _hub_bound(algo, g, variant, structure, ms):
 
 
 def _sizes(name, folders):
-    """The sizes ``name`` was measured at (its newest rows), ascending; computed once per table."""
-    key = (name, folders, id(table(folders)))
-    if key not in _SIZES:
-        rows = table(folders)
-        _SIZES[key] = tuple(sorted(set(int(n) for n in rows.n[rows.algorithm == name])))
-    return _SIZES[key]
+    """The sizes ``name`` was measured at (its newest rows), ascending."""
+    return tuple(sorted({int(r["n"]) for r in _records(folders).get(name, ())}))
 
 
-_SIZES = {}
+def _records(folders):
+    """{algorithm: its rows of ``table`` as dicts}, made once per table: what every prediction reads."""
+    key = (folders, id(table(folders)))                        # a new table (cache_clear) is new records
+    if key not in _RECORDS:
+        by = {}
+        for r in table(folders).to_dict("records"):
+            by.setdefault(r["algorithm"], []).append(r)
+        _RECORDS.clear()
+        _RECORDS[key] = by
+    return _RECORDS[key]
+
+
+_RECORDS = {}
 
 
 def _points(algo, n0, folders):
-    """(points, source, hop depth or None) of ``algo``'s rows at ``n0``: one point (log degree, variant, ms, rate)
-    per measured density, sorted; computed once per process (a solve's ``choose`` reads it again)."""
+    """(points, source, hop depth or None, threads or None) of ``algo``'s rows at ``n0``: one point (log degree,
+    variant, ms, rate) per measured density, sorted; computed once per process (a solve's ``choose`` reads it
+    again)."""
     key = (algo.name, n0, folders, id(table(folders)))         # a new table (cache_clear) is new points
     if key not in _POINTS:
         _POINTS[key] = _points_of(algo, n0, folders)
@@ -231,19 +277,23 @@ def _points(algo, n0, folders):
 _POINTS = {}
 
 
+def _median_of(rows, col):
+    vals = [r[col] for r in rows if col in r and r[col] == r[col]]
+    return float(statistics.median(vals)) if vals else None
+
+
 def _points_of(algo, n0, folders):
-    rows = table(folders)
-    at = rows[(rows.algorithm == algo.name) & (rows.n == n0)]
+    at = [r for r in _records(folders).get(algo.name, ()) if int(r["n"]) == n0]
+    by_m = {}
+    for r in at:
+        by_m.setdefault(r["m"], []).append(r)
     points = []
-    for m0, r in at.groupby("m"):
-        best = _at(algo, r)
+    for m0 in sorted(by_m):
+        best = _at(algo, by_m[m0])
         if best is not None:
             points.append((math.log(max(m0 / n0, 1e-9)), *best))
-    measured = at.hop_depth.dropna() if "hop_depth" in at.columns else ()
-    depth = float(measured.median()) if len(measured) else None
-    threads = at.threads.dropna() if "threads" in at.columns else ()
-    return tuple(sorted(points)), (at.source.iloc[0] if len(at) else ""), depth, \
-        (float(threads.median()) if len(threads) else None)
+    return tuple(sorted(points)), (at[0]["source"] if at else ""), _median_of(at, "hop_depth"), \
+        _median_of(at, "threads")
 
 
 def _thread_scaled(algo, measured, ms):
