@@ -86,7 +86,8 @@ class Choice:
 
 def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None, free_bytes=None, benchmarks=None,
            structure=None) -> Choice:
-    """What ``method="auto"`` runs on ``graph`` here (anything :func:`shortest_paths` takes).  A graph beyond int32
+    """What ``method="auto"`` runs on ``graph`` here (anything :func:`shortest_paths` takes, or a
+    :class:`costs.Shape`: the statistics auto reads, for a choice without the graph).  A graph beyond int32
     (float weights, or paths past the int32 bound) goes to the CPU codes of :mod:`.algorithms.cpu.wide` (the GPU
     codes are int32: the reason says so).  Otherwise the candidates are the registry's ``auto_candidates`` that
     can run here: their device present, the graph's weights accepted, their footprint within the device's free
@@ -102,7 +103,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     the hop depth and its time without the probe (a bound from below) could still beat the others; ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series."""
-    g = as_graph(graph, directed=directed, weight=weight, unweighted=unweighted)
+    g = graph if isinstance(graph, costs.Shape) else as_graph(graph, directed=directed, weight=weight,
+                                                              unweighted=unweighted)
     if isinstance(g, WideGraph):
         algo = W.for_scipy_name(g, "auto")
         what = ("float64 (non-integer weights): scipy's shortest_path(method='auto') on the CPU, exactly scipy's answer"
@@ -153,8 +155,13 @@ def _ranked(g, pool, benchmarks, structure):
     floors = [p.ms for p, a in ranked if p is not None and "sweeps" in a.complexity]
     if not floors or (exact and min(floors) >= min(exact)):
         return ranked
-    from .core.structure import probe_once
-    probed = probe_once(g)
+    from .core.structure import Structure, probe_once
+    if isinstance(g, costs.Shape):                 # statistics only: their hop depth, if they have one
+        if g.hop_depth is None:
+            return ranked
+        probed = Structure(int(g.hop_depth), 1.0, (), 0.0)
+    else:
+        probed = probe_once(g)
     return sorted(((costs.predict(a, g, benchmarks, structure=probed) if "sweeps" in a.complexity else p, a)
                    for p, a in ranked), key=key)
 

@@ -179,7 +179,7 @@ def _at(algo, rows):
     rates = [r["updates_per_s"] for r in best if r["updates_per_s"] == r["updates_per_s"]]
     rate = statistics.median(rates) if rates else float("nan")
     if not rate == rate:                            # a row of the structure suite: its time over the registry's work
-        rate = algo.updates(_Shape(int(best[0]["n"]), float(best[0]["m"]))) / (med[key] / 1e3)
+        rate = algo.updates(Shape(int(best[0]["n"]), float(best[0]["m"]))) / (med[key] / 1e3)
     return _variant(algo, best[0]["variant"]), med[key], rate
 
 
@@ -209,10 +209,10 @@ def predict(algo, g, folders=None, structure=None):
         f = (x - x0) / (x1 - x0)
         ms0 = math.exp((1 - f) * math.log(t0) + f * math.log(t1))
         variant, rate = (v0, r0) if f < 0.5 else (v1, r1)
-        shape, used = _Shape(n0, deg * n0), (math.exp(x0), math.exp(x1))
+        shape, used = Shape(n0, deg * n0), (math.exp(x0), math.exp(x1))
     else:                                         # the nearest density, scaled by the whole work ratio
         x0, variant, ms0, rate = min(points, key=lambda p: abs(p[0] - x))
-        shape, used = _Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
+        shape, used = Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
     ms = ms0 * algo.updates(g) / algo.updates(shape)
     ms, note = _hop_scaled(algo, n0, depth, ms, structure)
     ms, cores = _thread_scaled(algo, threads, ms)
@@ -224,6 +224,8 @@ def predict(algo, g, folders=None, structure=None):
 def max_out_degree(g):
     """The largest out-degree of ``g`` (microseconds: one pass over its CSR offsets), or None for a shape without
     edges' offsets."""
+    if isinstance(g, Shape):
+        return g.max_out_degree
     indptr = getattr(g, "indptr", None)
     if indptr is None or len(indptr) < 2:
         return None
@@ -335,7 +337,12 @@ def _bench_graph_depth(n):
 
 
 @dataclass(frozen=True)
-class _Shape:
-    """A graph's size only: what the registry's work functions read (n, m)."""
+class Shape:
+    """A graph by the statistics auto reads, for :func:`predict` and ``api.choose`` without the graph itself: n, m, the
+    largest out-degree (None: unknown, no hub bound), the hop depth (None: not probed, a sweep code's time is then a
+    bound from below) and whether a weight is negative."""
     n: int
     m: float
+    max_out_degree: int | None = None
+    hop_depth: int | None = None
+    has_negative: bool = False
