@@ -43,7 +43,7 @@ def footprint(n, m, rows=None):
 # A vertex of out-degree d is one thread's d relaxations in series (the thread that found its bit), each time it
 # enters a source's frontier, while the block's other threads wait at the round's barrier; the blocks of other
 # sources run beside it.  Per source and out-edge of the hub, 0.98 ns of the whole solve on the H100: fitted on a
-# hub graph (Kemp's random layer plus one vertex joined both ways to all), 264 ms end to end at n = 16,384, an
+# hub graph (one vertex joined both ways to all beside a sparse random layer), 264 ms end to end at n = 16,384, an
 # upper estimate of the kernel's share.  On Kemp's and Barabasi-Albert graphs the rate's time is the larger.
 HUB_EDGE_NS = 0.98
 

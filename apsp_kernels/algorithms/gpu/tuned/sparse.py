@@ -26,7 +26,7 @@ def footprint(n, m, batch=max(BATCHES)):
 # A vertex of out-degree d is one warp's d neighbour segments, read one after another in every sweep of every
 # batch while the other warps finish theirs: a solve takes at least ceil(n / S) batches x sweeps x d of those
 # reads, the sweeps growing with the hop depth.  One read (S = 512, H100) took 1.36 us: fitted on a hub graph
-# (Kemp's random layer plus one vertex joined both ways to all, hop depth 2), 89 ms end to end at n = 4096 and
+# (one vertex joined both ways to all beside a sparse random layer, hop depth 2), 89 ms end to end at n = 4096 and
 # 1,435 ms at 16,384, both 1.36-1.37 us; checked on Barabasi-Albert, never fitted to it (hop depth 5 and 6,
 # out-degree 251 and 520: 13.7 and 136 ms predicted, 14.1 and 138 ms of kernel measured in the structure suite).
 HUB_READ_US = 1.36
