@@ -96,7 +96,7 @@ def _ranked(g, pool, benchmarks, structure):
         return ranked
     exact = [p.ms for p, a in ranked if p is not None and "sweeps" not in a.complexity]
     floors = [p.ms for p, a in ranked if p is not None and "sweeps" in a.complexity]
-    if not floors or (exact and min(floors) >= min(exact)):
+    if not floors or (exact and min(floors) > min(exact)):       # a tie would go by auto_rank, unprobed
         return ranked
     from .core.structure import Structure, probe_once
     if isinstance(g, costs.Shape):                 # statistics only: their hop depth, if they have one
