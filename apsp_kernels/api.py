@@ -6,7 +6,6 @@ with -9999), computed by any verified algorithm of the registry, or by the CPU c
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,10 +19,10 @@ from .placement import as_dtype, as_float, check_resources, host_bytes, placed  
 from .core.predecessors import predecessors as _predecessors
 from .core.sources import scipy_indices
 from .core.wide import INF64, WideGraph
+from .choice import DENSE_FRACTION, Choice, choose  # noqa: F401 (DENSE_FRACTION, Choice: the package's face)
 
 # scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
 SCIPY_METHODS = W.SCIPY_METHODS
-DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are at least n^2 / 4, else D (or J)
 
 
 def as_graph(graph, directed=True, weight="weight", unweighted=False, dtype="auto"):
@@ -70,73 +69,6 @@ def _as_graph(graph, directed, weight, unweighted, dtype):
         return g if directed or not graph.is_directed() else _as_graph(g, False, weight, False, dtype)
     raise TypeError(f"shortest_paths takes a Graph, a scipy sparse matrix, a numpy array or a networkx graph, "
                     f"not {type(graph).__name__}")
-
-
-@dataclass(frozen=True)
-class Choice:
-    """What ``method="auto"`` runs: the algorithm (a registry entry, or a CPU code beyond int32), its variant (the
-    fastest measured, or None for its default) and why, in one line."""
-    algorithm: object
-    variant: object
-    reason: str
-
-    def __str__(self):
-        return f"{self.algorithm.name}{'' if self.variant is None else f'/{self.variant}'}: {self.reason}"
-
-
-def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None, free_bytes=None, benchmarks=None,
-           structure=None) -> Choice:
-    """What ``method="auto"`` runs on ``graph`` here (anything :func:`shortest_paths` takes).  A graph beyond int32
-    (float weights, or paths past the int32 bound) goes to the CPU codes of :mod:`.algorithms.cpu.wide` (the GPU
-    codes are int32: the reason says so).  Otherwise the candidates are the registry's ``auto_candidates`` that
-    can run here: their device present, the graph's weights accepted, their footprint within the device's free
-    memory.  The GPU codes if any remain, else the CPU codes; the out-of-core codes (those with ``forced_params``)
-    only where no in-core dense code fits (their recorded rows are out-of-core solves, which say nothing of the
-    in-core path they take on a matrix that fits).  Among those, the least time predicted from measured benchmark
-    rows (:mod:`costs`: dense against sparse by their measured rates and the graph's n and m), then codes with no
-    rows, in ``auto_rank`` order; on the CPU, where a code has no rows, scipy's own rule decides between the
-    all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
-    choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
-    results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
-    model (:func:`costs.predict`); by default probed here (milliseconds) where a candidate's sweeps grow with the
-    hop depth; ``False``: none."""
-    g = as_graph(graph, directed=directed, weight=weight, unweighted=unweighted)
-    if isinstance(g, WideGraph):
-        algo = W.for_scipy_name(g, "auto")
-        what = ("float64 (non-integer weights): scipy's shortest_path(method='auto') on the CPU, exactly scipy's answer"
-                if g.dtype.kind == "f" else "integers whose paths may pass the int32 bound: exact int64 distances "
-                "on the CPU (" + ("Johnson" if g.has_negative else "Dijkstra") + ")")
-        return Choice(algo, None, f"the GPU codes and the int32 CPU codes take int32 weights only; this graph's are {what}")
-    has_gpu = gpu_device.available() if gpu is None else bool(gpu)
-    free = (gpu_device.free_bytes()[0] if has_gpu else 0) if free_bytes is None else free_bytes
-    ok = [a for a in registry.auto_candidates()
-          if not (a.device == "gpu" and not has_gpu) and not (g.has_negative and not a.negative_weights)
-          and not (a.device == "gpu" and a.footprint(g.n, g.m) > 0.9 * free)]
-    gpu = [a for a in ok if a.device == "gpu"]
-    if any(a.forced_params is None and a.representation == "dense" for a in gpu):
-        gpu = [a for a in gpu if a.forced_params is None]
-    pool = gpu or [a for a in ok if a.device == "cpu"]
-    if not pool:
-        raise GraphError("no registered algorithm can solve this graph here")
-    if structure is None and any("sweeps" in a.complexity for a in pool):     # their work grows with the hop depth
-        from .core.structure import probe_once
-        structure = probe_once(g)
-    ranked = sorted(((costs.predict(a, g, benchmarks, structure=structure or None), a) for a in pool),
-                    key=lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank))
-    density = ""
-    if not gpu and any(p is None for p, _ in ranked) and len(ranked) > 1:
-        dense = g.m >= DENSE_FRACTION * g.n * g.n
-        ranked.sort(key=lambda pa: (pa[1].representation != ("dense" if dense else "csr"), pa[1].auto_rank))
-        density = (f" by density (m = {g.m} {'>=' if dense else '<'} n^2 / 4: scipy's rule for FW over Dijkstra, "
-                   "since some CPU code has no benchmark rows)")
-    best, algo = ranked[0]
-    where = (("on the GPU, in core" if algo.forced_params is None else "on the GPU, out of core (no in-core dense "
-              "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
-    others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
-    why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density
-           else f"least predicted time {where}: {best}" if best is not None
-           else f"first by preference {where} (no benchmark rows for any of them)")
-    return Choice(algo, best.variant if best is not None else None, why + (f"; then {others}" if others else ""))
 
 
 def _method(g, method, variant, indices=False):

@@ -12,18 +12,15 @@ prediction says which rows it came from.  This module names no algorithm: it rea
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
-import re
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
+from . import cost_rows, paths
 
-from . import paths
-
-FILE = re.compile(r"^(?P<device>.+?)-(?P<date>\d{4}-\d\d-\d\d)(?:-(?P<tag>.+))?\.csv$")
+FILE = cost_rows.FILE
 
 
 @dataclass(frozen=True)
@@ -35,11 +32,13 @@ class Prediction:
     n: int                       # the benchmark size it was measured at
     source: str                  # device and date of those rows
     degrees: tuple = ()          # the measured mean degree(s) it came from: two where it interpolated
+    floor: bool = False          # a bound from below: the hop depth its sweeps grow with was not probed
 
     def __str__(self):
         v = f"/{self.variant}" if self.variant is not None else ""
         rate = f"{self.rate / 1e12:.3g} T" if self.rate >= 1e12 else f"{self.rate / 1e9:.3g} G"
         ms = f"~{self.ms:.3g} ms" if self.ms >= 0.01 else "under 0.01 ms"
+        ms = f"at least {ms[1:] if ms[0] == '~' else ms}" if self.floor else ms
         deg = " and ".join(f"{d:.3g}" for d in self.degrees)
         how = f", degree {deg}" + (" interpolated" if len(self.degrees) > 1 else "") if deg else ""
         return f"{self.algorithm}{v} {ms} ({rate} updates/s at n = {self.n}{how}; {self.source})"
@@ -50,58 +49,15 @@ def benchmark_folders():
     return (paths.RESULTS / "benchmarks", paths.RECORDED / "benchmarks")
 
 
-@functools.lru_cache(maxsize=8)
 def table(folders=None):
-    """Every verified benchmark row with a time, each code's newest date only, as one frame (columns of the
+    """Every verified benchmark row with a time, each code's newest date only, as one frame (:data:`.cost_rows.COLUMNS` of the
     benchmark files, plus ``date``, ``source`` and ``suite``; the structure suite's rows only for codes without
     benchmark rows).  ``folders``: a tuple of folders (default: this machine's
     results, then the recorded ones; a file name found in both is read from the first)."""
-    seen, frames = set(), []
-    for d in (folders or benchmark_folders()):
-        d = Path(d)
-        for f in sorted(d.glob("*.csv")) if d.is_dir() else ():
-            m = FILE.match(f.name)
-            if not m or f.name in seen:
-                continue
-            seen.add(f.name)
-            df = pd.read_csv(f)
-            if not {"algorithm", "n", "m", "kernel_ms", "verified"} <= set(df.columns):
-                continue
-            suite = "graph" in df.columns
-            if suite:                     # the structure suite (structure_suite.py): its Kemp graphs fit the model, the
-                df = df[df.graph == "kemp"]                    # other classes are what auto is checked on
-            if "updates_per_s" not in df.columns:              # the suite records times only: predict rates them
-                df["updates_per_s"] = float("nan")
-            df = df[(df.verified.astype(str) == "True") & (df.kernel_ms > 0) & ~(df.updates_per_s <= 0)].copy()
-            df["date"], df["source"] = m.group("date"), f"{m.group('device').replace('_', ' ')}, {m.group('date')}"
-            if "threads" not in df.columns:                     # the CPU threads a row ran on: the file's column,
-                df["threads"] = _threads_used(f)                 # else its provenance's (NaN where neither says)
-            df["suite"] = suite
-            frames.append(df)
-    if not frames:
-        return pd.DataFrame(columns=["algorithm", "variant", "n", "updates_per_s", "date", "source"])
-    rows = pd.concat(frames, ignore_index=True)
-    # a code the benchmark measured (several sizes and densities) is predicted from those rows; the suite's (one
-    # density, degree ~4) only for a code the benchmark has none of (tuned_frontier).  Taking the suite's because
-    # they were newer left tuned_sparse one density: 12.1 ms predicted at degree 8, n = 4096, for 5.5 measured
-    # (scripts/auto_check.py on the H100, 2026-11-26)
-    suite = rows.suite.astype(bool)
-    rows = rows[~(suite & rows.algorithm.isin(set(rows.algorithm[~suite])))]
-    newest = rows.groupby("algorithm").date.transform("max")
-    return rows[rows.date == newest].reset_index(drop=True)
+    return cost_rows.read(tuple(Path(f) for f in (folders or benchmark_folders())))
 
 
-def _threads_used(f):
-    """The CPU threads a benchmark file's rows ran on, from its provenance (``<name>.provenance.json`` beside it:
-    each invocation's ``cpu_threads_used``, the largest where they differ), or NaN where it says nothing."""
-    p = f.with_name(f.name[:-len(".csv")] + ".provenance.json")
-    try:
-        prov = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return float("nan")
-    used = [i.get("cpu_threads_used") for i in prov.get("invocations", [prov]) if isinstance(i, dict)]
-    used = [float(u) for u in used if isinstance(u, (int, float))]
-    return max(used) if used else float("nan")
+table.cache_clear = cost_rows.read.cache_clear
 
 
 def threads_here():
@@ -130,18 +86,24 @@ def _variant(algo, v):
 
 
 def _at(algo, rows):
-    """(variant, median ms, median updates/s) of the fastest exact variant among ``rows`` (one n, one m)."""
-    rows = rows.assign(key=rows["variant"].map(lambda v: str(_variant(algo, v))))
-    rows = rows[~rows.key.isin([str(v) for v in algo.inexact_variants])]       # never a variant that may be wrong
-    if rows.empty:
+    """(variant, median ms, median updates/s) of the fastest exact variant among ``rows`` (records of one n, one m);
+    plain Python over a few rows, since pandas' per-call cost was most of auto's first call."""
+    inexact = {str(v) for v in algo.inexact_variants}       # never a variant that may be wrong
+    groups = {}
+    for r in rows:
+        key = str(_variant(algo, r["variant"]))
+        if key not in inexact:
+            groups.setdefault(key, []).append(r)
+    if not groups:
         return None
-    by = rows.groupby("key").kernel_ms.median()
-    key = by.idxmin()
-    best = rows[rows.key == key]
-    rate = float(best.updates_per_s.median())
+    med = {k: statistics.median(r["kernel_ms"] for r in g) for k, g in groups.items()}
+    key = min(sorted(med), key=med.get)
+    best = groups[key]
+    rates = [r["updates_per_s"] for r in best if r["updates_per_s"] == r["updates_per_s"]]
+    rate = statistics.median(rates) if rates else float("nan")
     if not rate == rate:                            # a row of the structure suite: its time over the registry's work
-        rate = algo.updates(_Shape(int(best.n.iloc[0]), float(best.m.iloc[0]))) / (float(by[key]) / 1e3)
-    return _variant(algo, best.variant.iloc[0]), float(by[key]), rate
+        rate = algo.updates(Shape(int(best[0]["n"]), float(best[0]["m"]))) / (med[key] / 1e3)
+    return _variant(algo, best[0]["variant"]), med[key], rate
 
 
 def predict(algo, g, folders=None, structure=None):
@@ -170,25 +132,67 @@ def predict(algo, g, folders=None, structure=None):
         f = (x - x0) / (x1 - x0)
         ms0 = math.exp((1 - f) * math.log(t0) + f * math.log(t1))
         variant, rate = (v0, r0) if f < 0.5 else (v1, r1)
-        shape, used = _Shape(n0, deg * n0), (math.exp(x0), math.exp(x1))
+        shape, used = Shape(n0, deg * n0), (math.exp(x0), math.exp(x1))
     else:                                         # the nearest density, scaled by the whole work ratio
         x0, variant, ms0, rate = min(points, key=lambda p: abs(p[0] - x))
-        shape, used = _Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
+        shape, used = Shape(n0, math.exp(x0) * n0), (math.exp(x0),)
     ms = ms0 * algo.updates(g) / algo.updates(shape)
     ms, note = _hop_scaled(algo, n0, depth, ms, structure)
     ms, cores = _thread_scaled(algo, threads, ms)
-    return Prediction(algo.name, variant, ms, rate, n0, src + note + cores, used)
+    ms, hub = _hub_bound(algo, g, variant, structure, ms)
+    return Prediction(algo.name, variant, ms, rate, n0, src + note + cores + hub, used,
+                      floor=structure is None and "sweeps" in algo.complexity)
+
+
+def max_out_degree(g):
+    """The largest out-degree of ``g`` (microseconds: one pass over its CSR offsets), or None for a shape without
+    edges' offsets."""
+    if isinstance(g, Shape):
+        return g.max_out_degree
+    indptr = getattr(g, "indptr", None)
+    if indptr is None or len(indptr) < 2:
+        return None
+    return int((indptr[1:] - indptr[:-1]).max())
+
+
+def _hub_bound(algo, g, variant, structure, ms):
+    """The larger of ``ms`` and the time the code's busiest thread or warp takes on the vertex of most out-edges
+    (the registry's ``hub_ms``): a rate measured on graphs of even degree does not see a hub, whose out-edges one
+    thread or warp walks in series while the others wait (a vertex joined to all: tuned_sparse 5.1x the fastest code
+    at n = 4096)."""
+    d = max_out_degree(g) if algo.hub_ms is not None else None
+    if not d:
+        return ms, ""
+    bound = algo.hub_ms(g.n, d, structure.hop_depth if structure else None, variant)
+    if bound <= ms:
+        return ms, ""
+    return bound, f"; at least {bound:.3g} ms for out-degree {d} (one {'warp' if 'sweeps' in algo.complexity else 'thread'} walks its edges)"
 
 
 def _sizes(name, folders):
     """The sizes ``name`` was measured at (its newest rows), ascending."""
-    rows = table(folders)
-    return tuple(sorted(set(int(n) for n in rows.n[rows.algorithm == name])))
+    return tuple(sorted({int(r["n"]) for r in _records(folders).get(name, ())}))
+
+
+def _records(folders):
+    """{algorithm: its rows of ``table`` as dicts}, made once per table: what every prediction reads."""
+    key = (folders, id(table(folders)))                        # a new table (cache_clear) is new records
+    if key not in _RECORDS:
+        by = {}
+        for r in table(folders).to_dict("records"):
+            by.setdefault(r["algorithm"], []).append(r)
+        _RECORDS.clear()
+        _RECORDS[key] = by
+    return _RECORDS[key]
+
+
+_RECORDS = {}
 
 
 def _points(algo, n0, folders):
-    """(points, source, hop depth or None) of ``algo``'s rows at ``n0``: one point (log degree, variant, ms, rate)
-    per measured density, sorted; computed once per process (a solve's ``choose`` reads it again)."""
+    """(points, source, hop depth or None, threads or None) of ``algo``'s rows at ``n0``: one point (log degree,
+    variant, ms, rate) per measured density, sorted; computed once per process (a solve's ``choose`` reads it
+    again)."""
     key = (algo.name, n0, folders, id(table(folders)))         # a new table (cache_clear) is new points
     if key not in _POINTS:
         _POINTS[key] = _points_of(algo, n0, folders)
@@ -198,19 +202,23 @@ def _points(algo, n0, folders):
 _POINTS = {}
 
 
+def _median_of(rows, col):
+    vals = [r[col] for r in rows if col in r and r[col] == r[col]]
+    return float(statistics.median(vals)) if vals else None
+
+
 def _points_of(algo, n0, folders):
-    rows = table(folders)
-    at = rows[(rows.algorithm == algo.name) & (rows.n == n0)]
+    at = [r for r in _records(folders).get(algo.name, ()) if int(r["n"]) == n0]
+    by_m = {}
+    for r in at:
+        by_m.setdefault(r["m"], []).append(r)
     points = []
-    for m0, r in at.groupby("m"):
-        best = _at(algo, r)
+    for m0 in sorted(by_m):
+        best = _at(algo, by_m[m0])
         if best is not None:
             points.append((math.log(max(m0 / n0, 1e-9)), *best))
-    measured = at.hop_depth.dropna() if "hop_depth" in at.columns else ()
-    depth = float(measured.median()) if len(measured) else None
-    threads = at.threads.dropna() if "threads" in at.columns else ()
-    return tuple(sorted(points)), (at.source.iloc[0] if len(at) else ""), depth, \
-        (float(threads.median()) if len(threads) else None)
+    return tuple(sorted(points)), (at[0]["source"] if at else ""), _median_of(at, "hop_depth"), \
+        _median_of(at, "threads")
 
 
 def _thread_scaled(algo, measured, ms):
@@ -252,7 +260,12 @@ def _bench_graph_depth(n):
 
 
 @dataclass(frozen=True)
-class _Shape:
-    """A graph's size only: what the registry's work functions read (n, m)."""
+class Shape:
+    """A graph by the statistics auto reads, for :func:`predict` and ``api.choose`` without the graph itself: n, m, the
+    largest out-degree (None: unknown, no hub bound), the hop depth (None: not probed, a sweep code's time is then a
+    bound from below) and whether a weight is negative."""
     n: int
     m: float
+    max_out_degree: int | None = None
+    hop_depth: int | None = None
+    has_negative: bool = False

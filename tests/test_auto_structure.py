@@ -43,12 +43,14 @@ def test_deep_graphs_leave_the_sweep_code(name, n):
 def test_a_shallow_graph_never_speeds_a_sweep_code_up():
     ba = SG.make("ba", 4096, seed=4096)
     sparse = registry.get("tuned_sparse")
-    assert costs.predict(sparse, ba, structure=structure.probe(ba)).ms == costs.predict(sparse, ba).ms
+    probed, unprobed = costs.predict(sparse, ba, structure=structure.probe(ba)), costs.predict(sparse, ba)
+    assert probed.ms >= unprobed.ms and unprobed.floor and not probed.floor     # unprobed: a bound from below
 
 
-# Measured misses, each named with what was measured (the bound does not move; a strict xfail fails once auto
-# gets it right): Barabasi-Albert at 4096, tuned_sparse 13.1 ms against tuned_fw's 7.7 (1.70x; the model does
-# not see its hubs, whose warps each pull hundreds of neighbours' segments in every sweep).
+# Measured misses of the kernel bound, each named with what was measured (the bound does not move; a strict xfail
+# fails once auto gets it right): Barabasi-Albert at 4096, where auto takes tuned_frontier (11.8 ms of kernel
+# against tuned_fw's 7.8, 1.52x; the rate measured on Kemp's graphs underestimates it, 6.8 ms predicted), though
+# end to end it is the fastest in float64 (18.6 ms against 19.6) and within the end-to-end bound in every mode.
 MISSES = {("ba", 4096)}
 
 
@@ -82,3 +84,20 @@ def test_auto_is_within_its_bound_on_every_recorded_suite_graph(gname, n):
         timed = gpu.set_index("algorithm").kernel_ms
         assert pick in timed.index, (gname, n, pick)
         assert timed[pick] <= TOLERANCE * best, f"{gname} n={n}: auto picks {pick} ({timed[pick]:.1f} ms), fastest {best:.1f} ms"
+
+
+MODES = ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")
+
+
+@pytest.mark.parametrize("gname, n", [c.values if hasattr(c, "values") else c for c in _suite_cases()])
+def test_autos_pick_is_within_the_end_to_end_bound_in_every_mode(gname, n):
+    """The bound as users meet it: the picked code's end-to-end time (float64 to the host, int32, left on the
+    device) within 1.25x + 2 ms of the fastest verified code's in the same mode (structure_suite.BOUND)."""
+    from apsp_kernels.structure_suite import within_bound
+    df = pd.read_csv(_suite_file())
+    t = df[(df.graph == gname) & (df.n == n)]
+    gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")].set_index("algorithm")
+    g = SG.make(gname, int(n) if gname not in SG.ROADS else None, seed=int(n) if gname not in SG.ROADS else 0)
+    pick = api.choose(g, **H100).algorithm.name
+    for col in MODES:
+        assert within_bound(gpu.loc[pick, col], gpu[col].min()), (gname, n, pick, col, gpu[col].idxmin())

@@ -47,6 +47,8 @@ class Algorithm:
                                       # (n x n device distances, INF not yet normalised; timings)
     roles: tuple = ()                 # the parts it plays where code needs "the ... algorithm" (:func:`by_role`):
                                       # "out_of_core", the code to try when a graph does not fit on the device
+    hub_ms: Callable | None = None    # (n, max out-degree, hop depth or None, variant) -> the least ms of a solve
+                                      # where one thread or warp walks a vertex's out-edges in series (costs.predict)
 
     @property
     def exact_variants(self):

@@ -228,14 +228,14 @@ _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman
      launcher=tuned.tuned_sparse, resident=tuned_sparse_mod.tuned_sparse_resident, variants=tuned_sparse_mod.BATCHES,
      variant_param="batch",
      negative_weights=False, faithful=False, complexity="n m (frontier sweeps)", limit_kind="bandwidth", auto_rank=2,
-     work=lambda g: float(g.n) * g.m,
+     work=lambda g: float(g.n) * g.m, hub_ms=tuned_sparse_mod.hub_ms,
      notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "
            "(int4), vertex frontier, in place; work counted as n m like Harish's")
 _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, frontier bitmap, rounds inside the block)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_frontier_mod.footprint,
      launcher=tuned.tuned_frontier, resident=tuned_frontier_mod.tuned_frontier_resident, negative_weights=False,
      faithful=False, complexity="n m (frontier rounds)", auto_rank=8, float32=True,
-     limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
+     limit_kind="bandwidth", work=lambda g: float(g.n) * g.m, hub_ms=tuned_frontier_mod.hub_ms,
      notes="one block of 128 threads per source, the output row its distances (atomicMin), the frontier two "
            "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
            "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")

@@ -6,6 +6,9 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
 * ``ring``     -- a cycle walked both ways, weights 1..1000: hop diameter n / 2.
 * ``ba``       -- Barabasi-Albert preferential attachment, 4 edges a new vertex, both ways, weights 1..1000: power law.
 * ``complete`` -- every ordered pair, weights 1..1000.
+* ``hub``      -- Kemp's random graph with one vertex (n // 2) joined both ways to every other, weights 1..1000:
+                  hop diameter 2, one out-degree of n - 1 (a code that gives a vertex's out-edges to one thread or
+                  warp waits on it).
 (The suite by name, with the road networks of :mod:`apsp_kernels.io.roads`: :mod:`apsp_kernels.io.suite_graphs`.)
 
 Each undirected edge has one weight used both ways."""
@@ -76,3 +79,18 @@ def barabasi_albert(n, k=BA_EDGES, max_weight=MAX_WEIGHT, seed=0) -> Graph:
     u, v = np.concatenate(us), np.concatenate(vs)
     w = rng.integers(1, max_weight + 1, size=u.size)
     return _both_ways(n, u, v, w, dict(generator="barabasi_albert", k=k, seed=seed, max_weight=max_weight))
+
+
+def hub(n, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Kemp's random graph (out-degree 2-6) plus vertex n // 2 joined both ways to every other vertex; of an edge
+    in both layers the lighter is kept.  The hub sits mid-range so that no code meets it first by its index."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    base = generators.kemp(n, max_weight=max_weight, seed=seed)
+    h = n // 2
+    others = np.delete(np.arange(n), h)
+    w = np.random.default_rng([seed, 1]).integers(1, max_weight + 1, size=others.size)
+    src, dst, bw = base.edges()
+    return Graph.from_edges(n, np.concatenate([src, np.full(others.size, h), others]),
+                            np.concatenate([dst, others, np.full(others.size, h)]), np.concatenate([bw, w, w]),
+                            meta=dict(generator="hub", hub=h, seed=seed, max_weight=max_weight))

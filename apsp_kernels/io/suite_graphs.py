@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ..core import generators
 from ..core.graph import Graph
-from ..core.structure_graphs import barabasi_albert, grid, ring
+from ..core.structure_graphs import barabasi_albert, grid, hub, ring
 
-SUITE = ("kemp", "grid", "ring", "ba", "complete")
+SUITE = ("kemp", "grid", "ring", "ba", "hub", "complete")
 ROADS = ("helsinki-walk", "helsinki-drive")
 
 
@@ -20,6 +20,7 @@ def make(name, n=None, seed=0) -> Graph:
         raise ValueError(f"{name} needs n")
     build = {"kemp": lambda: generators.kemp(n, seed=seed), "grid": lambda: grid(n, seed=seed),
              "ring": lambda: ring(n, seed=seed), "ba": lambda: barabasi_albert(n, seed=seed),
+             "hub": lambda: hub(n, seed=seed),
              "complete": lambda: generators.complete(n, seed=seed)}
     if name not in build:
         raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + ROADS)}")

@@ -1,0 +1,109 @@
+"""What ``shortest_paths(method="auto")`` runs: :func:`choose` ranks the codes that can run here by the time
+:mod:`.costs` predicts for the graph (or for its statistics, a :class:`.costs.Shape`), probing the hop depth only
+where it can change the ranking."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import costs, gpu_device
+from .algorithms import registry
+from .algorithms.cpu import wide as W
+from .core.graph import GraphError
+from .core.wide import WideGraph
+
+DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are at least n^2 / 4, else D (or J)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What ``method="auto"`` runs: the algorithm (a registry entry, or a CPU code beyond int32), its variant (the
+    fastest measured, or None for its default) and why, in one line."""
+    algorithm: object
+    variant: object
+    reason: str
+
+    def __str__(self):
+        return f"{self.algorithm.name}{'' if self.variant is None else f'/{self.variant}'}: {self.reason}"
+
+
+def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None, free_bytes=None, benchmarks=None,
+           structure=None) -> Choice:
+    """What ``method="auto"`` runs on ``graph`` here (anything :func:`~.api.shortest_paths` takes, or a
+    :class:`costs.Shape`: the statistics auto reads, for a choice without the graph).  A graph beyond int32
+    (float weights, or paths past the int32 bound) goes to the CPU codes of :mod:`.algorithms.cpu.wide` (the GPU
+    codes are int32: the reason says so).  Otherwise the candidates are the registry's ``auto_candidates`` that
+    can run here: their device present, the graph's weights accepted, their footprint within the device's free
+    memory.  The GPU codes if any remain, else the CPU codes; the out-of-core codes (those with ``forced_params``)
+    only where no in-core dense code fits (their recorded rows are out-of-core solves, which say nothing of the
+    in-core path they take on a matrix that fits).  Among those, the least time predicted from measured benchmark
+    rows (:mod:`costs`: dense against sparse by their measured rates and the graph's n and m), then codes with no
+    rows, in ``auto_rank`` order; on the CPU, where a code has no rows, scipy's own rule decides between the
+    all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
+    choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
+    results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
+    model (:func:`costs.predict`); by default probed here (milliseconds) only where a candidate's sweeps grow with
+    the hop depth and its time without the probe (a bound from below) could still beat the others; ``False``: none.
+    The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
+    series."""
+    from .api import as_graph
+    g = graph if isinstance(graph, costs.Shape) else as_graph(graph, directed=directed, weight=weight,
+                                                              unweighted=unweighted)
+    if isinstance(g, WideGraph):
+        algo = W.for_scipy_name(g, "auto")
+        what = ("float64 (non-integer weights): scipy's shortest_path(method='auto') on the CPU, exactly scipy's answer"
+                if g.dtype.kind == "f" else "integers whose paths may pass the int32 bound: exact int64 distances "
+                "on the CPU (" + ("Johnson" if g.has_negative else "Dijkstra") + ")")
+        return Choice(algo, None, f"the GPU codes and the int32 CPU codes take int32 weights only; this graph's are {what}")
+    has_gpu = gpu_device.available() if gpu is None else bool(gpu)
+    free = (gpu_device.free_bytes()[0] if has_gpu else 0) if free_bytes is None else free_bytes
+    negative = g.has_negative                  # once: a pass over the weights (milliseconds on a dense graph)
+    ok = [a for a in registry.auto_candidates()
+          if not (a.device == "gpu" and not has_gpu) and not (negative and not a.negative_weights)
+          and not (a.device == "gpu" and a.footprint(g.n, g.m) > 0.9 * free)]
+    gpu = [a for a in ok if a.device == "gpu"]
+    if any(a.forced_params is None and a.representation == "dense" for a in gpu):
+        gpu = [a for a in gpu if a.forced_params is None]
+    pool = gpu or [a for a in ok if a.device == "cpu"]
+    if not pool:
+        raise GraphError("no registered algorithm can solve this graph here")
+    ranked = _ranked(g, pool, benchmarks, structure)
+    density = ""
+    if not gpu and any(p is None for p, _ in ranked) and len(ranked) > 1:
+        dense = g.m >= DENSE_FRACTION * g.n * g.n
+        ranked.sort(key=lambda pa: (pa[1].representation != ("dense" if dense else "csr"), pa[1].auto_rank))
+        density = (f" by density (m = {g.m} {'>=' if dense else '<'} n^2 / 4: scipy's rule for FW over Dijkstra, "
+                   "since some CPU code has no benchmark rows)")
+    best, algo = ranked[0]
+    where = (("on the GPU, in core" if algo.forced_params is None else "on the GPU, out of core (no in-core dense "
+              "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
+    others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
+    why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density
+           else f"least predicted time {where}: {best}" if best is not None
+           else f"first by preference {where} (no benchmark rows for any of them)")
+    return Choice(algo, best.variant if best is not None else None, why + (f"; then {others}" if others else ""))
+
+
+def _ranked(g, pool, benchmarks, structure):
+    """(prediction or None, code) for every code of ``pool``, least predicted time first, then codes without rows
+    in ``auto_rank`` order.  With ``structure`` None the hop depth is probed only where it can change the order: a
+    sweep code's time unprobed is a bound from below (its sweeps, and its hub's, only grow with the depth), so where
+    that bound already loses to a code whose time the depth does not change, the probe (3-90 ms: 4 breadth-first
+    searches) is skipped."""
+    key = lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank)
+    given = structure or None
+    ranked = sorted(((costs.predict(a, g, benchmarks, structure=given), a) for a in pool), key=key)
+    if structure is not None:
+        return ranked
+    exact = [p.ms for p, a in ranked if p is not None and "sweeps" not in a.complexity]
+    floors = [p.ms for p, a in ranked if p is not None and "sweeps" in a.complexity]
+    if not floors or (exact and min(floors) > min(exact)):       # a tie would go by auto_rank, unprobed
+        return ranked
+    from .core.structure import Structure, probe_once
+    if isinstance(g, costs.Shape):                 # statistics only: their hop depth, if they have one
+        if g.hop_depth is None:
+            return ranked
+        probed = Structure(int(g.hop_depth), 1.0, (), 0.0)
+    else:
+        probed = probe_once(g)
+    return sorted(((costs.predict(a, g, benchmarks, structure=probed) if "sweeps" in a.complexity else p, a)
+                   for p, a in ranked), key=key)
