@@ -1,4 +1,4 @@
-"""Measured costs for ``shortest_paths(method="auto")`` (issue 14, target 5): each code's throughput as the newest
+"""Measured costs for ``shortest_paths(method="auto")`` (the tuned line's target 5): each code's throughput as the newest
 benchmark rows measured it (``data/results/benchmarks/*.csv``, this machine's ``$APSP_RESULTS_DIR/benchmarks``
 first; verified rows only), so that the automatic choice ranks the codes that can run here by their predicted
 time on the graph rather than by a fixed preference.
@@ -237,7 +237,7 @@ def _thread_scaled(algo, measured, ms):
 def _hop_scaled(algo, n0, measured, ms, structure):
     """A frontier-sweep code's time scaled by the graph's hop depth over that of the graph its rows were measured
     on (its sweeps grow with the hop diameter: 653 ms on a ring of 4096 against 9.6 ms on a Kemp graph of the same
-    n, issue 36), where the probe (:mod:`.core.structure`) is given; otherwise unchanged."""
+    n), where the probe (:mod:`.core.structure`) is given; otherwise unchanged."""
     if structure is None or "sweeps" not in algo.complexity:
         return ms, ""
     depth = measured if measured is not None else _bench_graph_depth(int(n0))

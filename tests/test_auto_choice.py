@@ -133,7 +133,7 @@ def test_with_no_rows_at_all_the_preference_order_decides(tmp_path, monkeypatch)
 
 
 def test_the_recorded_benchmarks_rank_the_tuned_codes_first():
-    """On the committed H100 rows: a sparse graph to tuned_sparse, a dense one to tuned_fw (issue 14, target 5)."""
+    """On the committed H100 rows: a sparse graph to tuned_sparse, a dense one to tuned_fw (the tuned line's target 5)."""
     costs.table.cache_clear()
     import apsp_kernels.paths as paths
     rows = costs.table((paths.RECORDED / "benchmarks",))

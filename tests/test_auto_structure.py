@@ -1,4 +1,4 @@
-"""``method="auto"`` sees structure (issue 36, item 2): the hop-depth probe scales a frontier-sweep code's predicted
+"""``method="auto"`` sees structure: the hop-depth probe scales a frontier-sweep code's predicted
 time, so that auto picks a code within 1.25x of the fastest verified one on every graph of the structure suite,
 held here on the suite's recorded device rows (``python3 -m apsp_kernels.structure_suite``)."""
 import pandas as pd
@@ -10,7 +10,7 @@ from apsp_kernels.core import structure
 from apsp_kernels.io import suite_graphs as SG
 
 H100 = dict(gpu=True, free_bytes=80e9)      # the recorded rows' device, whatever this machine has
-TOLERANCE = 1.25                            # issue 36's bound, set in the issue before any suite row was measured
+TOLERANCE = 1.25                            # the bound, set before any suite row was measured
 
 
 def _suite_file():

@@ -1,5 +1,5 @@
-"""The Hochberg study over independent processes (issue 10): a batch ``<batch>-hochberg/p<K>/`` of
-scripts/hochberg_measure.py --batch B --process K, read by report_hochberg as one process per folder;
+"""The Hochberg study over independent processes: a batch ``<batch>-hochberg/p<K>/`` of
+scripts/hochberg_measure.py --batch B --process K, read by seeds/hochberg/load as one process per folder;
 intervals over the processes' medians where two or more timed a point, the repeats of the one
 process otherwise; a batch of mixed code refused; the recorded single run still one process."""
 import json

@@ -1,4 +1,4 @@
-"""Notebook 08's analysis of the Hochberg study (study.report_hochberg*): on small synthetic
+"""Notebook 08's analysis of the Hochberg study (study/seeds/hochberg): on small synthetic
 results with known answers, and on the recorded H100 results where they are in the checkout."""
 import json
 

@@ -1,5 +1,5 @@
 """study.stability: pseudo-runs drawn from recorded processes predict whether a verdict would
-flip in the next reference run (issue 10's two-run criterion)."""
+flip in the next reference run (the two-run criterion: docs/method.md)."""
 from pathlib import Path
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""A cheap structure probe for ``method="auto"`` (issue 36, item 2): how many hops a graph's shortest paths can
+"""A cheap structure probe for ``method="auto"``: how many hops a graph's shortest paths can
 take, from breadth-first searches (scipy.sparse.csgraph, on the CPU, milliseconds).  A frontier-sweep code's
 work grows with it (tuned_sparse: 653 ms on a ring of 4096 against 9.6 ms on a random graph of the same n), an
 FW's does not; :func:`apsp_kernels.costs.predict` takes the probe (``structure=``) and scales a sweep code's time

@@ -1,4 +1,4 @@
-"""The structure suite of issue 36 (item 2): graph classes on which a code's work depends on more than n and m,
+"""The structure suite: graph classes on which a code's work depends on more than n and m,
 each at a given n, seeded, for the device benchmark and for checking ``method="auto"``'s probe.
 
 * ``kemp``     -- Kemp's random graphs (out-degree 2-6, weights 1..1000): small hop diameter.

@@ -19,7 +19,7 @@ The studies compared are those of the study registry that declare their confirmi
 - NTHU two GPUs: the ``<time>-nthu-multi`` runs of one campaign (one model of card, each run within 2 days
   of the one before; each run measures its one-GPU baseline on the same machine), measured until every setting
   up to n = 32768 has 3 processes: 2 x H200 on 23-24 Nov (three leases: the first campaign, which also ran
-  n = 65536 and two weak points once) and 2 x H100 on 25 Nov (three leases, issue 33's confirming batch);
+  n = 65536 and two weak points once) and 2 x H100 on 25 Nov (three leases, the confirming batch);
 - IIT Kharagpur: a ``<batch>-iitkgp/`` folder (its invocations, 3 processes each).
 Each batch's rows are
 the study's (``Study.verdict_rows``): a claim added to data/claims.yaml is compared with no code here.

@@ -1,5 +1,5 @@
-"""Would a second reference run give the same verdicts?  Issue 10 asks for two independent runs
-with identical verdict tables; whether a claim's verdict can flip depends on how far its value lies
+"""Would a second reference run give the same verdicts?  The method asks for two independent runs
+with identical verdict tables (docs/method.md); whether a claim's verdict can flip depends on how far its value lies
 from an edge of its band compared with how much the value moves between runs.  Before spending a
 run's device time on that question, ask the runs already recorded: draw ``k`` of their processes
 (without replacement, each draw one pseudo-run of ``k`` independent leases, as a reference run

@@ -5,8 +5,8 @@ adversarial inputs; run time against SM count (Fig. 2.4) where a fair SM restric
 at which sizes: data/sweeps/hochberg.yaml.  Writes results.csv and provenance.json into
 $APSP_RESULTS_DIR/<time>-hochberg/ (or --out) after every stage, and prints a short table.
 
-Independent processes (issue 10: every timed quantity from >= 3 of them, a reference run each on its
-own machine lease): ``--batch B --process K`` writes this invocation, one fresh process, into
+Independent processes (every timed quantity from >= 3 of them, a reference run each on its own machine
+lease: docs/method.md): ``--batch B --process K`` writes this invocation, one fresh process, into
 $APSP_RESULTS_DIR/<B>-hochberg/p<K>/ with its own provenance, and refuses to join a batch whose
 other processes were measured at other code (provenance.check_batch: one batch, one commit).
 Notebook 08 reads every p<K>/ of the newest batch, one process each (scripts/device_hochberg.sh).

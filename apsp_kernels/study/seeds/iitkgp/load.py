@@ -1,8 +1,8 @@
 """Notebook 10's logic (seed 001, IIT Kharagpur): find the IIT-KGP measurement (scripts/iitkgp_measure.py's
 ``<batch>-iitkgp`` folder, this machine's results first, then the recorded ones), the statistics of its
 rows, and the verdict of every seed-001 claim (data/claims.yaml, ``notebook: 10_iitkgp``) under the rules
-of :mod:`.rules`.  Where nothing was measured, every claim is *not testable* and says why, computed from
-what the folder holds.  The figures are :mod:`.iitkgp_figures`.
+of method/rules.  Where nothing was measured, every claim is *not testable* and says why, computed from
+what the folder holds.  The figures are :mod:`.figures`.
 
 Statistics as everywhere in the study (method/estimate.py): a code's time on a graph in one process is the
 median of its verified runs there (single-source codes: over every source and repeat, the same sources in

@@ -241,7 +241,7 @@ def _verify(rec, cap):
 
 def main(argv=None):
     """The command line: ``argv`` (default: sys.argv[1:], as scripts/nthu_measure.py calls it, whose usage lines
-    then name that script as before); returns the exit status."""
+    then name that script); returns the exit status."""
     global T0
     T0 = time.perf_counter()
     ap = argparse.ArgumentParser(prog=None if argv is None else PROG, description=__doc__,

@@ -1,4 +1,4 @@
-"""Notebook 11, issue 14's target 5: what ``shortest_paths(method="auto")`` picks on the benchmark's device, for
+"""Notebook 11, the tuned line's target 5: what ``shortest_paths(method="auto")`` picks on the benchmark's device, for
 generated stand-in graphs of the kinds a user brings (sparse, dense, negative edges, larger than the device), from
 the run's own benchmark rows (``api.choose`` with that device's memory: the render needs no GPU)."""
 from __future__ import annotations

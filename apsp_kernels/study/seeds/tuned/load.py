@@ -1,5 +1,5 @@
-"""Notebook 11 ("the same H100 with code written today", issue 14): the benchmark files of the tuned line,
-the hardware limits measured in the same runs, and issue 14's numeric targets evaluated from the rows.
+"""Notebook 11 ("the same H100 with code written today"): the benchmark files of the tuned line,
+the hardware limits measured in the same runs, and its numeric targets evaluated from the rows.
 
 Files: ``python -m apsp_kernels bench --tag tuned`` writes ``<device>-<date>-tuned.csv`` (and its
 ``.provenance.json``) into ``data/results/benchmarks/``; an untagged ``<device>-<date>.csv`` is a benchmark of

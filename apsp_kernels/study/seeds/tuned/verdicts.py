@@ -1,4 +1,4 @@
-"""Issue 14's numeric targets, evaluated from the rows of one tuned benchmark run (:mod:`tuned_report`).
+"""The tuned line's numeric targets, evaluated from the rows of one tuned benchmark run (:func:`.load.read`).
 
 Targets are set for one H100 and do not move; each criterion gives ``met``, ``not met``, ``failed`` (the tuned
 code's row at that size is unverified: wrong distances or an error; its time is never used) or ``not measured``,
@@ -21,7 +21,7 @@ DEGREE = (3.5, 4.5)               # "degree 4": the benchmark's Kemp graph at 16
 HARDWARE = "H100"                 # "one H100"
 _C = codes.load("tuned")        # data/codes.yaml: the codes each target names
 FW, OOC, SPARSE = (_C[k].algorithm for k in ("fw", "ooc", "sparse"))
-# the sparse target's baselines, variants as the rows carry them ('' for none: tuned_report.read)
+# the sparse target's baselines, variants as the rows carry them ('' for none: load.read)
 CPU_BASE, HARISH = ((_C[k].algorithm, _C[k].variant or "") for k in ("sparse_over_cpu", "sparse_over_gpu"))
 BUDGET_COLUMNS = ("budget_bytes", "device_budget_bytes")    # the device memory given to an out-of-core solve
 TARGETS = {"1": f"{FW}: register-tiled blocked FW", "2": f"{OOC}: out-of-core with overlap",
@@ -218,7 +218,7 @@ def end_to_end(df, best, base, name, variant):
 
 
 def evaluate(df):
-    """Every criterion of issue 14's targets 1-3 from one run's rows (``tuned_report.read``): a DataFrame of
+    """Every criterion of the tuned line's targets 1-3 from one run's rows (:func:`.load.read`): a DataFrame of
     :data:`COLUMNS`, one row per criterion."""
     return pd.DataFrame(target_fw(df) + target_ooc(df) + target_sparse(df), columns=COLUMNS)
 
