@@ -57,6 +57,7 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
         # one row per claim: each row's own verdict cell holds exactly the verdict recorded for its claim
         import pandas as pd
         from apsp_kernels.study.method import claims
+        from apsp_kernels.study import words
         recorded = pd.read_csv(smoke_reports / "verdicts.csv").set_index("claim")["verdict"].to_dict()
         rows = page.locator("table#claims tr.claim-row")
         seen = {}
@@ -64,7 +65,7 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
             row = rows.nth(i)
             claim = row.get_attribute("data-claim")
             verdict = row.locator("td.verdict").inner_text().strip().splitlines()[0].strip()
-            assert verdict in claims.VERDICTS and verdict == recorded[claim], (claim, verdict)
+            assert verdict in words.VERDICTS and verdict == recorded[claim], (claim, verdict)
             seen[claim] = verdict
         assert seen == recorded
         # the collapsed part: one row per claim of each report, and the reports without a claim of their own

@@ -11,7 +11,7 @@ import pandas as pd
 from ...algorithms import registry
 from . import timings as M
 from . import estimate
-from ..show.tables import fmt, interval
+from .text import fmt, interval
 
 
 def kemp_ran_up_to():

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...algorithms import registry
 from . import timings as M
-from ..show.tables import interval
+from .text import interval
 
 
 def time_cols(c):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from . import estimate, stats
-from ..show.tables import fmt
+from .text import fmt
 
 KEMP = "kemp 2-6"       # Kemp's graphs (degree 2-6): the campaign's profiles.graph_label(2, 6), the default graph
 
