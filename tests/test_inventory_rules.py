@@ -11,7 +11,7 @@ import iitkgp_synthetic as SYN
 from apsp_kernels.study.method import claims, order_rules, rules
 from apsp_kernels.study.seeds.iitkgp import load as IR, verdicts as IV
 from apsp_kernels.study.seeds.kemp import verdicts as CV
-from apsp_kernels.study.seeds.kemp.spec import ALL_NB, HARISH_NB, MEMORY_NB, TRAN_NB
+from apsp_kernels.study.seeds.kemp.spec import ALL_NB, HARISH_NB, MEMORY_NB, TRAN_NB, on_kemp
 from apsp_kernels.study.seeds.nthu import load as NR, verdicts as NV
 
 C = claims.load()
@@ -110,7 +110,7 @@ NEW = {TRAN_NB: ["tran_fw_speedup_constant"],
 
 
 def _added(df):
-    return {r["claim"]: r for nb in NEW for r in CV._ADDED[nb](df, C)}
+    return {r["claim"]: r for nb in NEW for r in CV._ADDED[nb](df, on_kemp(C))}
 
 
 def test_every_new_campaign_claim_has_a_rule_that_names_it():

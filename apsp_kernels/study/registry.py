@@ -18,7 +18,7 @@ from .. import paths
 from ..measure.provenance import study_code
 from . import records
 from .method import claims as claims_mod
-from .method.timings import KEMP
+from .seeds.kemp.spec import KEMP
 
 
 @dataclass(frozen=True)

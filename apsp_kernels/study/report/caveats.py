@@ -12,7 +12,7 @@ import yaml
 from ..method import claims as claims_mod
 from ..method import timings as M
 from ..method import order_rules, rules
-from ..seeds.kemp.spec import NOTEBOOKS
+from ..seeds.kemp.spec import KEMP, NOTEBOOKS
 from ..method.text import fmt
 
 
@@ -24,7 +24,7 @@ def untimed_grid(df, c):
     """(sizes of the paper's grid nobody timed beyond our sizes, the grid's length, per-size ratios low to
     high as [(n, ratio)]) of a range claim over Kemp's grid."""
     sp = M.speedups(df, c["algorithm"], c["baseline"], variant=c.get("variant"),
-                    baseline_variant=c.get("baseline_variant"), invert=bool(c.get("invert")))
+                    baseline_variant=c.get("baseline_variant"), invert=bool(c.get("invert")), graph=KEMP)
     sp = sp[sp["n"].between(min(c["paper_n"]), max(c["paper_n"]))]
     pts = list(sp[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))
     places = rules.grid_places(pts, c["paper_n"], 0, float("inf"))

@@ -95,7 +95,7 @@ def difference_points(st, graph):
 def break_even(st, graph, time_col="wall_ms"):
     """(n, 95% interval, measured range) from which his fw.c beats the all-core CPU FW."""
     return crossings.crossover_of(st.meas.df[st.meas.df["stage"] == "cycles"], GPU[0], CPU[0], GPU[1], CPU[1],
-                          time_col=time_col, graph=graph)
+                                  time_col=time_col, graph=graph)
 
 
 # ------------------------------------------------------------------ Fig. 2.4: time against SMs

@@ -100,8 +100,8 @@ def _rows_03(df, C):
                    baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
     c = C["dense_independent_of_degree"]
     dn = degree_n(df)
-    rows.append(V.evaluate(c | {"claimed": [1, 1]}, df, aggregate=Q.flat_over_degree(df, c["algorithms"], dn, V.defaults()))
-                if dn else V.evaluate(c, df))
+    agg = Q.flat_over_degree(df, c["algorithms"], dn, V.defaults(), reference=M.KEMP) if dn else None
+    rows.append(V.evaluate(c | {"claimed": [1, 1]}, df, aggregate=agg) if dn else V.evaluate(c, df))
     return rows
 
 
@@ -134,15 +134,15 @@ def _rows_04(df, C):
     rows = []
     c = C["tuwien_cpu_break_even"]
     fast, best = fastest_version(df, c["algorithms"], modes)
-    x = crossings.crossover_of(pd.concat([df, fast], ignore_index=True), FASTEST, c["baseline"])
+    x = crossings.crossover_of(pd.concat([df, fast], ignore_index=True), FASTEST, c["baseline"], graph=M.KEMP)
     picked = sorted(set(best.values()))
     rows.append(V.evaluate(c, df, crossover=x, note=(
         "the fastest version at each n: " + "; ".join(f"{v} at n = {', '.join(str(n) for n in best if best[n] == v)}"
                                                       for v in picked)
-        + f"; the seed's zero-copy raw kernel alone: {T.n_or(crossings.crossover_of(df, c['algorithm'], c['baseline'], memory_a=c['variant'])[0])}")))
+        + f"; the seed's zero-copy raw kernel alone: {T.n_or(crossings.crossover_of(df, c['algorithm'], c['baseline'], memory_a=c['variant'], graph=M.KEMP)[0])}")))
     c = C["tuwien_zero_copy_best_below"]
-    b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes)) for a in c["algorithms"]}
-    b_na = {a: Q.boundary(Q.zero_copy_boundary(mem_na, a, modes)) for a in c["algorithms"]}
+    b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes, graph=M.KEMP)) for a in c["algorithms"]}
+    b_na = {a: Q.boundary(Q.zero_copy_boundary(mem_na, a, modes, graph=M.KEMP)) for a in c["algorithms"]}
     rows.append(V.evaluate(c, df, crossover=b[c["algorithm"]],
                            note="where the copying modes overtake zero-copy, without allocation: "
                            + "; ".join(f"{a}: {T.n_or(v[0])}" for a, v in b_na.items())
@@ -176,7 +176,7 @@ def _rows_06(df, C):
     for cid in ("harish_overtakes_kk", "harish_overtakes_tran"):
         c = C[cid]
         rows.append(V.evaluate(c, df, crossover=crossings.crossover_of(df, c["algorithm"], c["baseline"], c["variant"],
-                                                               c.get("baseline_variant"))))
+                                                                       c.get("baseline_variant"), graph=M.KEMP)))
     c = C["tran_fw_faster_than_minplus"]
     o = M.speedups(df, c["algorithm"], c["baseline"])
     rows.append(V.evaluate(c, df, ordering=list(o[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))))
@@ -362,7 +362,7 @@ def notebook_rows(notebook, df, claims=None):
     """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims, each decided by the rule
     above that names it; a claim that data/claims.yaml gives the notebook and no rule names is *not testable*,
     saying so."""
-    C = claims or claims_mod.load()
+    C = spec.on_kemp(claims or claims_mod.load())
     rows = _ROWS[notebook](df, C) + _ADDED.get(notebook, lambda df, C: [])(df, C)
     done = {r["claim"] for r in rows}
     rows += [V.evaluate({**c, "testable_here": False, "not_testable_reason": "no rule of the campaign's verdicts "
