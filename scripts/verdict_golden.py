@@ -176,7 +176,7 @@ def why(r):
 def differences(study, batch, old, new):
     """The rows of ``new`` whose verdict differs from ``old`` (both golden tables), in :data:`MOVED`'s columns."""
     o, n = old.set_index("claim"), new.set_index("claim")
-    from apsp_kernels.study.show.tables import fmt
+    from apsp_kernels.study.method.text import fmt
     num = lambda x: fmt(float(x)) if str(x).strip() else "-"
     span = lambda r: f"{num(r['ours'])} [{num(r['ci_lo'])}, {num(r['ci_hi'])}]" if r["ours"] else "-"
     return [dict(study=study, batch=batch, claim=cid, before=o.loc[cid, "verdict"] if cid in o.index else "(absent)",

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from apsp_kernels.study.method import claims
+from apsp_kernels.study import words
 from apsp_kernels.study.seeds.kemp import verdicts as CV
 from apsp_kernels.study.seeds.kemp.spec import NOTEBOOKS
 
@@ -20,7 +21,7 @@ def test_every_claim_notebook_takes_its_rows_from_the_package():
     for nb in NOTEBOOKS:
         cells = json.loads((ROOT / "notebooks" / f"{nb}.ipynb").read_text())["cells"]
         code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-        publishing = [c for c in code if "V.publish(NB, rows, meas)" in c]
+        publishing = [c for c in code if "publish(NB, rows, meas)" in c]
         assert len(publishing) == 1 and "rows = CV.notebook_rows(NB, df)" in publishing[0], nb
         assert "V.evaluate(" not in publishing[0], nb
 
@@ -31,7 +32,7 @@ def test_a_recorded_run_gives_the_notebooks_verdicts(run):
     owner = {cid: c["notebook"] for cid, c in claims.load().items()}
     assert t["claim"].is_unique and set(t["claim"]) == {cid for cid, nb in owner.items() if nb in NOTEBOOKS}
     assert (t["notebook"] == t["claim"].map(owner)).all()
-    assert set(t["verdict"]) <= set(claims.VERDICTS) and t["reason"].notna().all()
+    assert set(t["verdict"]) <= set(words.VERDICTS) and t["reason"].notna().all()
     published = pd.read_csv(run / "verdicts.csv").set_index("claim")
     ours = t.set_index("claim")
     same = [cid for cid in ours.index if cid not in CHANGED_SINCE]

@@ -75,10 +75,11 @@ def test_a_verdict_with_several_readings_says_which_it_tests():
     import pandas as pd
     from apsp_kernels.study.method import claims as claims_mod
     from apsp_kernels.study.method import verdicts as V
+    from apsp_kernels.study.publish import readings_table
     c = claims_mod.load()["kk_average_vs_fw"]
     row = V.evaluate(c, pd.DataFrame(), aggregate=(150.0, 140.0, 160.0, "150x"), decided=("reproduced", "x"))
     assert f"{len(c['readings'])} passages of the seed" in row["reason"] and "tested: " in row["reason"]
-    assert V.readings_table("06_all_algorithms") is not None and V.readings_table("01_tran_fw") is None
+    assert readings_table("06_all_algorithms") is not None and readings_table("01_tran_fw") is None
 
 
 def test_every_tolerance_says_when_it_was_set():

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from apsp_kernels import paths
+from apsp_kernels.study import records
 from apsp_kernels.study.method import claims
 from apsp_kernels.study.registry import STUDIES
 from apsp_kernels.study.report import batches as B
@@ -80,7 +81,7 @@ def test_the_compared_studies_are_the_registry_s_that_declare_confirming_batches
 @pytest.mark.slow
 def test_the_recorded_table_is_what_the_records_give():
     """data/results/confirming-batches.csv, recomputed from the recorded batches: it cannot drift from them."""
-    recorded = B.load_table()
+    recorded = records.confirming_batches()
     assert recorded is not None, "python -m apsp_kernels.study.report.batches writes it"
     again = B.side_by_side(B.verdicts_by_batch()).astype(str)
     pd.testing.assert_frame_equal(recorded.astype(str).reset_index(drop=True), again.reset_index(drop=True))
@@ -132,7 +133,7 @@ def test_a_change_after_a_batch_was_measured_is_disclosed_in_the_rows_it_names()
 def test_the_recorded_table_discloses_the_forking_paths_the_records_show():
     """The post-hoc pairing of Hochberg's ratio, the two-GPU batch completed after its interim verdicts, and the
     shared leases of IIT Kharagpur's invocations and of the 2 x H100 batch's stage runs, in the rows they touch."""
-    t = B.load_table()
+    t = records.confirming_batches()
     if t is None:
         pytest.skip("no recorded confirming-batches.csv")
     d = t.set_index("claim")["disclosed"]

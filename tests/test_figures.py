@@ -13,7 +13,7 @@ from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from apsp_kernels.algorithms import registry  # noqa: E402
 from apsp_kernels.study.show import figures as F
-from apsp_kernels.study.method import timings as M  # noqa: E402
+from apsp_kernels.study.seeds.kemp import load as M  # noqa: E402
 
 
 def _hex(c):
@@ -62,7 +62,7 @@ def test_every_helper_colours_an_algorithm_the_same():
     pal = F.palette()
     fig, (a1, a2, a3, a4) = F.subplots(1, 4, figsize=(16, 4))
     F.plot_times(df, [("fw_sequential", None, "FW"), ("katz_kider", "16", "KK16"), ("katz_kider", "32", "KK32"),
-                      ("harish", "atomic", "H"), ("tran_fw", None, "Tran")], "times", ax=a1)
+                      ("harish", "atomic", "H"), ("tran_fw", None, "Tran")], "times", ax=a1, graph=M.KEMP)
     # several algorithms over one baseline: coloured by the algorithm
     F.plot_speedups(a2, [(M.speedups(df, a, "fw_sequential", variant=v), a) for a, v in
                          (("katz_kider", "16"), ("harish", "atomic"), ("tran_fw", None))], claimed=(60, 130), kemp=(100, 150))
@@ -105,7 +105,7 @@ def test_one_time_unit_per_figure():
     df = _records()
     for unit in ("s", "ms"):
         fig, ax = F.subplots()
-        F.plot_times(df, [("fw_sequential", None, "FW")], "t", ax=ax, unit=unit)
+        F.plot_times(df, [("fw_sequential", None, "FW")], "t", ax=ax, unit=unit, graph=M.KEMP)
         assert f"({unit})" in ax.get_ylabel()
         y = ax.containers[0].lines[0].get_ydata()
         med = df[(df["algorithm"] == "fw_sequential") & (df["n"] == 1024)].groupby("process")["wall_ms"].median().median()
@@ -121,7 +121,7 @@ def test_saved_figures_are_byte_identical(tmp_path, monkeypatch):
     out = []
     for _ in range(2):
         fig, ax = F.subplots()
-        F.plot_times(df, [("katz_kider", "16", "KK")], "t", ax=ax)
+        F.plot_times(df, [("katz_kider", "16", "KK")], "t", ax=ax, graph=M.KEMP)
         p = F.save_figure(fig, "same", "smoke")
         out.append((p.read_bytes(), p.with_suffix(".svg").read_bytes()))
         import matplotlib.pyplot as plt

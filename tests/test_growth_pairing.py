@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from apsp_kernels.study.method import claims
-from apsp_kernels.study.method import timings as M
+from apsp_kernels.study.seeds.kemp import load as M, spec as plan
 from apsp_kernels.study.method import estimate as E, quantities as Q, verdicts as V
 
 
@@ -25,7 +25,7 @@ def records(processes=25, growth=37.5, lease_sd=0.10, run_sd=0.02, seed=1):
 
 
 def test_growth_is_paired_and_decides_near_the_band_edge():
-    c = claims.load()["harish_time_growth"]                   # claimed 32x, widened to [25.6, 40]
+    c = plan.on_kemp(claims.load())["harish_time_growth"]                   # claimed 32x, widened to [25.6, 40]
     df = records()
     v, lo, hi, text = Q.growth(df, c)
     assert 36 < v < 39 and hi < 40 and "paired inside each of 25 processes on 25 leases" in text
@@ -41,7 +41,7 @@ def test_growth_is_paired_and_decides_near_the_band_edge():
 
 
 def test_growth_not_measured_at_both_sizes():
-    c = claims.load()["harish_time_growth"]
+    c = plan.on_kemp(claims.load())["harish_time_growth"]
     df = records()
     v, *_ , text = Q.growth(df[df["n"] == 1024], c)
     assert np.isnan(v) and "not measured at both" in text

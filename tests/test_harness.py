@@ -17,7 +17,7 @@ def test_measure_records_and_verifies():
 
 
 def test_wrong_result_is_recorded_as_failed_and_gets_no_time():
-    from apsp_kernels.study.method import timings as M
+    from apsp_kernels.study.seeds.kemp import load as M
     g = G.kemp(64, seed=1)
     wrong = reference_apsp(g)
     wrong[5, 7] += 1

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from apsp_kernels.study.method import claims
+from apsp_kernels.study import words
 from apsp_kernels import paths
 from apsp_kernels.measure import provenance
 from apsp_kernels.study.seeds.hochberg import analysis as H
@@ -169,7 +170,7 @@ def test_the_recorded_run_split_into_three_processes_gets_verdicts_over_processe
     rows = HV.verdict_rows(st, C)
     assert sorted(r["claim"] for r in rows) == sorted(c for c in C if c.startswith("hochberg_"))
     for r in rows:
-        assert r["verdict"] in claims.VERDICTS
+        assert r["verdict"] in words.VERDICTS
         if C[r["claim"]].get("testable_here", True):
             assert "3 device processes (p1, p2, p3) on 3 machine leases" in r["reason"] and "single run" not in r["reason"]
     said = HV.findings(st)

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 import iitkgp_synthetic as SYN
-from apsp_kernels.study.method import claims, rules
+from apsp_kernels.study.method import claims, order_rules, rules
 from apsp_kernels.study.seeds.iitkgp import load as IR, verdicts as IV
 from apsp_kernels.study.seeds.kemp import verdicts as CV
-from apsp_kernels.study.seeds.kemp.spec import ALL_NB, HARISH_NB, MEMORY_NB, TRAN_NB
+from apsp_kernels.study.seeds.kemp.spec import ALL_NB, HARISH_NB, MEMORY_NB, TRAN_NB, on_kemp
 from apsp_kernels.study.seeds.nthu import load as NR, verdicts as NV
 
 C = claims.load()
@@ -33,22 +33,22 @@ def test_constant_rule_every_outcome():
 # ----------------------------------------------------------------- each_pair_rule (several orderings claimed at once)
 def test_each_pair_rule_every_outcome():
     hold = [(f"{n}: b / a", 2.0, 1.5, 2.5) for n in (1, 2, 3)] + [(f"{n}: c / a", 3.0, 2.5, 3.5) for n in (1, 2, 3)]
-    assert rules.each_pair_rule(hold)[0] == "reproduced"
+    assert order_rules.each_pair_rule(hold)[0] == "reproduced"
     fail = hold + [(f"{n}: a / d", 0.5, 0.4, 0.6) for n in (1, 2, 3)]     # pooled: 6 of 9 hold, yet one pair fails everywhere
-    v, why = rules.each_pair_rule(fail)
+    v, why = order_rules.each_pair_rule(fail)
     assert v == "not reproduced" and "(a / d)" in why
-    assert rules.each_pair_rule(hold + [(f"{n}: a / d", 1.0, 0.8, 1.2) for n in (1, 2, 3)])[0] == "inconclusive"
-    assert rules.each_pair_rule([])[0] == "not testable"
+    assert order_rules.each_pair_rule(hold + [(f"{n}: a / d", 1.0, 0.8, 1.2) for n in (1, 2, 3)])[0] == "inconclusive"
+    assert order_rules.each_pair_rule([])[0] == "not testable"
 
 
 # ----------------------------------------------------------------- always_rule (seed 004: 'always superior')
 def test_always_rule_every_outcome():
     up = [("2048, row", 1.2, 1.1, 1.3), ("4096, row", 1.6, 1.5, 1.7)]
-    assert rules.always_rule(up)[0] == "reproduced"
-    v, why = rules.always_rule(up + [("1024, row", 0.9, 0.85, 0.95)])      # one size the other way refutes 'always'
+    assert order_rules.always_rule(up)[0] == "reproduced"
+    v, why = order_rules.always_rule(up + [("1024, row", 0.9, 0.85, 0.95)])      # one size the other way refutes 'always'
     assert v == "not reproduced" and "1024, row" in why
-    assert rules.always_rule(up + [("1024, row", 1.0, 0.95, 1.05)])[0] == "inconclusive"
-    assert rules.always_rule([])[0] == "not testable"
+    assert order_rules.always_rule(up + [("1024, row", 1.0, 0.95, 1.05)])[0] == "inconclusive"
+    assert order_rules.always_rule([])[0] == "not testable"
 
 
 # ----------------------------------------------------------------- the campaign's new claims on synthetic records
@@ -110,7 +110,7 @@ NEW = {TRAN_NB: ["tran_fw_speedup_constant"],
 
 
 def _added(df):
-    return {r["claim"]: r for nb in NEW for r in CV._ADDED[nb](df, C)}
+    return {r["claim"]: r for nb in NEW for r in CV._ADDED[nb](df, on_kemp(C))}
 
 
 def test_every_new_campaign_claim_has_a_rule_that_names_it():

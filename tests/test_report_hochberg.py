@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from apsp_kernels.study.method import claims
+from apsp_kernels.study import words
 from apsp_kernels import paths
 from apsp_kernels.study.seeds.hochberg import analysis as H
 from apsp_kernels.study.seeds.hochberg import load as D
@@ -126,7 +127,7 @@ def test_every_hochberg_claim_gets_a_verdict_that_says_what_its_interval_rests_o
     said = "95% intervals over the leases" if batch else "single run: one device process"
     assert sorted(r["claim"] for r in rows) == sorted(c for c in C if c.startswith("hochberg_"))
     for r in rows:
-        assert r["verdict"] in claims.VERDICTS
+        assert r["verdict"] in words.VERDICTS
         if C[r["claim"]].get("testable_here", True):
             assert said in r["reason"], r["claim"]
     said = HV.findings(st)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from apsp_kernels.study.method import rules, stats
+from apsp_kernels.study.method import order_rules, rules, stats
 
 
 # ----------------------------------------------------------------- range / value
@@ -217,36 +217,36 @@ def test_slope_outcomes():
 # ----------------------------------------------------------------- occurrences (races)
 def test_occurrence_outcomes():
     # 'can happen' (the wrong answer without __syncthreads())
-    assert rules.occurrence_rule(105, 105, True, hazards=164)[0] == "reproduced"
-    assert rules.occurrence_rule(0, 105, True, hazards=164)[0] == "inconclusive"
-    assert rules.occurrence_rule(0, 105, True)[0] == "inconclusive"
-    v, why = rules.occurrence_rule(0, 105, True, hazards=0)
+    assert order_rules.occurrence_rule(105, 105, True, hazards=164)[0] == "reproduced"
+    assert order_rules.occurrence_rule(0, 105, True, hazards=164)[0] == "inconclusive"
+    assert order_rules.occurrence_rule(0, 105, True)[0] == "inconclusive"
+    v, why = order_rules.occurrence_rule(0, 105, True, hazards=0)
     assert v == "not reproduced" and "never happened in 105 runs" in why
     # 'cannot happen' (block order changes nothing)
-    assert rules.occurrence_rule(0, 4000, False)[0] == "reproduced"
-    assert rules.occurrence_rule(0, 4000, False, hazards=0)[0] == "reproduced"
-    assert rules.occurrence_rule(2, 4000, False)[0] == "not reproduced"
-    assert rules.occurrence_rule(0, 4000, False, hazards=3)[0] == "inconclusive"
-    assert rules.occurrence_rule(0, 0, True)[0] == "not testable"
+    assert order_rules.occurrence_rule(0, 4000, False)[0] == "reproduced"
+    assert order_rules.occurrence_rule(0, 4000, False, hazards=0)[0] == "reproduced"
+    assert order_rules.occurrence_rule(2, 4000, False)[0] == "not reproduced"
+    assert order_rules.occurrence_rule(0, 4000, False, hazards=3)[0] == "inconclusive"
+    assert order_rules.occurrence_rule(0, 0, True)[0] == "not testable"
 
 
 # ----------------------------------------------------------------- orderings
 def test_ordering_outcomes():
-    assert rules.ordering_rule([(1024, 2, 1.8, 2.2), (2048, 3, 2.5, 3.5)])[0] == "reproduced"
-    assert rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 0.7, 0.6, 0.8)])[0] == "not reproduced"
-    assert rules.ordering_rule([(1024, 1.0, 0.9, 1.1)])[0] == "inconclusive"
-    assert rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 2, 1.8, 2.2), (4096, 1.0, 0.9, 1.1)])[0] == "inconclusive"
-    assert rules.ordering_rule([])[0] == "not testable"
+    assert order_rules.ordering_rule([(1024, 2, 1.8, 2.2), (2048, 3, 2.5, 3.5)])[0] == "reproduced"
+    assert order_rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 0.7, 0.6, 0.8)])[0] == "not reproduced"
+    assert order_rules.ordering_rule([(1024, 1.0, 0.9, 1.1)])[0] == "inconclusive"
+    assert order_rules.ordering_rule([(1024, 0.5, 0.4, 0.6), (2048, 2, 1.8, 2.2), (4096, 1.0, 0.9, 1.1)])[0] == "inconclusive"
+    assert order_rules.ordering_rule([])[0] == "not testable"
 
 
 def test_exists_outcomes():
     """Seed 001's 'can be even worse than CPU': somewhere, not everywhere."""
-    v, why = rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 1.5, 1.3, 1.7)])
+    v, why = order_rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 1.5, 1.3, 1.7)])
     assert v == "reproduced" and "n = 1694616" in why
-    assert rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 0.7, 0.6, 0.8)])[0] == "not reproduced"
-    assert rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 1.0, 0.9, 1.1)])[0] == "inconclusive"
-    assert rules.exists_rule([(82168, float("nan"), 1, 2)])[0] == "not testable"
-    assert rules.exists_rule([])[0] == "not testable"
+    assert order_rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 0.7, 0.6, 0.8)])[0] == "not reproduced"
+    assert order_rules.exists_rule([(82168, 0.5, 0.4, 0.6), (1694616, 1.0, 0.9, 1.1)])[0] == "inconclusive"
+    assert order_rules.exists_rule([(82168, float("nan"), 1, 2)])[0] == "not testable"
+    assert order_rules.exists_rule([])[0] == "not testable"
 
 
 # ----------------------------------------------------------------- statistics

@@ -2,7 +2,7 @@
 import numpy as np
 import pandas as pd
 
-from apsp_kernels.study.method import timings as M
+from apsp_kernels.study.seeds.kemp import load as M
 
 
 def _rows(graph, process, estimate, ms):

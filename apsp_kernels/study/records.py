@@ -94,6 +94,16 @@ def record_source(notebook, run, prov=None, *, measured_now=False, missing=None,
     (out / f"{notebook}.json").write_text(json.dumps(s))
 
 
+# the confirming batches' verdicts side by side: report/batches.py writes it, a seed's report reads it
+CONFIRMING_BATCHES = "confirming-batches.csv"
+
+
+def confirming_batches(root=None):
+    """The recorded table of the confirming batches (under ``root``, else data/results), or None where none is."""
+    f = Path(root or paths.RECORDED) / CONFIRMING_BATCHES
+    return pd.read_csv(f, keep_default_na=False) if f.exists() else None
+
+
 def device_of(prov):
     return prov.get("gpu") or f"CPU only ({prov.get('cpu')})"
 

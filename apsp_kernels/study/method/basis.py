@@ -25,6 +25,8 @@ import math
 
 import pandas as pd
 
+from ..words import VERDICTS
+
 BASES = ("measured", "within tolerance only", "computed", "bound", "-")
 
 
@@ -77,7 +79,6 @@ def of_row(row, claims):
 def counts(t):
     """Verdict x basis over verdict rows (a DataFrame with ``verdict`` and ``basis``): a table of counts,
     verdicts as rows in the study's order, bases as columns, zero where none."""
-    from .rules import VERDICTS
     x = pd.crosstab(t["verdict"], t["basis"])
     return x.reindex(index=[v for v in VERDICTS if v in x.index], columns=[b for b in BASES if b in x.columns],
                      fill_value=0)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import yaml
 
-from ..words import VERDICTS  # noqa: F401  (the verdict words, defined once: claims.VERDICTS as before)
 
 CLAIMS_FILE = Path(__file__).resolve().parents[3] / "data" / "claims.yaml"
 

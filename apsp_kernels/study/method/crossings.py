@@ -8,35 +8,34 @@ from scipy.optimize import isotonic_regression
 
 from . import estimate, stats
 from . import timings as M
-from .speedups import time_cols
+from .speedups import graph_of, time_cols
 
 
 def trend(df, c, sizes=None):
     """A growth claim: slope of log speed-up against log n with its 95% interval (estimate.slope: the
     scatter between sizes included) over every size both codes were timed at within the paper's range
     (``sizes`` restricts further), plus the per-size points."""
-    cols = time_cols(c)(c.get("time", "end_to_end"))
+    cols, graph = time_cols(c)(c.get("time", "end_to_end")), graph_of(c)
     if c.get("paper_n") and sizes is None:
         lo, hi = min(c["paper_n"]), max(c["paper_n"])
-        sizes = [n for n in M.sizes_of(df, c["algorithm"], c.get("variant")) if lo <= n <= hi]
-    ps = M.pairs(df, c["algorithm"], c["baseline"], c.get("variant"), c.get("baseline_variant"), cols[0], cols[1], sizes)
+        sizes = [n for n in M.sizes_of(df, c["algorithm"], c.get("variant"), graph=graph) if lo <= n <= hi]
+    ps = M.pairs(df, c["algorithm"], c["baseline"], c.get("variant"), c.get("baseline_variant"), cols[0], cols[1], sizes,
+                 graph=graph)
     sp = M.speedup_table(ps)
     return sp, estimate.slope(sp["n"], [(b, a) for _, a, b, _, _ in ps])
 
 
-def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None,
-                 graph=M.KEMP):
+def crossover_of(df, a, b, variant_a=None, variant_b=None, time_col="wall_ms", n_boot=400, memory_a=None, *, graph):
     """The n at which ``a`` becomes faster than ``b``: the zero of the medians' log time ratio fitted
     non-increasing in n (log-log interpolation), 0 if ``a`` is faster from the smallest size, None if
     not even at the largest; with a 95% interval from draws of each size's ratio (estimate.ratio_draws: paired
-    where both ran in one process, over leases), and the range of sizes where both were timed (on ``graph``:
-    Kemp's graphs unless a study names its own)."""
-    ns = sorted(set(M.sizes_of(df, a, variant_a, graph)) & set(M.sizes_of(df, b, variant_b, graph)))
+    where both ran in one process, over leases), and the range of sizes where both were timed on ``graph``."""
+    ns = sorted(set(M.sizes_of(df, a, variant_a, graph=graph)) & set(M.sizes_of(df, b, variant_b, graph=graph)))
     if not ns:
         return None, None, None
     if memory_a is not None:
         ns = sorted(set(df.loc[(df["algorithm"] == a) & df["params"].str.contains(f'"memory": "{memory_a}"', regex=False), "n"])
-                    & set(M.sizes_of(df, b, variant_b, graph)))
+                    & set(M.sizes_of(df, b, variant_b, graph=graph)))
     ta = [M.times(df, a, variant_a, n, time_col, graph=graph, memory=memory_a)[0] for n in ns]
     tb = [M.times(df, b, variant_b, n, time_col, graph=graph)[0] for n in ns]
     keep = [i for i in range(len(ns)) if ta[i].size and tb[i].size]

@@ -4,9 +4,9 @@ be slower than Y), occurrence_rule (an event the seed says can or cannot happen)
 than each of several) and always_rule (X faster at every size)."""
 from __future__ import annotations
 
-from ..show.tables import fmt
+from .text import fmt
 
-SHARE = 2 / 3          # of the matched sizes that must agree (every rule's share; rules.SHARE)
+SHARE = 2 / 3          # of the matched sizes that must agree (every rule's share, rules.py's too)
 
 
 def occurrence_rule(observed, runs, occurs, hazards=None):

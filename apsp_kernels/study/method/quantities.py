@@ -11,7 +11,8 @@ import pandas as pd
 from ...algorithms import registry
 from . import timings as M
 from . import estimate
-from ..show.tables import fmt, interval
+from .speedups import graph_of
+from .text import fmt, interval
 
 
 def kemp_ran_up_to():
@@ -34,7 +35,8 @@ def average_pairs(df, c, default_variants, time_col="wall_ms"):
     for a in algos:
         v = c.get("variant") if len(algos) == 1 else default_variants.get(a)
         grid = [int(n) for n in c.get("paper_n") or [] if n <= cap.get(a, n)]
-        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), time_col=time_col, base_time_col=base_col)
+        p = M.pairs(df, a, c["baseline"], v, c.get("baseline_variant"), time_col=time_col, base_time_col=base_col,
+                    graph=graph_of(c))
         if p and grid:
             out[a] = (grid, p)
     return out
@@ -110,7 +112,7 @@ def average_columns(df, c, default_variants, end_to_end, ps=None):
         best, names = {}, set()
         for a, (grid, p) in ps.items():
             for n, t, *_ in p:                  # the algorithm's own times at n, as the average used them
-                b = M.best_cpu_times(df, n)
+                b = M.best_cpu_times(df, n, graph=graph_of(c))
                 if b:
                     best.setdefault(a, (grid, []))[1].append((n, b[1], t))
                     names.add(b[0])
@@ -124,11 +126,12 @@ def growth(df, c):
     process: in runs G′, I and J the two sizes' times of Harish's code moved together from lease to
     lease (a third to two thirds of their variance between leases), their ratio not at all."""
     lo_n, hi_n = min(c["paper_n"]), max(c["paper_n"])
-    ns = M.sizes_of(df, c["algorithm"], c.get("variant"))
+    g = graph_of(c)
+    ns = M.sizes_of(df, c["algorithm"], c.get("variant"), graph=g)
     if lo_n not in ns or hi_n not in ns:
         return np.nan, np.nan, np.nan, f"not measured at both n = {lo_n} and n = {hi_n}"
-    a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n)
-    b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n)
+    a, _ = M.times(df, c["algorithm"], c.get("variant"), hi_n, graph=g)
+    b, _ = M.times(df, c["algorithm"], c.get("variant"), lo_n, graph=g)
     e = estimate.ratio(a, b)
     return e.value, e.lo, e.hi, f"t(n={hi_n}) / t(n={lo_n}) = {interval(*e)}, {e.basis()}"
 
@@ -147,12 +150,12 @@ def memory_limit(c, memory_bytes, grid):
 def peak_ratio(df, c, others_variants):
     """'At its peak ... at least v x faster than any other': per size the smallest ratio of any
     other code's time to this one's; the value at the size where that is largest."""
-    best = None
-    for n in M.sizes_of(df, c["algorithm"], c.get("variant")):
-        a, _ = M.times(df, c["algorithm"], c.get("variant"), n)
+    best, g = None, graph_of(c)
+    for n in M.sizes_of(df, c["algorithm"], c.get("variant"), graph=g):
+        a, _ = M.times(df, c["algorithm"], c.get("variant"), n, graph=g)
         worst = None
         for o in c["baselines"]:
-            t, _ = M.times(df, o, others_variants.get(o), n)
+            t, _ = M.times(df, o, others_variants.get(o), n, graph=g)
             if not t.size:
                 worst = None
                 break
@@ -167,7 +170,7 @@ def peak_ratio(df, c, others_variants):
     return v, l, h, f"at n = {n}: {interval(v, l, h)} over the next fastest ({o})"
 
 
-def paired_spread(df, algorithm, variant, n, graphs, time_col="wall_ms", reference=M.KEMP):
+def paired_spread(df, algorithm, variant, n, graphs, time_col="wall_ms", *, reference):
     """How far one code's time moves between graphs of one size, paired inside each process: per
     process, each round's time on every graph over the same round's time on ``reference`` (the
     campaign times every graph of a dense code in each round, within a fraction of a second:
@@ -195,16 +198,17 @@ def paired_spread(df, algorithm, variant, n, graphs, time_col="wall_ms", referen
         estimate.as_samples(pd.Series(dtype=float, index=pd.MultiIndex.from_tuples([], names=list(estimate.INDEX))))
 
 
-def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms"):
+def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms", *, reference):
     """Whether every dense code's time is the same at every degree, at one n: per code, per process
     the max/min of its time over the degree ranges, paired round by round inside the process
     (:func:`paired_spread`: the machine's moves between rounds and leases divide out), one value per
     process; then the largest of the codes' medians over processes, with an interval that allows
-    for having picked the largest (estimate.largest).  The kernel-only value rides along in the text."""
+    for having picked the largest (estimate.largest), each graph's time taken over ``reference``'s.  The kernel-only
+    value rides along in the text."""
     graphs = sorted(df.loc[df["n"] == n, "graph"].unique())
     spreads, names = [], []
     for a in algorithms:
-        s = paired_spread(df, a, default_variants.get(a), n, graphs, time_col)
+        s = paired_spread(df, a, default_variants.get(a), n, graphs, time_col, reference=reference)
         if len(s) >= 1:
             spreads.append(s)
             names.append(a)
@@ -212,7 +216,7 @@ def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms"):
         return np.nan, np.nan, np.nan, "fewer than two degree ranges measured"
     e, worst = estimate.largest(spreads)
     v, lo, hi = e
-    ker = [paired_spread(df, a, default_variants.get(a), n, graphs, "kernel_ms") for a in names]
+    ker = [paired_spread(df, a, default_variants.get(a), n, graphs, "kernel_ms", reference=reference) for a in names]
     parts = [f"{a} {fmt(float(np.median(s)))}x" + (f" (kernel-only {fmt(float(np.median(k)))}x)" if len(k) else "")
              for a, s, k in zip(names, spreads, ker)]
     what = "end-to-end" if time_col == "wall_ms" else "kernel-only"
@@ -221,18 +225,18 @@ def flat_over_degree(df, algorithms, n, default_variants, time_col="wall_ms"):
                        f"{names[worst]}: {interval(v, lo, hi)}; per code: " + "; ".join(parts))
 
 
-def mode_times(df, algorithm, n, mode):
-    return M.times(df, algorithm, None, n, memory=mode)[0]
+def mode_times(df, algorithm, n, mode, graph):
+    return M.times(df, algorithm, None, n, memory=mode, graph=graph)[0]
 
 
-def zero_copy_boundary(df, algorithm, modes):
+def zero_copy_boundary(df, algorithm, modes, *, graph):
     """Where the copying modes overtake zero-copy: per n the ratio of zero-copy's time to the
     fastest other mode's, and its crossover (log-log interpolation) with a 95% interval."""
     ns = sorted(df.loc[(df["algorithm"] == algorithm) & df["params"].str.contains('"memory"', regex=False), "n"].unique())
     rows = []
     for n in ns:
-        z = mode_times(df, algorithm, n, "zero_copy")
-        others = {m: mode_times(df, algorithm, n, m) for m in modes if m != "zero_copy"}
+        z = mode_times(df, algorithm, n, "zero_copy", graph)
+        others = {m: mode_times(df, algorithm, n, m, graph) for m in modes if m != "zero_copy"}
         others = {m: t for m, t in others.items() if t.size}
         if not z.size or not others:
             continue

@@ -26,17 +26,13 @@ import math
 
 from . import changes
 from .stats import grid_neighbours
-from ..show.tables import fmt
-from .text import crossing_interval
-# the rules of an ordering, an existence and an occurrence claim live in order_rules.py; rules.<name> as before
-from .order_rules import SHARE, always_rule, each_pair_rule, exists_rule, occurrence_rule, ordering_rule  # noqa: F401
+from .text import crossing_interval, fmt
+from .order_rules import SHARE
 
 # When the method (these rules, stats.py's intervals, the quantities, the tolerances, the campaign's design,
 # the claim inventory) was last changed: the newest such row of data/analysis-changes.csv, read, not written
 # here.  A run measured before it was judged by rules chosen with its data, or some like it, in view.
 METHOD_LAST_CHANGED = changes.last_change()["date"]
-
-from ..words import VERDICTS  # noqa: E402,F401  (the verdict words, defined once)
 
 
 def band(claimed, tolerance):

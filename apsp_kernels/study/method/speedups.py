@@ -7,7 +7,7 @@ import numpy as np
 
 from ...algorithms import registry
 from . import timings as M
-from ..show.tables import interval
+from .text import interval
 
 
 def time_cols(c):
@@ -66,8 +66,11 @@ def kemp_vs_ours(c, sp):
 
 
 def graph_of(c):
-    """The graph a claim's speed-ups are read on: its ``graph`` (claims.yaml), else Kemp's graphs (the campaign's)."""
-    return c.get("graph") or M.KEMP
+    """The graph a claim's times are read on: its ``graph``, which the claim's study sets where claims.yaml
+    names none (the method has no default graph of its own)."""
+    if not c.get("graph"):
+        raise ValueError(f"claim {c.get('id')!r} names no graph: its study gives it one before its times are read")
+    return c["graph"]
 
 
 def speedup_pair(df, c, sizes=None):

@@ -1,10 +1,51 @@
-"""Sentences computed from the numbers: a notebook states a trend or an ordering only
-through these, so a sentence cannot say the opposite of the table beside it."""
+"""Numbers as a reader sees them, and sentences computed from them: every number a sentence, a
+verdict or a table states is written by :func:`fmt` (or :func:`interval`), and a notebook states a
+trend or an ordering only through the sentences here, so a sentence cannot say the opposite of the
+table beside it."""
 from __future__ import annotations
 
-import numpy as np
+import math
+import numbers
 
-from ..show.tables import fmt
+import numpy as np
+import pandas as pd
+
+MISSING = "-"         # a missing value, in a sentence or a table cell
+
+
+def fmt(x, sig=3):
+    """A number as a reader should see it: ``sig`` significant figures, no exponent, trailing
+    zeros dropped -- 0.000123, 0.878, 28.8, 4190, 163944 (digits before the point are never
+    rounded away; no thousands separator, which would read as a list separator in '[1620, 2470]');
+    integers as they are; '-' for a missing value."""
+    if x is None or x is pd.NA:
+        return MISSING
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, (numbers.Integral, np.integer)):
+        return str(int(x))
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(v):
+        return MISSING
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    decimals = max(0, sig - 1 - math.floor(math.log10(abs(v))))
+    s = f"{v:.{decimals}f}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def interval(v, lo, hi, unit="x", sig=3):
+    """'165x [125, 219]': a value with its 95% interval, the unit after the value."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return MISSING
+    return f"{fmt(v, sig)}{unit} [{fmt(lo, sig)}, {fmt(hi, sig)}]"
 
 
 def trend(sp, what="the speed-up", unit="x", slope=None):
@@ -53,7 +94,7 @@ def median(v):
 
 def crossing_interval(lo, hi, measured):
     """A crossover's 95% interval as text, '[39, 131]'; an end among censored bootstrap draws
-    (verdicts.censored_interval: 0 at or below the smallest size measured, inf beyond the largest)
+    (crossings.censored_interval: 0 at or below the smallest size measured, inf beyond the largest)
     is said as such, '[<= 10, 131]', '[12653, > 16384]'."""
     if lo != lo or hi != hi:
         return "(no interval: one lease)"

@@ -1,16 +1,15 @@
 """Per-size statistics of timed runs, for every study: the runs that count, medians with their 95%
 intervals, the times of one code at one size, paired speed-ups over a baseline, the best CPU code at a
 size, and how far independent processes disagree.  A run's records are rows of harness.COLUMNS with a
-``process`` column naming the independent process."""
+``process`` column naming the independent process.  Every function that selects runs takes the graph
+they were timed on, which the study names: the method has no graph of its own."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
 from . import estimate, stats
-from ..show.tables import fmt
-
-KEMP = "kemp 2-6"       # Kemp's graphs (degree 2-6): the campaign's profiles.graph_label(2, 6), the default graph
+from .text import fmt
 
 
 def good(df):
@@ -40,8 +39,8 @@ def summary(df, time_col="wall_ms", by=("algorithm", "variant", "graph", "params
     return pd.DataFrame(rows)
 
 
-def times(df, algorithm, variant=None, n=None, time_col="wall_ms", graph=KEMP, memory=None, prefer="measured"):
-    """Verified times of one (algorithm, variant) at n: the full runs where there are any
+def times(df, algorithm, variant=None, n=None, time_col="wall_ms", *, graph, memory=None, prefer="measured"):
+    """Verified times of one (algorithm, variant) at n on ``graph``: the full runs where there are any
     (``prefer='measured'``), else the sampled estimates; returns (one value per process keyed by (lease,
     process): estimate.samples, estimate kind)."""
     empty = estimate.samples(df.iloc[0:0].assign(**{time_col: []}) if time_col not in df else df.iloc[0:0], time_col)
@@ -76,7 +75,7 @@ def process_medians(d, time_col="wall_ms"):
     return estimate.samples(d, time_col)
 
 
-def sizes_of(df, algorithm, variant=None, graph=KEMP):
+def sizes_of(df, algorithm, variant=None, *, graph):
     d = df[(df["algorithm"] == algorithm) & (df["graph"] == graph)]
     if variant is not None:
         d = d[d["variant"].astype(str) == str(variant)]
@@ -84,10 +83,11 @@ def sizes_of(df, algorithm, variant=None, graph=KEMP):
 
 
 def pairs(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
-          base_time_col="wall_ms", sizes=None, graph=KEMP, **kw):
+          base_time_col="wall_ms", sizes=None, *, graph, **kw):
     """Per n where both were timed on ``graph`` (``sizes`` restricts): (n, algorithm's times, baseline's
     times, how the algorithm was timed, how the baseline was)."""
-    ns = sorted(set(sizes_of(df, algorithm, variant, graph)) & set(sizes_of(df, baseline, baseline_variant, graph)))
+    ns = sorted(set(sizes_of(df, algorithm, variant, graph=graph))
+                & set(sizes_of(df, baseline, baseline_variant, graph=graph)))
     if sizes is not None:
         ns = [n for n in ns if n in set(sizes)]
     out = []
@@ -128,7 +128,7 @@ def speedups_of(df, code, baseline, **kw):
     return speedups(df, code.algorithm, baseline.algorithm, code.variant, baseline.variant, **kw)
 
 
-def best_cpu_times(df, n, candidates=None, graph=KEMP):
+def best_cpu_times(df, n, candidates=None, *, graph):
     """The fastest CPU code we have at n on ``graph`` (by median, among the registry's best_cpu codes), and its times."""
     from ...algorithms import registry
     best = None
@@ -139,9 +139,9 @@ def best_cpu_times(df, n, candidates=None, graph=KEMP):
     return best
 
 
-def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=None, graph=KEMP):
+def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=None, *, graph):
     rows = []
-    for n in sizes_of(df, algorithm, variant, graph):
+    for n in sizes_of(df, algorithm, variant, graph=graph):
         if sizes is not None and n not in set(sizes):
             continue
         a, _ = times(df, algorithm, variant, n, time_col, graph=graph)

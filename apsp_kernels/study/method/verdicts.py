@@ -1,7 +1,7 @@
 """Claims against measurements: one row per claim, decided by the rules in :mod:`rules`
 at the paper's sizes, with the other time (kernel-only or end-to-end) and the best CPU code
-beside it.  Notebooks call :func:`evaluate` and :func:`publish`; nothing here is written
-per notebook."""
+beside it.  Notebooks call :func:`evaluate` (and publish.publish, above this floor, to write and
+show the table); nothing here is written per notebook."""
 from __future__ import annotations
 
 
@@ -10,15 +10,10 @@ import pandas as pd
 
 from . import claims as claims_mod
 from ...algorithms import registry
-from .. import records
-from .crossings import censored_interval, crossover_of, trend  # noqa: F401  (V.trend, V.crossover_of: the notebooks')
-from .speedups import (fmt_points, geo_interval, kemp_vs_ours, matched_sizes, speedup_columns,  # noqa: F401
-                       speedup_pair)
+from .speedups import fmt_points, geo_interval, kemp_vs_ours, matched_sizes, speedup_columns, speedup_pair
 from ..words import KINDS, NOT_TESTABLE
-from . import basis, rules
-from ..show import tables
-from ..show.tables import fmt, interval
-from .text import crossing_text
+from . import basis, order_rules, rules
+from .text import MISSING, crossing_text, fmt, interval
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
            "ours", "ci_lo", "ci_hi", "leases", "ours_text", "per_size", "ours_end_to_end", "ours_kernel", "best_cpu",
@@ -122,13 +117,13 @@ def _decide_ordering(row, c, df, claimed, tol, m):
     row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts),
                ours_text=(f"range {fmt(min(p[1] for p in pts))}x .. {fmt(max(p[1] for p in pts))}x over {len(pts)} sizes "
                           "(not a CI; the 'per size' column gives each one's)") if pts else "-")
-    return rules.ordering_rule(pts)
+    return order_rules.ordering_rule(pts)
 
 
 def _decide_exists(row, c, df, claimed, tol, m):
     pts = m["ordering"] or []
     row.update(per_size="; ".join(f"n={n}: {interval(x, lo, hi)}" for n, x, lo, hi in pts))
-    return rules.exists_rule(pts)
+    return order_rules.exists_rule(pts)
 
 
 def _decided(row, c, df, claimed, tol, m):
@@ -218,7 +213,7 @@ def _why_empty(row, col, claims=None):
     the claims by id, for the devices of the claim's code and baseline)."""
     c = (claims or {}).get(row.get("claim"), {})
     a, b = _device(c.get("algorithm")), _device(c.get("baseline"))
-    shown = {k: isinstance(row.get(k), str) and row[k] not in ("", tables.MISSING) for k in ("ours_end_to_end", "ours_kernel")}
+    shown = {k: isinstance(row.get(k), str) and row[k] not in ("", MISSING) for k in ("ours_end_to_end", "ours_kernel")}
     if row.get("verdict") == "not testable" and not any(shown.values()):
         return "n/a: not testable (the reason says why)"
     other = {"ours_end_to_end": "ours_kernel", "ours_kernel": "ours_end_to_end"}.get(col)
@@ -245,7 +240,7 @@ def table(rows, claims=None):
     before = t.to_dict("records")                  # each fill is decided on the row as evaluated
     C = claims if claims is not None else claims_mod.load() if any(isinstance(r.get("claim"), str) for r in before) else {}
     for col in _TIME_COLUMNS:
-        empty = (t[col].isna() | t[col].astype(str).isin(["", tables.MISSING])).to_numpy()
+        empty = (t[col].isna() | t[col].astype(str).isin(["", MISSING])).to_numpy()
         t[col] = t[col].astype(object)
         t.loc[empty, col] = [_why_empty(r, col, C) for r, e in zip(before, empty) if e]
     return t
@@ -254,32 +249,3 @@ def table(rows, claims=None):
 def _first_clause(s, cap=140):
     cut = min([i for i in (s.find(";"), s.find(": "), s.find(".  ")) if i > 0] or [len(s)])
     return s[:cut] if cut <= cap else s[:cap].rsplit(" ", 1)[0] + " ..."
-
-
-def readings_table(notebook, claims=None):
-    """The passages of the seed that bear on each of the notebook's claims where there are several
-    (claims.readings: quoted with their place) and the reading its verdict tests; None if no claim has them."""
-    C = claims or claims_mod.load()
-    rows = [r for c in C.values() if c.get("notebook") == notebook for r in claims_mod.readings(c)]
-    return tables.show(pd.DataFrame(rows)) if rows else None
-
-
-def publish(notebook, rows, meas, reports_dir=None):
-    """Write the notebook's verdict table where the index and notebook 07 find it
-    (``<reports>/verdicts/<notebook>.csv``) and, for a run measured now, beside its records;
-    returns the styled table to display (verdict words coloured)."""
-    t = records.publish(notebook, table(rows), device=device_of(meas.prov), results=str(records.rel(meas.run_dir)),
-                        profile=meas.prov.get("profile", ""), run_dir=meas.run_dir if meas.measured_now else None,
-                        reports_dir=reports_dir)
-    return style(t[SHOWN])
-
-
-COLOURS = tables.VERDICT_COLOURS
-
-
-def style(t):
-    """A verdict table as the reports show it (tables.show: units in the headers, verdicts coloured)."""
-    return tables.show(t)
-
-
-device_of = records.device_of

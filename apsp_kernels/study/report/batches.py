@@ -40,8 +40,7 @@ from ... import paths
 from ...io import catalogue
 from ..method import changes as changes_mod
 from ..method import claims as claims_mod
-
-TABLE = "confirming-batches.csv"
+from ..records import CONFIRMING_BATCHES
 
 
 def confirming_studies():
@@ -191,18 +190,13 @@ def sentence(wide):
     return text + (f" {one} claims were judged by one batch only." if one else "")
 
 
-def load_table(root=None):
-    f = Path(root or paths.RECORDED) / TABLE
-    return pd.read_csv(f, keep_default_na=False) if f.exists() else None
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=None, help="where the batches are (default data/results)")
-    ap.add_argument("--out", default=None, help=f"where to write the table (default <root>/{TABLE})")
+    ap.add_argument("--out", default=None, help=f"where to write the table (default <root>/{CONFIRMING_BATCHES})")
     a = ap.parse_args(argv)
     wide = side_by_side(verdicts_by_batch(a.root))
-    out = Path(a.out or Path(a.root or paths.RECORDED) / TABLE)
+    out = Path(a.out or Path(a.root or paths.RECORDED) / CONFIRMING_BATCHES)
     wide.to_csv(out, index=False)
     print(sentence(wide), f"-> {out}", file=sys.stderr)
 

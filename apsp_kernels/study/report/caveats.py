@@ -11,9 +11,9 @@ import yaml
 
 from ..method import claims as claims_mod
 from ..method import timings as M
-from ..method import rules
-from ..seeds.kemp.spec import NOTEBOOKS
-from ..show.tables import fmt
+from ..method import order_rules, rules
+from ..seeds.kemp.spec import KEMP, NOTEBOOKS
+from ..method.text import fmt
 
 
 def _fixed():
@@ -24,7 +24,7 @@ def untimed_grid(df, c):
     """(sizes of the paper's grid nobody timed beyond our sizes, the grid's length, per-size ratios low to
     high as [(n, ratio)]) of a range claim over Kemp's grid."""
     sp = M.speedups(df, c["algorithm"], c["baseline"], variant=c.get("variant"),
-                    baseline_variant=c.get("baseline_variant"), invert=bool(c.get("invert")))
+                    baseline_variant=c.get("baseline_variant"), invert=bool(c.get("invert")), graph=KEMP)
     sp = sp[sp["n"].between(min(c["paper_n"]), max(c["paper_n"]))]
     pts = list(sp[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))
     places = rules.grid_places(pts, c["paper_n"], 0, float("inf"))
@@ -47,7 +47,7 @@ def caveats(cid, df=None, run_dir=None, claims=None):
         untimed, k, pts = untimed_grid(df, c)
         r = [v for _, v in pts]
         rises = all(b >= a for a, b in zip(r, r[1:]))
-        need, placed = math.ceil(rules.SHARE * k), k - len(untimed)
+        need, placed = math.ceil(order_rules.SHARE * k), k - len(untimed)
         out.append(f"Its slow-down {'rises monotonically' if rises else 'moves'} from {fmt(r[0])}x at n = {pts[0][0]} to "
                    f"{fmt(r[-1])}x at n = {pts[-1][0]}; {len(untimed)} of Kemp's {k} sizes are untimed and counted "
                    f"unknown, so 'reproduced' needs {need} of the {placed} placeable sizes inside the band and 'differs in "

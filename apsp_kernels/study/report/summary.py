@@ -13,6 +13,7 @@ from ..method import timings as M
 from .. import records
 from ..registry import STUDIES
 from . import stability
+from ..method.text import interval
 from ..show import tables
 
 
@@ -188,7 +189,7 @@ def implied_cpu_gain(claims, verdicts, bound=None):
             ranges.append((cid, lo / o_hi, hi / o_lo))
         rows.append({"claim": cid, "Kemp on the GTX 470 (x)": f"{c['kemp'][0]:g}-{c['kemp'][1]:g}", "bound by (assumed)": bnd,
                      "H100 / GTX 470, vendor peaks (x)": f"{ratio:.0f}", "predicted if the CPU were unchanged (x)": f"{lo:.0f}-{hi:.0f}",
-                     "ours, geometric mean [95% CI] (x)": tables.interval(ours, o_lo, o_hi, ""),
+                     "ours, geometric mean [95% CI] (x)": interval(ours, o_lo, o_hi, ""),
                      "implied single-thread CPU gain (x)": f"{lo / o_hi:.2g}-{hi / o_lo:.2g}" if ok else "-"})
     if not ranges:
         return pd.DataFrame(rows), ""

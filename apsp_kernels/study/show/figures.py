@@ -103,15 +103,15 @@ def time_label(unit="s", time_col="wall_ms"):
     return f"{'kernel' if time_col == 'kernel_ms' else 'end-to-end'} time ({unit}), median, 95% CI"
 
 
-def plot_times(df, runs, title, ax=None, time_col="wall_ms", unit="s"):
-    """``runs``: [(algorithm, variant, label)].  Median and 95% interval per n, in ``unit``
+def plot_times(df, runs, title, ax=None, time_col="wall_ms", unit="s", *, graph):
+    """``runs``: [(algorithm, variant, label)] timed on ``graph``.  Median and 95% interval per n, in ``unit``
     (one time unit per figure: seconds unless a figure says otherwise)."""
     if ax is None:
         _, ax = subplots(figsize=(8, 5))
     k = TIME_UNITS[unit]
     failed = False
     for a, v, label in runs:
-        s = M.summary(df[(df["algorithm"] == a) & (df["graph"] == M.KEMP) & ((v is None) | (df["variant"].astype(str) == str(v)))
+        s = M.summary(df[(df["algorithm"] == a) & (df["graph"] == graph) & ((v is None) | (df["variant"].astype(str) == str(v)))
                          & ~df["params"].str.contains('"memory"', regex=False)], time_col=time_col)
         if s.empty:
             continue

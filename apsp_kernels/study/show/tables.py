@@ -1,14 +1,14 @@
 """Every table a report shows goes through :func:`show`, and every number a sentence or a verdict
-states through :func:`fmt`: no index column, the unit of every quantity in its column's header,
-numbers to the significant figures their quantity deserves (never a raw float), long text in
-bounded columns (the offline report template lets a wide table scroll sideways instead of
-cutting it), verdict words in their colours, and the same HTML for the same table (no random
-ids), so that a re-render of recorded results is byte-identical."""
+states through :func:`fmt` (method/text.py, so that the rules below the tables write numbers the
+same way): no index column, the unit of every quantity in its column's header, numbers to the
+significant figures their quantity deserves (never a raw float), long text in bounded columns (the
+offline report template lets a wide table scroll sideways instead of cutting it), verdict words in
+their colours, and the same HTML for the same table (no random ids), so that a re-render of
+recorded results is byte-identical."""
 from __future__ import annotations
 
 import hashlib
 import math
-import numbers
 import re
 
 import numpy as np
@@ -16,46 +16,10 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from .. import words
-
-MISSING = "-"
+from ..method.text import MISSING, fmt, interval
 
 # Verdict words and their colours (the rules' five outcomes)
 VERDICT_COLOURS = words.COLOURS
-
-
-def fmt(x, sig=3):
-    """A number as a reader should see it: ``sig`` significant figures, no exponent, trailing
-    zeros dropped -- 0.000123, 0.878, 28.8, 4190, 163944 (digits before the point are never
-    rounded away; no thousands separator, which would read as a list separator in '[1620, 2470]');
-    integers as they are; '-' for a missing value."""
-    if x is None or x is pd.NA:
-        return MISSING
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (numbers.Integral, np.integer)):
-        return str(int(x))
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return MISSING
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if v == 0:
-        return "0"
-    decimals = max(0, sig - 1 - math.floor(math.log10(abs(v))))
-    s = f"{v:.{decimals}f}"
-    if "." in s:
-        s = s.rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
-def interval(v, lo, hi, unit="x", sig=3):
-    """'165x [125, 219]': a value with its 95% interval, the unit after the value."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return MISSING
-    return f"{fmt(v, sig)}{unit} [{fmt(lo, sig)}, {fmt(hi, sig)}]"
 
 
 # ------------------------------------------------------------------ units

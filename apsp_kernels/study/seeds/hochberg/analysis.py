@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 
 from .... import paths
-from ...method import estimate, stats, verdicts as V
+from ...method import crossings, estimate, stats
 from . import load as D
 from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, lists_of, select_rows
-from ...show.tables import fmt, interval
+from ...method.text import fmt, interval
 
 LOGS = paths.RECORDED / "device-logs"
 
@@ -91,8 +91,8 @@ def difference_points(st, graph):
 
 def break_even(st, graph, time_col="wall_ms"):
     """(n, 95% interval, measured range) from which his fw.c beats the all-core CPU FW."""
-    return V.crossover_of(st.meas.df[st.meas.df["stage"] == "cycles"], GPU[0], CPU[0], GPU[1], CPU[1],
-                          time_col=time_col, graph=graph)
+    return crossings.crossover_of(st.meas.df[st.meas.df["stage"] == "cycles"], GPU[0], CPU[0], GPU[1], CPU[1],
+                                  time_col=time_col, graph=graph)
 
 
 # ------------------------------------------------------------------ Fig. 2.4: time against SMs

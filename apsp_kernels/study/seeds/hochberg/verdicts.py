@@ -7,15 +7,14 @@ import numpy as np
 import pandas as pd
 
 from . import analysis as H
-from ...method import rules, verdicts as V
+from ...method import order_rules, rules, speedups, verdicts as V
 from .analysis import break_even, difference_points, exploration_sizes, faithful_runs, fixed_part, ordering_points, sanitizer, sm_slope
 from .load import single_run
 from .load import COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, lists_of, select_rows
-from ...show.tables import fmt, interval
-from ...method.text import crossing_text
+from ...method.text import crossing_text, fmt, interval
 
 def _geo_text(pts):
-    g = V.geo_interval(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
+    g = speedups.geo_interval(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
     return interval(*g)
 
 
@@ -49,14 +48,14 @@ def verdict_rows(st, C):
     c = C["hochberg_syncthreads_needed"]
     ns = select_rows(st.df, "race", NOSYNC)
     nosync = san.get("racecheck-nosync", (None, None, ""))
-    r = V.evaluate(c, df, decided=rules.occurrence_rule(int(ns["wrong_runs"].sum()), int(ns["repeats"].sum()), True,
+    r = V.evaluate(c, df, decided=order_rules.occurrence_rule(int(ns["wrong_runs"].sum()), int(ns["repeats"].sum()), True,
                                                          nosync[1]), note=(
         f"race detector: {nosync[2] or 'no log'} ({log.name if log else '-'}); with the barrier on the same inputs: "
         f"{int(select_rows(st.df, 'race', TEXT)['wrong_runs'].sum())} wrong of {int(select_rows(st.df, 'race', TEXT)['repeats'].sum())} runs; {once}"))
     rows.append(dict(r, ours_text=f"{int(ns['wrong_runs'].sum())} of {int(ns['repeats'].sum())} runs wrong"))
     c = C["hochberg_block_order_irrelevant"]
     wrong, runs = faithful_runs(st)
-    rows.append(dict(V.evaluate(c, df, decided=rules.occurrence_rule(wrong, runs, False), note=once),
+    rows.append(dict(V.evaluate(c, df, decided=order_rules.occurrence_rule(wrong, runs, False), note=once),
                      ours_text=f"{wrong} of {runs} runs wrong"))
     for cid, slower, sizes in (("hochberg_rows_faster_than_columns", COLUMNS, exploration_sizes(st)),
                                ("hochberg_padding_faster", UNPADDED, exploration_sizes(st, 32))):

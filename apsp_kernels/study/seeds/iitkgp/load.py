@@ -27,7 +27,7 @@ from ....algorithms import registry
 from ....io import catalogue
 from ...method import codes
 from ...method import estimate
-from ...show.tables import fmt
+from ...method.text import fmt
 
 NB = "10_iitkgp"
 NOT_RUN = "the IIT-KGP measurement has not been run on the device yet"

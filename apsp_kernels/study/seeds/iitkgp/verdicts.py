@@ -16,13 +16,13 @@ import numpy as np
 import pandas as pd
 
 from ...method import claims as claims_mod
-from .... import paths
 from ... import records
+from ...publish import style
 from ....algorithms import registry
 from . import load as R
-from ...method import estimate, rules
+from ...method import estimate, order_rules, rules, speedups
 from ...method import verdicts as V
-from ...show.tables import fmt, interval
+from ...method.text import fmt, interval
 
 
 def claims_here(C=None):
@@ -71,7 +71,7 @@ def geo_interval(pts):
     if not ok:
         return "-"
     sp = pd.DataFrame({"speedup": [p["v"] for p in ok], "ci_lo": [p["lo"] for p in ok], "ci_hi": [p["hi"] for p in ok]})
-    g = V.geo_interval(sp.fillna({"ci_lo": sp["speedup"], "ci_hi": sp["speedup"]}))
+    g = speedups.geo_interval(sp.fillna({"ci_lo": sp["speedup"], "ci_hi": sp["speedup"]}))
     return f"{interval(*g)} (geometric mean over {len(ok)} graphs)"
 
 
@@ -184,12 +184,12 @@ def _trend(df, c):
 
 def _occurrence(df, c):
     """An event the seed says happens (the race's wrong result): searches of the claim's code and variant whose
-    result failed verification, of all its searches on the claim's graphs (rules.occurrence_rule; no race detector
+    result failed verification, of all its searches on the claim's graphs (order_rules.occurrence_rule; no race detector
     run on it)."""
     d = df[(df["stage"] == c["stage"]) & (df["algorithm"] == c["algorithm"]) & df["graph"].isin(c["graphs"])
            & (df["variant"].astype(str) == str(c["variant"])) & (df["status"] != "skipped")]
     wrong = d["status"] == "failed_verification"
-    row = V.evaluate(c, df, decided=rules.occurrence_rule(int(wrong.sum()), len(d), c["occurs"]))
+    row = V.evaluate(c, df, decided=order_rules.occurrence_rule(int(wrong.sum()), len(d), c["occurs"]))
     per = [f"{R.label(df, g)}: {int(wrong[d['graph'] == g].sum())} of {int((d['graph'] == g).sum())}" for g in c["graphs"]
            if (d["graph"] == g).any()]
     row.update(per_size="; ".join(per) or "-", matched_n=", ".join(str(R.seed_n(g)) for g in c["graphs"] if (d["graph"] == g).any()) or "-",
@@ -251,4 +251,4 @@ def publish(rep, rows, reports_dir=None):
     t = records.publish(R.NB, V.table(rows), device=records.device_of(p) if rep.measured else "not measured",
                         results=str(records.rel(rep.run_dir)) if rep.measured else "-", profile=p.get("profile", ""),
                         reports_dir=reports_dir)
-    return V.style(t[V.SHOWN])
+    return style(t[V.SHOWN])

@@ -1,7 +1,10 @@
 """Where a notebook's numbers come from: this batch's campaign, a campaign run for the
-notebook alone, or the recorded reference run."""
+notebook alone, or the recorded reference run (the per-size statistics drawn from them are
+method/timings.py's, named here too for the notebooks, on Kemp's graphs unless a caller names
+another)."""
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -12,6 +15,27 @@ from . import runs as campaign, spec as plan
 from ... import records
 
 rel = records.rel
+
+
+# the per-size statistics, as the notebooks' M.<name> (they live in method/timings.py)
+from ...method import timings  # noqa: E402
+from ...method.timings import (good, per_process, process_disagreements, process_medians,  # noqa: E402,F401
+                               process_spread, sampled_validation, speedup_table, summary)
+from .spec import KEMP  # noqa: E402
+
+
+def _on_kemp(f):
+    """``f`` (method/timings.py's, which takes the graph its runs were timed on) on Kemp's graphs unless the
+    caller names another."""
+    @functools.wraps(f)
+    def on(*args, graph=KEMP, **kw):
+        return f(*args, graph=graph, **kw)
+    return on
+
+
+times, sizes_of, pairs, speedups, speedups_of, best_cpu_times, best_cpu_speedups = map(_on_kemp, (
+    timings.times, timings.sizes_of, timings.pairs, timings.speedups, timings.speedups_of, timings.best_cpu_times,
+    timings.best_cpu_speedups))
 
 
 def campaign_dir(profile_name, batch):

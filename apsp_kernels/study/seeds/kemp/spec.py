@@ -12,7 +12,7 @@ from ....algorithms import registry
 from ...method import codes
 from .profiles import graph_label, repeats_for
 
-KEMP = graph_label(2, 6)
+KEMP = graph_label(2, 6)         # Kemp's graphs (degree 2-6): the campaign's graph, where a claim names none
 NOTEBOOKS = ("00_environment_and_cpu_baselines", "01_tran_fw", "02_katz_kider", "03_harish_scaling",
              "04_memory_modes", "05_out_of_core", "06_all_algorithms")
 CPU_NB, TRAN_NB, KK_NB, HARISH_NB, MEMORY_NB, OOC_NB, ALL_NB = NOTEBOOKS
@@ -49,6 +49,12 @@ def job(algorithm, variant, n, *, params=None, graph=KEMP, samples=None, repeats
 
 def _upto(sizes, cap):
     return sorted(n for n in set(sizes) if n <= cap)
+
+
+def on_kemp(C):
+    """The claims ``C`` (by id), each with the graph its times are read on: its own (claims.yaml ``graph``), else
+    :data:`KEMP`.  The method reads a claim's graph from the claim and has no default of its own."""
+    return {cid: c if c.get("graph") else {**c, "graph": KEMP} for cid, c in C.items()}
 
 
 def forced(code, n, partitions=None):

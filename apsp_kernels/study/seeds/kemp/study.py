@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ... import records
 from ...contract import Batch, Study
-from ...method.timings import KEMP
+from .spec import KEMP
 from ...show import figures
 from . import load, profiles, runs, verdicts
 

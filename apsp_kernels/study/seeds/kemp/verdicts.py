@@ -12,15 +12,15 @@ import pandas as pd
 
 from ...method import claims as claims_mod
 from ....algorithms import registry
-from ...method import timings as M
+from . import load as M
 from ...method import quantities as Q
-from ...method import basis, estimate, rules
+from ...method import basis, crossings, estimate, order_rules, rules, speedups
 from ...method import text as T
 from ...method import verdicts as V
 from .spec import NOTEBOOKS
 from . import spec
 from .profiles import KEMP_SIZES
-from ...show.tables import fmt
+from ...method.text import fmt
 
 KEMP_MEMORY = 1.25 * 2**30          # Kemp's GTX 470 (seed 000, Sec. 4.6.1 and 5.1)
 
@@ -40,10 +40,10 @@ def without_allocation(df):
 
 def _rows_00(df, C):
     c = C["cpu_blocked_vs_fw_grows"]
-    sp, slope = V.trend(df, c, sizes=[n for n in M.sizes_of(df, c["algorithm"], c["variant"]) if min(c["paper_n"]) <= n <= max(c["paper_n"])])
+    sp, slope = crossings.trend(df, c, sizes=[n for n in M.sizes_of(df, c["algorithm"], c["variant"]) if min(c["paper_n"]) <= n <= max(c["paper_n"])])
     v = rules.trend_rule(*slope, len(sp))
     return [V.evaluate(c, df, decided=v) | dict(ours_text=T.trend(sp, "the blocked FW's speed-up over FW", slope=slope),
-                                               per_size=V.fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
+                                               per_size=speedups.fmt_points(sp), matched_n=", ".join(map(str, sp["n"])),
                                                baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
 
 
@@ -62,14 +62,14 @@ def _rows_02(df, C):
 
 def _trend_with_points(df, c):
     """A growth claimed with numbers at named sizes: the trend, then each named size we timed."""
-    sp, slope = V.trend(df, c)
+    sp, slope = crossings.trend(df, c)
     trend = rules.trend_rule(*slope, len(sp))
     pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
            for n, v in c["points"].items() if n in set(sp["n"])]
     missing = [n for n in c["points"] if n not in set(sp["n"])]
     return (V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]),
                        note=f"not timed at n = {', '.join(map(str, missing))}" if missing else "")
-            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=speedups.fmt_points(sp),
                    baseline_timed=", ".join(sorted(set(sp["baseline_timed"])))))
 
 
@@ -91,17 +91,17 @@ def ordering_points(df, c, ran=None):
 
 def _rows_03(df, C):
     c = C["harish_vs_fw_scaling"]
-    sp, slope = V.trend(df, c)
+    sp, slope = crossings.trend(df, c)
     trend = rules.trend_rule(*slope, len(sp))
     pts = [(n, *sp.loc[sp["n"] == n, ["speedup", "ci_lo", "ci_hi"]].iloc[0].tolist(), v)
            for n, v in c["points"].items() if n in set(sp["n"])]
     rows = [V.evaluate(c, df, decided=rules.trend_with_points_rule(trend, pts, None, c["tolerance"]))
-            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=speedups.fmt_points(sp),
                    baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
     c = C["dense_independent_of_degree"]
     dn = degree_n(df)
-    rows.append(V.evaluate(c | {"claimed": [1, 1]}, df, aggregate=Q.flat_over_degree(df, c["algorithms"], dn, V.defaults()))
-                if dn else V.evaluate(c, df))
+    agg = Q.flat_over_degree(df, c["algorithms"], dn, V.defaults(), reference=M.KEMP) if dn else None
+    rows.append(V.evaluate(c | {"claimed": [1, 1]}, df, aggregate=agg) if dn else V.evaluate(c, df))
     return rows
 
 
@@ -134,15 +134,15 @@ def _rows_04(df, C):
     rows = []
     c = C["tuwien_cpu_break_even"]
     fast, best = fastest_version(df, c["algorithms"], modes)
-    x = V.crossover_of(pd.concat([df, fast], ignore_index=True), FASTEST, c["baseline"])
+    x = crossings.crossover_of(pd.concat([df, fast], ignore_index=True), FASTEST, c["baseline"], graph=M.KEMP)
     picked = sorted(set(best.values()))
     rows.append(V.evaluate(c, df, crossover=x, note=(
         "the fastest version at each n: " + "; ".join(f"{v} at n = {', '.join(str(n) for n in best if best[n] == v)}"
                                                       for v in picked)
-        + f"; the seed's zero-copy raw kernel alone: {T.n_or(V.crossover_of(df, c['algorithm'], c['baseline'], memory_a=c['variant'])[0])}")))
+        + f"; the seed's zero-copy raw kernel alone: {T.n_or(crossings.crossover_of(df, c['algorithm'], c['baseline'], memory_a=c['variant'], graph=M.KEMP)[0])}")))
     c = C["tuwien_zero_copy_best_below"]
-    b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes)) for a in c["algorithms"]}
-    b_na = {a: Q.boundary(Q.zero_copy_boundary(mem_na, a, modes)) for a in c["algorithms"]}
+    b = {a: Q.boundary(Q.zero_copy_boundary(df, a, modes, graph=M.KEMP)) for a in c["algorithms"]}
+    b_na = {a: Q.boundary(Q.zero_copy_boundary(mem_na, a, modes, graph=M.KEMP)) for a in c["algorithms"]}
     rows.append(V.evaluate(c, df, crossover=b[c["algorithm"]],
                            note="where the copying modes overtake zero-copy, without allocation: "
                            + "; ".join(f"{a}: {T.n_or(v[0])}" for a, v in b_na.items())
@@ -152,7 +152,7 @@ def _rows_04(df, C):
     top = sp[sp["n"] == sp["n"].max()]
     rows.append(V.evaluate(c, df, points=list(top[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None)),
                            note="at our largest size with both measured (Kemp's graphs, not seed 003's density-p graphs)")
-                | V.speedup_columns(df, c | {"variant": None}, top["n"].tolist()))   # as ``sp``: the default memory
+                | speedups.speedup_columns(df, c | {"variant": None}, top["n"].tolist()))   # as ``sp``: the default memory
     return rows
 
 
@@ -175,8 +175,8 @@ def _rows_06(df, C):
     rows.append(V.evaluate(c, df, aggregate=Q.peak_ratio(df, c, DEF)))
     for cid in ("harish_overtakes_kk", "harish_overtakes_tran"):
         c = C[cid]
-        rows.append(V.evaluate(c, df, crossover=V.crossover_of(df, c["algorithm"], c["baseline"], c["variant"],
-                                                               c.get("baseline_variant"))))
+        rows.append(V.evaluate(c, df, crossover=crossings.crossover_of(df, c["algorithm"], c["baseline"], c["variant"],
+                                                                       c.get("baseline_variant"), graph=M.KEMP)))
     c = C["tran_fw_faster_than_minplus"]
     o = M.speedups(df, c["algorithm"], c["baseline"])
     rows.append(V.evaluate(c, df, ordering=list(o[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None))))
@@ -211,10 +211,10 @@ def _in_range(c, df, a, v=None):
 
 
 def _ordering_row(c, df, pts, note="", each_pair=False):
-    """The row of an ordering; ``each_pair``: the points are several comparisons, each to hold (:func:`rules.each_pair_rule`)."""
+    """The row of an ordering; ``each_pair``: the points are several comparisons, each to hold (:func:`order_rules.each_pair_rule`)."""
     row = V.evaluate(c, df, ordering=pts, note=note)
     if each_pair:
-        v, why = rules.each_pair_rule(pts)
+        v, why = order_rules.each_pair_rule(pts)
         row.update(verdict=v, reason=why + (f"; {note}" if note else ""),
                    basis=basis.basis_of(c, v))
     return row | dict(matched_n=", ".join(sorted({p[0].split(":")[0] for p in pts}, key=int)) or "-")
@@ -237,10 +237,10 @@ def unverified_beside(df, algorithm, variant, other):
 
 def _added_01(df, C):
     c = C["tran_fw_speedup_constant"]
-    sp, slope = V.trend(df, c)
+    sp, slope = crossings.trend(df, c)
     span = max(c["paper_n"]) / min(c["paper_n"])
     return [V.evaluate(c, df, decided=rules.constant_rule(*slope, len(sp), span, float(c["tolerance"])))
-            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=V.fmt_points(sp),
+            | dict(ours_text=T.trend(sp, "the speed-up", slope=slope), per_size=speedups.fmt_points(sp),
                    matched_n=", ".join(map(str, sp["n"])), baseline_timed=", ".join(sorted(set(sp["baseline_timed"]))))]
 
 
@@ -362,7 +362,7 @@ def notebook_rows(notebook, df, claims=None):
     """The verdict rows (:func:`verdicts.evaluate`) of one campaign notebook's claims, each decided by the rule
     above that names it; a claim that data/claims.yaml gives the notebook and no rule names is *not testable*,
     saying so."""
-    C = claims or claims_mod.load()
+    C = spec.on_kemp(claims or claims_mod.load())
     rows = _ROWS[notebook](df, C) + _ADDED.get(notebook, lambda df, C: [])(df, C)
     done = {r["claim"] for r in rows}
     rows += [V.evaluate({**c, "testable_here": False, "not_testable_reason": "no rule of the campaign's verdicts "

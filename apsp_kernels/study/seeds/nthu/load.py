@@ -19,7 +19,7 @@ from ....algorithms.gpu.multi import schedule
 from ... import records
 from ...method import estimate
 from ...method.estimate import Estimate
-from ...show.tables import fmt
+from ...method.text import fmt
 
 NB = "09_nthu"
 PENDING = "2-GPU measurement pending"
@@ -86,8 +86,7 @@ def cards(d):
 def confirmation(label="NTHU, two GPUs (seed 004)", root=None):
     """What the confirming batches of the two-GPU claims say (data/results/confirming-batches.csv, notebook 07), as a
     sentence computed from that table: each batch named, and how many claims every batch judged alike."""
-    from ...report.batches import load_table
-    t = load_table(root)
+    t = records.confirming_batches(root)
     t = t[t["study"] == label] if t is not None else None
     if t is None or t.empty:
         return "No confirming batch of the two-GPU claims is recorded."

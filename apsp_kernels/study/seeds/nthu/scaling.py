@@ -9,7 +9,7 @@ import pandas as pd
 
 from ....algorithms.gpu.multi import schedule
 from .load import medians
-from ...show.tables import fmt
+from ...method.text import fmt
 
 
 def plan_table(n=32768, block=32, ranks=(2, 4, 8)):

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ... import records
 from ...contract import Batch, Confirming, Study
-from ...method.timings import KEMP
+from ..kemp.spec import KEMP
 from . import figures, load, verdicts
 
 REFERENCE_CARDS = "NVIDIA H200"     # the two-GPU campaign notebook 09 judges; the 2 x H100 one confirms it

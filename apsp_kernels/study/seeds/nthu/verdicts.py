@@ -10,10 +10,10 @@ import pandas as pd
 from ....algorithms.gpu.fw_nthu import padded_size
 from ....algorithms.gpu.multi import schedule
 from ... import records
-from ...method import estimate, rules, verdicts as V
+from ...method import estimate, order_rules, rules, verdicts as V
 from .load import BLOCKS, MULTI, PENDING, source_of, SEED_PHASES, SEED_STAGES, SINGLE, span_of, basis, points, ratio, samples
 from .scaling import weak_points
-from ...show.tables import fmt
+from ...method.text import fmt
 
 UPDATES = ("branch", "select")
 SHOWN = ["claim", "verdict", "where", "quote", "claimed", "decided_by", "matched_n", "ours_text", "ours_end_to_end",
@@ -270,7 +270,7 @@ def added_rows(C, single, multi):
             rows.append(_missing(c, multi, "one- and two-GPU pair (row, bs 32)"))
         else:
             row = _row(c, multi, pts, note=_basis(multi, pairs))
-            v, why = rules.always_rule(pts)
+            v, why = order_rules.always_rule(pts)
             row.update(verdict=v, reason=why + "; " + _basis(multi, pairs),
                        per_size="; ".join(f"n={p[0].split(',')[0]}: {fmt(p[1])}x [{fmt(p[2])}, {fmt(p[3])}]" for p in pts))
             rows.append(row)

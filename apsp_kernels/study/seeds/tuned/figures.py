@@ -8,7 +8,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from matplotlib.transforms import blended_transform_factory
 
 from ...show import figures as F
-from ...show.tables import fmt
+from ...method.text import fmt
 from .load import STATUS_COLOURS, limit_label, limits, per_n, rate
 from .verdicts import TARGET_N
 

@@ -23,7 +23,7 @@ import pandas as pd
 from .... import costs, paths
 from ....algorithms import registry
 from ... import records
-from ...show.tables import fmt
+from ...method.text import fmt
 
 NB = "11_tuned"
 TAG = "tuned"

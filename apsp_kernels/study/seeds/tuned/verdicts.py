@@ -13,7 +13,7 @@ import pandas as pd
 
 from ....algorithms import registry
 from ...method import codes
-from ...show.tables import fmt
+from ...method.text import fmt
 from .load import STATUS_COLOURS, limit_label, rate
 
 TARGET_N = 16384                  # "at n = 16384"
