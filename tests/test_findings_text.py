@@ -5,6 +5,7 @@ import pandas as pd
 from apsp_kernels.study.method import claims as claims_mod
 from apsp_kernels.study.report import findings_text as FT
 from apsp_kernels.study.report import forest
+from apsp_kernels.study.show import signed
 
 CLAIMS = {
     "a_vs_fw": dict(where="seed 000 (Kemp 2012), Sec. 5.4", kind="range", unit="x", kemp=[49, 53],
@@ -111,7 +112,7 @@ def test_a_render_without_notebook_07_draws_from_the_notebooks_own_tables(tmp_pa
     """A notebook's own table names our value ``ours`` (07's verdicts.csv: ``ours_value``): the same rows are drawn."""
     own = rows().rename(columns={"ours_value": "ours"})
     assert [r["claim"] for r, _ in forest.split(own)[0]] == ["a_vs_fw", "b_vs_fw"]
-    assert FT.ours_of(own.iloc[0]) == 169.0 and FT.ours_of(rows().iloc[0]) == 169.0
+    assert signed.ours_of(own.iloc[0]) == 169.0 and signed.ours_of(rows().iloc[0]) == 169.0
 
 
 def test_no_claim_with_a_number_draws_no_plot_and_says_so(tmp_path):

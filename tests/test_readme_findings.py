@@ -6,7 +6,7 @@ import pandas as pd
 
 from apsp_kernels.study.method import claims as claims_mod
 from apsp_kernels.study.report import readme_findings as RF
-from apsp_kernels.study.report import signed
+from apsp_kernels.study.show import signed
 
 TABLE = RF.reference_table()
 README = RF.README.read_text()

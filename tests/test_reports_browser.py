@@ -57,7 +57,7 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
         # one row per claim: each row's own verdict cell holds exactly the verdict recorded for its claim
         import pandas as pd
         from apsp_kernels.study.method import claims
-        from apsp_kernels.study.report import signed       # 'differs in magnitude' is shown with its direction
+        from apsp_kernels.study.show import signed       # 'differs in magnitude' is shown with its direction
         table = pd.read_csv(smoke_reports / "verdicts.csv")
         recorded = dict(zip(table["claim"], signed.shown(table)))
         rows = page.locator("table#claims tr.claim-row")

@@ -2,7 +2,7 @@
 verdict word is left as the rules wrote it."""
 import pandas as pd
 
-from apsp_kernels.study.report import signed
+from apsp_kernels.study.show import signed
 
 D = "differs in magnitude"
 

@@ -12,7 +12,7 @@ import pandas as pd
 from ..method import claims as claims_mod
 from . import findings_text as FT
 from . import forest
-from . import signed
+from ..show import signed
 
 FOREST_PNG = "forest.png"
 WHY_CHARS = 150          # the one line of why; the rest of the reason goes into the row's details

@@ -13,7 +13,7 @@ from ..method import claims as claims_mod
 from . import findings_index as FI
 from . import findings_text as FT
 from . import forest as forest_mod
-from . import signed
+from ..show import signed
 from .forest import SEED_NAMES
 
 SEED_TITLES = {"000": "Kemp 2012 (thesis; also Tran 2010 and Katz & Kider 2008 as he reports them)",

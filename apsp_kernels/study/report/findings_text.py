@@ -10,25 +10,11 @@ import re
 
 import pandas as pd
 
+from ..show.signed import num, ours_of
+
 VERDICT_ORDER = ("reproduced", "differs in magnitude", "not reproduced", "inconclusive", "not testable")
 BASIS_ORDER = ("measured", "within tolerance only", "computed", "bound")
 SPEEDUP_KINDS = ("range", "value", "average")
-
-
-def num(x):
-    """A finite float, or None (blank cells, '-', 'n/a: ...', inf)."""
-    try:
-        f = float(x)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
-
-
-def ours_of(row):
-    """Our value of a verdict row: ``ours_value`` in notebook 07's verdicts.csv, ``ours`` (the same number) in a
-    notebook's own table, which a render without notebook 07 reads."""
-    v = num(row.get("ours_value"))
-    return v if v is not None else num(row.get("ours"))
 
 
 def fmt(x, sig=2):
@@ -68,7 +54,7 @@ def verdict_counts(v):
     """Sentence 1: how many claims got each verdict, 'differs in magnitude' split by which way ours lies."""
     if v is None or v.empty or "verdict" not in v:
         return None
-    from . import signed
+    from ..show import signed
     text = _count_list(signed.counts(v), signed.ORDER)
     return text and f"Of the {len(v)} claims, {text}."
 

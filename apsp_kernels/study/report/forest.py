@@ -13,7 +13,8 @@ import re
 import textwrap
 from pathlib import Path
 
-from .findings_text import best_cpu_of, claim_words, num, ours_of, seed_of
+from ..show.signed import num, ours_of
+from .findings_text import best_cpu_of, claim_words, seed_of
 from ..show.tables import VERDICT_COLOURS
 
 SEED_NAMES = {"000": "Kemp 2012", "001": "IIT Kharagpur", "002": "Hochberg", "003": "TU Wien", "004": "NTHU"}

@@ -19,7 +19,7 @@ import pandas as pd
 from ... import paths
 from .. import words
 from . import findings_text as FT
-from . import signed
+from ..show import signed
 from .forest import SEED_NAMES
 
 BEGIN = "<!-- findings:begin (computed: python -m apsp_kernels.study.report.readme_findings; do not edit by hand) -->"
@@ -57,7 +57,7 @@ def _value(x, unit):
 
 def _factor(r):
     """How far ours lies from the paper's band, as ours / the band's near end by magnitude (> 1 above, < 1 below)."""
-    ours, lo, hi = FT.ours_of(r), FT.num(r.get("claimed_lo")), FT.num(r.get("claimed_hi"))
+    ours, lo, hi = signed.ours_of(r), signed.num(r.get("claimed_lo")), signed.num(r.get("claimed_hi"))
     if ours is None or lo is None:
         return None
     hi = hi if hi is not None else float("inf")
@@ -71,7 +71,7 @@ def _factor(r):
 def _pair(r, claims):
     c = claims.get(r["claim"]) or {}
     f = _factor(r)
-    return (f"{_name(r['claim'], claims)} (paper {r['claimed']}, ours {_value(FT.ours_of(r), c.get('unit'))}"
+    return (f"{_name(r['claim'], claims)} (paper {r['claimed']}, ours {_value(signed.ours_of(r), c.get('unit'))}"
             + (f", {FT.fmt(f if f >= 1 else 1 / f)}x {'above' if f >= 1 else 'below'} it" if f else "") + ")")
 
 

@@ -106,7 +106,7 @@ def write_index(results):
     for r in results:
         vfile = REPORTS / "verdicts" / f"{r['name']}.csv"
         verdicts = pd.read_csv(vfile) if vfile.exists() and r["status"] == "ok" else None
-        from . import signed
+        from ..show import signed
         pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
                  else [("-", "-")])
         own = _row_sources(verdicts, _source(r["name"]))   # claims of one notebook on different runs: each row says its own

@@ -221,7 +221,7 @@ def _signed(df):
     if not isinstance(df, pd.DataFrame) or "verdict" not in df or not len(df) or \
             not ({"reason", "ours", "ours_value"} & set(df.columns)) or not (df["verdict"] == words.DIFFERS).any():
         return df
-    from ..report import signed
+    from . import signed
     return df.assign(verdict=signed.shown(df))
 
 

@@ -30,8 +30,9 @@ def _processes(roots):
     return [b for b in find(roots) if any(b.path.glob("p*/results.csv"))]
 
 
-def _rows(records, C):
-    return verdicts.verdict_rows(load.study_of(records), C)
+def _rows(batch, C):
+    """The verdict rows of a batch as loaded (its records) or as notebook 08 opened it (its points)."""
+    return verdicts.verdict_rows(batch if isinstance(batch, load.Study) else load.study_of(batch), C)
 
 
 STUDY = Study(

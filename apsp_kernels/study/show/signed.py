@@ -9,10 +9,26 @@ against a claimed -1 is a smaller effect than claimed, though the larger number.
 and gets none where those say both or neither."""
 from __future__ import annotations
 
+import math
 import re
 
 from .. import words
-from .findings_text import num, ours_of
+
+
+def num(x):
+    """A finite float, or None (blank cells, '-', 'n/a: ...', inf)."""
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def ours_of(row):
+    """Our value of a verdict row: ``ours_value`` in notebook 07's verdicts.csv, ``ours`` (the same number) in a
+    notebook's own table, which a render without notebook 07 reads."""
+    v = num(row.get("ours_value"))
+    return v if v is not None else num(row.get("ours"))
 
 LARGER, SMALLER = "larger", "smaller"
 SIGNED = {LARGER: "differs: larger than claimed", SMALLER: "differs: smaller than claimed"}
