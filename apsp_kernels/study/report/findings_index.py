@@ -119,9 +119,10 @@ def table_html(v, claims, verdict_classes):
             "</small></th><th>why</th></tr>\n" + "".join(body) + "</table>")
 
 
-def findings_html(reports, verdict_classes):
-    """The findings block of the index ('' where no verdict rows exist); writes reports/forest.png."""
-    v = rows(reports)
+def findings_html(reports, verdict_classes, v=None):
+    """The findings block of the index ('' where no verdict rows exist); writes reports/forest.png.  ``v``: the
+    verdict rows to show (the reference's), else this render's."""
+    v = v if v is not None else rows(reports)
     if v is None:
         return '<p class="failed">No verdict rows in this batch: no findings to show (see the reports below).</p>'
     claims = claims_mod.load()

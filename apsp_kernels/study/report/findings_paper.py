@@ -122,9 +122,10 @@ def page(v, claims=None, forest_src=None):
 """
 
 
-def write(reports):
-    """reports/findings.html from the batch's verdict rows; returns its path or None (no rows)."""
-    v = FI.rows(reports)
+def write(reports, v=None):
+    """reports/findings.html from the verdict rows ``v`` (the reference's), else this render's; returns its path or
+    None (no rows)."""
+    v = v if v is not None else FI.rows(reports)
     if v is None:
         return None
     if "where" not in v:

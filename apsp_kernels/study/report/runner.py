@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 
 from ...paths import REPORTS, ROOT
-from ..seeds.kemp.profiles import DEFAULT as DEFAULT_PROFILE
+from ..seeds.kemp.profiles import DEFAULT as DEFAULT_PROFILE, PROFILES
 from .. import words
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -129,15 +129,22 @@ def write_index(results):
                      (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
-    from . import findings_index, findings_paper
-    findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES)
-    paper = findings_paper.write(REPORTS)
+    from . import compare, findings_index, findings_paper, your_run
+    from ... import gpu_device
+    ref = compare.reference_rows()          # the findings are the reference's, whatever this render measured
+    findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES, ref)
+    paper = findings_paper.write(REPORTS, ref)
+    table, prov, versions, refused = your_run.gather(REPORTS, ref)
+    banner = your_run.banner_html(table, prov, gpu_device.gpu_status())
+    yours = your_run.section_html(table, prov, versions, refused)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
-table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}</style></head><body>
+table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}{your_run.CSS}</style></head><body>
 <h1>apsp-repro: what five CUDA APSP papers claim, and what we find</h1>
+{banner}
 {'<p>The findings as a short paper, with the method and the limitations: <a href="findings.html">findings.html</a>.</p>' if paper else ''}
 {findings}
+{yours}
 <p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
 <details id="runs"><summary>Which runs the numbers come from ({_provenance_label(results)}), per report</summary>
 <p>Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).</p>
@@ -313,7 +320,7 @@ def run(profile=DEFAULT_PROFILE, only=None, source="measure", progress=True, sta
 
 def main(argv=None):
     p = argparse.ArgumentParser(description="Execute the claim notebooks and render the reports.")
-    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=["smoke", "quick", "paper", "full"])
+    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES))
     p.add_argument("--only", default=None, help="run only notebooks whose name contains this (comma-separated list)")
     p.add_argument("--source", default="measure", choices=["measure", "recorded"],
                    help="GPU parts: measure now (falls back to recorded without a GPU) or use recorded results")
