@@ -143,3 +143,25 @@ def test_a_decide_run_is_compared_claim_by_claim(tmp_path, monkeypatch):
     text = FI.visible_text(index.split('id="your-run"')[1])
     assert "1 same verdict, 1 different verdict" in text
     assert "reference reproduced, yours differs: larger than claimed" in text
+
+
+def test_the_index_names_the_users_machine_its_versions_and_the_sizes_its_memory_refused(tmp_path, monkeypatch):
+    import json
+    run = tmp_path / "results" / "20990101-000000-decide-campaign"
+    run.mkdir(parents=True)
+    (run / "provenance-0.json").write_text(json.dumps(dict(
+        gpu="NVIDIA GeForce RTX 4060", profile="decide", timestamp="2099-01-01T00:00:00+00:00",
+        cuda_runtime_version=12080, driver_version=12080, cupy="13.6.0", gpu_memory_bytes=8 * 2**30)))
+    pd.DataFrame(dict(algorithm=["katz_kider"], n=[16384], status=["error"],
+                      error=["GPUMemoryError: katz_kider: needs 9000.0 MiB of device memory, 7000.0 MiB free of "
+                             "8192.0 MiB; try a smaller graph"])).to_csv(run / "process-0.csv", index=False)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    u = pd.concat([_mine("kk_vs_fw", results=str(run), device="NVIDIA GeForce RTX 4060"),
+                   _mine("tuwien_cpu_break_even", results=str(run), device="NVIDIA GeForce RTX 4060")])
+    index, _ = _render(reports, monkeypatch, u)
+    text = FI.visible_text(index.split('id="your-run"')[1])
+    assert "Your machine: NVIDIA GeForce RTX 4060, profile decide, measured 2099-01-01 00:00 UTC" in text
+    assert "CUDA runtime: yours 12.8, the reference's 13.2" in text and "CuPy: yours 13.6.0, the reference's 14.2.0" in text
+    assert "Sizes this GPU's memory refused" in text and "katz_kider at n = 16384" in text
+    assert "n = 16384 does not fit this GPU's memory" in text

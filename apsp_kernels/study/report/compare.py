@@ -61,11 +61,13 @@ def sizes(text):
     return {int(x) for x in re.findall(r"\d+", head)}
 
 
-def _interval(row):
+def _interval(row, unit=""):
     v, lo, hi = ours_of(row), num(row.get("ci_lo")), num(row.get("ci_hi"))
     if v is None:
         return str(row.get("ours_text") or "-")
-    return f"{fmt(v, 3)} [{fmt(lo, 3)}, {fmt(hi, 3)}]" if lo is not None and hi is not None else f"{fmt(v, 3)} (no interval)"
+    x = "x" if unit == "x" else ""
+    return (f"{fmt(v, 3)}{x} [{fmt(lo, 3)}, {fmt(hi, 3)}]" if lo is not None and hi is not None
+            else f"{fmt(v, 3)}{x} (no interval)")
 
 
 def _refused_for(claim, row, refused, claims):
@@ -138,8 +140,9 @@ def compare(user, ref, refused=None, claims=None, profile_sizes=None):
             continue
         r = dict(by_claim.loc[u["claim"]], claim=u["claim"])
         kind, why = outcome(u, r, refused, claims, profile_sizes)
+        unit = ((claims or {}).get(u["claim"]) or {}).get("unit", "")
         out.append(dict(claim=u["claim"], notebook=u.get("notebook") or r.get("notebook"), claimed=r.get("claimed"),
-                        yours=_interval(u), yours_verdict=signed.verdict_text(u), reference=_interval(r),
+                        yours=_interval(u, unit), yours_verdict=signed.verdict_text(u), reference=_interval(r, unit),
                         reference_verdict=signed.verdict_text(r), outcome=kind, why=why,
                         device=u.get("device"), profile=u.get("profile")))
     return pd.DataFrame(out, columns=["claim", "notebook", "claimed", "yours", "yours_verdict", "reference",
@@ -156,13 +159,13 @@ def sentence(table, prov=None):
     when = f" on {p['date']}" if p.get("date") else ""
     if set(table["profile"].astype(str)) == {PIPELINE}:
         return (f"Your run ({dev}, profile smoke{when}) checks the pipeline and decides nothing: its {len(table)} "
-                "verdicts come from sizes far below the papers' and are not findings. The findings above are the "
+                "verdicts come from sizes far below the papers' and are not findings; the findings on this page are the "
                 "reference's.")
     n = table["outcome"].value_counts()
     parts = [f"{int(n[k])} {k}" for k in OUTCOMES if n.get(k)]
     return (f"Your run ({dev}, profile {prof}{when}) measured {len(table)} claims: " + ", ".join(parts)
-            + ". The findings above stay the reference's; a different verdict at a deciding profile is a finding "
-              "about your hardware.")
+            + ". The findings on this page stay the reference's; a different verdict at a deciding profile is a "
+              "finding about your hardware.")
 
 
 def refused_sizes(records):
@@ -193,5 +196,7 @@ def _version(key, value):
 def versions(user_prov, ref_prov):
     """[(what, yours, reference's)] for each of GPU, CUDA, CuPy and memory that differs from the reference's."""
     u, r = user_prov or {}, ref_prov or {}
+    if not u:                       # nothing recorded of the user's machine: nothing to set beside the reference's
+        return []
     return [(label, _version(k, u.get(k)), _version(k, r.get(k))) for k, label in VERSION_KEYS
             if _version(k, u.get(k)) != _version(k, r.get(k))]

@@ -135,7 +135,8 @@ def write_index(results):
     findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES, ref)
     paper = findings_paper.write(REPORTS, ref)
     table, prov, versions, refused = your_run.gather(REPORTS, ref)
-    banner = your_run.banner_html(table, prov, gpu_device.gpu_status())
+    banner = (your_run.reference_line(your_run.provenance(compare.reference_table().parent))
+              + your_run.banner_html(table, prov, gpu_device.gpu_status()))
     yours = your_run.section_html(table, prov, versions, refused)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}

@@ -55,6 +55,13 @@ def gather(reports, ref):
     return table, prov, compare.versions(prov, provenance(compare.reference_table().parent)), refused
 
 
+def reference_line(ref_prov):
+    """What the findings are: the reference verdicts, the card and the batch they were measured on."""
+    return (f'<p class="reference">The findings on this page are the study\'s reference verdicts: the recorded runs on '
+            f'{html.escape(str((ref_prov or {}).get("gpu") or "the reference GPU"))} (batch '
+            f'{html.escape(compare.REFERENCE_BATCH)} and each study\'s own batch).</p>')
+
+
 def banner_html(table, prov, gpu=None):
     """The first screen's line on the user's run; ``gpu``: (available, why) of this machine."""
     if table is None or not len(table):
@@ -75,8 +82,12 @@ def section_html(table, prov, versions, refused):
     from ..method import claims as claims_mod
     C = claims_mod.load()
     p = prov or {}
-    machine = (f"{html.escape(str(p.get('gpu') or 'no GPU recorded'))}, profile {html.escape(str(p.get('profile') or '-'))}, "
-               f"{html.escape(str(p.get('timestamp') or '-')[:16].replace('T', ' '))} UTC, CuPy {html.escape(str(p.get('cupy') or '-'))}")
+    device = p.get("gpu") or ", ".join(dict.fromkeys(table["device"].dropna().astype(str))) or "no GPU recorded"
+    profile = p.get("profile") or ", ".join(dict.fromkeys(table["profile"].dropna().astype(str))) or "-"
+    machine = (f"Your machine: {html.escape(str(device))}, profile {html.escape(str(profile))}, measured "
+               f"{html.escape(str(p.get('timestamp') or 'at a time not recorded')[:16].replace('T', ' '))}"
+               + (f" UTC, CUDA runtime {html.escape(compare._version('cuda_runtime_version', p.get('cuda_runtime_version')))}, "
+                  f"CuPy {html.escape(str(p.get('cupy') or 'not recorded'))}" if p else ""))
     diff = "".join(f"<li>{html.escape(w)}: yours {html.escape(a)}, the reference's {html.escape(b)}</li>" for w, a, b in versions)
     lacks = ""
     if refused is not None and len(refused):
@@ -91,12 +102,13 @@ def section_html(table, prov, versions, refused):
                     f'<td>{html.escape(str(r["reference"]))}<br><small>{html.escape(r["reference_verdict"])}</small></td>'
                     f'<td>{html.escape(str(r["yours"]))}<br><small>{html.escape(r["yours_verdict"])}</small></td>'
                     f'<td class="{cls}"><b>{html.escape(r["outcome"])}</b><br><small>{html.escape(r["why"])}</small></td></tr>')
+    smoke = set(table["profile"].astype(str)) == {compare.PIPELINE}
     return f"""<h2 id="your-run">Your run beside the reference</h2>
-<p>{machine}.</p>{'<ul class="versions">' + diff + '</ul>' if diff else ''}{lacks}
+<p>{machine}.</p>{'<p>Not as the reference:</p><ul class="versions">' + diff + '</ul>' if diff else ''}{lacks}
 <p>{html.escape(compare.sentence(table, dict(date=str(p.get('timestamp') or '')[:10])))}</p>
-<table id="compare"><tr><th>the paper claims</th><th>paper</th><th>reference [95% CI]<br><small>verdict</small></th>
+{f'<details><summary>The {len(table)} claims it measured, none decided</summary>' if smoke else ''}<table id="compare"><tr><th>the paper claims</th><th>paper</th><th>reference [95% CI]<br><small>verdict</small></th>
 <th>yours [95% CI]<br><small>verdict</small></th><th>outcome<br><small>why</small></th></tr>
-{''.join(rows)}</table>"""
+{''.join(rows)}</table>{'</details>' if smoke else ''}"""
 
 
 CSS = (".your-run{border-left:4px solid #0969da;padding:.3em .8em;background:#f6f8fa}"
