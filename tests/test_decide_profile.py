@@ -44,3 +44,10 @@ def test_a_run_past_its_estimate_says_so():
     assert timing.before("decide").startswith(f"estimate: about {secs / 60:.0f} min")
     assert timing.after(secs * 1.3, "decide").startswith("PAST THE ESTIMATE") and "30% over" in timing.after(secs * 1.3, "decide")
     assert "within the predicted" in timing.after(secs * 0.9, "decide")
+
+
+def test_lease_k_runs_its_main_process_and_its_share_of_the_satellites():
+    assert profiles.processes_of_lease("decide", 1) == [0, 3, 4, 5, 6]
+    assert profiles.processes_of_lease("paper", 5) == [4, 21, 22, 23, 24]      # the recorded runs' layout
+    with pytest.raises(ValueError, match="leases 1..3"):
+        profiles.processes_of_lease("decide", 4)

@@ -331,8 +331,17 @@ def main(argv=None):
     p.add_argument("--processes", default=None,
                    help="which independent processes of the campaign to run now, e.g. 0 or 1,2 (default: all)")
     p.add_argument("--batch", default=None, help="batch id (default: now); a split campaign names the same one")
+    p.add_argument("--lease", type=int, default=None,
+                   help="measure only machine lease K (1..the profile's processes) of the campaign: its main process "
+                        "and its share of the satellites; reboot between leases, one --batch (docs/your-gpu.md)")
     a = p.parse_args(argv)
     procs = [int(x) for x in a.processes.split(",")] if a.processes else None
+    if a.lease is not None:
+        from ..seeds.kemp.profiles import processes_of_lease
+        try:
+            procs = processes_of_lease(a.profile, a.lease)
+        except ValueError as e:
+            p.error(str(e))
     return run(a.profile, a.only, a.source, not a.no_progress, a.stage, procs, a.batch)
 
 

@@ -96,6 +96,14 @@ def lease_processes(P, lease, leases):
     return [lease] + sats[lease * per:(lease + 1) * per]
 
 
+def processes_of_lease(name, lease):
+    """The processes lease ``lease`` (1..the profile's main processes) runs, one main process per lease."""
+    P = profile(name)
+    if not 1 <= lease <= P["processes"]:
+        raise ValueError(f"lease {lease}: profile {name} has leases 1..{P['processes']}")
+    return lease_processes(P, lease - 1, P["processes"])
+
+
 def profile(name):
     if name not in PROFILES:
         raise ValueError(f"unknown profile {name!r}; one of {sorted(PROFILES)}")
