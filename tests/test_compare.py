@@ -165,3 +165,11 @@ def test_the_index_names_the_users_machine_its_versions_and_the_sizes_its_memory
     assert "CUDA runtime: yours 12.8, the reference's 13.2" in text and "CuPy: yours 13.6.0, the reference's 14.2.0" in text
     assert "Sizes this GPU's memory refused" in text and "katz_kider at n = 16384" in text
     assert "n = 16384 does not fit this GPU's memory" in text
+
+
+def test_a_row_is_measured_here_only_where_it_names_other_runs_than_the_reference():
+    assert CM.runs_named("data/results/20261123-021527-nthu-single .. 20261125-154708-nthu-single (6 runs)") == {
+        "20261123-021527-nthu-single", "20261125-154708-nthu-single"}
+    assert CM._same_run("/elsewhere/data/results/20261124-235000-paper-campaign",
+                        "data/results/20261124-235000-paper-campaign")
+    assert CM._same_run("-", "-") and not CM._same_run(MINE, "data/results/20261124-235000-paper-campaign")

@@ -41,8 +41,18 @@ def reference_rows(root=None):
     return pd.read_csv(f) if f.exists() else None
 
 
+RUN = re.compile(r"\d{8}-\d{6}-[\w.-]+?(?=\s|$|,|\))|[\w.-]+\.csv")
+
+
+def runs_named(results):
+    """The run folders (and record files) a ``results`` cell names, however it is worded ('data/results/A',
+    'data/results/A .. B (6 runs)', 'x.csv, y.csv'); {the cell} where it names none ('-')."""
+    found = set(RUN.findall(str(results)))
+    return found or {str(results).strip()}
+
+
 def _same_run(a, b):
-    return Path(str(a)).name == Path(str(b)).name
+    return runs_named(a) == runs_named(b)
 
 
 def measured_here(user, ref):

@@ -2,7 +2,8 @@
 claim (forest) with the claims it cannot draw listed beside it, and one row per claim: the claim in
 words, the paper's number, ours with its 95% interval (end-to-end and kernel-only where both exist),
 the verdict with what it rests on (the rows' ``basis`` column; '-' where the rows have none) and one
-line of why.  Everything comes from the verdict rows of the batch (reports/verdicts.csv)."""
+line of why.  The runner passes the reference verdict rows (compare.py); without them, the render's own
+(reports/verdicts.csv)."""
 from __future__ import annotations
 
 import html

@@ -126,7 +126,7 @@ def write_index(results):
                 cells = f'<td class="notebook"{span}>{link}{when}</td>{cells}{source}<td class="status"{span}>{status}</td>'
             rows.append(f'<tr class="claim-row" data-notebook="{html.escape(r["name"])}">{cells}</tr>\n')
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
-                     (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
+                     (("This render's summary of every claim", "07_summary.html"), ("its verdicts as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
     from . import compare, findings_index, findings_paper, your_run
