@@ -105,14 +105,14 @@ def test_other_versions_than_the_references_are_listed():
     assert CM.versions(ref, ref) == []
 
 
-def _render(tmp_path, monkeypatch, user):
+def _render(tmp_path, monkeypatch, user, results=()):
     from apsp_kernels.study.report import runner
     (tmp_path / "verdicts").mkdir()
     for nb, rows in user.groupby("notebook"):
         rows.drop(columns=["notebook"]).to_csv(tmp_path / "verdicts" / f"{nb}.csv", index=False)
     user.to_csv(tmp_path / "verdicts.csv", index=False)        # notebook 07's table of the user's own verdicts
     monkeypatch.setattr(runner, "REPORTS", tmp_path)
-    runner.write_index([])
+    runner.write_index(list(results))
     return (tmp_path / "index.html").read_text(), (tmp_path / "findings.html").read_text()
 
 
@@ -120,7 +120,12 @@ def test_the_index_of_a_smoke_run_keeps_the_reference_findings_and_calls_the_run
     smoke = REF.drop(columns=["ours"]).rename(columns={"ours_value": "ours"}).assign(
         results="data/results/20990101-000000-smoke-campaign", profile="smoke", device="NVIDIA H100 80GB HBM3",
         verdict="not reproduced")
-    index, paper = _render(tmp_path, monkeypatch, smoke)
+    index, paper = _render(tmp_path, monkeypatch, smoke,
+                           [dict(name="02_katz_kider", title="02", status="ok", profile="smoke")])
+    from apsp_kernels.study.report import runner
+    assert runner._smoke("02_katz_kider") and runner._smoke("07_summary")
+    reports_table = index.split('id="reports"')[1]
+    assert "not reproduced (smoke: decides nothing)" in reports_table
     first = FI.visible_text(FI.first_screen(index))
     assert "checks the pipeline and decides nothing" in first
     from apsp_kernels.study.report import findings_text as FT

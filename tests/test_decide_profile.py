@@ -51,3 +51,13 @@ def test_lease_k_runs_its_main_process_and_its_share_of_the_satellites():
     assert profiles.processes_of_lease("paper", 5) == [4, 21, 22, 23, 24]      # the recorded runs' layout
     with pytest.raises(ValueError, match="leases 1..3"):
         profiles.processes_of_lease("decide", 4)
+
+
+def test_each_process_done_says_how_far_and_how_long_is_left():
+    runs = [compare.reference_table().parent]
+    lease = profiles.processes_of_lease("decide", 1)
+    left, _ = timing.estimate("decide", lease[1:], runs)
+    line = timing.progress("decide", lease, 0, 60, runs)
+    assert line == f"1 of 5 processes done (20%), about {left / 60:.0f} min left by the estimate"
+    assert "behind it" in timing.progress("decide", lease, 0, 3600, runs)
+    assert timing.progress("smoke", [0, 1], 0, 5) == "1 of 2 processes done (50%)"

@@ -54,10 +54,23 @@ def render_html(executed, out_html):
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
     style = "font-family:sans-serif;margin:1em 2em"
     back = f'<p style="{style}"><a href="index.html">&larr; all reports</a></p>'
+    if _smoke(Path(executed).stem):
+        back += (f'<p style="{style};color:#9a6700;font-weight:bold">A smoke run: it checks the pipeline and decides '
+                 "nothing; its verdicts below are not findings. The findings are the reference's, on the index.</p>")
     link = f'<p style="{style}">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
     body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + back, body, count=1)
     body = body.replace("</body>", link + back + "</body>", 1)
     out_html.write_text(body, encoding="utf-8")
+
+
+def _smoke(name):
+    """Whether a report's verdicts were measured now under the smoke profile (its verdict table says so)."""
+    f = REPORTS / "verdicts.csv" if name.endswith("_summary") else REPORTS / "verdicts" / f"{name}.csv"
+    if not f.exists():
+        return False
+    import pandas as pd
+    prof = pd.read_csv(f, usecols=lambda c: c == "profile")
+    return "profile" in prof and len(prof) > 0 and (prof["profile"].astype(str) == "smoke").any()
 
 
 CLOCK_KEYS = ("start_time", "end_time", "duration")
@@ -109,6 +122,9 @@ def write_index(results):
         from . import signed
         pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
                  else [("-", "-")])
+        if verdicts is not None and "profile" in verdicts:      # a smoke verdict is never shown bare
+            pairs = [(c, f"{v} (smoke: decides nothing)" if str(p) == "smoke" else v)
+                     for (c, v), p in zip(pairs, verdicts["profile"])]
         own = _row_sources(verdicts, _source(r["name"]))   # claims of one notebook on different runs: each row says its own
         span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else

@@ -87,3 +87,17 @@ def after(elapsed, name, only=None, runs=None):
         return (f"PAST THE ESTIMATE: measured in {elapsed / 60:.1f} min, {100 * (elapsed / secs - 1):.0f}% over the "
                 f"predicted {secs / 60:.1f} min (a slower GPU or host than the recorded H100's, or a busy machine)")
     return f"measured in {elapsed / 60:.1f} min, within the predicted {secs / 60:.1f} min"
+
+
+def progress(name, idx, done, elapsed, runs=None):
+    """'2 of 5 processes done (40%), about 12 min left by the estimate': the line after each process; ``done``: the
+    process just finished, ``idx``: every process of this run, in order."""
+    idx = list(idx)
+    k = idx.index(done) + 1
+    secs, _ = estimate(name, idx, runs)
+    left, _ = estimate(name, idx[k:], runs) if k < len(idx) else (0.0, "")
+    bar = f"{k} of {len(idx)} processes done ({100 * k // len(idx)}%)"
+    if secs is None:
+        return bar
+    late = f", {elapsed / 60 - (secs - left) / 60:.0f} min behind it" if elapsed > 1.25 * (secs - left) else ""
+    return bar + f", about {left / 60:.0f} min left by the estimate{late}"
