@@ -63,7 +63,7 @@ def test_different_verdict_says_which_way_smaller():
 
 def test_one_lease_is_not_decidable_and_says_what_would_decide():
     r = _one(CM.compare(_mine("kk_vs_fw", leases=1.0), REF), "kk_vs_fw")
-    assert r["outcome"] == CM.UNDECIDABLE and ">= 3 independent leases" in r["why"]
+    assert r["outcome"] == CM.UNDECIDABLE and ">= 3 independent leases decide it: ./run_all.sh --profile decide --lease 1..3" in r["why"]
 
 
 def test_a_profile_short_of_the_papers_sizes_is_not_decidable():
@@ -147,6 +147,7 @@ def test_a_decide_run_is_compared_claim_by_claim(tmp_path, monkeypatch):
     index, _ = _render(tmp_path, monkeypatch, u)
     text = FI.visible_text(index.split('id="your-run"')[1])
     assert "1 same verdict, 1 different verdict" in text
+    assert f"The other {len(REF) - 2} claims were not measured here" in text
     assert "reference reproduced, yours differs: larger than claimed" in text
 
 

@@ -125,17 +125,19 @@ def outcome(u, r, refused=None, claims=None, profile_sizes=None):
         lack = sorted(want - got)
         return UNDECIDABLE, (f"the reference is judged at n = {', '.join(map(str, lack))}, which this profile "
                              f"did not measure; the paper's sizes decide it: {DECIDE_HINT}")
-    need = min(LEASES, int(num(r.get("leases")) or LEASES))
+    theirs_leases = num(r.get("leases"))       # a reference resting on fewer (a computed claim: 0) asks no more
+    need = LEASES if theirs_leases is None else min(LEASES, int(theirs_leases))
     have = num(u.get("leases"))
     if have is not None and have < need:
         return UNDECIDABLE, (f"its interval rests on {int(have)} machine lease{'s' if have != 1 else ''}; "
-                             f">= {need} independent leases (a reboot between processes, one --batch) decide it")
+                             f">= {need} independent leases decide it: ./run_all.sh --profile decide --lease 1..3, "
+                             "one boot each, one --batch (docs/your-gpu.md)")
     yours, theirs = signed.verdict_text(u), signed.verdict_text(r)
     if yours == theirs:
         return SAME, f"both {theirs}"
     way = ""
     a, b = ours_of(u), ours_of(r)
-    if a is not None and b is not None and b != 0 and a != b:
+    if a is not None and b is not None and a * b > 0 and a != b:       # a ratio of magnitudes of one sign
         way = f"; your number is {fmt(a / b if abs(a) > abs(b) else b / a)}x {'larger' if abs(a) > abs(b) else 'smaller'}"
     return DIFFERENT, f"reference {theirs}, yours {yours}{way}"
 

@@ -153,7 +153,7 @@ def write_index(results):
     table, prov, versions, refused = your_run.gather(REPORTS, ref)
     banner = (your_run.reference_line(your_run.provenance(compare.reference_table().parent))
               + your_run.banner_html(table, prov, gpu_device.gpu_status()))
-    yours = your_run.section_html(table, prov, versions, refused)
+    yours = your_run.section_html(table, prov, versions, refused, len(ref) if ref is not None else None)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
 table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}{your_run.CSS}</style></head><body>

@@ -74,7 +74,7 @@ def banner_html(table, prov, gpu=None):
     return f'<p class="{cls}"><b>Your run is a comparison, not the findings.</b> {said} <a href="#your-run">Claim by claim</a>.</p>'
 
 
-def section_html(table, prov, versions, refused):
+def section_html(table, prov, versions, refused, total=None):
     """The comparison section (below the findings): the user's machine, then one row per claim."""
     if table is None or not len(table):
         return ""
@@ -103,9 +103,13 @@ def section_html(table, prov, versions, refused):
                     f'<td>{html.escape(str(r["yours"]))}<br><small>{html.escape(r["yours_verdict"])}</small></td>'
                     f'<td class="{cls}"><b>{html.escape(r["outcome"])}</b><br><small>{html.escape(r["why"])}</small></td></tr>')
     smoke = set(table["profile"].astype(str)) == {compare.PIPELINE}
+    left = (total or 0) - len(table)
+    rest = (f" The other {left} claims were not measured here: their reports re-rendered the recorded batches "
+            "(notebooks 08-10 measure with <code>python -m apsp_kernels.study measure &lt;study&gt;</code>)."
+            if left > 0 else "")
     return f"""<h2 id="your-run">Your run beside the reference</h2>
 <p>{machine}.</p>{'<p>Not as the reference:</p><ul class="versions">' + diff + '</ul>' if diff else ''}{lacks}
-<p>{html.escape(compare.sentence(table, dict(date=str(p.get('timestamp') or '')[:10])))}</p>
+<p>{html.escape(compare.sentence(table, dict(date=str(p.get('timestamp') or '')[:10])))}{rest}</p>
 {f'<details><summary>The {len(table)} claims it measured, none decided</summary>' if smoke else ''}<table id="compare"><tr><th>the paper claims</th><th>paper</th><th>reference [95% CI]<br><small>verdict</small></th>
 <th>yours [95% CI]<br><small>verdict</small></th><th>outcome<br><small>why</small></th></tr>
 {''.join(rows)}</table>{'</details>' if smoke else ''}"""
