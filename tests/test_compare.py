@@ -123,7 +123,8 @@ def test_the_index_of_a_smoke_run_keeps_the_reference_findings_and_calls_the_run
     index, paper = _render(tmp_path, monkeypatch, smoke,
                            [dict(name="02_katz_kider", title="02", status="ok", profile="smoke")])
     from apsp_kernels.study.report import runner
-    assert runner._smoke("02_katz_kider") and runner._smoke("07_summary")
+    from apsp_kernels.study.report import your_run
+    assert your_run.is_smoke(tmp_path, "02_katz_kider") and your_run.is_smoke(tmp_path, "07_summary")
     reports_table = index.split('id="reports"')[1]
     assert "not reproduced (smoke: decides nothing)" in reports_table
     first = FI.visible_text(FI.first_screen(index))

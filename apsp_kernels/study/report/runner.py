@@ -54,23 +54,14 @@ def render_html(executed, out_html):
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
     style = "font-family:sans-serif;margin:1em 2em"
     back = f'<p style="{style}"><a href="index.html">&larr; all reports</a></p>'
-    if _smoke(Path(executed).stem):
+    from .your_run import is_smoke
+    if is_smoke(REPORTS, Path(executed).stem):
         back += (f'<p style="{style};color:#9a6700;font-weight:bold">A smoke run: it checks the pipeline and decides '
                  "nothing; its verdicts below are not findings. The findings are the reference's, on the index.</p>")
     link = f'<p style="{style}">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
     body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + back, body, count=1)
     body = body.replace("</body>", link + back + "</body>", 1)
     out_html.write_text(body, encoding="utf-8")
-
-
-def _smoke(name):
-    """Whether a report's verdicts were measured now under the smoke profile (its verdict table says so)."""
-    f = REPORTS / "verdicts.csv" if name.endswith("_summary") else REPORTS / "verdicts" / f"{name}.csv"
-    if not f.exists():
-        return False
-    import pandas as pd
-    prof = pd.read_csv(f, usecols=lambda c: c == "profile")
-    return "profile" in prof and len(prof) > 0 and (prof["profile"].astype(str) == "smoke").any()
 
 
 CLOCK_KEYS = ("start_time", "end_time", "duration")
@@ -146,14 +137,10 @@ def write_index(results):
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
     from . import compare, findings_index, findings_paper, your_run
-    from ... import gpu_device
     ref = compare.reference_rows()          # the findings are the reference's, whatever this render measured
     findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES, ref)
     paper = findings_paper.write(REPORTS, ref)
-    table, prov, versions, refused = your_run.gather(REPORTS, ref)
-    banner = (your_run.reference_line(your_run.provenance(compare.reference_table().parent))
-              + your_run.banner_html(table, prov, gpu_device.gpu_status()))
-    yours = your_run.section_html(table, prov, versions, refused, len(ref) if ref is not None else None)
+    banner, yours = your_run.parts(REPORTS, ref)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
 table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}{your_run.CSS}</style></head><body>

@@ -115,5 +115,22 @@ def section_html(table, prov, versions, refused, total=None):
 {''.join(rows)}</table>{'</details>' if smoke else ''}"""
 
 
+def parts(reports, ref):
+    """(the first screen's lines, the comparison section) of the index for this render."""
+    from ... import gpu_device
+    table, prov, versions, refused = gather(reports, ref)
+    banner = reference_line(provenance(compare.reference_table().parent)) + banner_html(table, prov, gpu_device.gpu_status())
+    return banner, section_html(table, prov, versions, refused, len(ref) if ref is not None else None)
+
+
+def is_smoke(reports, name):
+    """Whether a report's verdicts were measured under the smoke profile (its verdict table says so)."""
+    f = Path(reports) / "verdicts.csv" if name.endswith("_summary") else Path(reports) / "verdicts" / f"{name}.csv"
+    if not f.exists():
+        return False
+    prof = pd.read_csv(f, usecols=lambda c: c == "profile")
+    return "profile" in prof and (prof["profile"].astype(str) == compare.PIPELINE).any()
+
+
 CSS = (".your-run{border-left:4px solid #0969da;padding:.3em .8em;background:#f6f8fa}"
        ".your-run.smoke{border-color:#9a6700}.c-same{color:#1a7f37}.c-different{color:#cf222e}.c-undecided{color:#57606a}")
