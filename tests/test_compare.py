@@ -1,10 +1,7 @@
 """A user's run beside the reference: each outcome (same verdict, different verdict either way, not decidable at
 this profile, a smoke run, a size the GPU's memory refused) on fixture tables made from the recorded reference
 rows; the index built into a temporary folder keeps the reference's findings on its first screen."""
-import shutil
-
 import pandas as pd
-import pytest
 
 from apsp_kernels.study.report import compare as CM
 from apsp_kernels.study.report import findings_index as FI
@@ -122,7 +119,6 @@ def test_the_index_of_a_smoke_run_keeps_the_reference_findings_and_calls_the_run
         verdict="not reproduced")
     index, paper = _render(tmp_path, monkeypatch, smoke,
                            [dict(name="02_katz_kider", title="02", status="ok", profile="smoke")])
-    from apsp_kernels.study.report import runner
     from apsp_kernels.study.report import your_run
     assert your_run.is_smoke(tmp_path, "02_katz_kider") and your_run.is_smoke(tmp_path, "07_summary")
     reports_table = index.split('id="reports"')[1]
@@ -130,7 +126,6 @@ def test_the_index_of_a_smoke_run_keeps_the_reference_findings_and_calls_the_run
     first = FI.visible_text(FI.first_screen(index))
     assert "checks the pipeline and decides nothing" in first
     from apsp_kernels.study.report import findings_text as FT
-    from apsp_kernels.study.method import claims as claims_mod
     tally = FT.verdict_counts(REF)
     assert tally in first and tally in FI.visible_text(paper)
     assert "Your run beside the reference" in index and index.count("<tr data-claim=") == len(REF)
