@@ -2,7 +2,8 @@
 claim (forest) with the claims it cannot draw listed beside it, and one row per claim: the claim in
 words, the paper's number, ours with its 95% interval (end-to-end and kernel-only where both exist),
 the verdict with what it rests on (the rows' ``basis`` column; '-' where the rows have none) and one
-line of why.  Everything comes from the verdict rows of the batch (reports/verdicts.csv)."""
+line of why.  The runner passes the reference verdict rows (compare.py); without them, the render's own
+(reports/verdicts.csv)."""
 from __future__ import annotations
 
 import html
@@ -119,9 +120,10 @@ def table_html(v, claims, verdict_classes):
             "</small></th><th>why</th></tr>\n" + "".join(body) + "</table>")
 
 
-def findings_html(reports, verdict_classes):
-    """The findings block of the index ('' where no verdict rows exist); writes reports/forest.png."""
-    v = rows(reports)
+def findings_html(reports, verdict_classes, v=None):
+    """The findings block of the index ('' where no verdict rows exist); writes reports/forest.png.  ``v``: the
+    verdict rows to show (the reference's), else this render's."""
+    v = v if v is not None else rows(reports)
     if v is None:
         return '<p class="failed">No verdict rows in this batch: no findings to show (see the reports below).</p>'
     claims = claims_mod.load()

@@ -98,7 +98,7 @@ def _best_cpu(v, claims):
             + "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(str(b))}</td></tr>" for a, b in rows) + "</table>")
 
 
-def page(v, claims=None, forest_src=None):
+def page(v, claims=None, forest_src=None, source="the verdict rows of this render (verdicts.csv)"):
     """The whole findings paper as HTML, from the verdict rows ``v``; ``forest_src``: the forest plot's
     image source (a data: URI in the written page, which then stands alone), else the index's PNG; False: no plot
     (no claim with a number)."""
@@ -117,14 +117,17 @@ def page(v, claims=None, forest_src=None):
 {''.join(_seed_section(v, claims, s) for s in seeds)}
 {_best_cpu(v, claims)}
 <h2>Limitations</h2><ul>{limits}</ul>
-<p><small>Generated from the verdict rows of this batch (verdicts.csv) by apsp_kernels/study/report/findings_paper.py.</small></p>
+<p><small>Generated from {html.escape(source)} by apsp_kernels/study/report/findings_paper.py; a run measured on
+another machine is compared with these verdicts on the index, never shown here.</small></p>
 </body></html>
 """
 
 
-def write(reports):
-    """reports/findings.html from the batch's verdict rows; returns its path or None (no rows)."""
-    v = FI.rows(reports)
+def write(reports, v=None):
+    """reports/findings.html from the verdict rows ``v`` (the reference's), else this render's; returns its path or
+    None (no rows)."""
+    given = v is not None
+    v = v if given else FI.rows(reports)
     if v is None:
         return None
     if "where" not in v:
@@ -135,7 +138,10 @@ def write(reports):
     src = ("data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()    # the paper stands alone
            if png.exists() else False)                                                   # nothing with a number
     out = reports / "findings.html"
-    out.write_text(page(v, forest_src=src), encoding="utf-8")
+    from . import compare
+    said = (f"the recorded reference verdict table ({compare.REFERENCE_BATCH}/verdicts.csv)" if given
+            else "the verdict rows of this render (verdicts.csv)")
+    out.write_text(page(v, forest_src=src, source=said), encoding="utf-8")
     return out
 
 

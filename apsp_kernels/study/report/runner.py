@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 
 from ...paths import REPORTS, ROOT
-from ..seeds.kemp.profiles import DEFAULT as DEFAULT_PROFILE
+from ..seeds.kemp.profiles import DEFAULT as DEFAULT_PROFILE, PROFILES
 from .. import words
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -54,6 +54,10 @@ def render_html(executed, out_html):
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
     style = "font-family:sans-serif;margin:1em 2em"
     back = f'<p style="{style}"><a href="index.html">&larr; all reports</a></p>'
+    from .your_run import is_smoke
+    if is_smoke(REPORTS, Path(executed).stem):
+        back += (f'<p style="{style};color:#9a6700;font-weight:bold">A smoke run: it checks the pipeline and decides '
+                 "nothing; its verdicts below are not findings. The findings are the reference's, on the index.</p>")
     link = f'<p style="{style}">Code: <a href="executed/{executed.name}">{executed.name}</a> (executed notebook)</p>'
     body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + back, body, count=1)
     body = body.replace("</body>", link + back + "</body>", 1)
@@ -109,6 +113,9 @@ def write_index(results):
         from ..show import signed
         pairs = (list(zip(verdicts["claim"], signed.shown(verdicts))) if verdicts is not None and len(verdicts)
                  else [("-", "-")])
+        if verdicts is not None and "profile" in verdicts:      # a smoke verdict is never shown bare
+            pairs = [(c, f"{v} (smoke: decides nothing)" if str(p) == "smoke" else v)
+                     for (c, v), p in zip(pairs, verdicts["profile"])]
         own = _row_sources(verdicts, _source(r["name"]))   # claims of one notebook on different runs: each row says its own
         span = f' rowspan="{len(pairs)}"' if len(pairs) > 1 else ""
         status = ("ok" if r["status"] == "ok" else
@@ -126,18 +133,22 @@ def write_index(results):
                 cells = f'<td class="notebook"{span}>{link}{when}</td>{cells}{source}<td class="status"{span}>{status}</td>'
             rows.append(f'<tr class="claim-row" data-notebook="{html.escape(r["name"])}">{cells}</tr>\n')
     extra = " ".join(f'{what}: <a href="{f}">{f}</a>.' for what, f in
-                     (("All claims in one table", "07_summary.html"), ("Every verdict as CSV", "verdicts.csv"))
+                     (("This render's summary of every claim", "07_summary.html"), ("its verdicts as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
-    from . import findings_index, findings_paper
-    findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES)
-    paper = findings_paper.write(REPORTS)
+    from . import compare, findings_index, findings_paper, your_run
+    ref = compare.reference_rows()          # the findings are the reference's, whatever this render measured
+    findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES, ref)
+    paper = findings_paper.write(REPORTS, ref)
+    banner, yours = your_run.parts(REPORTS, ref)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
 <style>body{{font-family:sans-serif;margin:1em 2em}}h1{{font-size:1.5em;margin:.2em 0 .5em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}}
-table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}</style></head><body>
+table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{color:#b00;font-weight:bold}}{colours}{findings_index.CSS}{your_run.CSS}</style></head><body>
 <h1>apsp-repro: what five CUDA APSP papers claim, and what we find</h1>
+{banner}
 {'<p>The findings as a short paper, with the method and the limitations: <a href="findings.html">findings.html</a>.</p>' if paper else ''}
 {findings}
+{yours}
 <p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
 <details id="runs"><summary>Which runs the numbers come from ({_provenance_label(results)}), per report</summary>
 <p>Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).</p>
@@ -313,7 +324,7 @@ def run(profile=DEFAULT_PROFILE, only=None, source="measure", progress=True, sta
 
 def main(argv=None):
     p = argparse.ArgumentParser(description="Execute the claim notebooks and render the reports.")
-    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=["smoke", "quick", "paper", "full"])
+    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES))
     p.add_argument("--only", default=None, help="run only notebooks whose name contains this (comma-separated list)")
     p.add_argument("--source", default="measure", choices=["measure", "recorded"],
                    help="GPU parts: measure now (falls back to recorded without a GPU) or use recorded results")
@@ -323,8 +334,17 @@ def main(argv=None):
     p.add_argument("--processes", default=None,
                    help="which independent processes of the campaign to run now, e.g. 0 or 1,2 (default: all)")
     p.add_argument("--batch", default=None, help="batch id (default: now); a split campaign names the same one")
+    p.add_argument("--lease", type=int, default=None,
+                   help="measure only machine lease K (1..the profile's processes) of the campaign: its main process "
+                        "and its share of the satellites; reboot between leases, one --batch (docs/your-gpu.md)")
     a = p.parse_args(argv)
     procs = [int(x) for x in a.processes.split(",")] if a.processes else None
+    if a.lease is not None:
+        from ..seeds.kemp.profiles import processes_of_lease
+        try:
+            procs = processes_of_lease(a.profile, a.lease)
+        except ValueError as e:
+            p.error(str(e))
     return run(a.profile, a.only, a.source, not a.no_progress, a.stage, procs, a.batch)
 
 

@@ -6,7 +6,7 @@ import argparse
 import time
 
 from .... import gpu_device
-from . import profiles, runs
+from . import profiles, runs, timing
 from .load import campaign_dir
 
 
@@ -18,7 +18,15 @@ def measure(profile, processes=None, batch=None):
         return None
     d = campaign_dir(profile, batch)
     print(f"batch {batch}: campaign -> {d}", flush=True)
-    return runs.run(profiles.profile(profile), d, only=processes)
+    print(timing.before(profile, processes), flush=True)
+    if profile == "decide" and processes is None:
+        print("one machine lease: every process of this campaign runs on this boot, so its intervals rest on one lease "
+              "and decide nothing; for verdicts, measure with --lease 1, 2, 3 on three boots (one --batch), "
+              "docs/your-gpu.md", flush=True)
+    t0 = time.perf_counter()
+    out = runs.run(profiles.profile(profile), d, only=processes)
+    print(timing.after(time.perf_counter() - t0, profile, processes), flush=True)
+    return out
 
 
 def main(argv=None):

@@ -26,6 +26,7 @@ from ....algorithms import registry
 from ....algorithms.reference import reference_checksum     # the one cached reference per graph
 from ....core.verify import fletcher64
 from . import spec as plan
+from . import timing
 from .profiles import all_processes, is_satellite, make_graph, profile, satellite_count
 
 from ....paths import ROOT
@@ -161,6 +162,7 @@ def run(P, out_dir, processes=None, notebooks=plan.NOTEBOOKS, seed=0, only=None)
         out_dir.mkdir(parents=True, exist_ok=True)
         log = open(out_dir / "campaign.log", "a", encoding="utf-8")
     say = (lambda m: print(m, file=log, flush=True)) if log else _log
+    t_all = time.perf_counter()
     try:
         for i in idx:
             t0 = time.perf_counter()
@@ -173,7 +175,8 @@ def run(P, out_dir, processes=None, notebooks=plan.NOTEBOOKS, seed=0, only=None)
             if r.returncode != 0:
                 where = f"; its log: {out_dir / 'campaign.log'}" if log else ""
                 raise RuntimeError(f"campaign process {i} failed (exit {r.returncode}){where}")
-            say(f"campaign {P['name']}: process {i} done in {time.perf_counter() - t0:.0f} s")
+            say(f"campaign {P['name']}: process {i} done in {time.perf_counter() - t0:.0f} s; "
+                + timing.progress(P["name"], idx, i, time.perf_counter() - t_all))
     finally:
         if log:
             log.close()
