@@ -74,7 +74,7 @@ def test_run_all_smoke_renders_every_report(smoke_reports):
                          r"|no device measurement yet: ", row), row[:300]
     # one row per claim, its verdict in the same row: exactly the verdict recorded for that claim
     pairs = re.findall(r'<td class="claim">([^<]*)</td><td class="verdict[^"]*">([^<]*)</td>', index)
-    # (shown with its direction where it is 'differs in magnitude': report.signed)
+    # (shown with its direction where it is 'differs in magnitude': show.signed)
     from apsp_kernels.study.show import signed
     assert {c: v for c, v in pairs if c != "-"} == dict(zip(verdicts["claim"], signed.shown(verdicts)))
     assert not re.search(r"\d\d:\d\d:\d\d", index)                          # no clock on the index

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from ... import paths
-from . import signed
+from ..show import signed
 from .findings_text import fmt, num, ours_of
 
 # The reference batch the findings are read from; its verdicts.csv covers every claim of every study (the other

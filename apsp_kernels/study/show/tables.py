@@ -183,7 +183,7 @@ class Table(Styler):
 
 def show(df, units=None, unit=None, caption=None):
     """The one way a report shows a table (a pandas Styler: the notebook displays it).  A verdict column shows
-    'differs in magnitude' with its direction where the row says it (report.signed; the table itself keeps the
+    'differs in magnitude' with its direction where the row says it (show.signed; the table itself keeps the
     stored word)."""
     df = _signed(df)
     t = frame(df, units, unit)
