@@ -103,6 +103,11 @@ def test_his_difference_and_counts_over_processes(tmp_path):
     assert st.meas.df.groupby(["process", "lease"]).ngroups == 3
     t = H.cycles(st, "cycle_undirected")
     assert t["CPU (ms)"].iloc[0] == pytest.approx(1.1) and t["events (ms)"].iloc[0] == pytest.approx(2.0)
+    # three leases: every time of the tables has its interval over them
+    assert t["leases (count)"].iloc[0] == 3 and t["events lo (ms)"].iloc[0] < 2.0 < t["events hi (ms)"].iloc[0]
+    assert t["CPU lo (ms)"].iloc[0] < 1.1 < t["CPU hi (ms)"].iloc[0]
+    cell = H.cell(*t.loc[0, ["events (ms)", "events lo (ms)", "events hi (ms)"]])
+    assert cell.startswith("2 [") and "lease" not in cell
 
 
 def test_a_batch_of_mixed_code_is_refused(tmp_path):

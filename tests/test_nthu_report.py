@@ -382,3 +382,17 @@ def test_the_device_commands_are_the_device_scripts():
     page = re.sub(r"\s+", " ", (R.paths.ROOT / "docs" / "seeds" / "nthu.md").read_text())
     for cmd in R.DEVICE_COMMANDS:
         assert cmd in text and cmd.split("multi ", 1)[1] in page
+
+
+def test_the_blocking_figure_draws_intervals_over_leases_only():
+    """A setting timed on one lease has its median and no bar; on two, the interval over the leases."""
+    rows = [dict(n=6000, bs=32, launch="dim3", update="branch", status="ok", kernel_ms=t, process=p, lease=l)
+            for t, p, l in ((1.0, "p1", "a"), (1.1, "p1", "a"), (1.2, "p2", "b"), (1.3, "p3", "a"))]
+    rows += [dict(r, bs=16, lease="a") for r in rows]
+    d = pd.DataFrame(rows)
+    v, lo, hi = NF.spread(d[d["bs"] == 32])
+    assert v == pytest.approx((1.175 + 1.2) / 2) and lo < v < hi      # lease a: median of p1 (1.05), p3 (1.3)
+    v, lo, hi = NF.spread(d[d["bs"] == 16])
+    assert v == pytest.approx(1.2) and np.isnan(lo) and np.isnan(hi)
+    fig = NF.blocking(d, sizes=(6000,))
+    assert len(fig.axes[0].lines) >= 2                               # both settings drawn, one without a bar

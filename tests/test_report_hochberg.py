@@ -63,6 +63,7 @@ def test_exact_inverse_proportion_gives_slope_minus_one(tmp_path):
     s, lo, hi, k = H.sm_slope(st)
     assert k == 5 and s == pytest.approx(-1, abs=1e-9)
     assert np.isnan(lo) and np.isnan(hi)                  # one process on one lease: no interval over leases
+    assert H.sm_table(st)["kernel, events [95% CI] (ms)"].str.endswith("(one lease: no interval)").all()
     assert rules.slope_rule(s, lo, hi, k, -1, 1.25)[0] == "inconclusive"
     a, b = H.fixed_part(st)
     assert a == pytest.approx(0, abs=1e-6) and b == pytest.approx(1000)
@@ -83,6 +84,12 @@ def test_his_difference_equals_the_event_time_when_copies_cancel(tmp_path):
     assert H.break_even(st, "cycle_undirected")[0] is None         # end-to-end, the GPU never wins here
     t = H.cycles(st, "cycle_undirected")
     assert list(t["n"]) == [10, 20] and t["CPU (ms)"].iloc[1] == 9.5
+    # one process on one lease: the median alone, no interval over its repeats
+    assert t["events lo (ms)"].isna().all() and t["CPU hi (ms)"].isna().all() and (t["leases (count)"] == 1).all()
+    r = t.iloc[1]
+    assert H.cell(r["CPU (ms)"], r["CPU lo (ms)"], r["CPU hi (ms)"]) == "9.5 (one lease: no interval)"
+    assert H.cell(r["events (ms)"], r["events lo (ms)"], r["events hi (ms)"]) == "4 (one lease: no interval)"
+    assert H.cell(np.nan, np.nan, np.nan) == "-"
 
 
 def test_race_counts_and_the_single_run_sentence(tmp_path):

@@ -4,7 +4,8 @@ The unit of replication is the machine lease (one boot of the device machine: pr
 Processes on one lease share its host, its clocks and its neighbours, so they are not independent draws:
 a lease holding several processes counts once, with the median of its processes (lease-clustered).
 
-* :func:`samples` -- one value per process (the median of its repeats), keyed by (lease, process).
+* :func:`samples` -- one value per process (the median of its repeats), keyed by (lease, process);
+  :func:`samples_by` the same for every point of a table at once.
 * :func:`ratio` -- the ratio of two codes' times.  **Paired** where both codes ran in the same processes:
   the ratio is formed inside each process first (whatever moves both codes of one process together, the
   host's speed, divides out), then one value per lease.  **Unpaired** where no process ran both: each
@@ -70,12 +71,28 @@ NONE = Estimate(np.nan)
 def samples(d, col):
     """One value per process: the median of ``col`` over each process's rows of ``d``, keyed by (lease,
     process)."""
-    d = d.dropna(subset=[col])
+    d = _keyed(d, col)
     if d.empty:
         return pd.Series(dtype=float, index=pd.MultiIndex.from_tuples([], names=list(INDEX)))
-    d = d.assign(lease=d["lease"] if "lease" in d else d["process"] if "process" in d else np.arange(len(d)),
-                 process=d["process"] if "process" in d else np.arange(len(d)))
     return d.groupby(list(INDEX), sort=True)[col].median().astype(float)
+
+
+def samples_by(d, col, by):
+    """:func:`samples` of each point of ``d`` at once: {the point's value of column ``by``: its values per
+    process}, for a table of many points (one grouping, not one per point)."""
+    d = _keyed(d, col)
+    if d.empty:
+        return {}
+    per = d.groupby([by, *INDEX], sort=True)[col].median().astype(float)
+    return {k: s.droplevel(0) for k, s in per.groupby(level=0, sort=True)}
+
+
+def _keyed(d, col):
+    d = d.dropna(subset=[col])
+    if d.empty:
+        return d
+    return d.assign(lease=d["lease"] if "lease" in d else d["process"] if "process" in d else np.arange(len(d)),
+                    process=d["process"] if "process" in d else np.arange(len(d)))
 
 
 def as_samples(x):

@@ -1,7 +1,7 @@
 """The draws beneath the study's one estimator (:mod:`estimate`, which every ratio, slope and interval
 goes through): the uncertain median of one group of positive values drawn from a t-scaled log-normal
-model (:func:`centre_draws`), the central interval of draws, a distribution-free median interval for
-tables of times, and the bracket of a paper's grid of sizes by the sizes timed here.
+model (:func:`centre_draws`), the central interval of draws, and the bracket of a paper's grid of sizes
+by the sizes timed here.
 
 Why a model: a batch has 3-5 independent leases, and with fewer than 6 values no distribution-free
 interval reaches 95% (three values cover the median with 75%), while a bootstrap over three values gives
@@ -14,35 +14,11 @@ from __future__ import annotations
 import bisect
 
 import numpy as np
-from scipy.stats import binom
 
 CONF = 0.95
 N_BOOT = 4000
 RNG_SEED = 20261122        # fixed: the same data give the same intervals (byte-identical reports)
 _MEDIAN_SE = np.sqrt(np.pi / 2)   # standard error of a median / that of a mean (normal samples)
-
-
-def median_ci(x, conf=CONF):
-    """(median, lo, hi, coverage): from 6 values on, the distribution-free interval from order
-    statistics (binomial), the narrowest symmetric one with coverage >= ``conf``; below that,
-    the t-scaled log-normal interval of :func:`centre_draws`, computed in closed form (its
-    nominal coverage is ``conf`` under that model)."""
-    x = np.sort(np.asarray(x, float)[np.isfinite(x)])
-    n = x.size
-    if n == 0:
-        return np.nan, np.nan, np.nan, 0.0
-    med = float(np.median(x))
-    if n < 6:
-        if n < 2 or np.any(x <= 0):
-            return med, np.nan, np.nan, 0.0
-        from scipy.stats import t
-        half = t.ppf((1 + conf) / 2, n - 1) * _MEDIAN_SE * np.log(x).std(ddof=1) / np.sqrt(n)
-        return med, float(med * np.exp(-half)), float(med * np.exp(half)), conf
-    for j in range(n // 2, -1, -1):                        # widen from the centre outwards
-        cov = binom.cdf(n - j - 1, n, 0.5) - binom.cdf(j - 1, n, 0.5)   # P(x_(j) <= m <= x_(n-1-j))
-        if cov >= conf:
-            return med, float(x[j]), float(x[n - 1 - j]), float(cov)
-    return med, float(x[0]), float(x[-1]), float(1 - 2 * 0.5 ** n)
 
 
 def centre_draws(x, rng, n_boot=N_BOOT):

@@ -3,34 +3,37 @@ figures and claims, from a loaded batch (:mod:`.load`).  Every interval is the o
 (method/estimate: over machine leases, paired inside each process)."""
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
 import pandas as pd
 
 from .... import paths
-from ...method import crossings, estimate, stats
+from ...method import crossings, estimate
 from . import load as D
 from .load import CPU, GPU, GRAPHS, NOSYNC, RUNS, TEXT, lists_of, select_rows
-from ...method.text import fmt, interval
+from ...method.text import MISSING, fmt, interval
 
 LOGS = paths.RECORDED / "device-logs"
 
 
 # ------------------------------------------------------------------ Fig. 2.3: his cycles
 def cycles(st, graph):
-    """Per n: his difference (mean, standard error), the event and end-to-end times (median, 95% CI
-    over the repeats), the all-core CPU FW (median, CI), and whether his two times disagree."""
+    """Per n: his difference (mean, standard error), the event and end-to-end times and the all-core CPU
+    FW's (median, 95% interval over the leases: :func:`times`; NaN ends on one lease), and whether his
+    two times disagree."""
     g = select_rows(st.df, "cycles", GPU, graph=graph, status="ok")
-    c = select_rows(st.df, "cycles", CPU, graph=graph, status="ok").set_index("n")
+    evs, ws = (times(st, "cycles", GPU, c, graph=graph) for c in ("event_ms_json", "with_ms_json"))
+    cps = times(st, "cycles", CPU, "with_ms_json", graph=graph)
     rows = []
     for r in g.sort_values("n").to_dict("records"):
-        ev, w = stats.median_ci(lists_of(r, "event_ms_json")), stats.median_ci(lists_of(r, "with_ms_json"))
-        cp = stats.median_ci(lists_of(c.loc[r["n"]], "with_ms_json")) if r["n"] in c.index else (np.nan,) * 4
+        ev, w, cp = (x.get(r["n"], estimate.NONE) for x in (evs, ws, cps))
         rows.append({"n": r["n"], "his difference (ms)": r["difference_ms"], "standard error (ms)": r["difference_se_ms"],
                      "events (ms)": ev[0], "events lo (ms)": ev[1], "events hi (ms)": ev[2],
                      "end-to-end (ms)": w[0], "end-to-end lo (ms)": w[1], "end-to-end hi (ms)": w[2],
                      "CPU (ms)": cp[0], "CPU lo (ms)": cp[1], "CPU hi (ms)": cp[2],
+                     "leases (count)": min(x.leases for x in (ev, w)),
                      "methods disagree": r["methods_disagree"]})
     return pd.DataFrame(rows)
 
@@ -43,9 +46,9 @@ def cycles_at(st, sizes):
         for r in t[t["n"].isin(sizes)].to_dict("records"):
             out.append({"graph": graph, "n": r["n"], "his difference +- 2 s.e. (ms)":
                         f"{fmt(r['his difference (ms)'])} +- {fmt(2 * r['standard error (ms)'])}",
-                        "kernel, events [95% CI] (ms)": interval(r["events (ms)"], r["events lo (ms)"], r["events hi (ms)"], ""),
-                        "end-to-end [95% CI] (ms)": interval(r["end-to-end (ms)"], r["end-to-end lo (ms)"], r["end-to-end hi (ms)"], ""),
-                        "CPU, 16 threads [95% CI] (ms)": interval(r["CPU (ms)"], r["CPU lo (ms)"], r["CPU hi (ms)"], ""),
+                        "kernel, events [95% CI] (ms)": cell(r["events (ms)"], r["events lo (ms)"], r["events hi (ms)"]),
+                        "end-to-end [95% CI] (ms)": cell(r["end-to-end (ms)"], r["end-to-end lo (ms)"], r["end-to-end hi (ms)"]),
+                        "CPU, 16 threads [95% CI] (ms)": cell(r["CPU (ms)"], r["CPU lo (ms)"], r["CPU hi (ms)"]),
                         "CPU / GPU end-to-end (x)": r["CPU (ms)"] / r["end-to-end (ms)"],
                         "his two kernel times disagree": str(r["methods disagree"]).lower() == "true"})
     return pd.DataFrame(out)
@@ -53,30 +56,54 @@ def cycles_at(st, sizes):
 
 def sm_table(st):
     s = select_rows(st.df, "sm_scaling", GPU, status="ok").sort_values("sm_granted")
-    t0 = np.median(lists_of(s.iloc[0], "event_ms_json"))
+    evs, ws = (times(st, "sm_scaling", GPU, c, by="sm_granted") for c in ("event_ms_json", "with_ms_json"))
+    t0 = evs.get(s["sm_granted"].iloc[0], estimate.NONE).value
     rows = []
     for r in s.to_dict("records"):
-        ev, w = stats.median_ci(lists_of(r, "event_ms_json")), stats.median_ci(lists_of(r, "with_ms_json"))
+        ev, w = evs.get(r["sm_granted"], estimate.NONE), ws.get(r["sm_granted"], estimate.NONE)
         rows.append({"SMs granted (count)": r["sm_granted"], "SMs its blocks ran on (count)": r["sm_seen"],
-                     "kernel, events [95% CI] (ms)": interval(*ev[:3], ""), "his difference (ms)": r["difference_ms"],
-                     "end-to-end [95% CI] (ms)": interval(*w[:3], ""),
-                     f"speed-up over {s['sm_granted'].iloc[0]:.0f} SMs, events (x)": t0 / ev[0],
+                     "kernel, events [95% CI] (ms)": cell(*ev), "his difference (ms)": r["difference_ms"],
+                     "end-to-end [95% CI] (ms)": cell(*w),
+                     f"speed-up over {s['sm_granted'].iloc[0]:.0f} SMs, events (x)": t0 / ev.value,
                      "ideal: SMs ratio (x)": r["sm_granted"] / s["sm_granted"].iloc[0]})
     return pd.DataFrame(rows)
+
+
+def cell(v, lo, hi):
+    """A time with its 95% interval, '2.31 [2.2, 2.43]'; on one lease the median alone, saying that it has
+    no interval (one lease says nothing of how a second would differ)."""
+    if v != v:
+        return MISSING
+    return interval(v, lo, hi, "") if lo == lo and hi == hi else f"{fmt(v)} (one lease: no interval)"
+
+
+def times(st, stage, run, col, by="n", **sel):
+    """{the point's ``by``: its time over its leases (estimate.interval of its per-process values, as
+    :func:`per_process` gives them)}, for every point of ``run`` in ``stage`` matching ``sel``."""
+    d = _ok_rows(st, stage, run, **sel)
+    return {k: estimate.interval(s) for k, s in estimate.samples_by(d.assign(_v=_values(d, col)), "_v", by).items()}
+
+
+def _ok_rows(st, stage, run, **sel):
+    raw = st.raw if st.raw is not None else st.df.assign(process=st.run_dir.name, lease=st.run_dir.name)
+    d = select_rows(raw, stage, run, **sel)
+    d = d[d["status"] == "ok"]
+    return d if "lease" in d else d.assign(lease=d["process"])
+
+
+def _values(d, col):
+    """One value per row: ``col`` a function of a row, or a JSON list of repeats (their median)."""
+    if callable(col):
+        return [float(col(r)) for r in d.to_dict("records")]
+    return [float(np.median(v)) if v else np.nan for v in (json.loads(x) if isinstance(x, str) else [] for x in d[col])]
 
 
 def per_process(st, stage, run, col="event_ms_json", **sel):
     """One value per process of a point (the median of its repeats there), keyed by (lease, process)
     (estimate.samples), from every process's rows (:attr:`Study.raw`); ``col``: a JSON list of repeats, or
     a function of a row giving one value."""
-    raw = st.raw if st.raw is not None else st.df.assign(process=st.run_dir.name, lease=st.run_dir.name)
-    d = select_rows(raw, stage, run, **sel)
-    d = d[d["status"] == "ok"]
-    if "lease" not in d:
-        d = d.assign(lease=d["process"])
-    vals = [float(col(r)) if callable(col) else (float(np.median(lists_of(r, col))) if lists_of(r, col) else np.nan)
-            for r in d.to_dict("records")]
-    return estimate.samples(d.assign(_v=vals), "_v")
+    d = _ok_rows(st, stage, run, **sel)
+    return estimate.samples(d.assign(_v=_values(d, col)), "_v")
 
 
 def difference_points(st, graph):
@@ -138,16 +165,16 @@ def exploration_sizes(st, multiple=None):
 
 def explorations(st):
     """Every exploration's kernel time, end-to-end time and his difference at each n, and its
-    kernel time over fw.c as shipped (medians, 95% CI over the repeats)."""
+    kernel time over fw.c as shipped (medians, 95% intervals over the leases; none on one lease)."""
     rows = []
     for r in st.df[st.df["stage"] == "explorations"].sort_values("n").to_dict("records"):
         run, ok = (r["algorithm"], r["variant"]), r["status"] == "ok"
-        ev, w = stats.median_ci(lists_of(r, "event_ms_json")), stats.median_ci(lists_of(r, "with_ms_json"))
+        ev, w = (estimate.interval(per_process(st, "explorations", run, c, n=r["n"])) for c in ("event_ms_json", "with_ms_json"))
         rel = ratio(st, run, GPU, r["n"]) if ok else (np.nan,) * 3
         rows.append({"n": int(r["n"]), "run": RUNS.get(run, "/".join(run)), "status": r["status"],
-                     "kernel, events [95% CI] (ms)": interval(ev[0], ev[1], ev[2], "") if ok else "no time: wrong results",
+                     "kernel, events [95% CI] (ms)": cell(*ev) if ok else "no time: wrong results",
                      "his difference (ms)": r["difference_ms"] if ok else np.nan,
-                     "end-to-end [95% CI] (ms)": interval(w[0], w[1], w[2], "") if ok else "-",
+                     "end-to-end [95% CI] (ms)": cell(*w) if ok else "-",
                      "kernel / fw.c as shipped [95% CI] (x)": interval(*rel, "") if ok else "-",
                      "row stride (count)": r.get("row_stride"), "_rel": rel})
     return pd.DataFrame(rows)

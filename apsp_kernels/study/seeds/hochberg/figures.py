@@ -8,7 +8,6 @@ import numpy as np
 
 from ...show import figures as F
 from . import analysis as H
-from ...method import stats
 
 GRAPH_TITLES = {"cycle_undirected": "undirected cycles (his graphs)", "cycle_directed": "directed cycles"}
 # his three times of one GPU run: told apart by line style (one algorithm, one colour)
@@ -21,6 +20,18 @@ def _band(ax, x, mid, lo, hi, colour, ls, label):
     ax.fill_between(x, lo, hi, color=colour, alpha=0.18, lw=0)
 
 
+def _one_lease(t, what):
+    """What a legend adds where some sizes of :func:`analysis.cycles`'s table rest on one lease."""
+    k = int((t[f"{what} (ms)"].notna() & t[f"{what} lo (ms)"].isna()).sum())
+    return f" (no interval at {k} size{'s' if k != 1 else ''} on one lease)" if k else ""
+
+
+def _no_interval(estimates):
+    """What a legend adds where some points rest on one lease: no error bar or band is drawn there."""
+    k = sum(not e.has_interval and e.value == e.value for e in estimates)
+    return f" (none at {k} point{'s' if k != 1 else ''} on one lease)" if k else ""
+
+
 def plot_cycles(st, crossings, claimed=500):
     """Fig. 2.3 on the H100: his fw.c's three times and the all-core CPU FW against n, one panel per
     graph; the end-to-end break-even with its interval, and his ~500 (a laptop against a cluster)."""
@@ -28,21 +39,24 @@ def plot_cycles(st, crossings, claimed=500):
     g_col, c_col = F.colour(H.GPU[0]), F.colour(H.CPU[0])
     for ax, graph in zip(axes[0], H.GRAPHS):
         t = H.cycles(st, graph)
-        _band(ax, t["n"], t["events (ms)"], t["events lo (ms)"], t["events hi (ms)"], g_col, "-", TIMES[0][1])
+        one = _one_lease(t, "end-to-end")
+        _band(ax, t["n"], t["events (ms)"], t["events lo (ms)"], t["events hi (ms)"], g_col, "-", TIMES[0][1] + one)
         se2 = 2 * t["standard error (ms)"]
         _band(ax, t["n"], t["his difference (ms)"], t["his difference (ms)"] - se2, t["his difference (ms)"] + se2, g_col,
               "-.", TIMES[1][1] + " (+- 2 s.e.)")
-        _band(ax, t["n"], t["end-to-end (ms)"], t["end-to-end lo (ms)"], t["end-to-end hi (ms)"], g_col, ":", TIMES[2][1])
+        _band(ax, t["n"], t["end-to-end (ms)"], t["end-to-end lo (ms)"], t["end-to-end hi (ms)"], g_col, ":",
+              TIMES[2][1] + one)
         c = t.dropna(subset=["CPU (ms)"])
         ax.errorbar(c["n"], c["CPU (ms)"], yerr=[c["CPU (ms)"] - c["CPU lo (ms)"], c["CPU hi (ms)"] - c["CPU (ms)"]],
-                    color=c_col, marker="o", ms=3, capsize=2, lw=1, label="CPU blocked FW, 16 threads (whole run)")
+                    color=c_col, marker="o", ms=3, capsize=2, lw=1,
+                    label="CPU blocked FW, 16 threads (whole run)" + _one_lease(c, "CPU"))
         n, ci, measured = crossings[graph]
         if n:
             ax.axvline(n, color=g_col, lw=1, label=f"GPU end-to-end faster from n = {n:.0f}")
             if ci:       # an end among censored draws (0, inf) is drawn at the measured range's end
                 ax.axvspan(max(ci[0], measured[0]), min(ci[1], measured[1]), color=g_col, alpha=0.08, lw=0)
         ax.axvline(claimed, color=F.CLAIMED, ls="--", lw=1.5, label=f"his laptop vs cluster GPU: about {claimed}")
-        F.finish_axes(ax, "time (ms): median, 95% CI", GRAPH_TITLES[graph])
+        F.finish_axes(ax, "time (ms): median, 95% CI over leases", GRAPH_TITLES[graph])
     return fig
 
 
@@ -56,10 +70,11 @@ def plot_sm(st):
             s = H.select_rows(st.df, "sm_scaling", H.GPU, status="ok").sort_values("sm_granted")
             ax.plot(s["sm_granted"], s["difference_ms"], ls=ls, color=col, marker="s", ms=4, label=label)
             continue
-        sms, ts = H.sm_points(st, c)
-        ci = np.array([stats.median_ci(t)[:3] for t in ts])
+        es = H.times(st, "sm_scaling", H.GPU, c, by="sm_granted")
+        sms = np.array(sorted(es), float)
+        ci = np.array([tuple(es[x]) for x in sorted(es)])
         ax.errorbar(sms, ci[:, 0], yerr=[ci[:, 0] - ci[:, 1], ci[:, 2] - ci[:, 0]], ls=ls, color=col, marker="o",
-                    capsize=3, label=label + ": median, 95% CI")
+                    capsize=3, label=label + ": median, 95% CI" + _no_interval(es.values()))
     sms, ts = H.sm_points(st)
     t0 = np.median(ts[0])
     ax.plot(sms, t0 * sms[0] / sms, color=F.KEMP, ls="--", lw=1, label=f"ideal: time ~ 1/SMs (from {sms[0]:.0f} SMs)")

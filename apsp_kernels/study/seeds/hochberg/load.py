@@ -38,8 +38,8 @@ _OK = ("ok", "failed_verification")
 
 @dataclass
 class Study:
-    df: pd.DataFrame            # one row per point (stage, graph, n, run[, SMs]); times in JSON lists: the samples of
-    #                             its interval -- one median per process where 2+ processes have it, else the repeats
+    df: pd.DataFrame            # one row per point (stage, graph, n, run[, SMs]); times in JSON lists: one median per
+    #                             process where 2+ processes have it, else the repeats (intervals: from ``raw``)
     prov: dict                  # the first process's provenance (every process of a batch has the same code)
     run_dir: Path
     meas: records.Measurements  # per-run rows (wall_ms, kernel_ms) for the shared helpers, no process column
@@ -124,7 +124,7 @@ def load(results="", recorded_only=False):
 
 
 def study_of(rec):
-    """The points of a batch with their interval samples (:func:`collapse`), and where its numbers come from."""
+    """The points of a batch (:func:`collapse`), and where its numbers come from."""
     raw, provs, d, procs = rec.raw, rec.provs, rec.run_dir, rec.processes
     df, prov = collapse(raw), provs[0]
     when = prov.get("timestamp") if len(procs) == 1 else \
@@ -137,13 +137,12 @@ def study_of(rec):
 
 def collapse(raw):
     """One row per point.  One process: its rows as they are.  Several: per point, the lists of
-    times hold one median per process (the samples of an interval over processes) where two or
-    more processes timed it, else the one process's repeats; ``_pooled_*`` every repeat, for a
-    ratio whose other side ran in one process only; ``processes`` how many timed it; counts
-    summed; his difference and the scalar times the median over processes, his standard error
-    that of the processes' differences; ``methods_disagree`` where more than half the processes
-    say so; ``_diff_ratio_json`` his difference / event time per process; ``_procs_*`` the process of
-    each median in the list beside it."""
+    times hold one median per process where two or more processes timed it, else the one process's
+    repeats (a point's intervals are over its leases, from the raw rows: analysis.times);
+    ``_pooled_*`` every repeat; ``processes`` how many timed it; counts summed; his difference and
+    the scalar times the median over processes, his standard error that of the processes'
+    differences; ``methods_disagree`` where more than half the processes say so;
+    ``_diff_ratio_json`` his difference / event time per process."""
     if raw["process"].nunique() <= 1:
         return raw.drop(columns=["lease"], errors="ignore")
     keys = [k for k in KEYS if k in raw]
@@ -171,8 +170,6 @@ def collapse(raw):
             r["_pooled_" + c] = json.dumps([x for v in per.values() for x in v]) if per else None
             r[c] = json.dumps([float(np.median(v)) for v in per.values()]) if len(per) >= 2 else \
                 (json.dumps(next(iter(per.values()))) if per else None)
-            # which process each median came from: a ratio of two codes pairs them (analysis.ratio)
-            r["_procs_" + c] = json.dumps([str(p) for p in per]) if len(per) >= 2 else None
         if k >= 2 and timed["difference_ms"].notna().all() if "difference_ms" in timed else False:
             d = timed["difference_ms"].to_numpy(float)
             r["difference_se_ms"] = float(d.std(ddof=1) / np.sqrt(len(d)))

@@ -7,7 +7,7 @@ from ....algorithms.gpu.fw_nthu import variant_name
 import numpy as np
 import pandas as pd
 
-from ...method import codes, stats
+from ...method import codes, estimate
 from ...show import figures as F
 from .load import BLOCKS, SEED_PHASES, medians
 
@@ -18,23 +18,19 @@ FORMS = (("dim3", "branch"), ("dim3", "select"), ("int", "branch"), ("int", "sel
 
 
 def spread(d, col="kernel_ms"):
-    """(median, lo, hi) of ``col``: with two or more processes the median of the processes' medians and
-    its 95% interval over them (:func:`stats.median_ci`); with one, its median and the repeats' range."""
-    per = d.groupby("process")[col].median().dropna()
-    if len(per) >= 2:
-        return stats.median_ci(per.to_numpy())[:3]
-    x = d[col].dropna()
-    return (x.median(), x.min(), x.max()) if len(x) else (np.nan,) * 3
+    """(median, lo, hi) of ``col``: the median over the machine leases of the processes' medians and its 95%
+    interval (estimate.interval); on one lease the ends are NaN and the figure draws no bar."""
+    return tuple(estimate.interval(estimate.samples(d, col)))
 
 
 def blocking(single, sizes=(6000, 12000)):
     """Kernel time against the blocking factor, one panel per n, one line per launch and update
-    form (median, bars: the 95% interval over the processes where two or more ran, else the one
-    process's repeats' range: :func:`spread`), the seed's K20m totals beside at 6000."""
+    form (median, bars: the 95% interval over the machine leases, none for a setting timed on one
+    lease: :func:`spread`), the seed's K20m totals beside at 6000."""
     sizes = [n for n in sizes if n in set(single["n"])] or sorted(set(single["n"]))[:2]
     fig, axes = F.subplots(1, len(sizes), figsize=(7 * len(sizes), 5.5), squeeze=False)
     ok = single[single["status"] == "ok"]
-    several = ok["process"].nunique() >= 2
+    several = (ok["lease"] if "lease" in ok else ok["process"]).nunique() >= 2
     # The four forms are variants of one code, so the registry's style gives them one colour and
     # tells them apart only by line and marker, too faint to read; here each form gets its own
     # colour too (from the palette no algorithm uses), keeping its line and marker; the int launches,
@@ -44,7 +40,7 @@ def blocking(single, sizes=(6000, 12000)):
         for launch, update in FORMS:
             d = ok[(ok["n"] == n) & (ok["launch"] == launch) & (ok["update"] == update)]
             g = pd.DataFrame({bs: spread(x) for bs, x in d.groupby("bs")}, index=["median", "min", "max"]).T
-            g = g.reindex(BLOCKS).dropna()
+            g = g.reindex(BLOCKS).dropna(subset=["median"])
             if g.empty:
                 continue
             v = variant_name(32, launch, update)
@@ -57,8 +53,8 @@ def blocking(single, sizes=(6000, 12000)):
             bs = sorted(SEED_PHASES)
             ax.plot(bs, [sum(SEED_PHASES[b][1:]) for b in bs], "*", ms=12, color=F.KEMP,
                     label="seed 004 on a Tesla K20m (its phase table, sum of phases)")
-        F.finish_axes(ax, "kernel time (ms), median and 95% interval over processes" if several else
-                      "kernel time (ms), median and range of the repeats", f"n = {n}", yscale="log")
+        F.finish_axes(ax, "kernel time (ms), median and 95% interval over leases" if several else
+                      "kernel time (ms), median (one lease: no interval)", f"n = {n}", yscale="log")
         ax.set_xlabel("blocking factor bs (vertices per block side)")
         ax.set_xticks([b for b in (2, 4, 8, 16, 32, 64) if n == 6000 or b >= 8])
         ax.set_xticklabels([str(b) for b in (2, 4, 8, 16, 32, 64) if n == 6000 or b >= 8])
