@@ -190,7 +190,7 @@ def test_notebook_08_renders_a_batch_of_processes(tmp_path):
     d = _split(RECORDED[-1], tmp_path)
     out = tmp_path / "08.ipynb"
     pm.execute_notebook(str(paths.ROOT / "notebooks" / "08_hochberg.ipynb"), str(out), cwd=str(paths.ROOT / "notebooks"),
-                        parameters=dict(profile="smoke", results=str(d)), progress_bar=False, kernel_name="python3")
+                        parameters=dict(profile="smoke", batch=str(d)), progress_bar=False, kernel_name="python3")
     text = out.read_text()
     assert "3 device processes (p1, p2, p3) on 3 machine leases" in text and "single run: one device process" not in text
     v = pd.read_csv(paths.REPORTS / "verdicts" / "08_hochberg.csv")

@@ -366,7 +366,7 @@ def test_notebook_09_judges_synthetic_two_gpu_runs(tmp_path, monkeypatch):
     ds = [fake_multi(tmp_path / "runs" / f"2026112{i}-000000-nthu-multi", seed=i) for i in range(3)]   # 3 leases
     out = tmp_path / "09.ipynb"
     pm.execute_notebook(str(R.paths.ROOT / "notebooks" / "09_nthu.ipynb"), str(out), cwd=str(R.paths.ROOT / "notebooks"),
-                        parameters=dict(profile="smoke", multi_runs=",".join(map(str, ds))), progress_bar=False,
+                        parameters=dict(profile="smoke", batch=",".join(map(str, ds))), progress_bar=False,
                         kernel_name="python3")
     v = pd.read_csv(paths.REPORTS / "verdicts" / "09_nthu.csv").set_index("claim")["verdict"]
     assert v["nthu_multi_2gpu_speedup"] == "reproduced" and v["nthu_16_beats_32_dim3"] == "not reproduced"

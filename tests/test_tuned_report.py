@@ -198,7 +198,7 @@ def test_notebook_11_renders_a_synthetic_run_and_no_run(tmp_path):
     nb = paths.ROOT / "notebooks" / "11_tuned.ipynb"
     for folder in ("bench", "none"):
         out = tmp_path / f"{folder}.ipynb"
-        pm.execute_notebook(str(nb), str(out), cwd=str(nb.parent), parameters=dict(profile="smoke", benchmarks=str(tmp_path / folder)),
+        pm.execute_notebook(str(nb), str(out), cwd=str(nb.parent), parameters=dict(profile="smoke", batch=str(tmp_path / folder)),
                             progress_bar=False, kernel_name="python3")
         cells = nbformat.read(out, as_version=4).cells
         assert not [o for c in cells for o in c.get("outputs", []) if o.get("output_type") == "error" or o.get("name") == "stderr"]

@@ -76,15 +76,18 @@ class Study:
         return self.find((paths.RECORDED,) if roots is None else roots)
 
     def choose(self, batch="", roots=None):
-        """The batches a notebook's ``batch`` parameter names: a folder (a path), the name of one of its batches, or a
-        batch id of ``run_all.sh`` (its batches named ``<id>-...``); [] for "" or an id none of them carries."""
-        if not batch:
-            return []
-        p = Path(batch) if Path(batch).is_absolute() else paths.ROOT / batch
-        if p.exists():
-            return [Batch(p.name, p)]
-        found = self.find((paths.RESULTS, paths.RECORDED) if roots is None else roots)
-        return [b for b in found if b.name == batch or b.name.startswith(f"{batch}-")]
+        """The batches a notebook's ``batch`` parameter names, comma-separated: each a folder (a path), the name of
+        one of its batches, or a batch id of ``run_all.sh`` (its batches named ``<id>-...``); [] for "" or ids none
+        of them carries."""
+        out = []
+        for part in (p.strip() for p in str(batch or "").split(",") if p.strip()):
+            p = Path(part) if Path(part).is_absolute() else paths.ROOT / part
+            if p.exists():
+                out.append(Batch(p.name, p))
+                continue
+            found = self.find((paths.RESULTS, paths.RECORDED) if roots is None else roots)
+            out += [b for b in found if b.name == part or b.name.startswith(f"{part}-")]
+        return out
 
     def verdict_rows(self, measurements, C=None):
         """The verdict rows of one loaded batch (a list of dicts, or a table; the tuned line's: its targets): its own

@@ -52,14 +52,12 @@ def _rows(loaded, C):
 
 
 def _open(notebook, batch="", profile=None, source="measure"):
-    """Batch ``batch``'s run folders (one run, a day's or a campaign's), else every one-GPU run and the reference
-    two-GPU campaign (:data:`REFERENCE_CARDS`)."""
+    """The run folders ``batch`` names (runs, a day's, a campaign's); a kind of run it names none of is the
+    reference's: every one-GPU run, and the two-GPU campaign on :data:`REFERENCE_CARDS`."""
     chosen = [d for b in STUDY.choose(batch) for d in (b.files or (b.path,))]
-    if chosen:
-        single_runs = [d for d in chosen if (d / "nthu-single.csv").exists()]
-        multi_runs = [d for d in chosen if (d / "nthu-multi.csv").exists()]
-    else:
-        single_runs, multi_runs = load.find_runs("single", "all"), load.find_runs("multi", "all", cards=REFERENCE_CARDS)
+    single_runs = [d for d in chosen if (d / "nthu-single.csv").exists()] or load.find_runs("single", "all")
+    multi_runs = [d for d in chosen if (d / "nthu-multi.csv").exists()] or \
+        load.find_runs("multi", "all", cards=REFERENCE_CARDS)
     single, multi = load.load(single_runs, "single"), load.load(multi_runs, "multi")
     return Opened(single_runs, multi_runs, single, multi, load.measurements(single_runs, multi_runs, single, multi))
 

@@ -29,12 +29,14 @@ def _rows(bench, C):
 
 
 def _open(notebook, batch="", profile=None, source="measure"):
-    """Batch ``batch``'s benchmark files (a folder, one ``*-tuned.csv``, or ``<date>-tuned``), else the newest date's."""
+    """(the tuned run, the faithful kernels' run beside it) of ``batch``: a folder, one ``*-tuned.csv``, or
+    ``<date>-tuned``; else the newest date's."""
     chosen = STUDY.choose(batch)
     if not chosen:
-        return load.load_tuned()
+        return load.load_tuned(), load.load_reference()
     b = chosen[-1]
-    return load.load(list(b.files)) if b.files else load.load_tuned(b.path)
+    where = b.path if b.path.is_dir() else None
+    return (load.load(list(b.files)) if b.files else load.load_tuned(b.path)), load.load_reference(where)
 
 
 STUDY = Study(
