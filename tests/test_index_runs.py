@@ -33,7 +33,7 @@ def test_the_index_has_a_line_on_the_solver_from_the_recorded_suite():
     if not len(rows):
         assert line == ""
         return
-    assert line.startswith("<li><b>The solver.</b>") and "11_tuned.html" in line and "speed-up over" in line
+    assert line.startswith("<p class=\"solver\"><b>The solver.</b>") and "11_tuned.html" in line and "speed-up over" in line
 
 
 def test_study_names_in_the_runs_line_carry_no_issue_numbers(monkeypatch):

@@ -54,11 +54,13 @@ def test_reports_open_in_chromium(served, smoke_reports, tmp_path):
         page.route(lambda url: not url.startswith(served), block)
         resp = page.goto(f"{served}/index.html")
         assert resp and resp.ok
-        # one row per claim: each row's own verdict cell holds exactly the verdict recorded for its claim
+        # one row per claim: each row's own verdict cell holds exactly the reference verdict of its claim (the findings
+        # are the reference's whatever was rendered; a smoke render is a comparison beside them)
         import pandas as pd
         from apsp_kernels.study.method import claims
+        from apsp_kernels.study.report import compare
         from apsp_kernels.study.show import signed       # 'differs in magnitude' is shown with its direction
-        table = pd.read_csv(smoke_reports / "verdicts.csv")
+        table = pd.read_csv(compare.reference_table())
         recorded = dict(zip(table["claim"], signed.shown(table)))
         rows = page.locator("table#claims tr.claim-row")
         seen = {}
@@ -114,7 +116,8 @@ def test_index_first_screen_shows_the_findings_and_every_row_fits(served, smoke_
     _need_browser()
     import pandas as pd
     from playwright.sync_api import sync_playwright
-    rows = pd.read_csv(smoke_reports / "verdicts.csv")
+    from apsp_kernels.study.report import compare
+    rows = pd.read_csv(compare.reference_table())     # the index shows the reference verdicts, whatever was rendered
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})

@@ -133,7 +133,7 @@ def findings_html(reports, verdict_classes, v=None):
     nonum = "".join(f'<li><a href="{html.escape(str(r.get("notebook", "")))}.html">'
                     f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(signed.verdict_text(r))})</li>'
                     for r in listed)
-    words = "".join(f"<li>{html.escape(s)}</li>" for s in said) + solver_html()
+    words = "".join(f"<li>{html.escape(s)}</li>" for s in said)
     figure = (f"""<figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">
 <figcaption>{len(drawn)} claims with a number: ours / paper's (log), our 95% interval, the paper's band shaded;
 filled: decided on end-to-end times, open: kernel-only; an arrowhead at the edge: the interval runs past the axis
@@ -141,7 +141,7 @@ filled: decided on end-to-end times, open: kernel-only; an arrowhead at the edge
               if drawn else '<p class="nonum">No claim with a number in these reports: no forest plot.</p>')
     return f"""<div class="findings"><div class="words"><ul id="findings">{words}</ul>
 <details class="nonum"><summary><b>Not in the plot</b>: {len(listed)} claims without a numeric value (orderings, trends,
-events); their verdicts are in the table</summary><ul>{nonum}</ul></details></div>
+events); their verdicts are in the table</summary><ul>{nonum}</ul></details>{solver_html()}</div>
 {figure}</div>
 <h2>Every claim</h2>
 {table_html(v, claims, verdict_classes)}"""
@@ -149,7 +149,8 @@ events); their verdicts are in the table</summary><ul>{nonum}</ul></details></di
 
 def solver_html():
     """One line on the solver (notebook 11's finding, computed from the recorded structure-suite rows), for the many
-    readers who come for ``shortest_paths`` rather than the papers; '' where no rows are recorded."""
+    readers who come for ``shortest_paths`` rather than the papers, below the claims' findings (which keep the first
+    screen); '' where no rows are recorded."""
     try:
         from ..seeds.tuned import suite as SU
         rows, auto = SU.load()
@@ -158,7 +159,7 @@ def solver_html():
     if not len(rows):
         return ""
     said = html.escape(SU.finding(rows, auto)).replace("`shortest_paths`", "<code>shortest_paths</code>")
-    return f'<li><b>The solver.</b> {said} (<a href="11_tuned.html">11_tuned</a>)</li>'
+    return f'<p class="solver"><b>The solver.</b> {said} (<a href="11_tuned.html">11_tuned</a>)</p>'
 
 
 def paper_numbers(v):

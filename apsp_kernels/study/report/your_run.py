@@ -57,21 +57,22 @@ def gather(reports, ref):
 
 def reference_line(ref_prov):
     """What the findings are: the reference verdicts, the card and the batch they were measured on."""
-    return (f'<p class="reference">The findings on this page are the study\'s reference verdicts: the recorded runs on '
+    return (f'<span class="reference">The findings are the study\'s reference verdicts, recorded on '
             f'{html.escape(str((ref_prov or {}).get("gpu") or "the reference GPU"))} (batch '
-            f'{html.escape(compare.REFERENCE_BATCH)} and each study\'s own batch).</p>')
+            f'{html.escape(compare.REFERENCE_BATCH)} and each study\'s own).</span> ')
 
 
-def banner_html(table, prov, gpu=None):
-    """The first screen's line on the user's run; ``gpu``: (available, why) of this machine."""
+def banner_html(table, prov, gpu=None, lead=""):
+    """The first screen's line on the user's run, after ``lead`` (what the findings are), in one paragraph so that
+    the findings still fit the first screen; ``gpu``: (available, why) of this machine."""
     if table is None or not len(table):
         why = f" (no GPU: {html.escape(gpu[1])})" if gpu and not gpu[0] else ""
-        return (f'<p class="your-run"><b>Nothing was measured on this machine</b>{why}: every verdict below is the '
+        return (f'<p class="your-run">{lead}<b>Nothing was measured on this machine</b>{why}: every verdict below is the '
                 "recorded reference run's. To compare your GPU with it: <code>./run_all.sh --profile decide</code> "
                 "(docs/your-gpu.md).</p>")
     said = html.escape(compare.sentence(table, dict(date=str(prov.get("timestamp") or "")[:10])))
     cls = "your-run smoke" if set(table["profile"].astype(str)) == {compare.PIPELINE} else "your-run"
-    return f'<p class="{cls}"><b>Your run is a comparison, not the findings.</b> {said} <a href="#your-run">Claim by claim</a>.</p>'
+    return f'<p class="{cls}">{lead}<b>Your run is a comparison, not the findings.</b> {said} <a href="#your-run">Claim by claim</a>.</p>'
 
 
 def section_html(table, prov, versions, refused, total=None):
@@ -119,7 +120,7 @@ def parts(reports, ref):
     """(the first screen's lines, the comparison section) of the index for this render."""
     from ... import gpu_device
     table, prov, versions, refused = gather(reports, ref)
-    banner = reference_line(provenance(compare.reference_table().parent)) + banner_html(table, prov, gpu_device.gpu_status())
+    banner = banner_html(table, prov, gpu_device.gpu_status(), lead=reference_line(provenance(compare.reference_table().parent)))
     return banner, section_html(table, prov, versions, refused, len(ref) if ref is not None else None)
 
 
@@ -132,5 +133,5 @@ def is_smoke(reports, name):
     return "profile" in prof and (prof["profile"].astype(str) == compare.PIPELINE).any()
 
 
-CSS = (".your-run{border-left:4px solid #0969da;padding:.3em .8em;background:#f6f8fa}"
+CSS = (".your-run{border-left:4px solid #0969da;padding:.2em .8em;margin:.4em 0;background:#f6f8fa;font-size:13px}"
        ".your-run.smoke{border-color:#9a6700}.c-same{color:#1a7f37}.c-different{color:#cf222e}.c-undecided{color:#57606a}")
