@@ -79,13 +79,14 @@ class Study:
         """The batches a notebook's ``batch`` parameter names, comma-separated: each a folder (a path), the name of
         one of its batches, or a batch id of ``run_all.sh`` (its batches named ``<id>-...``); [] for "" or ids none
         of them carries."""
-        out = []
+        out, found = [], None
         for part in (p.strip() for p in str(batch or "").split(",") if p.strip()):
             p = Path(part) if Path(part).is_absolute() else paths.ROOT / part
             if p.exists():
                 out.append(Batch(p.name, p))
                 continue
-            found = self.find((paths.RESULTS, paths.RECORDED) if roots is None else roots)
+            if found is None:           # its batches, looked up once for every name the parameter gives
+                found = self.find((paths.RESULTS, paths.RECORDED) if roots is None else roots)
             out += [b for b in found if b.name == part or b.name.startswith(f"{part}-")]
         return out
 
