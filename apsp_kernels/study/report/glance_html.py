@@ -79,17 +79,21 @@ def others_table(o):
             f"{body}</table>")
 
 
-def tally(v):
-    """The verdicts counted by direction (signed) and by what they rest on: a small table."""
-    shown = pd.DataFrame({"verdict": signed.shown(v),
-                          "basis": v["basis"].fillna("-").astype(str).replace("", "-") if "basis" in v else "-"})
-    t = pd.crosstab(shown["verdict"], shown["basis"])
+def tally_frame(v):
+    """The verdicts counted by direction (signed) and by what they rest on: verdicts down, bases across."""
+    basis = v["basis"].fillna("-").astype(str).replace("", "-") if "basis" in v else pd.Series("-", index=v.index)
+    t = pd.crosstab(pd.Series(signed.shown(v), index=v.index, name="verdict"), basis.rename("basis"))
     cols = [c for c in BASIS_COLUMNS if c in t] + [c for c in t if c not in BASIS_COLUMNS]
     order = [w for w in (*signed.ORDER, *sorted(set(t.index) - set(signed.ORDER))) if w in t.index]
-    t = t.loc[order, cols]
-    head = "".join(f'<th class="k">{html.escape(BASIS_HEADS.get(c, c))}</th>' for c in cols)
+    return t.loc[order, cols]
+
+
+def tally(v):
+    """:func:`tally_frame` as a small table, each verdict with its glyph and its total."""
+    t = tally_frame(v)
+    head = "".join(f'<th class="k">{html.escape(BASIS_HEADS.get(c, c))}</th>' for c in t.columns)
     body = "".join(f'<tr><td class="v">{_verdict(w)}</td><td class="k"><b>{int(t.loc[w].sum())}</b></td>'
-                   + "".join(f'<td class="k">{int(t.loc[w, c]) or ""}</td>' for c in cols) + "</tr>"
-                   for w in order)
+                   + "".join(f'<td class="k">{int(t.loc[w, c]) or ""}</td>' for c in t.columns) + "</tr>"
+                   for w in t.index)
     return (f'<table class="glance" id="tally"><tr><th>{len(v)} claims: verdict</th><th class="k">all</th>{head}</tr>'
             f"{body}</table>")
