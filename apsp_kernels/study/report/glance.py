@@ -207,7 +207,7 @@ def others(v, claims):
             continue
         cid = str(r["claim"])
         ours = re.sub(r"\s*\(not a CI;[^)]*\)", "", _txt(r.get("ours_text"))) or "-"
-        out.append(dict(claim=cid, name=name.get(cid, "C?"), title=title(cid, claims, 60), kind=_txt(r.get("kind")),
+        out.append(dict(claim=cid, name=name.get(cid, "C?"), title=title(cid, claims, 90), kind=_txt(r.get("kind")),
                         ours=ours, verdict=signed.verdict_text(r), basis=_txt(r.get("basis")) or "-",
                         notebook=_txt(r.get("notebook")), order=order.get(cid, len(order))))
     df = pd.DataFrame(out)

@@ -19,6 +19,7 @@ table.glance td,table.glance th{border:0;border-bottom:1px solid #eaeef2;padding
 table.glance th{font-weight:600;color:#57606a}
 table.glance td.n{font-weight:bold;white-space:nowrap}
 table.glance td.v{white-space:nowrap}
+table#orderings td.ours{width:34%}
 table#tally td.k,table#tally th.k{text-align:right}
 .glyph{font-weight:bold}
 h3.glance{font-size:15px;margin:.8em 0 .2em}
@@ -71,7 +72,7 @@ def others_table(o):
     if o is None or not len(o):
         return ""
     body = "".join(f'<tr><td class="n"><a href="{html.escape(r["notebook"])}.html">{html.escape(r["name"])}</a></td>'
-                   f'<td>{html.escape(r["title"])}</td><td>{html.escape(r["ours"])}</td>'
+                   f'<td>{html.escape(r["title"])}</td><td class="ours">{html.escape(r["ours"])}</td>'
                    f'<td class="v">{_verdict(r["verdict"])}</td></tr>'
                    for _, r in o.iterrows())
     return (f'<h3 class="glance">Orderings, trends and events: {len(o)} claims without a paper\'s number</h3>'
