@@ -133,7 +133,7 @@ def findings_html(reports, verdict_classes, v=None):
     g = glance.rows(v, claims)
     words = "".join(f"<li>{html.escape(s)}</li>" for s in said)
     return f"""<div class="findings"><div class="words"><ul id="findings">{words}</ul>
-<p class="tally">Every verdict by direction and by what it rests on:</p>{glance_html.tally(v)}{solver_html()}</div>
+<p class="tally">Every verdict, by direction and by what it rests on:</p>{glance_html.tally(v)}{solver_html()}</div>
 <div class="glance-figure">{glance_html.figure(g, reports)}{glance_html.rows_table(g) if len(g) else ""}</div></div>
 {glance_html.others_table(glance.others(v, claims))}
 <h2>Every claim</h2>

@@ -20,14 +20,11 @@ table.glance th{font-weight:600;color:#57606a}
 table.glance td.n{font-weight:bold;white-space:nowrap}
 table.glance td.v{white-space:nowrap}
 table#orderings td.ours{width:34%}
-table#tally td.k,table#tally th.k{text-align:right}
+ul.tally{list-style:none;padding:0;margin:.2em 0 .8em;font-size:13.5px}ul.tally li{margin:.1em 0}
 .glyph{font-weight:bold}
 h3.glance{font-size:15px;margin:.8em 0 .2em}
 """
 BASIS_COLUMNS = ("measured", "within tolerance only", "computed", "bound", "-")
-# the tally's column heads: short, so that the table fits beside the figure
-BASIS_HEADS = {"measured": "measured", "within tolerance only": "tolerance only", "computed": "computed",
-               "bound": "bound", "-": "none"}
 
 
 def _verdict(verdict):
@@ -90,11 +87,10 @@ def tally_frame(v):
 
 
 def tally(v):
-    """:func:`tally_frame` as a small table, each verdict with its glyph and its total."""
+    """:func:`tally_frame` as a short list, one verdict a line with its total and its bases: a list, not a table,
+    since every column of a table of counts would need a unit in its head."""
     t = tally_frame(v)
-    head = "".join(f'<th class="k">{html.escape(BASIS_HEADS.get(c, c))}</th>' for c in t.columns)
-    body = "".join(f'<tr><td class="v">{_verdict(w)}</td><td class="k"><b>{int(t.loc[w].sum())}</b></td>'
-                   + "".join(f'<td class="k">{int(t.loc[w, c]) or ""}</td>' for c in t.columns) + "</tr>"
-                   for w in t.index)
-    return (f'<table class="glance" id="tally"><tr><th>{len(v)} claims: verdict</th><th class="k">all</th>{head}</tr>'
-            f"{body}</table>")
+    items = "".join(f"<li>{_verdict(w)}: <b>{int(t.loc[w].sum())}</b> \u2014 "
+                    + ", ".join(f"{int(t.loc[w, c])} {html.escape(G.BASIS_WORDS.get(c, c))}" for c in t.columns if t.loc[w, c])
+                    + "</li>" for w in t.index)
+    return f'<ul class="tally" id="tally">{items}</ul>'
