@@ -121,3 +121,23 @@ def test_the_tally_splits_by_direction_and_basis(ref, page):
     assert t.to_numpy().sum() == len(ref) and t.sum(axis=1).to_dict() == {w: shown.count(w) for w in t.index}
     assert t.loc["reproduced"].to_dict() == ref[ref["verdict"] == "reproduced"]["basis"].fillna("-").value_counts().reindex(
         t.columns, fill_value=0).to_dict()
+
+
+def test_ours_is_read_from_what_the_row_already_says():
+    """Rows without one number of ours: the rule's per-size comparisons, the per-graph pairs, a crossing's bound."""
+    trend = {"claimed_lo": 104, "claimed_hi": 153, "ours_value": None,
+             "reason": "grows: log-log slope 0.775 [0.503, 1.05] over 7 sizes; n=1024: 202x [158, 259] vs 104x (above)"}
+    [p] = G.points(trend)
+    assert (p["v"], p["lo"], p["hi"], p["p_lo"], p["at"]) == (202, 158, 259, 104, "n = 1024")
+    graphs = {"claimed_lo": 3.9, "claimed_hi": 94.4, "ours_text": "random-2700 (generated as in the seed): 1.51x [-, -] "
+              "(the seed: 3.9x); geometric (generated as in the seed): 3.27x [-, -] (the seed: 94.4x)"}
+    assert [(p["v"], p["p_lo"], p["lo"]) for p in G.points(graphs)] == [(1.51, 3.9, None), (3.27, 94.4, None)]
+    never = {"claimed_lo": 9216, "claimed_hi": 10240, "reason": "no crossing up to n = 17408, the largest size"}
+    assert [(p["v"], p["bound"]) for p in G.points(never)] == [(17408, "above")]
+    early = {"claimed_lo": 1000, "claimed_hi": 1000, "ours_value": 0.0,
+             "reason": "already crossed at the smallest size n = 16, below the window [500, 2000]"}
+    assert [(p["v"], p["bound"]) for p in G.points(early)] == [(16, "below")]
+    assert G.points({"claimed_lo": 19, "claimed_hi": 19, "reason": "no measurement at the paper's sizes"}) == []
+    slope = {"claimed_lo": -1, "claimed_hi": -1, "ours_value": -0.615, "ci_lo": -0.677, "ci_hi": -0.553}
+    x, lo, hi, b_lo, b_hi = G._ratio(G.points(slope)[0])
+    assert abs(x - 0.615) < 1e-9 and lo < x < hi and b_lo == b_hi == 1     # compared by magnitude: left of 1
