@@ -12,7 +12,7 @@ from pathlib import Path
 from . import glance as G
 
 WIDTH_IN = 8.6
-LINE_IN = 0.145          # one line of 7.5 pt text; a row is its lines plus ROW_PAD
+LINE_IN = 0.145          # one line of FONT-sized text; a row is its lines plus ROW_PAD
 ROW_PAD = 0.05
 HEAD_IN = 0.24           # a paper's heading
 TOP_IN, BOTTOM_IN = 0.85, 0.1
@@ -75,6 +75,21 @@ def layout(g):
     return rows, heads, y
 
 
+def _segment(p, q):
+    """(a, b, [axis edges where an arrowhead goes]) of one point's line: its interval clipped to the axis, an
+    arrowhead where the interval runs on past the axis (unbounded, or beyond it) or where ours is a bound
+    (a crossing beyond the largest size measured points right, one before the smallest left); a point
+    without an interval draws no line (its text says 'no CI')."""
+    x, lo, hi = q[0], q[1], q[2]
+    if p["bound"]:
+        lo, hi = (x, None) if p["bound"] == "above" else (None, x)
+    elif lo is None and hi is None:
+        return x, x, []
+    a = X_FLOOR if lo is None else max(lo, X_FLOOR)
+    b = X_CEIL if hi is None else min(hi, X_CEIL)
+    return a, b, [e for e, past in ((X_FLOOR, lo is None or lo < X_FLOOR), (X_CEIL, hi is None or hi > X_CEIL)) if past]
+
+
 def _tick(x):
     """'1/100', '1', '10': a factor on the axis as a reader says it."""
     return f"{x:g}" if x >= 1 else f"1/{1 / x:g}"
@@ -84,6 +99,7 @@ def plot(g, out_png):
     """Draw the rows ``g`` (glance.rows) to ``out_png``; returns {name: the text drawn on its row} for tests."""
     import matplotlib
     matplotlib.use("Agg")
+    import matplotlib.patches as mpatches
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.transforms import blended_transform_factory
@@ -133,18 +149,11 @@ def plot(g, out_png):
         for (p, q) in r["points"]:
             if not q:
                 continue
-            x, lo, hi = q[0], q[1], q[2]
-            if p["bound"]:                    # ours lies beyond (or before) this size: an arrow that way
-                lo, hi = (x, None) if p["bound"] == "above" else (None, x)
-            elif lo is None and hi is None:
-                lo = hi = x                   # no interval: the dot alone, the text says so
-            a = X_FLOOR if lo is None else max(lo, X_FLOOR)
-            b = X_CEIL if hi is None else min(hi, X_CEIL)
+            x = q[0]
+            a, b, heads_at = _segment(p, q)
             ax.plot([a, b], [y, y], color=colour, lw=1.5, solid_capstyle="butt")
-            for edge, past, head in ((X_FLOOR, lo is None or lo < X_FLOOR, "<"), (X_CEIL, hi is None or hi > X_CEIL, ">")):
-                if past and not (lo == hi == x):
-                    ax.plot([edge if not p["bound"] else (b if head == ">" else a)], [y], head, ms=4.5, color=colour,
-                            clip_on=False)
+            for edge in heads_at:
+                ax.plot([edge], [y], ">" if edge == X_CEIL else "<", ms=4.5, color=colour, clip_on=False)
             ax.plot([min(max(x, X_FLOOR), X_CEIL)], [y], mark, ms=5, color=colour, mec="#24292f", mew=0.6, zorder=3)
     ax.axvline(1, color="#24292f", lw=0.8, ls="--")
     ax.xaxis.tick_top()
@@ -163,9 +172,9 @@ def plot(g, out_png):
     fig.text(TEXT_X, top, "the paper's number \u00b7 ours [95% CI]", fontsize=FONT, fontweight="bold", va="bottom")
     fig.text(VERDICT_X, top, "verdict", fontsize=FONT, fontweight="bold", va="bottom")
     # the legend: what the shapes and the shading mean (the verdicts' words stand in every row)
-    marks = [Line2D([], [], marker=m, ls="", color="#57606a", mec="#24292f", mew=0.6, label=G.BASIS_WORDS[b] if b != "bound" else "bound")
+    marks = [Line2D([], [], marker=m, ls="", color="#57606a", mec="#24292f", mew=0.6,
+                    label=G.BASIS_WORDS[b] if b != "bound" else "bound")          # the short word: one line of legend
              for b, m in G.BASIS_MARK.items()]
-    import matplotlib.patches as mpatches
     marks += [mpatches.Patch(color="#b8c0c8", label="paper's band"),
               mpatches.Patch(color="#e6e9ed", label="+ tolerance"),
               Line2D([], [], marker=">", ls="-", color="#57606a", ms=4.5, label="runs past")]
