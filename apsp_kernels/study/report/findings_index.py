@@ -1,6 +1,6 @@
-"""The top of reports/index.html: the findings in sentences (findings_text), the forest plot of every
-claim (forest) with the claims it cannot draw listed beside it, and one row per claim: the claim in
-words, the paper's number, ours with its 95% interval (end-to-end and kernel-only where both exist),
+"""The top of reports/index.html: the findings in sentences (findings_text) with the tally of verdicts by
+direction and basis and the claims without a paper's number (orderings, trends) beside the at-a-glance
+figure of every claim with one (glance_html), then one row per claim: the claim in words, the paper's number, ours with its 95% interval (end-to-end and kernel-only where both exist),
 the verdict with what it rests on (the rows' ``basis`` column; '-' where the rows have none) and one
 line of why.  The runner passes the reference verdict rows (compare.py); without them, the render's own
 (reports/verdicts.csv)."""
@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..method import claims as claims_mod
 from . import findings_text as FT
-from . import forest
+from . import glance, glance_html
 from ..show import signed
 
 FOREST_PNG = "forest.png"
@@ -22,17 +22,19 @@ CSS = """
 .findings{display:flex;gap:1.5em;align-items:flex-start}
 .findings .words{flex:0 0 36%;font-size:15px;line-height:1.4}
 .findings .words li{margin-bottom:.45em}
-.findings figure{flex:1 1 auto;margin:0;min-width:0}
+.findings .glance-figure{flex:1 1 auto;min-width:0}
+.findings figure{margin:0}
 .findings figure img{width:100%;max-width:860px;height:auto;display:block}
 .findings figcaption{font-size:13px;color:#57606a}
 .nonum{font-size:12.5px;color:#57606a}
+.findings p.tally{margin:.4em 0 0;font-size:13px;color:#57606a}
 table#claims{table-layout:fixed;width:100%;border-collapse:collapse;font-size:13.5px}
 table#claims td,table#claims th{word-break:break-word;overflow-wrap:anywhere}
 table#claims col.c-words{width:31%}table#claims col.c-paper{width:11%}table#claims col.c-ours{width:22%}
 table#claims col.c-verdict{width:10%}table#claims col.c-why{width:26%}
 table#claims small{color:#57606a}
 details.why summary{cursor:pointer;color:#0969da}
-"""
+""" + glance_html.CSS
 
 
 def rows(reports):
@@ -100,7 +102,7 @@ def visible_text(html_text):
 
 
 def table_html(v, claims, verdict_classes):
-    body = []
+    body, name = [], glance.names(claims)
     for _, r in v.iterrows():
         cid, verdict = str(r["claim"]), str(r["verdict"])
         c = claims.get(cid) or {}
@@ -110,7 +112,7 @@ def table_html(v, claims, verdict_classes):
         cls = verdict_classes.get(verdict, "") or signed.css_class(verdict)
         body.append(
             f'<tr class="claim-row" data-claim="{html.escape(cid)}" data-notebook="{html.escape(nb)}">'
-            f'<td class="words">{html.escape(FT.claim_words(cid, claims))}<br><small><a href="{html.escape(nb)}.html">'
+            f'<td class="words"><b>{name.get(cid, "")}</b> {html.escape(FT.claim_words(cid, claims))}<br><small><a href="{html.escape(nb)}.html">'
             f'{html.escape(report_name(nb))}</a></small></td><td class="paper">{_paper(r, c)}</td><td class="ours">{_ours(r)}</td>'
             f'<td class="verdict {cls}">{html.escape(verdict)}<br><small class="basis">{html.escape(basis or "-")}</small></td>'
             f'<td class="why">{_why(r)}</td></tr>\n')
@@ -121,28 +123,19 @@ def table_html(v, claims, verdict_classes):
 
 
 def findings_html(reports, verdict_classes, v=None):
-    """The findings block of the index ('' where no verdict rows exist); writes reports/forest.png.  ``v``: the
+    """The findings block of the index ('' where no verdict rows exist); writes reports/glance.png.  ``v``: the
     verdict rows to show (the reference's), else this render's."""
     v = v if v is not None else rows(reports)
     if v is None:
         return '<p class="failed">No verdict rows in this batch: no findings to show (see the reports below).</p>'
     claims = claims_mod.load()
     said = FT.sentences(v, claims)
-    drawn = forest.plot(v, reports / FOREST_PNG)
-    _, listed = forest.split(v)
-    nonum = "".join(f'<li><a href="{html.escape(str(r.get("notebook", "")))}.html">'
-                    f'{html.escape(FT.claim_words(str(r["claim"]), claims))}</a> ({html.escape(signed.verdict_text(r))})</li>'
-                    for r in listed)
+    g = glance.rows(v, claims)
     words = "".join(f"<li>{html.escape(s)}</li>" for s in said)
-    figure = (f"""<figure><img id="forest" src="{FOREST_PNG}" alt="{html.escape(forest.alt_text(v))}">
-<figcaption>{len(drawn)} claims with a number: ours / paper's (log), our 95% interval, the paper's band shaded;
-filled: decided on end-to-end times, open: kernel-only; an arrowhead at the edge: the interval runs past the axis
-(unbounded); a row without an interval says so; right: the GPU code's speed-up over the best CPU code.</figcaption></figure>"""
-              if drawn else '<p class="nonum">No claim with a number in these reports: no forest plot.</p>')
     return f"""<div class="findings"><div class="words"><ul id="findings">{words}</ul>
-<details class="nonum"><summary><b>Not in the plot</b>: {len(listed)} claims without a numeric value (orderings, trends,
-events); their verdicts are in the table</summary><ul>{nonum}</ul></details>{solver_html()}</div>
-{figure}</div>
+<p class="tally">Every verdict, by direction and by what it rests on:</p>{glance_html.tally(v)}{solver_html()}</div>
+<div class="glance-figure">{glance_html.figure(g, reports)}{glance_html.rows_table(g) if len(g) else ""}</div></div>
+{glance_html.others_table(glance.others(v, claims))}
 <h2>Every claim</h2>
 {table_html(v, claims, verdict_classes)}"""
 

@@ -1,10 +1,11 @@
-"""One forest plot of every claim with a number: our value over the paper's (log axis), our 95%
+"""The findings paper's forest plot of every claim with a number (the index opens with glance_plot's view,
+which prints the numbers beside each row): our value over the paper's (log axis), our 95%
 interval and the paper's value or band drawn as ratios of the same reference (the band's geometric
 middle), grouped by seed, coloured by verdict, a filled marker where the verdict is decided on
 end-to-end times and an open one where on kernel-only times; on the right, the same code against the
 best CPU code.  Each row is labelled with the claim in words (claims.yaml's ``in_words``, its citation
 left to the seed's heading above it), wrapped to the label column so that it reads at page width.
-Claims without a numeric value are returned by :func:`split` so that the page lists them beside the
+Claims without a numeric value are returned by :func:`split` so that a page can list them beside the
 plot instead of dropping them."""
 from __future__ import annotations
 
