@@ -39,6 +39,7 @@ BOUND_WORDS = {"bandwidth": "memory bandwidth", "minplus": "int32 throughput"}
 class Reason(NamedTuple):
     text: str
     rests_on: str
+    kind: str = ""           # the circumstance's function name, for counting (threats, the conclusion)
 
 
 def _txt(x):
@@ -116,7 +117,7 @@ def one_thread(r, c):
     code = f" ({_alg(best[3]).label})" if best and _alg(best[3]) else ""
     beside = (f"; against the best CPU code here{code} the same GPU code gives {best[0]} "
               f"[{FT.fmt(best[1])}, {FT.fmt(best[2])}]" if best else "")
-    return Reason(f"the divisor is {names}, one CPU thread{beside}",
+    return Reason(f"the divisor, {names}, runs on one CPU thread{beside}",
                   "the algorithm registry" + (" and the row's best_cpu" if best else ""))
 
 
@@ -216,8 +217,8 @@ def lead(r):
 
 def reasons(r, c, fail):
     """The circumstances that bear on one claim's row, most telling first."""
-    found = [verification(c, fail)] + [f(r, c) for f in CIRCUMSTANCES]
-    return [x for x in found if x is not None]
+    found = [(verification, verification(c, fail))] + [(f, f(r, c)) for f in CIRCUMSTANCES]
+    return [x._replace(kind=f.__name__) for f, x in found if x is not None]
 
 
 def sentence(r, c, fail):
@@ -230,7 +231,8 @@ def sentence(r, c, fail):
 
 
 def table(v, claims=None, root=None):
-    """Per claim of the verdict rows ``v``: ``claim``, ``why`` (the sentence) and ``rests_on`` (its sources)."""
+    """Per claim of the verdict rows ``v``: ``claim``, ``why`` (the sentence), ``rests_on`` (its sources) and
+    ``kinds`` (the names of the circumstances found, space-separated)."""
     from ..method import claims as claims_mod
     claims = claims if claims is not None else claims_mod.load()
     fail = correctness.failures(correctness.batch_dirs(v, root))
@@ -238,5 +240,6 @@ def table(v, claims=None, root=None):
     for r in v.to_dict("records"):
         c = claims.get(r["claim"]) or {}
         got = reasons(r, c, fail)
-        out.append(dict(claim=r["claim"], why=sentence(r, c, fail), rests_on="; ".join(x.rests_on for x in got) or "-"))
-    return pd.DataFrame(out, columns=["claim", "why", "rests_on"])
+        out.append(dict(claim=r["claim"], why=sentence(r, c, fail), rests_on="; ".join(x.rests_on for x in got) or "-",
+                        kinds=" ".join(x.kind for x in got)))
+    return pd.DataFrame(out, columns=["claim", "why", "rests_on", "kinds"])
