@@ -82,7 +82,7 @@ def _why_they_differ(differ, claims, said):
     if differ.empty:
         return ""
     items = "".join(
-        f"<li>{html.escape(FT.claim_words(r['claim'], claims))}: {html.escape(said.get(r['claim'], ''))}"
+        f"<li>{html.escape(FT.claim_words(r['claim'], claims).rstrip('.'))}: {html.escape(said.get(r['claim'], ''))}"
         f'<details class="tally"><summary>how the rule decided</summary>{html.escape(str(r["reason"]))}</details></li>'
         for _, r in differ.iterrows())
     return f"<h3>Why they differ</h3><ul>{items}</ul>"

@@ -110,8 +110,8 @@ def _environment(folders):
         "cost": (f"Cost: {cost['processes']} processes on {_n(cost['leases'], 'machine lease')}; their timed runs "
                  f"add up to {FT.fmt(cost['timed_hours'])} hours of wall-clock time where the result rows record it "
                  "(a lower bound on device time: start-up, compilation and idle time are not in it). The sampled "
-                 f"baselines stand for {FT.fmt(cost['extrapolated_hours'])} hours of one-thread CPU time that was "
-                 "extrapolated rather than run."),
+                 f"CPU codes stand for {FT.fmt(cost['extrapolated_hours'])} hours of CPU wall-clock time that was "
+                 "extrapolated from samples rather than run."),
     }, cost
 
 
@@ -154,20 +154,22 @@ def _threats(t, mc):
 
 def _easy_hard(v, claims, codes, fails, cost, t, mc):
     failing_published = fails[fails["published"]] if len(fails) else fails
-    verified = len(codes["faithful_gpu"]) - len(failing_published)
+    failing = set(fails["label"]) if len(fails) else set()
+    verified = sum(label not in failing for label in codes["faithful_gpu"])
+    num = F.claim_numbers(claims)
     measured_rep = int(((v["verdict"] == "reproduced") & (v.get("basis") == "measured")).sum())
     nt = v[v["verdict"] == "not testable"]
     easy = [f"Re-implementing the kernels from the papers' pseudo-code: {verified} of the "
             f"{len(codes['faithful_gpu'])} faithful GPU kernels verified on every recorded run; the exceptions are "
-            "the published racy variants below.",
+            "the published racy variants of the correctness findings.",
             f"{_n(measured_rep, 'claim')} reproduced on measurement alone, without the tolerance's help."]
     hard = [f"Correct answers: {_n(len(failing_published), 'published kernel')} returned wrong distances and had to "
             "be timed in a corrected form (seed 001's atomic fix)." if len(failing_published) else "",
             f"Fixing the method: {mc['after_measuring']} analysis changes came after batches had been measured.",
-            f"One-thread CPU baselines at the papers' sizes: {FT.fmt(cost['extrapolated_hours'])} hours were "
+            f"CPU baselines at the papers' sizes: {FT.fmt(cost['extrapolated_hours'])} hours of CPU time were "
             "extrapolated from samples rather than run.",
             f"{_n(len(nt), 'claim')} could not be tested here: "
-            + "; ".join(f"{c}: {reasons._txt(r)}" for c, r in zip(nt["claim"], nt["reason"])) + "."
+            + "; ".join(f"{num[c]}: {reasons._txt(r).rstrip('.')}" for c, r in zip(nt["claim"], nt["reason"])) + "."
             if len(nt) else "",
             f"Hardware: {_n(t['no_gpu_named'], 'claim')} rest on numbers whose GPU the paper does not name."]
     return easy, [h for h in hard if h]

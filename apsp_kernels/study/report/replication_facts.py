@@ -14,7 +14,7 @@ import yaml
 from ... import paths
 from ..method import changes
 from ..show import signed
-from . import compare, correctness, reasons
+from . import compare, reasons
 from . import findings_text as FT
 from .forest import SEED_NAMES
 
