@@ -66,7 +66,7 @@ def test_sampled_tolerance_computed_and_hardware_circumstances(ref, why):
     sampled = rows[rows["baseline_timed"].astype(str).str.contains("sampled")].index
     assert all("extrapolated from a sample" in why.loc[c, "why"] for c in sampled)
     for cid in rows[rows["basis"] == "within tolerance only"].index:
-        assert "agrees only through the tolerance" in why.loc[cid, "why"] and "set in" in why.loc[cid, "why"], cid
+        assert "Agrees with the paper, though only through the tolerance" in why.loc[cid, "why"] and "set in" in why.loc[cid, "why"], cid
     for cid in rows[rows["basis"] == "computed"].index:
         assert "computed, not run" in why.loc[cid, "why"], cid
     assert "the paper ran on the GeForce GTX 470" in why.loc["kk_vs_fw", "why"]

@@ -102,7 +102,7 @@ def tolerance(r, c):
     rows = [x for x in changes.load() if x["kind"] == "tolerance" and (not x["claims"] or r["claim"] in x["claims"])]
     when = f", set in {rows[-1]['commit']} ({changes.when(rows[-1])}) after batches had been seen" if rows else ""
     ours = f"our interval [{FT.fmt(lo, 3)}, {FT.fmt(hi, 3)}]" if lo is not None and hi is not None else "our interval"
-    return Reason(f"it agrees only through the tolerance x{FT.fmt(tol, 3)}{when}: {ours} excludes the paper's "
+    return Reason(f"only through the tolerance x{tol:g}{when}: {ours} excludes the paper's "
                   f"{_txt(r.get('claimed')) or 'band'}", "the row's basis and data/analysis-changes.csv")
 
 
@@ -191,7 +191,7 @@ def analogue(r, c):
 
 def kemp(r, c):
     k = _txt(r.get("kemp"))
-    if not k or not c.get("kemp"):
+    if not k or not c.get("kemp") or k == _txt(r.get("claimed")):     # the claim is Kemp's own number: said already
         return None
     return Reason(f"Kemp measured {k} for the same quantity on his GTX 470", "seed 000's own numbers (claims.yaml kemp)")
 
@@ -227,7 +227,9 @@ def sentence(r, c, fail):
     if not got:
         return lead(r) + " (nothing recorded sets this claim apart: same quantity, measured, no stand-in)."
     said = "; ".join(f"{x.text} [{x.rests_on}]" for x in got)
-    return f"{lead(r)}: {said}."
+    # a difference is explained by the circumstances; an agreement holds in spite of them
+    joint = ", though" if str(r.get("verdict")) == "reproduced" else ":"
+    return f"{lead(r)}{joint} {said}."
 
 
 def table(v, claims=None, root=None):
