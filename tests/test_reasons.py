@@ -67,6 +67,10 @@ def test_sampled_tolerance_computed_and_hardware_circumstances(ref, why):
     assert all("extrapolated from a sample" in why.loc[c, "why"] for c in sampled)
     for cid in rows[rows["basis"] == "within tolerance only"].index:
         assert "Agrees with the paper, though only through the tolerance" in why.loc[cid, "why"] and "set in" in why.loc[cid, "why"], cid
+    from apsp_kernels.study.method import changes
+    for cid in rows[rows["basis"] == "within tolerance only"].index:     # the change that set this claim's tolerance
+        named = [x["commit"] for x in changes.load() if x["kind"] == "tolerance" and cid in x["claims"]]
+        assert not named or f"set in {named[-1]}" in why.loc[cid, "why"], cid
     for cid in rows[rows["basis"] == "computed"].index:
         assert "computed, not run" in why.loc[cid, "why"], cid
     assert "the paper ran on the GeForce GTX 470" in why.loc["kk_vs_fw", "why"]

@@ -99,7 +99,9 @@ def tolerance(r, c):
     if _txt(r.get("basis")) != "within tolerance only":
         return None
     lo, hi, tol = num(r.get("ci_lo")), num(r.get("ci_hi")), num(r.get("tolerance"))
-    rows = [x for x in changes.load() if x["kind"] == "tolerance" and (not x["claims"] or r["claim"] in x["claims"])]
+    tol_rows = [x for x in changes.load() if x["kind"] == "tolerance"]
+    # a change naming the claim set its tolerance; else the newest that names none (it set every claim's)
+    rows = [x for x in tol_rows if r["claim"] in x["claims"]] or [x for x in tol_rows if not x["claims"]]
     when = f", set in {rows[-1]['commit']} ({changes.when(rows[-1])}) after batches had been seen" if rows else ""
     ours = f"our interval [{FT.fmt(lo, 3)}, {FT.fmt(hi, 3)}]" if lo is not None and hi is not None else "our interval"
     return Reason(f"only through the tolerance x{tol:g}{when}: {ours} excludes the paper's "
