@@ -102,10 +102,18 @@ def tolerance(r, c):
     tol_rows = [x for x in changes.load() if x["kind"] == "tolerance"]
     # a change naming the claim set its tolerance; else the newest that names none (it set every claim's)
     rows = [x for x in tol_rows if r["claim"] in x["claims"]] or [x for x in tol_rows if not x["claims"]]
-    when = f", set in {rows[-1]['commit']} ({changes.when(rows[-1])}) after batches had been seen" if rows else ""
+    when = ""
+    if rows:
+        seen = f" after {_n_batches(rows[-1])} had been measured" if rows[-1]["batches_before"] else ""
+        when = f", set in {rows[-1]['commit']} ({changes.when(rows[-1])}){seen}"
     ours = f"our interval [{FT.fmt(lo, 3)}, {FT.fmt(hi, 3)}]" if lo is not None and hi is not None else "our interval"
-    return Reason(f"only through the tolerance x{tol:g}{when}: {ours} excludes the paper's "
+    return Reason(f"only through the tolerance{f' x{tol:g}' if tol is not None else ''}{when}: {ours} excludes the paper's "
                   f"{_txt(r.get('claimed')) or 'band'}", "the row's basis and data/analysis-changes.csv")
+
+
+def _n_batches(change):
+    n = len(change["batches_before"])
+    return f"{n} batch{'es' if n != 1 else ''}"
 
 
 def one_thread(r, c):
