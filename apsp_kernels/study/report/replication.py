@@ -88,8 +88,9 @@ def _method(v, claims, facts_codes):
                  "claims rest on " + _list(f"{_n(n, 'lease')} ({_n(c, 'claim')})" for n, c in lease.items()) + "."),
         "tolerances": ("Agreement means ours lies within the paper's band widened by a tolerance: "
                        + _list(f"x{t:g} for {_n(n, 'claim')}" for t, n in counts.items())
-                       + f". The tolerances were set by the {_n(len(tol_rows), 'dated change')} below, each after "
-                       "batches had been measured: they were not declared before measuring."),
+                       + f". The tolerances were set by the {_n(len(tol_rows), 'dated change')} below; "
+                       + (f"{sum(bool(r['batches_before']) for r in tol_rows)} of them came after batches had been "
+                          "measured, so those tolerances were not declared before measuring." if tol_rows else "")),
         "tolerance_rows": [{"when": changes.when(r), "commit": r["commit"], "change": r["change"],
                             "before": ", ".join(r["batches_before"]) or "-"} for r in tol_rows],
         "changes": (f"data/analysis-changes.csv dates {_n(mc['all'], 'change')} of the analysis; "
