@@ -93,3 +93,17 @@ def test_the_pdf_renders(ref, tmp_path):
     assert written[-1] == out and out.read_bytes()[:5] == b"%PDF-"
     assert len(re.findall(rb"/Type\s*/Page[^s]", out.read_bytes())) > 1
     assert "replication.pdf" in findings_paper.write(tmp_path, ref).read_text(encoding="utf-8")
+
+
+def test_the_conclusion_draws_its_inference_only_where_the_numbers_bear_it():
+    import pandas as pd
+    from apsp_kernels.study.report import correctness
+    row = dict(claim="a", verdict="differs in magnitude", ours_value=166.0, claimed_lo=48, claimed_hi=52,
+               best_cpu="1x [0.84, 1.19] over dijkstra_cpu_parallel")
+    why = pd.DataFrame(dict(claim=["a"], kinds=["one_thread hardware_gen"]))
+    fails = pd.DataFrame(columns=[*correctness.COLUMNS, "published"])
+    said = replication.conclusion(pd.DataFrame([row]), why, fails)
+    assert said.startswith("Of the 1 claim measured against a one-thread CPU code, 1 came out larger")
+    assert "run 1.0-1.0x as fast, so the papers' speed-ups measure their baselines" in said
+    row["best_cpu"] = "60x [50, 70] over dijkstra_cpu_parallel"           # above the claimed band: no such inference
+    assert "so the papers'" not in replication.conclusion(pd.DataFrame([row]), why, fails)
