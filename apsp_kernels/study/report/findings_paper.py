@@ -13,6 +13,7 @@ from ..method import claims as claims_mod
 from . import findings_index as FI
 from . import findings_text as FT
 from . import forest as forest_mod
+from . import reasons
 from ..show import signed
 from .forest import SEED_NAMES
 
@@ -39,10 +40,23 @@ LIMITS = (
     "where the verdict rows carry a basis; where they do not, the basis column reads '-'.",
 )
 
+
+
+def _replication_link(files):
+    """The link to the replication report written beside this page (its HTML, and its PDF where one was printed)."""
+    if not files:
+        return ""
+    pdf = [f for f in files if f.endswith(".pdf")]
+    html_ = [f for f in files if f.endswith(".html")]
+    return (" &middot; the same findings as a replication report in ReScience C's shape: "
+            + (f'<a href="{html_[0]}">{html_[0]}</a>' if html_ else "")
+            + (f' (<a href="{pdf[0]}">PDF</a>)' if pdf else ""))
+
 CSS = """body{font-family:Georgia,serif;max-width:60em;margin:1.5em auto;padding:0 1em;line-height:1.45}
 h1,h2,h3{font-family:sans-serif}table{border-collapse:collapse;table-layout:fixed;width:100%;font-size:13px;
 font-family:sans-serif}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left;
-word-break:break-word;overflow-wrap:anywhere}small{color:#57606a}img{max-width:100%}"""
+word-break:break-word;overflow-wrap:anywhere}small{color:#57606a}img{max-width:100%}
+details.tally{font-size:13px;color:#57606a}details.tally summary{cursor:pointer}"""
 
 
 def _rows_of_seed(v, claims, seed):
@@ -62,7 +76,20 @@ def _claims_table(rows, claims):
     return "\n".join(out) + "</table>"
 
 
-def _seed_section(v, claims, seed):
+def _why_they_differ(differ, claims, said):
+    """Per claim that differs or is not reproduced: the reasons a person would give (reasons.py: what sets our
+    measurement apart from the paper's, each with what it rests on); the rule's tally of sizes stays one click away."""
+    if differ.empty:
+        return ""
+    items = "".join(
+        f"<li>{html.escape(FT.claim_words(r['claim'], claims).rstrip('.'))}: {html.escape(said.get(r['claim'], ''))}"
+        f'<details class="tally"><summary>how the rule decided</summary>{html.escape(str(r["reason"]))}</details></li>'
+        for _, r in differ.iterrows())
+    return f"<h3>Why they differ</h3><ul>{items}</ul>"
+
+
+def _seed_section(v, claims, seed, said=None):
+    said = said if said is not None else reasons.table(v, claims).set_index("claim")["why"].to_dict()
     rows = _rows_of_seed(v, claims, seed)
     if rows.empty:
         return ""
@@ -80,10 +107,7 @@ def _seed_section(v, claims, seed):
                    + f"<p>{html.escape(sentence.replace('`', ''))}</p>")
         kemp = FT.kemp_factors(v, claims)
         why = (f"<p>{html.escape(kemp)}</p>" if kemp else "") + why
-    elif len(differ):
-        why = ("<h3>Why they differ</h3><ul>" + "".join(
-            f"<li>{html.escape(FT.claim_words(r['claim'], claims))}: {html.escape(str(r['reason']))}</li>"
-            for _, r in differ.iterrows()) + "</ul>")
+    why += _why_they_differ(differ, claims, said)
     return (f'<h2 id="seed-{seed}">Seed {seed}: {html.escape(SEED_TITLES.get(seed, SEED_NAMES.get(seed, "")))}</h2>'
             f"<p>{html.escape(counts)}</p>{why}<h3>What was claimed and what we found</h3>{_claims_table(rows, claims)}")
 
@@ -98,13 +122,14 @@ def _best_cpu(v, claims):
             + "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(str(b))}</td></tr>" for a, b in rows) + "</table>")
 
 
-def page(v, claims=None, forest_src=None, source="the verdict rows of this render (verdicts.csv)"):
+def page(v, claims=None, forest_src=None, source="the verdict rows of this render (verdicts.csv)", replication=()):
     """The whole findings paper as HTML, from the verdict rows ``v``; ``forest_src``: the forest plot's
     image source (a data: URI in the written page, which then stands alone), else the index's PNG; False: no plot
-    (no claim with a number)."""
+    (no claim with a number); ``replication``: the file names of the replication report written beside it, to link."""
     from ..method import rules
     claims = claims if claims is not None else claims_mod.load()
     said = FT.sentences(v, claims)
+    why = reasons.table(v, claims).set_index("claim")["why"].to_dict()
     seeds = sorted({FT.seed_of((claims.get(c) or {}).get("where", w)) for c, w in zip(v["claim"], v["where"])})
     limits = "".join(f"<li>{html.escape(t.format(method_changed=rules.METHOD_LAST_CHANGED[:16].replace('T', ' ') + ' UTC'))}</li>"
                      for t in LIMITS)
@@ -112,15 +137,21 @@ def page(v, claims=None, forest_src=None, source="the verdict rows of this rende
               "<figcaption>Every claim with a number: ours / paper's, log axis (as on the index).</figcaption></figure>"
               if forest_src is not False else "<p>No claim with a number in these rows: no forest plot.</p>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title><style>{CSS}</style></head>
-<body><p><a href="index.html">&larr; index</a></p><h1>Five CUDA APSP papers on today's hardware: what holds</h1>
+<body><p><a href="index.html">&larr; index</a>{_replication_link(replication)}</p>
+<h1>Five CUDA APSP papers on today's hardware: what holds</h1>
 <h2>Summary</h2><ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>{forest}
-{''.join(_seed_section(v, claims, s) for s in seeds)}
+{''.join(_seed_section(v, claims, s, why) for s in seeds)}
 {_best_cpu(v, claims)}
 <h2>Limitations</h2><ul>{limits}</ul>
 <p><small>Generated from {html.escape(source)} by apsp_kernels/study/report/findings_paper.py; a run measured on
 another machine is compared with these verdicts on the index, never shown here.</small></p>
 </body></html>
 """
+
+
+def _replication_files(reports):
+    from . import replication
+    return [f for f in (replication.HTML, replication.PDF) if (reports / f).exists()]
 
 
 def write(reports, v=None):
@@ -141,7 +172,8 @@ def write(reports, v=None):
     from . import compare
     said = (f"the recorded reference verdict table ({compare.REFERENCE_BATCH}/verdicts.csv)" if given
             else "the verdict rows of this render (verdicts.csv)")
-    out.write_text(page(v, forest_src=src, source=said), encoding="utf-8")
+    out.write_text(page(v, forest_src=src, source=said, replication=_replication_files(reports)),
+                   encoding="utf-8")
     return out
 
 

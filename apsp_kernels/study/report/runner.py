@@ -136,9 +136,10 @@ def write_index(results):
                      (("This render's summary of every claim", "07_summary.html"), ("its verdicts as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
-    from . import compare, findings_index, findings_paper, your_run
+    from . import compare, findings_index, findings_paper, replication, your_run
     ref = compare.reference_rows()          # the findings are the reference's, whatever this render measured
     findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES, ref)
+    replication.write(REPORTS, ref)         # before the paper, which links it (the PDF: its own entry point)
     paper = findings_paper.write(REPORTS, ref)
     banner, yours = your_run.parts(REPORTS, ref)
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>apsp-repro: findings</title>
