@@ -162,3 +162,23 @@ def test_a_time_over_k_leases_covers_95_percent(k):
         e = E.interval(E.as_samples(np.exp(rng.normal(0, 0.2, k))), n_boot=800)
         hits += e.lo <= 1 <= e.hi
     assert 0.92 <= hits / trials <= 1.0
+
+
+def test_a_geometric_mean_over_points_is_read_off_their_draws():
+    """Four points of equal spread: the mean's value is their geometric mean and its interval narrows about
+    as sqrt(4) (each point's draws shuffled on their own: one seeded generator would make them move together);
+    a point on one lease leaves the mean without an interval; a point without draws is an error."""
+    pts = [E.ratio(side(frame(5, seed=s, codes=(("a", v), ("b", 1.0))), "a"),
+                   side(frame(5, seed=s, codes=(("a", v), ("b", 1.0))), "b").rename(lambda x: x + "-o", level=1))
+           for s, v in zip(range(4), (2.0, 4.0, 8.0, 16.0))]
+    g = E.geometric_mean(pts)
+    assert g.value == pytest.approx(np.exp(np.mean(np.log([p.value for p in pts]))))
+    width = lambda e: np.log(e.hi / e.lo)
+    assert 0.35 < width(g) / np.mean([width(p) for p in pts]) < 0.7
+    assert g.leases == 5 and not g.paired and g.lo < g.value < g.hi
+    one = E.ratio(E.as_samples([3.0]), E.as_samples([1.0]))
+    assert not E.geometric_mean(pts + [one]).has_interval
+    with pytest.raises(ValueError, match="without its draws"):
+        E.geometric_mean([E.Estimate(2.0, 1.0, 3.0, leases=3)])
+    p = E.Point(1024, g)
+    assert p == (1024, g.value, g.lo, g.hi) and p.est is g

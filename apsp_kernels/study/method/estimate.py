@@ -11,6 +11,8 @@ a lease holding several processes counts once, with the median of its processes 
   host's speed, divides out), then one value per lease.  **Unpaired** where no process ran both: each
   side's lease values are drawn independently.  The :class:`Estimate` says which, and over how many leases.
 * :func:`interval` -- one quantity (a time, a per-process ratio) over its leases.
+* :func:`geometric_mean` -- the geometric mean of several points' estimates (a speed-up over the paper's
+  sizes), its interval from the points' draws, each point independent of the others.
 * :func:`slope` -- a log-log slope over points, its interval from the points' residual scatter about the
   line (t with k - 2 degrees of freedom, one fewer per extra group of a pooled fit), the residual
   variance never below the points' median measurement variance.
@@ -24,7 +26,7 @@ lease; every loader of recorded runs sets it from the provenance.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -44,6 +46,7 @@ class Estimate:
     leases: int = 0             # independent machine leases behind the interval
     processes: int = 0          # processes behind them
     paired: bool = False        # a ratio formed inside each process first
+    draws: np.ndarray | None = field(default=None, compare=False, repr=False)   # what the interval was read off
 
     def __iter__(self):         # (value, lo, hi): what the rules take
         return iter((self.value, self.lo, self.hi))
@@ -53,6 +56,11 @@ class Estimate:
 
     def __len__(self):
         return 3
+
+    def scaled(self, factor):
+        """The same estimate times a constant (a ratio scaled to the quantity a claim names)."""
+        return Estimate(self.value * factor, self.lo * factor, self.hi * factor, self.leases, self.processes, self.paired,
+                        None if self.draws is None else self.draws * factor)
 
     @property
     def has_interval(self):
@@ -66,6 +74,11 @@ class Estimate:
 
 
 NONE = Estimate(np.nan)
+
+
+def exact(value, n_boot=stats.N_BOOT):
+    """A computed value (arithmetic on a schedule, not a timing): no uncertainty, its draws all the value."""
+    return Estimate(float(value), float(value), float(value), draws=np.full(n_boot, float(value)))
 
 
 def samples(d, col):
@@ -126,7 +139,7 @@ def interval(s, n_boot=stats.N_BOOT, rng=None):
         return NONE
     draws = stats.centre_draws(v, rng if rng is not None else stats.rng(), n_boot)
     lo, hi = stats.quantiles(draws, stats.CONF)
-    return Estimate(float(np.median(v)), lo, hi, int(v.size), int(s.size), False)
+    return Estimate(float(np.median(v)), lo, hi, int(v.size), int(s.size), False, draws)
 
 
 @dataclass(frozen=True)
@@ -162,7 +175,38 @@ def ratio(num, den, n_boot=stats.N_BOOT):
     paired where both ran in the same processes, else each side drawn independently (module docstring)."""
     d = ratio_draws(num, den, n_boot=n_boot)
     lo, hi = stats.quantiles(d.draws, stats.CONF)
-    return Estimate(d.value, lo, hi, d.leases, d.processes, d.paired)
+    return Estimate(d.value, lo, hi, d.leases, d.processes, d.paired, d.draws)
+
+
+class Point(tuple):
+    """A rule's point ``(x, value, lo, hi[, claimed])`` that keeps the :class:`Estimate` behind it (``.est``),
+    so that a mean over points draws from the points' own draws."""
+    def __new__(cls, x, est, *claimed):
+        self = super().__new__(cls, (x, *est, *claimed))
+        self.est = est
+        return self
+
+
+def geometric_mean(ests):
+    """The geometric mean of several estimates (each point's value and draws: a speed-up at several sizes or
+    graphs), with its 95% interval: the geometric mean taken draw by draw.  The points count as independent:
+    each point's draws are shuffled on their own first, because every point's draws come from the one seeded
+    generator and would otherwise move together (a mean of k equal-width points would keep their width
+    instead of narrowing by sqrt(k)).  No interval where a point has none (fewer than two leases)."""
+    ests = [e for e in ests if e.value == e.value and e.value > 0]
+    if not ests:
+        return NONE
+    value = float(np.exp(np.mean(np.log([e.value for e in ests]))))
+    info = dict(leases=int(min(e.leases for e in ests)), processes=int(min(e.processes for e in ests)),
+                paired=all(e.paired for e in ests))
+    if any(e.draws is None for e in ests):
+        raise ValueError("a point without its draws: build it with estimate.ratio / estimate.interval")
+    if any(np.isnan(e.draws).any() for e in ests):
+        return Estimate(value, **info)
+    rng = stats.rng()
+    logs = np.mean([np.log(rng.permutation(e.draws)) for e in ests], axis=0)
+    lo, hi = stats.quantiles(np.exp(logs), stats.CONF)
+    return Estimate(value, lo, hi, draws=np.exp(logs), **info)
 
 
 def slope(x, points, groups=None, n_boot=stats.N_BOOT):

@@ -1,12 +1,12 @@
 """A speed-up claim's numbers: its time columns (kernel-only or end-to-end, per side), the paper's sizes
-among ours, the per-size speed-ups over the baseline with the geometric mean of their intervals, Kemp's
+among ours, the per-size speed-ups over the baseline with their geometric mean, Kemp's
 numbers beside ours, and the columns shown beside every speed-up (the other time, the best CPU code)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...algorithms import registry
-from . import timings as M
+from . import estimate, timings as M
 from .text import interval
 
 
@@ -44,14 +44,14 @@ def fmt_points(sp):
 
 
 def geo_interval(sp):
+    """(value, lo, hi) of the geometric mean of a speed-up table's rows (estimate.geometric_mean over the
+    estimates the table keeps per n: :func:`timings.speedup_table`)."""
     if sp.empty:
         return np.nan, np.nan, np.nan
-    # interval of the geometric mean: from the per-size intervals, as independent log-normal
-    logs = np.log(sp["speedup"].to_numpy())
-    half = (np.log(sp["ci_hi"].to_numpy()) - np.log(sp["ci_lo"].to_numpy())) / 2
-    g = np.exp(logs.mean())
-    se = np.sqrt(np.sum(half ** 2)) / len(logs)
-    return float(g), float(g * np.exp(-se)), float(g * np.exp(se))
+    ests = sp.attrs.get("estimates")
+    if ests is None:
+        raise ValueError("a speed-up table without its estimates: build it with timings.speedups")
+    return tuple(estimate.geometric_mean([ests[int(n)] for n in sp["n"]]))
 
 
 def kemp_vs_ours(c, sp):

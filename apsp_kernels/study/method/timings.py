@@ -103,13 +103,16 @@ def speedup_table(ps, invert=False):
     """Per n of :func:`pairs`: speed-up = baseline median / algorithm median (``invert``: the
     reverse, for a slow-down) with its 95% interval over leases (estimate.ratio: paired where both ran in
     one process), how each side was timed, and how many leases it rests on."""
-    rows = []
+    rows, ests = [], {}
     for n, a, b, ka, kb in ps:
         e = estimate.ratio(a, b) if invert else estimate.ratio(b, a)
+        ests[int(n)] = e
         rows.append(dict(n=n, speedup=e.value, ci_lo=e.lo, ci_hi=e.hi, algorithm_timed=ka, baseline_timed=kb,
                          samples=min(a.size, b.size), leases=e.leases, paired=e.paired))
-    return pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "algorithm_timed", "baseline_timed", "samples",
-                                       "leases", "paired"])
+    t = pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "algorithm_timed", "baseline_timed", "samples",
+                                    "leases", "paired"])
+    t.attrs["estimates"] = ests         # per n, with the draws a mean over sizes is read off (speedups.geo_interval)
+    return t
 
 
 def speedups(df, algorithm, baseline, variant=None, baseline_variant=None, time_col="wall_ms",
@@ -140,7 +143,7 @@ def best_cpu_times(df, n, candidates=None, *, graph):
 
 
 def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=None, *, graph):
-    rows = []
+    rows, ests = [], {}
     for n in sizes_of(df, algorithm, variant, graph=graph):
         if sizes is not None and n not in set(sizes):
             continue
@@ -148,10 +151,11 @@ def best_cpu_speedups(df, algorithm, variant=None, time_col="wall_ms", sizes=Non
         b = best_cpu_times(df, n, graph=graph)
         if a.size and b:
             e = estimate.ratio(b[1], a)
+            ests[int(n)] = e
             rows.append(dict(n=n, speedup=e.value, ci_lo=e.lo, ci_hi=e.hi, best_cpu=b[0], baseline_timed=b[2],
                              leases=e.leases, paired=e.paired))
     t = pd.DataFrame(rows, columns=["n", "speedup", "ci_lo", "ci_hi", "best_cpu", "baseline_timed", "leases", "paired"])
-    t.attrs.update(algorithm=algorithm, variant=variant, baseline=None, baseline_variant=None)
+    t.attrs.update(algorithm=algorithm, variant=variant, baseline=None, baseline_variant=None, estimates=ests)
     return t
 
 

@@ -12,7 +12,7 @@ from . import claims as claims_mod
 from ...algorithms import registry
 from .speedups import fmt_points, geo_interval, kemp_vs_ours, matched_sizes, speedup_columns, speedup_pair
 from ..words import KINDS, NOT_TESTABLE
-from . import basis, order_rules, rules
+from . import basis, estimate, order_rules, rules
 from .text import MISSING, crossing_text, fmt, interval
 
 COLUMNS = ["claim", "source", "quote", "where", "kind", "quantity", "paper_n", "matched_n", "claimed", "decided_by",
@@ -68,8 +68,8 @@ def _decide_range(row, c, df, claimed, tol, m):
         own = bool(points) and len(points[0]) == 5
         rule = (lambda t: rules.points_rule(points, t)) if own else (lambda t: rules.range_rule(points, claimed, t))
         m["at1"] = lambda: rule(1.0)[0]
-        shown = [p[:4] for p in points]
-        g = geo_interval(pd.DataFrame(shown, columns=["n", "speedup", "ci_lo", "ci_hi"])) if shown else (np.nan,) * 3
+        shown = [tuple(p[:4]) for p in points]
+        g = tuple(_points_mean(points)) if shown else (np.nan,) * 3
         row.update(ours=g[0], ci_lo=g[1], ci_hi=g[2], ours_text=interval(*g) if shown else "-",
                    per_size="; ".join(f"n={n}: {interval(x, lo, hi, '')}" for n, x, lo, hi in shown))
         return rule(tol)
@@ -88,6 +88,15 @@ def _decide_range(row, c, df, claimed, tol, m):
     grid = c.get("paper_n") if c.get("paper_n_step") else None
     m["at1"] = lambda: rules.range_rule(points, claimed, 1.0, grid=grid)[0]
     return rules.range_rule(points, claimed, tol, grid=grid)
+
+
+def _points_mean(points):
+    """The geometric mean of a rule's points, each an estimate.Point (a point without its estimate is an error:
+    a mean's interval is read off the points' draws)."""
+    missing = [p[0] for p in points if not hasattr(p, "est")]
+    if missing:
+        raise ValueError(f"points at {missing} carry no estimate: build them with estimate.Point")
+    return estimate.geometric_mean([p.est for p in points])
 
 
 def _span(d):

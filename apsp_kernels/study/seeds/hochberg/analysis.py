@@ -112,7 +112,7 @@ def difference_points(st, graph):
     out = []
     for n in sorted(int(n) for n in select_rows(st.df, "cycles", GPU, graph=graph, status="ok")["n"]):
         e = estimate.interval(per_process(st, "cycles", GPU, D._his_ratio, graph=graph, n=n))
-        out.append((n, *e))
+        out.append(estimate.Point(n, e))
     return out
 
 
@@ -154,7 +154,7 @@ def ratio(st, num, den, n, col="event_ms_json", stage="explorations"):
 
 def ordering_points(st, slower, faster, sizes, col="event_ms_json"):
     """[(n, time(slower) / time(faster), lo, hi)]: the claim holds where the interval is above 1."""
-    return [(int(n), *ratio(st, slower, faster, n, col)) for n in sizes]
+    return [estimate.Point(int(n), ratio(st, slower, faster, n, col)) for n in sizes]
 
 
 

@@ -4,18 +4,16 @@ each reason ending in the sentence that says what its intervals rest on (:func:`
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from . import analysis as H
-from ...method import order_rules, rules, speedups, verdicts as V
+from ...method import estimate, order_rules, rules, verdicts as V
 from .analysis import break_even, difference_points, exploration_sizes, faithful_runs, fixed_part, ordering_points, sanitizer, sm_slope
 from .load import single_run
 from .load import COLUMNS, GPU, GRAPHS, HIS_GRAPH, NEXT_HOP, NOSYNC, PITCH, TEXT, UNPADDED, lists_of, select_rows
 from ...method.text import crossing_text, fmt, interval
 
 def _geo_text(pts):
-    g = speedups.geo_interval(pd.DataFrame(pts, columns=["n", "speedup", "ci_lo", "ci_hi"]))
-    return interval(*g)
+    return interval(*estimate.geometric_mean([p.est for p in pts]))
 
 
 def verdict_rows(st, C):

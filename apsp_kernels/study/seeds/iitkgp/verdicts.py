@@ -20,7 +20,7 @@ from ... import records
 from ...publish import style
 from ....algorithms import registry
 from . import load as R
-from ...method import estimate, order_rules, rules, speedups
+from ...method import estimate, order_rules, rules
 from ...method import verdicts as V
 from ...method.text import fmt, interval
 
@@ -66,13 +66,12 @@ def _text(df, pts):
     return "; ".join(f"{R.label(df, p['graph'])}: {interval(p['v'], p['lo'], p['hi'])}" for p in pts if p["v"] == p["v"]) or "-"
 
 
-def geo_interval(pts):
+def _mean_text(pts):
+    """'3.1x [2.8, 3.4] (geometric mean over 5 graphs)' (estimate.geometric_mean of the graphs' ratios)."""
     ok = [p for p in pts if p["v"] == p["v"] and p["v"] > 0]
     if not ok:
         return "-"
-    sp = pd.DataFrame({"speedup": [p["v"] for p in ok], "ci_lo": [p["lo"] for p in ok], "ci_hi": [p["hi"] for p in ok]})
-    g = speedups.geo_interval(sp.fillna({"ci_lo": sp["speedup"], "ci_hi": sp["speedup"]}))
-    return f"{interval(*g)} (geometric mean over {len(ok)} graphs)"
+    return f"{interval(*estimate.geometric_mean([p['est'] for p in ok]))} (geometric mean over {len(ok)} graphs)"
 
 
 def _graph_ratios(df, c, num_side, time):
@@ -112,14 +111,14 @@ def _ordering(df, c):
 def _range(df, c):
     e2e, ker = (_graph_ratios(df, c, "speedup", t) for t in ("end_to_end", "kernel"))
     dec = ker if c.get("time") == "kernel" else e2e
-    pts = [(p["n"], p["v"], p["lo"], p["hi"]) for p in dec if p["v"] == p["v"]]
+    pts = [estimate.Point(p["n"], p["est"]) for p in dec if p["v"] == p["v"]]
     row = V.evaluate(c, df, points=pts)
     missing = _fill(row, df, c, e2e, ker)
-    row.update(ours_end_to_end=geo_interval(e2e), ours_kernel=geo_interval(ker))
+    row.update(ours_end_to_end=_mean_text(e2e), ours_kernel=_mean_text(ker))
     best = [(b, None) for b in registry.best_cpu_candidates()]
     bc = [R.ratio(df, g, best, codes(c, "algorithm")) for g in c["graphs"]]
     if any(p["v"] == p["v"] for p in bc):
-        row["best_cpu"] = f"{geo_interval(bc)} over the fastest of {', '.join(registry.best_cpu_candidates())}"
+        row["best_cpu"] = f"{_mean_text(bc)} over the fastest of {', '.join(registry.best_cpu_candidates())}"
     return row, missing
 
 

@@ -150,7 +150,7 @@ def _rows_04(df, C):
     c = C["tuwien_gpu_vs_serial_largest"]
     sp = M.speedups(df, c["algorithm"], c["baseline"])
     top = sp[sp["n"] == sp["n"].max()]
-    rows.append(V.evaluate(c, df, points=list(top[["n", "speedup", "ci_lo", "ci_hi"]].itertuples(index=False, name=None)),
+    rows.append(V.evaluate(c, df, points=[estimate.Point(int(n), sp.attrs["estimates"][int(n)]) for n in top["n"]],
                            note="at our largest size with both measured (Kemp's graphs, not seed 003's density-p graphs)")
                 | speedups.speedup_columns(df, c | {"variant": None}, top["n"].tolist()))   # as ``sp``: the default memory
     return rows
@@ -282,9 +282,9 @@ def share_points(df, algorithm, sizes, memory=None, part="kernel_ms", whole="wal
         a, _ = M.times(df, algorithm, None, n, part, memory=memory)
         b, _ = M.times(df, algorithm, None, n, whole, memory=memory)
         if len(a) and len(b):
-            v, lo, hi = estimate.ratio(a, b)
-            if v == v:
-                out.append((int(n), v, lo, hi))
+            e = estimate.ratio(a, b)
+            if e.value == e.value:
+                out.append(estimate.Point(int(n), e))
     return out
 
 

@@ -18,7 +18,6 @@ from ....algorithms.gpu.fw_nthu import padded_size, parse_variant
 from ....algorithms.gpu.multi import schedule
 from ... import records
 from ...method import estimate
-from ...method.estimate import Estimate
 from ...method.text import fmt
 
 NB = "09_nthu"
@@ -244,13 +243,12 @@ def samples(df, col, **sel):
 def ratio(num, den, factor=1.0):
     """num / den * factor with its 95% interval over leases (estimate.ratio: paired where both ran in one
     process)."""
-    e = estimate.ratio(num, den)
-    return Estimate(e.value * factor, e.lo * factor, e.hi * factor, e.leases, e.processes, e.paired)
+    return estimate.ratio(num, den).scaled(factor)
 
 
 def points(df, pairs, col):
     """[(label, value, lo, hi)] for ``pairs`` = [(label, {numerator sel}, {denominator sel}, factor)]."""
-    return [(label, *e) for label, e in estimates(df, pairs, col) if e.value == e.value]
+    return [estimate.Point(label, e) for label, e in estimates(df, pairs, col) if e.value == e.value]
 
 
 def estimates(df, pairs, col):

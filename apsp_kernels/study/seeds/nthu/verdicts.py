@@ -102,7 +102,7 @@ def single_rows(C, df):
             sel = _k(n, bs, "dim3", "branch")
             v = ratio(samples(df, "phase1_ms", **sel), samples(df, "phase3_ms", **sel), K * K)
             if v[0] == v[0]:       # the tested reading: each blocking factor against the seed's own value at it
-                pts.append((f"{n}, bs {bs} (K = {K})", *v, seed_at[bs]))
+                pts.append(estimate.Point(f"{n}, bs {bs} (K = {K})", v, seed_at[bs]))
     seed = ", ".join(f"bs {bs}: {fmt(v)}x" for bs, v in seed_at.items())
     whole = rules.range_rule([p[:4] for p in pts], c["claimed"], float(c["tolerance"]))[0]
     rows.append(_row(c, df, pts, note=why, extra=f"the seed's own table: {seed} (bs 2 and 4 not timed here); the other "
@@ -169,7 +169,8 @@ def _missing(c, multi, what):
 
 def _stage_bytes(c, multi):
     N = padded_size(6000, 64)
-    pts = [(f"6000, {d}", *(schedule.payload_bytes(d, 64, N) / 1e6 / mb,) * 3) for d, mb in c["seed_points"].items()]
+    pts = [estimate.Point(f"6000, {d}", estimate.exact(schedule.payload_bytes(d, 64, N) / 1e6 / mb))
+           for d, mb in c["seed_points"].items()]
     row = _row(c, multi, pts, note="from the schedule the GPU ranks execute (bytes are arithmetic: no interval)")
     row["ours_text"] = "; ".join(f"{d}: {fmt(schedule.payload_bytes(d, 64, N) / 1e6)} MB" for d in c["seed_points"])
     row["ours_kernel"] = "-"
@@ -242,7 +243,7 @@ def added_rows(C, single, multi):
                 sel = _k(n, bs, "dim3", "branch")
                 v = ratio(samples(single, "phase2_ms", **sel), samples(single, "phase1_ms", **sel))
                 if v[0] == v[0]:
-                    pts.append((f"{n}, bs {bs} (K = {K})", *v, 2 * K))
+                    pts.append(estimate.Point(f"{n}, bs {bs} (K = {K})", v, 2 * K))
         seed = ", ".join(f"bs {bs}: {fmt(SEED_PHASES[bs][2] / SEED_PHASES[bs][1])} against {2 * SEED_PHASES[bs][0]}"
                          for bs in SEED_PHASES)
         rows.append(_row(c, single, pts, note=basis(single), extra=f"the seed's own phase table (time ratio against 2K): {seed}"))
