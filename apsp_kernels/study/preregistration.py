@@ -18,12 +18,14 @@ import argparse
 import ast
 import datetime as _dt
 import hashlib
+import inspect
 import subprocess
 import sys
 from pathlib import Path
 
 import yaml
 
+from ..algorithms import registry
 from ..measure import provenance
 from .method import claims as claims_mod
 from .seeds.iitkgp import spec as iitkgp_spec
@@ -59,7 +61,6 @@ NTHU_MULTI = {
     "big": "--sizes 65536 --gpus 1 2 --syncs row",
     "weak": "--sizes 8192 16384 --gpus 1 2 --syncs row --weak --weak-from 8192 16384 --repeats 3",
 }
-TWO_GPU = "nthu_multi"          # the code of every two-GPU claim
 
 STOPPING_RULE = [
     "Every process runs on a lease of its own (a fresh machine), the plan's device model for every setting.",
@@ -78,6 +79,11 @@ REPORT = [
     "A method change afterwards (a different method fingerprint) is a new plan and a new batch; this batch's verdicts "
     "stay those computed under this plan.",
 ]
+
+
+def two_gpu_codes():
+    """The codes that run on several GPUs (their launcher takes a GPU count): a claim about one is a two-GPU claim."""
+    return {a.name for a in registry.ALGORITHMS.values() if "n_gpus" in inspect.signature(a.launcher).parameters}
 
 
 def sha256_of(path):
@@ -193,7 +199,7 @@ def settings_of(c, settings):
         return [s["name"] for s in settings if s["study"] == st and c.get("stage") in s["stages"]
                 and (not want or want & set(s["graphs"]))]
     if st == "nthu":
-        two = TWO_GPU in {c.get("algorithm"), *(c.get("algorithms") or [])}
+        two = bool(two_gpu_codes() & {c.get("algorithm"), *(c.get("algorithms") or [])})
         return [s["name"] for s in settings if s["study"] == st and bool(s.get("two_gpu")) == two]
     return [s["name"] for s in settings if s["study"] == st]
 
@@ -266,9 +272,14 @@ def write(out=None, device=DEVICE, batch=None, leases=MIN_LEASES, two_gpu_leases
     out = Path(out) if out else root / PLANS / f"{batch}.yaml"
     plan = build(batch, out, device, leases, two_gpu_leases, root)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("# A pre-registered confirmatory batch (apsp_kernels/study/preregistration.py): fixed before any of "
-                   "its data existed.\n" + yaml.safe_dump(plan, sort_keys=False, allow_unicode=True, width=120))
+    out.write_text(dump(plan), encoding="utf-8")
     return out, sha256_of(out)
+
+
+def dump(plan):
+    """The plan's file text: its bytes are what its sha256 is of."""
+    return ("# A pre-registered confirmatory batch (apsp_kernels/study/preregistration.py): fixed before any of its data "
+            "existed.\n" + yaml.safe_dump(plan, sort_keys=False, allow_unicode=True, width=120))
 
 
 def check(path, root=ROOT):
