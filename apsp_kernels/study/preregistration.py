@@ -247,7 +247,9 @@ def build(batch, out, device=DEVICE, leases=MIN_LEASES, two_gpu_leases=MIN_TWO_G
             "one_model": f"The whole batch runs on one model of GPU, {device}'s (the two-GPU settings on {device}-x2, "
                          "two of the same cards); a lease on another model is a failed lease",
             "environment": {"APSP_PREREGISTRATION": plan_path,
-                            "APSP_GIT_COMMIT": "the commit that adds this plan (its method and code are method_commit's)"},
+                            "APSP_GIT_COMMIT": "the commit that adds this plan (its method and code are method_commit's)",
+                            "APSP_RESULTS_DIR": "the device's $OUT (scripts/device_env.sh); its records are copied into "
+                                                "data/results/ as each setting's results say"},
             "leases_rule": f"At least {MIN_LEASES} leases a setting, each process on a lease of its own; "
                            f"{MIN_TWO_GPU_LEASES} for the settings of the two-GPU claims (the kemp campaign's satellites "
                            "share the lease of their main process, as its paper profile has them)",
