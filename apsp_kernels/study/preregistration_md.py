@@ -27,6 +27,12 @@ def _sizes(c):
     return text + (f"; graphs {_cell(c['graphs'])}" if c.get("graphs") else "")
 
 
+def _records(results):
+    """Where a setting's records go: the folder as code, the words after it as words."""
+    folder, _, words = results.partition(" ")
+    return f"`{folder}`" + (f" {words}" if words else "")
+
+
 def render(plan, sha256, path="the plan"):
     d = plan["design"]
     out = [f"# Pre-registered confirmatory batch `{d['batch']}`", "",
@@ -44,7 +50,7 @@ def render(plan, sha256, path="the plan"):
     for s in d["settings"]:
         env = "".join(f"{k}={v} " for k, v in (s.get("environment") or {}).items())
         out += [f"### {s['name']} ({s['study']}): {s['leases']} leases on `{s['device']}`", "",
-                f"Records: `{s['results']}`" + (f"; stages {_cell(s.get('stages'))} on {_cell(s.get('graphs'))}"
+                f"Records: {_records(s['results'])}" + (f"; stages {_cell(s.get('stages'))} on {_cell(s.get('graphs'))}"
                                                 if s.get("stages") else "") + ".", "", "```bash"]
         out += [f"# lease {c['lease']}: a fresh machine\n{env}{c['command']}" for c in s["commands"]]
         out += ["```", ""]
