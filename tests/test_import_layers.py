@@ -15,7 +15,7 @@ STUDY = Path(apsp_kernels.study.__file__).resolve().parent
 PACKAGE = "apsp_kernels.study"
 
 # lowest first: a module of a floor may import its own floor or a lower one
-FLOORS = (("words",), ("method",), ("show",), ("records", "publish"), ("contract",), ("seeds",), ("registry",),
+FLOORS = (("words",), ("method",), ("show",), ("records", "publish"), ("contract",), ("seeds",), ("registry", "preregistration", "preregistration_md"),
           ("report",), ("__init__", "__main__"))
 FLOOR = {top: i for i, tops in enumerate(FLOORS) for top in tops}
 

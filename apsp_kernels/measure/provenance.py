@@ -53,6 +53,17 @@ def study_code(path=STUDIES_FILE):
 # its package under study/seeds/ that data/studies.yaml declares by name.
 CODE_GLOBS = CODE_GLOBS + tuple(p for code in study_code().values() for p in code if p not in CODE_GLOBS)
 
+# The files that turn measurements into verdicts: the method (statistics, rules, the verdict rows), the study
+# contract and records it reads through, the verdict words, each seed's analysis (its loading, verdicts,
+# analysis and scaling modules; not its measurement, figures or study.py) and the claims themselves.  A
+# pre-registered batch fixes them (apsp_kernels/study/preregistration.py): changing one afterwards changes
+# this fingerprint, and a batch measured under a plan refuses to start.
+METHOD_GLOBS = ("apsp_kernels/study/method/*.py", "apsp_kernels/study/contract.py", "apsp_kernels/study/records.py",
+                "apsp_kernels/study/words.py",
+                "apsp_kernels/study/seeds/*/verdicts.py", "apsp_kernels/study/seeds/*/analysis.py",
+                "apsp_kernels/study/seeds/*/load.py", "apsp_kernels/study/seeds/*/scaling.py",
+                "data/claims.yaml")
+
 
 class ProvenanceError(RuntimeError):
     pass
@@ -62,21 +73,29 @@ def _blob_sha1(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()      # git's blob id
 
 
-def code_fingerprint(root=ROOT) -> str:
-    """sha1 over (path, git blob id) of the code files: equal to :func:`fingerprint_of_commit`
-    of the commit the tree was checked out from, with or without a .git beside it (the device
-    machine gets a copy of the working tree whose .git may be stale)."""
+def code_fingerprint(root=ROOT, globs=None) -> str:
+    """sha1 over (path, git blob id) of the files matching ``globs`` (default :data:`CODE_GLOBS`, the code
+    files): equal to :func:`fingerprint_of_commit` of the commit the tree was checked out from, with or
+    without a .git beside it (the device machine gets a copy of the working tree whose .git may be stale)."""
     root = Path(root)
-    files = sorted({p for g in CODE_GLOBS for p in root.glob(g) if p.is_file() and "__pycache__" not in p.parts})
+    globs = CODE_GLOBS if globs is None else globs
+    files = sorted({p for g in globs for p in root.glob(g) if p.is_file() and "__pycache__" not in p.parts})
     h = hashlib.sha1()
     for p in files:
         h.update(f"{p.relative_to(root).as_posix()} {_blob_sha1(p.read_bytes())}\n".encode())
     return h.hexdigest()
 
 
-def fingerprint_of_commit(commit, root=ROOT):
-    """The same fingerprint computed from git's objects for ``commit`` (None without git)."""
+def method_fingerprint(root=ROOT) -> str:
+    """The fingerprint of the method's files (:data:`METHOD_GLOBS`) in the tree at ``root``."""
+    return code_fingerprint(root, METHOD_GLOBS)
+
+
+def fingerprint_of_commit(commit, root=ROOT, globs=None):
+    """The same fingerprint computed from git's objects for ``commit`` (None without git); ``globs`` as
+    :func:`code_fingerprint`'s."""
     import fnmatch
+    globs = CODE_GLOBS if globs is None else globs
     try:
         out = subprocess.run(["git", "ls-tree", "-r", commit], cwd=root, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError):
@@ -87,7 +106,7 @@ def fingerprint_of_commit(commit, root=ROOT):
     for line in out.stdout.splitlines():
         meta, path = line.split("\t", 1)
         _, kind, sha = meta.split()
-        if kind == "blob" and any(fnmatch.fnmatch(path, pt) and path.count("/") == pt.count("/") for pt in CODE_GLOBS):
+        if kind == "blob" and any(fnmatch.fnmatch(path, pt) and path.count("/") == pt.count("/") for pt in globs):
             rows.append((path, sha))
     h = hashlib.sha1()
     for path, sha in sorted(rows):
@@ -140,6 +159,37 @@ def check_batch(run_dir, prov, strict=False, pattern="provenance-*.json"):
         if o.get("code_fingerprint") != code or (o.get("git_commit") or "") != commit:
             raise ProvenanceError(f"{other} was measured at {o.get('git_commit')} (code {str(o.get('code_fingerprint'))[:12]}), "
                                   f"different code from {commit or None} (code {str(code)[:12]}): one batch, one commit")
+
+
+PLAN_ENV = "APSP_PREREGISTRATION"
+
+
+def preregistration(root=ROOT, code=None):
+    """The plan a batch is measured under ($APSP_PREREGISTRATION, a plan of study/preregistration.py) as
+    ``{path, sha256}`` for the provenance, or None where none is named.  Refuses (ProvenanceError) where this
+    tree's method or code fingerprint is not the plan's: the plan fixed both before any of its data existed, so
+    a measurement under other code or another method belongs to no plan.  Both are computed from the files, as
+    :func:`code_fingerprint` is, since the device machine's copy may carry a stale .git.  Whether the hash is a
+    committed plan's is checked where the results are committed (tests/test_preregistration.py)."""
+    import yaml
+    named = os.environ.get(PLAN_ENV)
+    if not named:
+        return None
+    f = Path(named).resolve()
+    if not f.is_file():
+        raise ProvenanceError(f"{PLAN_ENV}={named}: no plan file there")
+    data = f.read_bytes()
+    plan = yaml.safe_load(data) or {}
+    have = {"method_fingerprint": method_fingerprint(root), "code_fingerprint": code or code_fingerprint(root)}
+    for key, value in have.items():
+        if plan.get(key) != value:
+            raise ProvenanceError(f"refusing to measure under plan {named}: this tree's {key} {value[:12]} is not the "
+                                  f"plan's {str(plan.get(key))[:12]} (a changed method or code is a new plan and a new batch)")
+    try:
+        path = f.relative_to(Path(root).resolve()).as_posix()      # the committed plan's place in the repository
+    except ValueError:
+        path = str(f)
+    return {"path": path, "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _cpu_model():
@@ -219,11 +269,13 @@ def collect(profile=None, parameters=None) -> dict:
     except ImportError:
         threads = None
     commit, commit_from = git_commit()
+    code = code_fingerprint()
+    plan = preregistration(code=code)          # refuses before anything is measured under a plan it breaks
     info = {
         "timestamp": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": commit,
         "git_commit_from": commit_from,
-        "code_fingerprint": code_fingerprint(),
+        "code_fingerprint": code,
         "hostname": platform.node(),
         "cpu": _cpu_model(),
         "cpu_cores": os.cpu_count(),
@@ -233,6 +285,8 @@ def collect(profile=None, parameters=None) -> dict:
         "profile": profile,
         "parameters": parameters or {},
     }
+    if plan is not None:
+        info["preregistration"] = plan
     info.update(_cpu_state())
     gi = gpu_info()
     info.update(gi or {"gpu": None})
