@@ -63,7 +63,9 @@ NTHU_MULTI = {
 }
 
 STOPPING_RULE = [
-    "Every process runs on a lease of its own (a fresh machine), the plan's device model for every setting.",
+    "No two processes of one setting share a lease: lease K (a fresh machine of the setting's device kind) runs "
+    "the command numbered K of every setting of that kind, in calls of at most 10 minutes on the same machine, "
+    "and nothing else; settings share leases, a setting's processes never do.",
     "A lease that fails or is lost (a command that exits non-zero, a machine taken away, records lost in transfer) "
     "is run again on a fresh lease with the same command; the failure is recorded in the batch's FAILURES.md (lease, "
     "command, what happened), never dropped silently, and its partial records are kept apart, not pooled.",
@@ -250,7 +252,8 @@ def build(batch, out, device=DEVICE, leases=MIN_LEASES, two_gpu_leases=MIN_TWO_G
                             "APSP_GIT_COMMIT": "the commit that adds this plan (its method and code are method_commit's)",
                             "APSP_RESULTS_DIR": "the device's $OUT (scripts/device_env.sh); its records are copied into "
                                                 "data/results/ as each setting's results say"},
-            "leases_rule": f"At least {MIN_LEASES} leases a setting, each process on a lease of its own; "
+            "leases_rule": f"At least {MIN_LEASES} leases a setting, each of its processes on a lease of its own (lease K "
+                           "runs process K of every setting of its device kind); "
                            f"{MIN_TWO_GPU_LEASES} for the settings of the two-GPU claims (the kemp campaign's satellites "
                            "share the lease of their main process, as its paper profile has them)",
             "settings": settings,
