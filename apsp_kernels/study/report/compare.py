@@ -138,7 +138,9 @@ def outcome(u, r, refused=None, claims=None, profile_sizes=None):
     way = ""
     a, b = ours_of(u), ours_of(r)
     if a is not None and b is not None and a * b > 0 and a != b:       # a ratio of magnitudes of one sign
-        way = f"; your number is {fmt(a / b if abs(a) > abs(b) else b / a)}x {'larger' if abs(a) > abs(b) else 'smaller'}"
+        r = a / b if abs(a) > abs(b) else b / a
+        way = (f"; your number is {fmt(r)}x {'larger' if abs(a) > abs(b) else 'smaller'}" if r >= 1.05 else
+               "; your number is within 5% of the reference's")      # '1.0x smaller' says nothing
     return DIFFERENT, f"reference {theirs}, yours {yours}{way}"
 
 

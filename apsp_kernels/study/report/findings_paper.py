@@ -55,7 +55,7 @@ def _replication_link(files):
 CSS = """body{font-family:Georgia,serif;max-width:60em;margin:1.5em auto;padding:0 1em;line-height:1.45}
 h1,h2,h3{font-family:sans-serif}table{border-collapse:collapse;table-layout:fixed;width:100%;font-size:13px;
 font-family:sans-serif}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left;
-word-break:break-word;overflow-wrap:anywhere}small{color:#57606a}img{max-width:100%}
+word-break:break-word;overflow-wrap:anywhere}small{color:#57606a}img{max-width:100%}.c-same{color:#1a7f37}.c-different{color:#cf222e}.c-undecided{color:#57606a}
 details.tally{font-size:13px;color:#57606a}details.tally summary{cursor:pointer}"""
 
 
@@ -122,10 +122,12 @@ def _best_cpu(v, claims):
             + "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(str(b))}</td></tr>" for a, b in rows) + "</table>")
 
 
-def page(v, claims=None, forest_src=None, source="the verdict rows of this render (verdicts.csv)", replication=()):
+def page(v, claims=None, forest_src=None, source="the verdict rows of this render (verdicts.csv)", replication=(),
+         second_gpu=""):
     """The whole findings paper as HTML, from the verdict rows ``v``; ``forest_src``: the forest plot's
     image source (a data: URI in the written page, which then stands alone), else the index's PNG; False: no plot
-    (no claim with a number); ``replication``: the file names of the replication report written beside it, to link."""
+    (no claim with a number); ``replication``: the file names of the replication report written beside it, to link;
+    ``second_gpu``: the section setting the reference beside its campaign on another GPU model (second_gpu.py)."""
     from ..method import rules
     claims = claims if claims is not None else claims_mod.load()
     said = FT.sentences(v, claims)
@@ -142,6 +144,7 @@ def page(v, claims=None, forest_src=None, source="the verdict rows of this rende
 <h2>Summary</h2><ul>{''.join(f'<li>{html.escape(s)}</li>' for s in said)}</ul>{forest}
 {''.join(_seed_section(v, claims, s, why) for s in seeds)}
 {_best_cpu(v, claims)}
+{second_gpu}
 <h2>Limitations</h2><ul>{limits}</ul>
 <p><small>Generated from {html.escape(source)} by apsp_kernels/study/report/findings_paper.py; a run measured on
 another machine is compared with these verdicts on the index, never shown here.</small></p>
@@ -172,8 +175,9 @@ def write(reports, v=None):
     from . import compare
     said = (f"the recorded reference verdict table ({compare.REFERENCE_BATCH}/verdicts.csv)" if given
             else "the verdict rows of this render (verdicts.csv)")
-    out.write_text(page(v, forest_src=src, source=said, replication=_replication_files(reports)),
-                   encoding="utf-8")
+    from . import second_gpu
+    out.write_text(page(v, forest_src=src, source=said, replication=_replication_files(reports),
+                        second_gpu=second_gpu.section_html(v) if given else ""), encoding="utf-8")
     return out
 
 
