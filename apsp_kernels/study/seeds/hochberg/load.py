@@ -171,8 +171,10 @@ def collapse(raw):
             r[c] = json.dumps([float(np.median(v)) for v in per.values()]) if len(per) >= 2 else \
                 (json.dumps(next(iter(per.values()))) if per else None)
         if k >= 2 and timed["difference_ms"].notna().all() if "difference_ms" in timed else False:
-            d = timed["difference_ms"].to_numpy(float)
-            r["difference_se_ms"] = float(d.std(ddof=1) / np.sqrt(len(d)))
+            # his own standard error of each process's difference (measure/difference_timing.py), their median: a
+            # description of his method's precision; every interval over processes is the estimator's
+            se = timed["difference_se_ms"].to_numpy(float) if "difference_se_ms" in timed else np.array([])
+            r["difference_se_ms"] = float(np.nanmedian(se)) if np.isfinite(se).any() else np.nan
             r["_diff_ratio_json"] = json.dumps([_his_ratio(x) for x in timed.to_dict("records")])
         if "methods_disagree" in g and timed.get("methods_disagree") is not None and k:
             r["methods_disagree"] = bool(timed["methods_disagree"].astype(str).str.lower().eq("true").sum() > k / 2)
