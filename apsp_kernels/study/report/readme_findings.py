@@ -105,9 +105,10 @@ def lines(v, claims, table=None):
     four = (f"*Differs: smaller than claimed*, {len(smaller)}; the biggest shortfalls, furthest below the paper: "
             + "; ".join(_pair(r, claims) for r in down) + ".")
 
-    five = ("Every claim with the paper's number, ours and the reason: the findings report `reports/findings.html` "
-            "and the index `reports/index.html`, both written from this table by `./run_all.sh --source recorded`; "
-            "notes by seed: [docs/findings.md](docs/findings.md).")
+    five = ("Every claim with the paper's number, ours and the reason: the replication report "
+            "`reports/replication.html` (in ReScience C's shape; its PDF: `python -m apsp_kernels.study.report.replication`), "
+            "the findings report `reports/findings.html` and the index `reports/index.html`, all written from this "
+            "table by `./run_all.sh --source recorded`; notes by seed: [docs/findings.md](docs/findings.md).")
     return [one, two, three, four, five]
 
 
