@@ -73,9 +73,7 @@ def _close(ss, big):
                 continue
             rowi = ss[i]
             for j in range(k_):
-                t = dik + rowk[j]
-                if t < rowi[j]:
-                    rowi[j] = t
+                rowi[j] = min(rowi[j], dik + rowk[j])
         for i in range(k_):
             if ss[i, i] < 0:
                 return i
@@ -93,9 +91,7 @@ def _left_times(x, c, big):
                 continue
             ck = c[k]
             for j in range(c.shape[1]):
-                t = xik + ck[j]
-                if t < row[j]:
-                    row[j] = t
+                row[j] = min(row[j], xik + ck[j])
 
 
 @njit(cache=True)
@@ -111,9 +107,7 @@ def _right_times(c, x, big):
                 continue
             xk = x[k]
             for j in range(x.shape[1]):
-                t = cik + xk[j]
-                if t < row[j]:
-                    row[j] = t
+                row[j] = min(row[j], cik + xk[j])
 
 
 @njit(cache=True)
@@ -151,9 +145,7 @@ def eliminate(start, fptr, fidx, sn, off_ss, off_sf, off_fs, val, big, inf):
                     continue
                 sfc = sf[c]
                 for j in range(f):
-                    t = x + sfc[j]
-                    if t < row[j]:
-                        row[j] = t
+                    row[j] = min(row[j], x + sfc[j])
         i0 = 0
         while i0 < f:                            # scatter, one ancestor's rows of F at a time
             anc = sn[fl[i0]]
@@ -232,9 +224,7 @@ def sweep(rows, g, start, first, fptr, fidx, off_ss, off_sf, off_fs, val, big, i
                     continue
                 fsj = fs[j]
                 for c in range(k):
-                    t = x + fsj[c]
-                    if t < gr[a + c]:
-                        gr[a + c] = t
+                    gr[a + c] = min(gr[a + c], x + fsj[c])
 
 
 @njit(cache=True, parallel=True)
