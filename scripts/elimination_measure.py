@@ -3,7 +3,7 @@ Dijkstra on 2-D grids and k-nearest-neighbour geometric graphs, and prints the f
 operation counts of each graph's elimination; every result is checked against scipy's exactly.  Prints one
 row per graph; writes nothing.
 
-    python scripts/elimination_measure.py [--sizes 1000 4000 16000] [--leaf 64] [--bisector metis|levels]
+    python scripts/elimination_measure.py [--sizes 1000 4000 16000] [--leaf 32] [--bisector metis|levels]
                                           [--roads] [--project 100000]
 
 ``--roads``: the bundled Helsinki road networks too.  ``--project N``: only the ordering and symbolic phase of an
@@ -26,6 +26,7 @@ from apsp_kernels.core.graph import INF, Graph
 
 GRIDS = {1000: (40, 25), 4000: (80, 50), 16000: (160, 100), 100000: (400, 250)}
 H100_ADDMIN = 14.5e12      # int32 add-min updates/s tuned_fw sustains on an H100 (docs/findings.md, n = 16,384)
+H100_BYTES = 3.0e12        # bytes/s of H100 HBM3 a streaming kernel reaches (3.35 TB/s peak)
 
 
 def grid(r, c, seed=0):
@@ -96,13 +97,18 @@ def project(name, a, leaf, bisector):
             "factor_GB": 4 * st["stored_entries"] / 1e9, "result_GB": 4.0 * n * n / 1e9,
             "elimination_Tops": st["elimination_ops"] / 1e12, "upward_Tops": st["upward_ops_all_rows"] / 1e12,
             "downward_Tops": n * st["downward_ops_per_row"] / 1e12,
-            "h100_s_at_addmin_rate": (st["elimination_ops"] + rows) / H100_ADDMIN}
+            "h100_s_at_addmin_rate": (st["elimination_ops"] + rows) / H100_ADDMIN,
+            # the downward sweep over all n sources: each supernode reads its structure's rows of the n x n
+            # result and reads and writes its own (no reuse across supernodes assumed)
+            "downward_traffic_GB": 4.0 * n * float((sym.fronts + 2 * sym.sizes).sum()) / 1e9,
+            "downward_traffic_s": 4.0 * n * float((sym.fronts + 2 * sym.sizes).sum()) / H100_BYTES,
+            "median_supernode": float(np.median(sym.sizes)), "sum_front": int(sym.fronts.sum())}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 4000, 16000])
-    ap.add_argument("--leaf", type=int, default=64)
+    ap.add_argument("--leaf", type=int, default=32)
     ap.add_argument("--bisector", default=None, choices=E.BISECTORS)
     ap.add_argument("--others", nargs="*", default=["dijkstra_cpu_parallel"])
     ap.add_argument("--roads", action="store_true")

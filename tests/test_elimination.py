@@ -73,11 +73,23 @@ CASES = {
 
 
 @pytest.mark.parametrize("bisector", BISECTORS)
-@pytest.mark.parametrize("leaf", [1, 8, 64])
+@pytest.mark.parametrize("leaf,cap", [(1, 0), (1, 16), (8, None), (64, 0), (64, None)])
 @pytest.mark.parametrize("name", list(CASES))
-def test_matches_scipy(name, leaf, bisector):
+def test_matches_scipy(name, leaf, cap, bisector):
     a = CASES[name]
-    assert np.array_equal(solve(a, leaf=leaf, bisector=bisector), csgraph.shortest_path(a, method="D"))
+    assert np.array_equal(solve(a, leaf=leaf, bisector=bisector, cap=cap), csgraph.shortest_path(a, method="D"))
+
+
+def test_amalgamation_keeps_a_postordered_tree():
+    a = knn(600, 5, 3)
+    plain = E.nested_dissection(a, leaf=16, bisector="levels", cap=0)
+    o = E.amalgamate(plain, 48)
+    assert np.array_equal(o.perm, plain.perm) and o.start[-1] == 600 and o.start.size < plain.start.size
+    s = np.arange(o.start.size - 1)
+    assert np.diff(o.start).max() <= max(48, np.diff(plain.start).max())   # merges stop at the cap
+    assert ((o.parent == -1) | (o.parent > s)).all()              # parents after children
+    has = o.parent >= 0
+    assert (o.first[o.parent[has]] <= o.first[s[has]]).all()       # a subtree holds its children's subtrees
 
 
 @st.composite
@@ -100,9 +112,9 @@ def digraphs(draw, negative=False, floats=False):
 
 
 @settings(max_examples=60, deadline=None)
-@given(a=digraphs(), leaf=st.sampled_from([1, 3, 64]))
-def test_random_directed(a, leaf):
-    assert np.array_equal(solve(a, leaf=leaf, bisector="levels"), csgraph.shortest_path(a, method="D"))
+@given(a=digraphs(), leaf=st.sampled_from([1, 3, 64]), cap=st.sampled_from([0, 5, None]))
+def test_random_directed(a, leaf, cap):
+    assert np.array_equal(solve(a, leaf=leaf, bisector="levels", cap=cap), csgraph.shortest_path(a, method="D"))
 
 
 @settings(max_examples=60, deadline=None)
@@ -160,7 +172,7 @@ def test_registry_entry_leaves_auto_alone():
 
 
 def test_stats_count_the_blocks():
-    f = E.factor(grid(30, 30), leaf=16, bisector="levels")
+    f = E.factor(grid(30, 30), leaf=16, bisector="levels", cap=0)      # no amalgamation: leaves and separators
     st_ = f.stats()
     s, fr = f.sym.sizes, f.sym.fronts
     assert st_["stored_entries"] == int((s * s + 2 * s * fr).sum()) <= 900 ** 2

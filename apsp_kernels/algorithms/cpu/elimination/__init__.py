@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from ....core.distances import NegativeCycleError
 from ....core.graph import INF, MAX_PATH_WEIGHT, Graph, normalise_inf
 from . import numeric
-from .ordering import BISECTORS, Ordering, default_bisector, nested_dissection, symmetric_pattern
+from .ordering import BISECTORS, Ordering, amalgamate, default_bisector, nested_dissection, symmetric_pattern
 from .symbolic import Symbolic, symbolic
 
 ROW_BLOCK = 64            # rows swept together: one thread's block, B x n values (64 x 16000 x 4 B = 4 MiB)
@@ -75,12 +75,13 @@ def _edges(a):
     return n, src, dst, w, adj
 
 
-def factor(a, leaf=64, bisector=None) -> Factor:
+def factor(a, leaf=32, bisector=None, cap=None) -> Factor:
     """Order, analyse and eliminate the graph ``a`` (a Graph, or a scipy sparse matrix with integer or float
     weights).  ``leaf``: the largest region kept as one dense supernode; ``bisector``: "metis" (pymetis) or
-    "levels" (scipy); default metis where installed."""
+    "levels" (scipy); default metis where installed; ``cap``: supernodes amalgamated up to this size (default
+    the larger of ``leaf`` and 128, 0 none)."""
     n, src, dst, w, adj = _edges(a)
-    order = nested_dissection(adj, leaf=leaf, bisector=bisector)
+    order = nested_dissection(adj, leaf=leaf, bisector=bisector, cap=cap)
     pattern = symmetric_pattern(adj)
     sym = symbolic(order, pattern)
     iperm = order.iperm
@@ -119,7 +120,7 @@ def all_pairs(f: Factor, block=ROW_BLOCK) -> np.ndarray:
     return rows(f, np.arange(f.n), block)
 
 
-def elimination_apsp(g: Graph, leaf=64, bisector=None, block=ROW_BLOCK) -> np.ndarray:
+def elimination_apsp(g: Graph, leaf=32, bisector=None, block=ROW_BLOCK) -> np.ndarray:
     """All pairs of an int32 graph by supernodal min-plus elimination: the registry's solver (int32, INF)."""
     return all_pairs(factor(g, leaf=leaf, bisector=bisector), block)
 

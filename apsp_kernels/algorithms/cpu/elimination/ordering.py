@@ -8,6 +8,11 @@ of at most ``leaf`` vertices is one supernode (a dense block).  The result is a 
 supernode's subtree is one contiguous range of the new numbering ending at the supernode itself, which the
 all-pairs sweeps use to pick the rows a subtree holds.
 
+Small separators make dense blocks too narrow to compute well (a separator of a few vertices between two leaves),
+so :func:`amalgamate` merges a supernode into its parent where it immediately precedes it (its last child) while
+the merged supernode stays within a size cap: the relaxed supernodes of sparse Cholesky (Ashcraft and Grimes
+1989), whose price is a few stored no-path entries.
+
 Deviations from the paper: we keep the separator tree ourselves instead of taking METIS's flat permutation
 (METIS's ``nested_dissection`` returns no tree), so the supernodes are the separators and leaves, not the
 fundamental supernodes of the filled graph; a separator is the smaller side of the bisection's cut boundary,
@@ -102,9 +107,35 @@ def _metis_bisect(sub):
     return a, b, sep
 
 
-def nested_dissection(a, leaf=64, bisector=None) -> Ordering:
+def amalgamate(o: Ordering, cap) -> Ordering:
+    """Merge each supernode into its parent where the parent comes right after it in the order (the range stays
+    contiguous, the subtree too) and the merged supernode has at most ``cap`` vertices."""
+    ns = o.start.size - 1
+    size = np.diff(o.start)
+    top = np.arange(ns)                         # the supernode whose group s has joined (the group's last member)
+    group = size.copy()                         # vertices of the group ending at s
+    merged = np.zeros(ns, bool)                 # s is no longer a group's last member
+    for s in range(ns - 1):
+        if o.parent[s] == s + 1 and group[s] + size[s + 1] <= cap:
+            group[s + 1] += group[s]
+            merged[s] = True
+    keep = np.flatnonzero(~merged)
+    for s in range(ns - 2, -1, -1):
+        if merged[s]:
+            top[s] = top[s + 1]
+    new_id = np.full(ns, -1, np.int64)
+    new_id[keep] = np.arange(keep.size)
+    start = np.append(o.start[keep] - group[keep] + size[keep], o.start[-1])
+    parent = np.where(o.parent[keep] >= 0, new_id[top[np.maximum(o.parent[keep], 0)]], -1)
+    return Ordering(o.perm, start, o.first[keep], parent, o.bisector)
+
+
+CAP = 128      # amalgamation's default size cap: the tuned GPU kernels' product tile, which a GPU port fills
+
+def nested_dissection(a, leaf=32, bisector=None, cap=None) -> Ordering:
     """The nested-dissection ordering of the graph with adjacency ``a`` (any direction: its symmetric pattern
-    is dissected).  ``leaf``: the largest region kept as one supernode; ``bisector``: "metis" or "levels"."""
+    is dissected).  ``leaf``: the largest region kept as one supernode; ``bisector``: "metis" or "levels";
+    ``cap``: supernodes are amalgamated up to this size (default the larger of ``leaf`` and CAP; 0: none)."""
     bisector = bisector or default_bisector()
     if bisector not in BISECTORS:
         raise ValueError(f"bisector must be one of {BISECTORS}, got {bisector!r}")
@@ -150,5 +181,7 @@ def nested_dissection(a, leaf=64, bisector=None) -> Ordering:
         # the recursion depth is that of the dissection (about log2 n levels), far below Python's limit
         dissect(np.arange(n, dtype=np.int64))
     start.append(len(order))
-    return Ordering(np.asarray(order, np.int64), np.asarray(start, np.int64), np.asarray(first, np.int64),
-                    np.asarray(parent, np.int64), bisector)
+    o = Ordering(np.asarray(order, np.int64), np.asarray(start, np.int64), np.asarray(first, np.int64),
+                 np.asarray(parent, np.int64), bisector)
+    cap = max(leaf, CAP) if cap is None else cap
+    return amalgamate(o, cap) if cap else o
