@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ....core.distances import NegativeCycleError
-from ....core.graph import INF, MAX_PATH_WEIGHT, Graph, normalise_inf
+from ....core.graph import INF, MAX_PATH_WEIGHT, Graph
 from . import numeric
 from .ordering import BISECTORS, Ordering, amalgamate, default_bisector, nested_dissection, symmetric_pattern
 from .symbolic import Symbolic, symbolic
@@ -103,16 +103,12 @@ def rows(f: Factor, sources, block=ROW_BLOCK) -> np.ndarray:
     what a GPU port computes per block of rows."""
     sources = np.asarray(sources, np.int64).reshape(-1)
     new = f.order.iperm[sources]
-    by = np.argsort(new, kind="stable")
+    by = np.argsort(new, kind="stable")            # the sweeps take sources in elimination order
     out = np.empty((sources.size, f.n), f.val.dtype)
     s = f.sym
-    numeric.rows_into(out, new[by], f.order.iperm, int(block), s.start, s.first, s.fptr, s.fidx, s.off_ss,
+    numeric.rows_into(out, new[by], by, f.order.iperm, int(block), s.start, s.first, s.fptr, s.fidx, s.off_ss,
                       s.off_sf, s.off_fs, f.val, f.val.dtype.type(f.big), f.val.dtype.type(f.inf))
-    res = np.empty_like(out)
-    res[by] = out
-    if res.dtype == np.int32:
-        normalise_inf(res)           # an INF plus a negative edge stays above MAX_PATH_WEIGHT: no path
-    return res
+    return out
 
 
 def all_pairs(f: Factor, block=ROW_BLOCK) -> np.ndarray:

@@ -216,21 +216,25 @@ def sweep(rows, g, start, first, fptr, fidx, off_ss, off_sf, off_fs, val, big, i
             continue
         fs = val[off_fs[s]:off_fs[s] + f * k].reshape((f, k))
         fl = fidx[fptr[s]:fptr[s + 1]]
-        for r in range(rows.size):
+        acc = np.empty(k, val.dtype)             # S's cells of one row apart from the row: no aliasing with
+        for r in range(rows.size):               # the block, so the inner loop vectorises
             gr = g[r]
+            acc[:] = gr[a:a + k]
             for j in range(f):
                 x = gr[fl[j]]
                 if x > big:
                     continue
                 fsj = fs[j]
                 for c in range(k):
-                    gr[a + c] = min(gr[a + c], x + fsj[c])
+                    acc[c] = min(acc[c], x + fsj[c])
+            gr[a:a + k] = acc
 
 
 @njit(cache=True, parallel=True)
-def rows_into(out, rows, iperm, block, start, first, fptr, fidx, off_ss, off_sf, off_fs, val, big, inf):
-    """out[t] = distances from new vertex rows[t] (ascending) to every vertex, columns in the original
-    numbering; blocks of ``block`` rows in parallel, each swept on its own (they share nothing)."""
+def rows_into(out, rows, dest, iperm, block, start, first, fptr, fidx, off_ss, off_sf, off_fs, val, big, inf):
+    """out[dest[t]] = distances from new vertex rows[t] (ascending) to every vertex, columns in the original
+    numbering, anything above ``big`` written as ``inf`` (an INF plus a negative edge is still no path); blocks
+    of ``block`` rows in parallel, each swept on its own (they share nothing)."""
     n = iperm.size
     nb = (rows.size + block - 1) // block
     for b in prange(nb):
@@ -239,7 +243,8 @@ def rows_into(out, rows, iperm, block, start, first, fptr, fidx, off_ss, off_sf,
         g = np.empty((r1 - r0, n), val.dtype)
         sweep(rows[r0:r1], g, start, first, fptr, fidx, off_ss, off_sf, off_fs, val, big, inf)
         for r in range(r1 - r0):
-            o = out[r0 + r]
+            o = out[dest[r0 + r]]
             gr = g[r]
             for v in range(n):
-                o[v] = gr[iperm[v]]
+                x = gr[iperm[v]]
+                o[v] = inf if x > big else x
