@@ -177,3 +177,15 @@ def test_stats_count_the_blocks():
     s, fr = f.sym.sizes, f.sym.fronts
     assert st_["stored_entries"] == int((s * s + 2 * s * fr).sum()) <= 900 ** 2
     assert st_["supernodes"] == s.size and s.sum() == 900 and st_["largest_supernode"] <= 30
+
+
+def test_integer_matrix_past_the_int32_bound_is_refused():
+    from apsp_kernels.core.graph import GraphError
+    a = sp.csr_matrix(([2**31 - 5, 7], ([0, 1], [1, 2])), shape=(3, 3))
+    with pytest.raises(GraphError):
+        E.factor(a)
+
+
+def test_float_coo_duplicates_summed_as_scipy():
+    a = sp.coo_matrix(([1.5, 2.25, 10.0], ([0, 0, 1], [1, 1, 2])), shape=(3, 3))
+    assert np.array_equal(solve(a), csgraph.shortest_path(a, method="D"))

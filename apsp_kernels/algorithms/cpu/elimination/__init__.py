@@ -6,8 +6,8 @@ Three steps, one module each: ``ordering`` (nested dissection and its separator 
 dense blocks each supernode keeps), ``numeric`` (the elimination and the row sweeps, numba).  :func:`factor` runs
 the first two and the elimination once; :func:`rows` gives any block of rows from it, :func:`all_pairs` every row.
 
-Deviations from SuperFW: the supernodes are the separators and leaf regions of our own dissection (not fundamental
-supernodes of METIS's permutation); the all-pairs phase is a tree sweep per block of rows, not a second blocked FW
+Deviations from SuperFW: the supernodes are the separators and leaf regions of our own dissection, amalgamated up
+to 128 vertices (not fundamental supernodes of METIS's permutation); the all-pairs phase is a tree sweep per block of rows, not a second blocked FW
 (see numeric).  Weights: integers (int32 graphs, exact, the INF sentinel) or floats (float64, the sums in another
 order than scipy's, so equal to within rounding; exact for integer-valued and dyadic weights that do not round).
 Negative edges are supported; a negative cycle raises NegativeCycleError ("negative cycle through vertex v"), found
@@ -56,15 +56,16 @@ class Factor:
 def _edges(a):
     """(n, src, dst, w) of a Graph (int32 weights) or a scipy sparse matrix (csgraph's reading: every stored
     entry an edge; inf and NaN none), and its adjacency pattern."""
+    if not isinstance(a, Graph) and sp.issparse(a) and a.dtype.kind in "iub":
+        a = Graph.from_scipy(a)          # the project's validation: every path within the int32 bound, else refused
     if isinstance(a, Graph):
         src, dst, w = a.edges()
         n = a.n
         w = np.asarray(w, np.int32)
     else:
-        c = sp.coo_matrix(a)
-        keep = np.isfinite(c.data) if c.data.dtype.kind == "f" else np.ones(c.nnz, bool)
-        n, src, dst, w = c.shape[0], c.row[keep], c.col[keep], c.data[keep]
-        w = w.astype(np.int32) if w.dtype.kind in "iub" else w.astype(np.float64)
+        c = sp.csr_matrix(a).tocoo()     # as csgraph reads it: a COO's duplicates summed, a CSR's kept (the lightest
+        keep = np.isfinite(c.data)       # is the edge: load takes the minimum)
+        n, src, dst, w = c.shape[0], c.row[keep], c.col[keep], c.data[keep].astype(np.float64)
     src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
     loop = src == dst
     if (loop & (w < 0)).any():
@@ -121,5 +122,5 @@ def elimination_apsp(g: Graph, leaf=32, bisector=None, block=ROW_BLOCK) -> np.nd
     return all_pairs(factor(g, leaf=leaf, bisector=bisector), block)
 
 
-__all__ = ["BISECTORS", "Factor", "ROW_BLOCK", "all_pairs", "default_bisector", "elimination_apsp", "factor",
-           "rows"]
+__all__ = ["BISECTORS", "Factor", "Ordering", "ROW_BLOCK", "Symbolic", "all_pairs", "amalgamate", "default_bisector",
+           "elimination_apsp", "factor", "nested_dissection", "rows", "symbolic", "symmetric_pattern"]
