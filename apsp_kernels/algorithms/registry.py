@@ -96,6 +96,17 @@ _add(name="scipy_fw", label="scipy floyd_warshall", paper="library reference", k
 _add(name="scipy_dijkstra", label="scipy dijkstra", paper="library reference", kemp_algorithm=None,
      device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n, launcher=_cpu(cpu.scipy_dijkstra),
      negative_weights=False, complexity="n m log n")
+# Graphs with small separators (grids, roads, geometric graphs): not a candidate for "auto" or "best CPU" until it
+# has been benchmarked beside them; reachable by name.  The variant is the largest dissected region kept as one
+# dense supernode (supernodes are then amalgamated up to 128).  Host bytes: the int32 result, and the factor, whose dense blocks hold each ordered pair of
+# vertices at most once (so at most n^2 entries).
+_add(name="elimination_cpu", label="Supernodal min-plus elimination, nested dissection (CPU, all cores)",
+     paper="Sao et al. 2020 (SuperFW, PPoPP'20): supernodal APSP, our dissection and row sweeps",
+     kemp_algorithm=None, device="cpu", representation="csr", footprint=lambda n, m: 8 * n * n + 40 * m,
+     launcher=_cpu(cpu.elimination_apsp), variants=(32, 64, 128), variant_param="leaf", faithful=False,
+     multithreaded=True, complexity="sum of supernode blocks (n^2 |separator| on grids)",
+     notes="nested dissection (METIS bisections with pymetis, else BFS level structures), min-plus elimination "
+           "of each supernode's dense blocks, then every row by an upward and a downward sweep of the tree")
 
 # ------------------------------------------------------------- faithful CUDA kernels
 _add(name="hochberg_naive", label="Naive CUDA FW (Hochberg)", paper="Hochberg 2012 (seed 002)",

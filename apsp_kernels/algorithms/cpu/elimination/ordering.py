@@ -1,0 +1,187 @@
+"""Nested-dissection ordering with its separator tree, for min-plus elimination (George 1973, "Nested
+dissection of a regular finite element mesh"; the supernodal APSP of Sao et al., PPoPP'20, orders by METIS's
+nested dissection the same way).
+
+Each region is split into two parts and a vertex separator; the parts are ordered first (recursively), the
+separator last, and the separator becomes one supernode whose children are the parts' top supernodes.  A region
+of at most ``leaf`` vertices is one supernode (a dense block).  The result is a postorder of the tree, so a
+supernode's subtree is one contiguous range of the new numbering ending at the supernode itself, which the
+all-pairs sweeps use to pick the rows a subtree holds.
+
+Small separators make dense blocks too narrow to compute well (a separator of a few vertices between two leaves),
+so :func:`amalgamate` merges a supernode into its parent where it immediately precedes it (its last child) while
+the merged supernode stays within a size cap: the relaxed supernodes of sparse Cholesky (Ashcraft and Grimes
+1989), whose price is a few stored no-path entries.
+
+Deviations from the paper: we keep the separator tree ourselves instead of taking METIS's flat permutation
+(METIS's ``nested_dissection`` returns no tree), so the supernodes are the separators and leaves, not the
+fundamental supernodes of the filled graph; a separator is the smaller side of the bisection's cut boundary,
+not a minimum vertex cover of the cut edges.  The bisection is METIS's (``pymetis.part_graph``, an edge
+bisection) where pymetis is installed, else a breadth-first level structure from a pseudo-peripheral vertex
+whose median level is the separator (George's automatic nested dissection; scipy only)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+try:                                  # optional: METIS bisections give smaller separators on irregular graphs
+    import pymetis
+except ImportError:                   # pragma: no cover - depends on the environment
+    pymetis = None
+
+BISECTORS = ("metis", "levels")
+
+
+@dataclass(frozen=True)
+class Ordering:
+    """``perm[new] = old``; supernode ``s`` holds new vertices ``start[s]:start[s + 1]``, its subtree
+    ``first[s]:start[s + 1]``; ``parent[s]`` is -1 at a root (one per connected component)."""
+    perm: np.ndarray
+    start: np.ndarray
+    first: np.ndarray
+    parent: np.ndarray
+    bisector: str
+
+    @property
+    def iperm(self):
+        ip = np.empty_like(self.perm)
+        ip[self.perm] = np.arange(self.perm.size, dtype=self.perm.dtype)
+        return ip
+
+    @property
+    def sizes(self):
+        return np.diff(self.start)
+
+
+def symmetric_pattern(a) -> sp.csr_matrix:
+    """The undirected pattern of a directed graph's adjacency (A + A^T, no diagonal): elimination fills
+    along both directions of an edge, so ordering and fill are decided on this pattern."""
+    a = sp.csr_matrix(a)
+    p = sp.csr_matrix((np.ones(a.nnz, np.int8), a.indices, a.indptr), shape=a.shape)
+    p = (p + p.T).tocsr()
+    p.setdiag(0)
+    p.eliminate_zeros()
+    p.sort_indices()
+    return p
+
+
+def default_bisector():
+    return "metis" if pymetis is not None else "levels"
+
+
+def _levels_bisect(sub):
+    """Parts and separator (local indices) of a connected graph from a BFS level structure rooted at a
+    pseudo-peripheral vertex: the median level separates the levels before it from those after it."""
+    root = 0
+    for _ in range(2):                                     # two sweeps find a vertex near the periphery
+        lev = csgraph.shortest_path(sub, unweighted=True, indices=root, directed=False)
+        root = int(np.argmax(lev))
+    lev = csgraph.shortest_path(sub, unweighted=True, indices=root, directed=False).astype(np.int64)
+    counts = np.bincount(lev)
+    if counts.size < 3:
+        return None
+    cum = np.cumsum(counts)
+    mid = int(np.searchsorted(cum, cum[-1] / 2))
+    mid = min(max(mid, 1), counts.size - 2)                # both parts non-empty
+    return np.flatnonzero(lev < mid), np.flatnonzero(lev > mid), np.flatnonzero(lev == mid)
+
+
+def _metis_bisect(sub):
+    """METIS's edge bisection; the separator is the cut boundary on the side where it is smaller."""
+    _, part = pymetis.part_graph(2, pymetis.CSRAdjacency(sub.indptr, sub.indices))
+    part = np.asarray(part, np.int8)
+    rows = np.repeat(np.arange(sub.shape[0]), np.diff(sub.indptr))
+    cut = part[rows] != part[sub.indices]
+    b0 = np.unique(rows[cut & (part[rows] == 0)])
+    b1 = np.unique(rows[cut & (part[rows] == 1)])
+    if b0.size + b1.size == 0:
+        return None
+    side, sep = (0, b0) if b0.size <= b1.size else (1, b1)
+    in_sep = np.zeros(sub.shape[0], bool)
+    in_sep[sep] = True
+    a = np.flatnonzero((part == side) & ~in_sep)
+    b = np.flatnonzero(part != side)
+    return a, b, sep
+
+
+def amalgamate(o: Ordering, cap) -> Ordering:
+    """Merge each supernode into its parent where the parent comes right after it in the order (the range stays
+    contiguous, the subtree too) and the merged supernode has at most ``cap`` vertices."""
+    ns = o.start.size - 1
+    size = np.diff(o.start)
+    top = np.arange(ns)                         # the supernode whose group s has joined (the group's last member)
+    group = size.copy()                         # vertices of the group ending at s
+    merged = np.zeros(ns, bool)                 # s is no longer a group's last member
+    for s in range(ns - 1):
+        if o.parent[s] == s + 1 and group[s] + size[s + 1] <= cap:
+            group[s + 1] += group[s]
+            merged[s] = True
+    keep = np.flatnonzero(~merged)
+    for s in range(ns - 2, -1, -1):
+        if merged[s]:
+            top[s] = top[s + 1]
+    new_id = np.full(ns, -1, np.int64)
+    new_id[keep] = np.arange(keep.size)
+    start = np.append(o.start[keep] - group[keep] + size[keep], o.start[-1])
+    parent = np.where(o.parent[keep] >= 0, new_id[top[np.maximum(o.parent[keep], 0)]], -1)
+    return Ordering(o.perm, start, o.first[keep], parent, o.bisector)
+
+
+CAP = 128      # amalgamation's default size cap: the tuned GPU kernels' product tile, which a GPU port fills
+
+def nested_dissection(a, leaf=32, bisector=None, cap=None) -> Ordering:
+    """The nested-dissection ordering of the graph with adjacency ``a`` (any direction: its symmetric pattern
+    is dissected).  ``leaf``: the largest region kept as one supernode; ``bisector``: "metis" or "levels";
+    ``cap``: supernodes are amalgamated up to this size (default the larger of ``leaf`` and CAP; 0: none)."""
+    bisector = bisector or default_bisector()
+    if bisector not in BISECTORS:
+        raise ValueError(f"bisector must be one of {BISECTORS}, got {bisector!r}")
+    if bisector == "metis" and pymetis is None:
+        raise ImportError("bisector 'metis' needs pymetis (pip install pymetis)")
+    bisect = _metis_bisect if bisector == "metis" else _levels_bisect
+    p = symmetric_pattern(a)
+    n = p.shape[0]
+    order, start, first, parent = [], [], [], []
+
+    def add(vertices, sub_first):
+        start.append(len(order))
+        first.append(sub_first)
+        parent.append(-1)
+        order.extend(vertices.tolist())
+        return len(start) - 1
+
+    def dissect(vertices):
+        """Order ``vertices`` (old ids); return the supernodes at the top of the subtrees made."""
+        here = len(order)
+        if vertices.size <= leaf:
+            return [add(vertices, here)]
+        sub = p[vertices][:, vertices]
+        ncomp, label = csgraph.connected_components(sub, directed=False)
+        if ncomp > 1:                                      # components never interact: sibling subtrees
+            roots = []
+            for c in np.argsort(np.bincount(label))[::-1]:
+                roots += dissect(vertices[label == c])
+            return roots
+        split = bisect(sub)
+        # a bisection that cuts off nothing, or a separator of half the region (a dense graph), gains
+        # nothing over one dense block
+        if split is None or min(split[0].size, split[1].size) == 0 or split[2].size * 2 > vertices.size:
+            return [add(vertices, here)]
+        pa, pb, sep = split
+        children = dissect(vertices[pa]) + dissect(vertices[pb])
+        s = add(vertices[sep], here)
+        for c in children:
+            parent[c] = s
+        return [s]
+
+    if n:
+        # the recursion depth is that of the dissection (about log2 n levels), far below Python's limit
+        dissect(np.arange(n, dtype=np.int64))
+    start.append(len(order))
+    o = Ordering(np.asarray(order, np.int64), np.asarray(start, np.int64), np.asarray(first, np.int64),
+                 np.asarray(parent, np.int64), bisector)
+    cap = max(leaf, CAP) if cap is None else cap
+    return amalgamate(o, cap) if cap else o
