@@ -26,6 +26,7 @@ CODE_GLOBS = ("apsp_kernels/*.py", "apsp_kernels/cuda/*.cu", "apsp_kernels/cuda/
               "apsp_kernels/algorithms/gpu/cuda/*.cu", "apsp_kernels/algorithms/gpu/cuda/*.cuh",
               "apsp_kernels/algorithms/gpu/multi/*.py",     # the multi-GPU solver
               "apsp_kernels/algorithms/gpu/tuned/*.py",     # the tuned line
+              "apsp_kernels/algorithms/cpu/elimination/*.py",   # the supernodal elimination
               # older commits: the campaign's plan and profiles, and the loader of the plan's codes
               "apsp_kernels/study/campaign.py", "apsp_kernels/study/plan.py", "apsp_kernels/study/profiles.py",
               "apsp_kernels/study/codes.py",
