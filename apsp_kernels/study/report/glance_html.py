@@ -19,7 +19,8 @@ table.glance td,table.glance th{border:0;border-bottom:1px solid #eaeef2;padding
 table.glance th{font-weight:600;color:#57606a}
 table.glance td.n{font-weight:bold;white-space:nowrap}
 table.glance td.v{white-space:nowrap}
-table#orderings td.ours{width:34%}
+table#orderings td.ours{width:40%}
+table#orderings span.ratio{color:#57606a;font-size:11.5px}
 ul.tally{list-style:none;padding:0;margin:.2em 0 .8em;font-size:13.5px}ul.tally li{margin:.1em 0}
 .glyph{font-weight:bold}
 h3.glance{font-size:15px;margin:.8em 0 .2em}
@@ -49,7 +50,9 @@ def figure(g, reports):
             f"<figcaption>The {len(g)} claims that state a number: the paper's number and ours, printed on each row, "
             "and their ratio drawn on one log axis (1: as claimed; right: we measured more). Shaded: the paper's "
             "number or band, lighter where the verdict's tolerance widens it. Shape: what the verdict rests on. "
-            "C-numbers are the claims' places in data/claims.yaml; the table below the plot gives each claim in full."
+            "C-numbers are the claims' places in data/claims.yaml. The plot's rows as text, each claim's numbers in full, "
+            "open under \u2018The plot's rows as text\u2019 just below; the orderings table after it holds the claims "
+            "without a paper's number."
             "</figcaption></figure>")
 
 
@@ -68,8 +71,9 @@ def others_table(o):
     """The claims without a paper's number, with our numbers and verdicts."""
     if o is None or not len(o):
         return ""
+    ratio = lambda r: f'<br><span class="ratio">{html.escape(r["ratio"])}</span>' if r.get("ratio") else ""
     body = "".join(f'<tr><td class="n"><a href="{html.escape(r["notebook"])}.html">{html.escape(r["name"])}</a></td>'
-                   f'<td>{html.escape(r["title"])}</td><td class="ours">{html.escape(r["ours"])}</td>'
+                   f'<td>{html.escape(r["title"])}</td><td class="ours">{html.escape(r["ours"])}{ratio(r)}</td>'
                    f'<td class="v">{_verdict(r["verdict"])}</td></tr>'
                    for _, r in o.iterrows())
     return (f'<h3 class="glance">Orderings, trends and events: {len(o)} claims without a paper\'s number</h3>'
