@@ -38,8 +38,8 @@ def alt_text(g):
     rows = "; ".join(f"{r['name']} {r['title']}: {' / '.join(G.lines(r, r['unit']))}, {r['verdict']}"
                      for _, r in g.iterrows())
     return (f"Every claim with a paper's number, {len(g)} rows grouped by paper: for each, ours divided by the "
-            "paper's number on a log axis labelled at the top (right: measured exceeds the claim), the paper's band "
-            f"and its tolerance shaded, the marker's shape saying what the verdict rests on. The rows: {rows}.")
+            "paper's number on a log axis labelled at the top and the bottom (right: measured exceeds the claim), "
+            f"the paper's band and its tolerance shaded, the marker's shape saying what the verdict rests on. The rows: {rows}.")
 
 
 def figure(g, reports):
