@@ -144,8 +144,8 @@ def number_text(v, unit, lo=None, hi=None, paper=False):
     interval = lo is not None and hi is not None and not lo == hi == v        # a computed number has none
     # an interval printed at three digits may collapse onto its point ('1.44x [1.44, 1.44]'): add digits until
     # its ends and its point read apart, so that a reader sees it has a width
-    while interval and not paper and digits < 6 and len({_sig(x, digits) for x in (lo, v, hi)
-                                                          if math.isfinite(x)}) < sum(math.isfinite(x) for x in (lo, v, hi)):
+    finite = [x for x in (lo, v, hi) if x is not None and math.isfinite(x)]
+    while interval and not paper and digits < 6 and len({_sig(x, digits) for x in finite}) < len(finite):
         digits += 1
     sign = lambda x: ("\u221e" if math.isinf(x) else f"{x:g}" if paper else _sig(x, digits))
     if unit == "fraction":             # a share, in percent; its interval's ends too
@@ -278,7 +278,8 @@ def others(v, claims):
         said = re.sub(r"\s*\(not a CI;[^)]*\)", "", _txt(r.get("ours_text")))
         ours = tidy_range(said) or "-"
         out.append(dict(claim=cid, name=name.get(cid, "C?"), title=title(cid, claims, 90), kind=_txt(r.get("kind")),
-                        ours=ours, ratio=ratio_words(r.get("quantity")) if RANGE.search(said) else "", verdict=signed.verdict_text(r), basis=_txt(r.get("basis")) or "-",
+                        ours=ours, ratio=ratio_words(r.get("quantity")) if RANGE.search(said) else "",
+                        verdict=signed.verdict_text(r), basis=_txt(r.get("basis")) or "-",
                         notebook=_txt(r.get("notebook")), order=order.get(cid, len(order))))
     df = pd.DataFrame(out)
     return df.sort_values("order").reset_index(drop=True) if len(df) else df

@@ -39,7 +39,8 @@ def alt_text(g):
                      for _, r in g.iterrows())
     return (f"Every claim with a paper's number, {len(g)} rows grouped by paper: for each, ours divided by the "
             "paper's number on a log axis labelled at the top and the bottom (right: measured exceeds the claim), "
-            f"the paper's band and its tolerance shaded, the marker's shape saying what the verdict rests on. The rows: {rows}.")
+            "the paper's band and its tolerance shaded, the marker's shape saying what the verdict rests on. "
+            f"The rows: {rows}.")
 
 
 def figure(g, reports):
@@ -50,9 +51,9 @@ def figure(g, reports):
             f"<figcaption>The {len(g)} claims that state a number: the paper's number and ours, printed on each row, "
             "and their ratio drawn on one log axis (1: as claimed; right: we measured more). Shaded: the paper's "
             "number or band, lighter where the verdict's tolerance widens it. Shape: what the verdict rests on. "
-            "C-numbers are the claims' places in data/claims.yaml. The plot's rows as text, each claim's numbers in full, "
-            "open under \u2018The plot's rows as text\u2019 just below; the orderings table after it holds the claims "
-            "without a paper's number."
+            "C-numbers are the claims' places in data/claims.yaml. Just below, \u2018The plot's rows as text\u2019 "
+            "opens to every row's numbers in full; the table after it, of orderings, trends and events, holds the "
+            "claims without a paper's number."
             "</figcaption></figure>")
 
 
