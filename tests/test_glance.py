@@ -56,11 +56,11 @@ def test_each_row_prints_the_papers_number_and_ours(ref, claims, drawn):
     name = G.names(claims)
     for _, r in _with_number(ref).iterrows():
         text = " ".join(texts[name[r["claim"]]].split())
-        assert f"paper {r['claimed']}" in text, (r["claim"], text)
+        assert f"paper {G.paper_text(r, G._unit(r, claims))}" in text, (r["claim"], text)
         if r["verdict"] == "not testable":
             assert "ours not measured" in text
         else:
-            assert re.search(r"ours (?:(?:beyond |before )?n = |slope )?-?\d", text) or \
+            assert re.search(r"ours (?:n = |slope )?-?\d", text) or f"ours {r['ours_text']}" in text or \
                    re.search(r"ours (?:at the paper's sizes|per graph):.*paper .* ours \d", text), (r["claim"], text)
 
 
@@ -70,8 +70,8 @@ def test_claims_the_old_plot_left_out_now_carry_their_numbers(drawn, claims):
     said = lambda cid: " ".join(texts[name[cid]].split())
     assert "94.4x" in said("iitkgp_sssp") and "ours 3.27x" in said("iitkgp_sssp")
     assert "ours slope -0.615 [-0.677, -0.553]" in said("hochberg_time_inverse_to_cores")
-    assert "ours before n = 16" in said("tuwien_zero_copy_best_below")
-    assert "ours beyond n = 17408" in said("harish_overtakes_kk")
+    assert "ours already crossed at the smallest measured size (n = 16)" in said("tuwien_zero_copy_best_below")
+    assert "ours never, up to n = 21504" in said("harish_overtakes_kk")
     assert "n = 1024: paper 104x" in said("kk_speedup_rises_104_to_153")
 
 
@@ -141,3 +141,67 @@ def test_ours_is_read_from_what_the_row_already_says():
     slope = {"claimed_lo": -1, "claimed_hi": -1, "ours_value": -0.615, "ci_lo": -0.677, "ci_hi": -0.553}
     x, lo, hi, b_lo, b_hi = G._ratio(G.points(slope)[0])
     assert abs(x - 0.615) < 1e-9 and lo < x < hi and b_lo == b_hi == 1     # compared by magnitude: left of 1
+
+
+def test_every_rows_label_is_distinct_and_keeps_the_claims_number(drawn, claims):
+    g, _ = drawn
+    label = GP.labels(g)
+    assert len(set(label.values())) == len(label) == len(g)
+    name = G.names(claims)
+    said = lambda cid: " ".join(label[name[cid]].split())
+    assert "2,500x" in said("tran_minplus_vs_squaring")          # one line cut it before the number
+    for cid in claims:
+        if cid in name and name[cid] in label and max(len(x) for x in label[name[cid]].split("\n")) > 45:
+            raise AssertionError(label[name[cid]])
+
+
+def test_a_share_is_shown_in_percent_and_a_vertex_count_as_n(drawn, claims):
+    g, texts = drawn
+    name = G.names(claims)
+    said = lambda cid: " ".join(texts[name[cid]].split())
+    assert "paper 1% \u00b7 ours 68.1% [65.2%, 71.1%]" in said("tuwien_compute_share_small")
+    assert "paper >= 90% \u00b7 ours 81.5% [79.6%, 83.5%]" in said("tuwien_compute_share_large")
+    assert not any(re.search(r"paper (?:>= )?0\.\d+x", t) for t in texts.values())
+    for _, r in g[g["unit"] == "vertices"].iterrows():
+        assert re.search(r"paper n = \d", texts[r["name"]]), texts[r["name"]]
+
+
+def test_a_bound_is_printed_as_the_verdict_table_says_it(drawn, claims, ref):
+    g, texts = drawn
+    name = G.names(claims)
+    said = lambda cid: " ".join(texts[name[cid]].split())
+    assert "ours n = 66 [<= 10, 107]" in said("hochberg_gpu_vs_cpu_break_even")
+    assert "[0, 107]" not in said("hochberg_gpu_vs_cpu_break_even")
+    assert "before n = 16" not in said("tuwien_zero_copy_best_below")
+
+
+def test_no_interval_prints_without_its_width_and_a_missing_one_says_why(drawn, claims):
+    g, texts = drawn
+    name = G.names(claims)
+    said = lambda cid: " ".join(texts[name[cid]].split())
+    for t in texts.values():
+        t = " ".join(t.split())
+        assert "(no CI)" not in t
+        for v, lo, hi in re.findall(r"(-?[\d.]+)x? \[(-?[\d.]+)%?, (-?[\d.]+)%?\]", t):
+            assert lo != hi and lo != v != hi, t
+    assert "ours 1.4357x [1.4350, 1.4364]" in said("nthu_branch_vs_select")
+    assert "ours 0.78362x [0.78360, 0.78364]" in said("nthu_unrolled_32_vs_64")
+    assert "ours 113x (one machine lease: no interval)" in said("iitkgp_blocked_fw")
+    assert G.number_text(1.44, "x", 1.43, 1.45) == "1.44x [1.43, 1.45]"      # three digits where they suffice
+
+
+def test_the_orderings_say_which_way_their_ratio_is_taken(page, claims):
+    orderings = FI.visible_text(FI.first_screen(page).split('id="orderings"')[1].split("</table>")[0])
+    assert "ratio = kernel time at bs 32 / kernel time at bs 16" in orderings
+    assert "> 1 means the claim holds: 16 is faster" in orderings
+    assert "range 2.29x at 1 size" in orderings
+    assert not re.search(r"over 1 \w+s\b", orderings)
+    assert not re.search(r"([\d.]+x) \.\. \1(?![\d.])", orderings)
+    assert G.tidy_range("range 1.1x .. 1.1x over 1 steps of degree") == "range 1.1x at 1 step of degree"
+
+
+def test_the_caption_names_what_lies_below_the_figure(page):
+    first = FI.first_screen(page)
+    caption = first.split("<figcaption>")[1].split("</figcaption>")[0]
+    assert "the table below the plot gives each claim in full" not in caption
+    assert "rows as text" in caption and "orderings" in caption

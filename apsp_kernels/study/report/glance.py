@@ -7,7 +7,8 @@ tolerance are drawn behind every row; the marker's shape says what the verdict r
 are Okabe and Ito's, which stay apart under the common colour-vision deficiencies).
 
 Claims are named C1, C2, ... in the order of data/claims.yaml (stable while the file only grows at its
-end) with a short title cut from their words: an identifier means nothing to a reader.
+end) with a title from their words, which the figure wraps onto two lines: an identifier means nothing to a
+reader.
 
 Where a verdict row holds no single number of ours (a trend tested at the paper's sizes, a crossing
 that never happened, a speed-up read per graph), the number is read from what the row already says:
@@ -41,8 +42,9 @@ BASIS_MARK = {"measured": "o", "within tolerance only": "D", "computed": "s", "b
 BASIS_WORDS = {"measured": "measured", "within tolerance only": "within tolerance only",
                "computed": "computed, not run", "bound": "a bound (at least)", "-": "not measured"}
 
-TITLE_CHARS = 40         # a row's title (the figure cuts it further to its label column)
-SHORTER = (("Floyd-Warshall", "FW"), ("Katz & Kider's", "KK's"), ("Katz & Kider", "KK"), ("algorithm", "alg."),
+TITLE_CHARS = 90         # a row's title; the figure wraps it to two lines of its label column
+SHORTER = (("Averaged over all of Kemp's CUDA algorithms, the GPU is", "Kemp's CUDA codes average"),
+           ("Floyd-Warshall", "FW"), ("Katz & Kider's", "KK's"), ("Katz & Kider", "KK"), ("algorithm", "alg."),
            ("sequential", "seq."))
 
 
@@ -115,38 +117,78 @@ def points(row):
 
 
 def _unit(row, claims):
-    """The claim's unit; a number the paper writes with an 'x' is shown with one (a share, '0.01x')."""
+    """The claim's unit: a share ('fraction') is shown in percent, as the paper wrote it (1%, not 0.01x); a vertex
+    count as 'n = ...'; any other number the paper writes with an 'x' with one."""
     unit = (claims.get(str(row.get("claim"))) or {}).get("unit") or "x"
-    return "x" if unit not in ("vertices", "slope") and _txt(row.get("claimed")).endswith("x") else unit
+    if unit in ("vertices", "slope", "fraction"):
+        return unit
+    return "x" if _txt(row.get("claimed")).endswith("x") else unit
+
+
+def paper_text(row, unit):
+    """The paper's number as the verdict table prints it, a share in percent ('>= 90%', not '>= 0.9x')."""
+    text = _txt(row.get("claimed")) or "-"
+    if unit != "fraction":
+        return text
+    return re.sub(r"(\d+(?:\.\d+)?)x?", lambda m: f"{float(m[1]) * 100:g}%", text)
+
+
+def _sig(x, digits):
+    return ("-" if x < 0 else "") + fmt(abs(x), digits)
 
 
 def number_text(v, unit, lo=None, hi=None, paper=False):
     """'166x [149, 184]', 'n = 12288', 'slope -0.615 [-0.677, -0.553]': ours in the paper's own style; ``paper``:
     a number of the paper's, as it printed it (104x, not 104.0x)."""
-    sign = lambda x: ("\u221e" if math.isinf(x) else f"{x:g}" if paper else
-                      ("-" if x < 0 else "") + fmt(abs(x), 3))
+    digits = 3
+    interval = lo is not None and hi is not None and not lo == hi == v        # a computed number has none
+    # an interval printed at three digits may collapse onto its point ('1.44x [1.44, 1.44]'): add digits until
+    # its ends and its point read apart, so that a reader sees it has a width
+    finite = [x for x in (lo, v, hi) if x is not None and math.isfinite(x)]
+    while interval and not paper and digits < 6 and len({_sig(x, digits) for x in finite}) < len(finite):
+        digits += 1
+    sign = lambda x: ("\u221e" if math.isinf(x) else f"{x:g}" if paper else _sig(x, digits))
+    if unit == "fraction":             # a share, in percent; its interval's ends too
+        pct = lambda x: "\u221e" if math.isinf(x) else (f"{x * 100:g}" if paper else _sig(x * 100, digits))
+        core = f"{pct(v)}%"
+        return core + (f" [{pct(lo)}%, {pct(hi)}%]" if interval else "")
     core = {"x": f"{sign(v)}x", "vertices": f"n = {v:.0f}", "slope": f"slope {sign(v)}"}.get(unit, sign(v))
-    if lo is not None and hi is not None and not lo == hi == v:        # a computed number has no interval
+    if interval:
         core += f" [{sign(lo)}, {sign(hi)}]"
     return core
 
 
+def no_interval(row):
+    """Why a number of ours carries no interval, in a few words: one machine lease gives no interval over leases."""
+    leases = num(row.get("leases"))
+    if leases == 1 or "one machine lease" in _txt(row.get("reason")):
+        return "(one machine lease: no interval)"
+    return "(the verdict table gives no interval)"
+
+
+BOUND_IN_TEXT = re.compile(r"\[[^\]]*(?:<=|>=)")
+
+
 def ours_text(row, pts, unit):
     """What the row says of ours, in numbers: one value with its interval, or a bound; for a row compared at
-    several sizes or graphs, 'at the paper's sizes' (:func:`lines` gives each)."""
+    several sizes or graphs, 'at the paper's sizes' (:func:`lines` gives each).  A bound is printed in the verdict
+    table's own words: its stored number (0 for 'already crossed', an interval end of 0 for '<= 10') is a
+    placeholder the table's text explains, not a value to print."""
     if not pts:
         return "not measured"
     if len(pts) > 1 or pts[0]["at"]:
         return "at the paper's sizes:" if all(p["at"].startswith("n = ") for p in pts) else "per graph:"
-    p = pts[0]
+    p, said = pts[0], _txt(row.get("ours_text"))
     if p["bound"]:
-        return ("beyond " if p["bound"] == "above" else "before ") + number_text(p["v"], unit)
+        return said or ("beyond " if p["bound"] == "above" else "before ") + number_text(p["v"], unit)
+    if BOUND_IN_TEXT.search(said):
+        return said
     text = number_text(p["v"], unit, p["lo"], p["hi"])
-    return text if p["lo"] is not None and p["hi"] is not None else text + " (no CI)"
+    return text if p["lo"] is not None and p["hi"] is not None else text + " " + no_interval(row)
 
 
 def lines(r, unit="x"):
-    """The row's numbers as lines of text: 'paper 94.4x · ours 3.27x (no CI)', and for a row compared at several
+    """The row's numbers as lines of text: 'paper 2500x · ours 758x [647, 892]', and for a row compared at several
     sizes or graphs one line more for each: 'n = 1024: paper 104x · ours 202x [158, 259]'."""
     first = f"paper {r['paper']} \u00b7 ours {r['ours']}"
     pts = [p for p, _ in r["points"]]
@@ -155,7 +197,7 @@ def lines(r, unit="x"):
     out = [first]
     for p in pts:
         at = re.sub(r"\s*\(.*", "", p["at"])           # 'geometric (generated as in the seed)': its name
-        ours = number_text(p["v"], unit, p["lo"], p["hi"]) + ("" if p["lo"] is not None else " (no CI)")
+        ours = number_text(p["v"], unit, p["lo"], p["hi"]) + ("" if p["lo"] is not None else " " + r["no_ci"])
         out.append(f"{at}: paper {number_text(p['p_lo'], unit, paper=True)} \u00b7 ours {ours}")
     return out
 
@@ -189,11 +231,38 @@ def rows(v, claims):
         tol = num(r.get("tolerance")) or 1.0
         out.append(dict(
             claim=cid, name=name.get(cid, "C?"), title=title(cid, claims), seed=seed_of(r.get("where")),
-            paper=_txt(r.get("claimed")) or "-", ours=ours_text(r, pts, unit), unit=unit, verdict=signed.verdict_text(r),
+            paper=paper_text(r, unit), ours=ours_text(r, pts, unit), unit=unit, verdict=signed.verdict_text(r),
+            no_ci=no_interval(r),
             basis=_txt(r.get("basis")) or "-", tolerance=tol, notebook=_txt(r.get("notebook")),
             points=[(p, _ratio(p)) for p in pts], order=order.get(cid, len(order))))
     df = pd.DataFrame(out)
     return df.sort_values(["seed", "order"]).reset_index(drop=True) if len(df) else df
+
+
+RANGE = re.compile(r"\b(range|ratio) ([\d.e+-]+x) \.\. ([\d.e+-]+x) over (\d+) ([\w ]+)")
+
+
+def tidy_range(text):
+    """'range 2.29x .. 2.29x over 1 sizes' -> 'range 2.29x at 1 size': one end where the two print alike, and a
+    singular noun for one."""
+    def one(m):
+        what, a, b, k, noun = m[1], m[2], m[3], int(m[4]), m[5]
+        if k == 1:
+            noun = re.sub(r"^(\w+?)s\b", r"\1", noun)        # 'sizes' -> 'size', 'steps of degree' -> 'step of ...'
+        return f"{what} {a} at {k} {noun}" if a == b else f"{what} {a} .. {b} over {k} {noun}"
+    return RANGE.sub(one, text)
+
+
+def ratio_words(quantity):
+    """Which way an ordering's ratio is taken and what > 1 means, from the verdict table's quantity: 'ratio = time of
+    A / time of B (> 1 means the claim holds: B is faster)'.  Every ordering's quantity states its test as '> 1'."""
+    q = re.sub(r"\s*\([^()]*(?:\([^()]*\)[^()]*)*\)", "", _txt(quantity))
+    m = re.search(r"[,;:]?\s*> 1\b:?\s*([^.]*)", q)
+    if not m or not q[:m.start()].strip():
+        return ""
+    why = m[1].strip(" ;,")
+    why = "" if not why or why.startswith(("at ", "for ", "on ", "each")) else f": {why}"
+    return f"ratio = {q[:m.start()].strip(' ,;:')}; > 1 means the claim holds{why}"
 
 
 def others(v, claims):
@@ -206,9 +275,11 @@ def others(v, claims):
         if has_number(r):
             continue
         cid = str(r["claim"])
-        ours = re.sub(r"\s*\(not a CI;[^)]*\)", "", _txt(r.get("ours_text"))) or "-"
+        said = re.sub(r"\s*\(not a CI;[^)]*\)", "", _txt(r.get("ours_text")))
+        ours = tidy_range(said) or "-"
         out.append(dict(claim=cid, name=name.get(cid, "C?"), title=title(cid, claims, 90), kind=_txt(r.get("kind")),
-                        ours=ours, verdict=signed.verdict_text(r), basis=_txt(r.get("basis")) or "-",
+                        ours=ours, ratio=ratio_words(r.get("quantity")) if RANGE.search(said) else "",
+                        verdict=signed.verdict_text(r), basis=_txt(r.get("basis")) or "-",
                         notebook=_txt(r.get("notebook")), order=order.get(cid, len(order))))
     df = pd.DataFrame(out)
     return df.sort_values("order").reset_index(drop=True) if len(df) else df

@@ -19,7 +19,8 @@ table.glance td,table.glance th{border:0;border-bottom:1px solid #eaeef2;padding
 table.glance th{font-weight:600;color:#57606a}
 table.glance td.n{font-weight:bold;white-space:nowrap}
 table.glance td.v{white-space:nowrap}
-table#orderings td.ours{width:34%}
+table#orderings td.ours{width:40%}
+table#orderings span.ratio{color:#57606a;font-size:11.5px}
 ul.tally{list-style:none;padding:0;margin:.2em 0 .8em;font-size:13.5px}ul.tally li{margin:.1em 0}
 .glyph{font-weight:bold}
 h3.glance{font-size:15px;margin:.8em 0 .2em}
@@ -37,8 +38,9 @@ def alt_text(g):
     rows = "; ".join(f"{r['name']} {r['title']}: {' / '.join(G.lines(r, r['unit']))}, {r['verdict']}"
                      for _, r in g.iterrows())
     return (f"Every claim with a paper's number, {len(g)} rows grouped by paper: for each, ours divided by the "
-            "paper's number on a log axis labelled at the top (right: measured exceeds the claim), the paper's band "
-            f"and its tolerance shaded, the marker's shape saying what the verdict rests on. The rows: {rows}.")
+            "paper's number on a log axis labelled at the top and the bottom (right: measured exceeds the claim), "
+            "the paper's band and its tolerance shaded, the marker's shape saying what the verdict rests on. "
+            f"The rows: {rows}.")
 
 
 def figure(g, reports):
@@ -49,7 +51,9 @@ def figure(g, reports):
             f"<figcaption>The {len(g)} claims that state a number: the paper's number and ours, printed on each row, "
             "and their ratio drawn on one log axis (1: as claimed; right: we measured more). Shaded: the paper's "
             "number or band, lighter where the verdict's tolerance widens it. Shape: what the verdict rests on. "
-            "C-numbers are the claims' places in data/claims.yaml; the table below the plot gives each claim in full."
+            "C-numbers are the claims' places in data/claims.yaml. Just below, \u2018The plot's rows as text\u2019 "
+            "opens to every row's numbers in full; the table after it, of orderings, trends and events, holds the "
+            "claims without a paper's number."
             "</figcaption></figure>")
 
 
@@ -68,8 +72,9 @@ def others_table(o):
     """The claims without a paper's number, with our numbers and verdicts."""
     if o is None or not len(o):
         return ""
+    ratio = lambda r: f'<br><span class="ratio">{html.escape(r["ratio"])}</span>' if r.get("ratio") else ""
     body = "".join(f'<tr><td class="n"><a href="{html.escape(r["notebook"])}.html">{html.escape(r["name"])}</a></td>'
-                   f'<td>{html.escape(r["title"])}</td><td class="ours">{html.escape(r["ours"])}</td>'
+                   f'<td>{html.escape(r["title"])}</td><td class="ours">{html.escape(r["ours"])}{ratio(r)}</td>'
                    f'<td class="v">{_verdict(r["verdict"])}</td></tr>'
                    for _, r in o.iterrows())
     return (f'<h3 class="glance">Orderings, trends and events: {len(o)} claims without a paper\'s number</h3>'

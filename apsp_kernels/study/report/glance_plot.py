@@ -15,7 +15,7 @@ WIDTH_IN = 8.6
 LINE_IN = 0.145          # one line of FONT-sized text; a row is its lines plus ROW_PAD
 ROW_PAD = 0.05
 HEAD_IN = 0.24           # a paper's heading
-TOP_IN, BOTTOM_IN = 0.85, 0.1
+TOP_IN, BOTTOM_IN = 0.85, 0.45  # the bottom repeats the axis and its direction: the figure is taller than a screen
 # the columns, as fractions of the width: name and title | plot | numbers | verdict
 LABEL_X, PLOT = 0.004, (0.27, 0.475)
 TEXT_X, VERDICT_X = 0.485, 0.79
@@ -33,12 +33,30 @@ def _width_in(text):
     return TextPath((0, 0), text, prop=FontProperties(size=FONT)).get_extents().width / 72 * RENDERED
 
 
+TITLE_LINES = 2
+
+
 def _title(text):
-    """The row's title, cut at a word to fit between its name and the plot."""
+    """The row's title wrapped at words onto at most TITLE_LINES lines between its name and the plot, the last cut
+    with an ellipsis if the words run on: two lines keep the claim's number ('2,500x'), which one line cut."""
     room = (PLOT[0] - TITLE_X) * WIDTH_IN - 0.1           # clear of an arrow at the axis' left edge
-    while _width_in(text) > room and " " in text:
-        text = text[:-1].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
-    return text
+    words, out = text.split(), []
+    while words and len(out) < TITLE_LINES:
+        line = words.pop(0)
+        while words and _width_in(line + " " + words[0]) <= room:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        last = out[-1]
+        while _width_in(last + "\u2026") > room and " " in last:
+            last = last.rsplit(" ", 1)[0]
+        out[-1] = last.rstrip(",;:") + "\u2026"
+    return "\n".join(out)
+
+
+def labels(g):
+    """{name: the label drawn left of the row}: its name and wrapped title."""
+    return {r["name"]: f"{r['name']} {_title(r['title'])}" for _, r in g.iterrows()}
 
 
 def _lines(r):
@@ -69,7 +87,7 @@ def layout(g):
         if r["seed"] != last:
             heads.append((y + HEAD_IN / 2, r["seed"]))
             y, last = y + HEAD_IN, r["seed"]
-        h = LINE_IN * len(_lines(r)) + ROW_PAD
+        h = LINE_IN * max(len(_lines(r)), _title(r["title"]).count("\n") + 1) + ROW_PAD
         rows.append(y + h / 2)
         y += h
     return rows, heads, y
@@ -127,14 +145,15 @@ def plot(g, out_png):
         lines = _lines(r)
         fig.text(LABEL_X, y, f"{r['name']}", transform=row_y, ha="left", va="center", fontsize=FONT,
                  fontweight="bold", color="#24292f")
-        fig.text(TITLE_X, y, _title(r["title"]), transform=row_y, ha="left", va="center", fontsize=FONT, color="#24292f")
+        fig.text(TITLE_X, y, _title(r["title"]), transform=row_y, ha="left", va="center", fontsize=FONT,
+                 linespacing=1.0, color="#24292f")
         fig.text(TEXT_X, y, "\n".join(lines), transform=row_y, ha="left", va="center", fontsize=FONT,
                  linespacing=1.0, color="#24292f")
         fig.text(VERDICT_X, y, f"{glyph} {r['verdict']}", transform=row_y, ha="left", va="center", fontsize=FONT,
                  color="#24292f")
         fig.text(VERDICT_X, y, glyph, transform=row_y, ha="left", va="center", fontsize=FONT, color=colour)
         drawn[r["name"]] = "\n".join(lines)
-        half = (LINE_IN * len(lines)) / 2
+        half = (LINE_IN * max(len(lines), _title(r["title"]).count("\n") + 1)) / 2
         ratios = [q for _, q in r["points"] if q]
         if not ratios:
             ax.text(1, y, "not measured", ha="center", va="center", fontsize=FONT - 0.5, style="italic",
@@ -164,7 +183,10 @@ def plot(g, out_png):
     ax.grid(axis="x", color="#d0d7de", lw=0.5)
     ax.set_xlabel("ours \u00f7 paper's number (log)\n\u2190 measured falls short   |   measured exceeds the claim \u2192",
                   fontsize=FONT + 0.5, labelpad=4)
-    ax.tick_params(axis="x", length=2, pad=1)
+    ax.tick_params(axis="x", length=2, pad=1, bottom=True, labelbottom=True)
+    # the axis and its direction again at the bottom, for a reader who has scrolled past the top
+    ax.text(0.5, -0.2 / height, "\u2190 measured falls short   |   measured exceeds the claim \u2192",
+            transform=ax.transAxes, ha="center", va="top", fontsize=FONT + 0.5)
     for s in ("left", "right", "bottom"):
         ax.spines[s].set_visible(False)
     top = 1 - (TOP_IN - 0.08) / total
