@@ -52,7 +52,8 @@ def render(plan, sha256, path="the plan"):
         out += [f"### {s['name']} ({s['study']}): {s['leases']} leases on `{s['device']}`", "",
                 f"Records: {_records(s['results'])}" + (f"; stages {_cell(s.get('stages'))} on {_cell(s.get('graphs'))}"
                                                 if s.get("stages") else "") + ".", "", "```bash"]
-        out += [f"# lease {c['lease']}: a fresh machine\n{env}{c['command']}" for c in s["commands"]]
+        # lease K is one machine for every setting of its kind (the leases rule above), so no line says "fresh"
+        out += [f"# lease {c['lease']}\n{env}{c['command']}" for c in s["commands"]]
         out += ["```", ""]
     out += ["## Stopping rule", ""] + [f"- {r}" for r in d["stopping_rule"]] + ["", f"Complete when {d['complete_when']}.", ""]
     out += ["## What will be reported, whichever way it comes out", ""] + [f"- {r}" for r in plan["report"]] + [""]
