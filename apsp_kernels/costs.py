@@ -176,14 +176,17 @@ def _sizes(name, folders):
 
 def _records(folders):
     """{algorithm: its rows of ``table`` as dicts}, made once per table: what every prediction reads."""
-    key = (folders, id(table(folders)))                        # a new table (cache_clear) is new records
-    if key not in _RECORDS:
+    # keyed by the table object itself, held here: a new table (cache_clear) is new records.  An id() of a table
+    # since freed can be reused by the next one, and would hand it the old table's records.
+    t = table(folders)
+    got = _RECORDS.get(folders)
+    if got is None or got[0] is not t:
         by = {}
-        for r in table(folders).to_dict("records"):
+        for r in t.to_dict("records"):
             by.setdefault(r["algorithm"], []).append(r)
         _RECORDS.clear()
-        _RECORDS[key] = by
-    return _RECORDS[key]
+        _RECORDS[folders] = got = (t, by)
+    return got[1]
 
 
 _RECORDS = {}
@@ -193,10 +196,11 @@ def _points(algo, n0, folders):
     """(points, source, hop depth or None, threads or None) of ``algo``'s rows at ``n0``: one point (log degree,
     variant, ms, rate) per measured density, sorted; computed once per process (a solve's ``choose`` reads it
     again)."""
-    key = (algo.name, n0, folders, id(table(folders)))         # a new table (cache_clear) is new points
-    if key not in _POINTS:
-        _POINTS[key] = _points_of(algo, n0, folders)
-    return _POINTS[key]
+    t, key = table(folders), (algo.name, n0, folders)          # the table held beside its points, as _records does
+    got = _POINTS.get(key)
+    if got is None or got[0] is not t:
+        _POINTS[key] = got = (t, _points_of(algo, n0, folders))
+    return got[1]
 
 
 _POINTS = {}

@@ -184,8 +184,9 @@ def test_no_interval_prints_without_its_width_and_a_missing_one_says_why(drawn, 
         assert "(no CI)" not in t
         for v, lo, hi in re.findall(r"(-?[\d.]+)x? \[(-?[\d.]+)%?, (-?[\d.]+)%?\]", t):
             assert lo != hi and lo != v != hi, t
-    assert "ours 1.4357x [1.4350, 1.4364]" in said("nthu_branch_vs_select")
-    assert "ours 0.78362x [0.78360, 0.78364]" in said("nthu_unrolled_32_vs_64")
+    assert "ours 1.44x (95% interval within \u00b10.05%)" in said("nthu_branch_vs_select")
+    assert "ours 0.784x (95% interval within \u00b10.003%)" in said("nthu_unrolled_32_vs_64")
+    assert G.number_text(1.4357, "x", 1.4321, 1.4392) == "1.436x [1.432, 1.439]"     # four where three collapse
     assert "ours 113x (one machine lease: no interval)" in said("iitkgp_blocked_fw")
     assert G.number_text(1.44, "x", 1.43, 1.45) == "1.44x [1.43, 1.45]"      # three digits where they suffice
 

@@ -207,8 +207,9 @@ def undecided(v):
     inc, nt = int((v["verdict"] == "inconclusive").sum()), int((v["verdict"] == "not testable").sum())
     if not inc and not nt:
         return None
-    return (f"{inc + nt} of {len(v)} claims are not decided: {inc} inconclusive (our interval straddles the "
-            f"paper's band or its edge) and {nt} not testable here; their reasons are in the table below.")
+    # short enough for two lines of the index's first column: the first screen must hold every sentence
+    return (f"{inc + nt} of {len(v)} claims are not decided: {inc} inconclusive (interval across the band's "
+            f"edge), {nt} not testable.")
 
 
 SENTENCES = (verdict_counts, basis_counts, kemp_factors, best_cpu_comparison, time_bases, hardware_hypothesis, undecided)

@@ -142,11 +142,17 @@ def number_text(v, unit, lo=None, hi=None, paper=False):
     a number of the paper's, as it printed it (104x, not 104.0x)."""
     digits = 3
     interval = lo is not None and hi is not None and not lo == hi == v        # a computed number has none
-    # an interval printed at three digits may collapse onto its point ('1.44x [1.44, 1.44]'): add digits until
-    # its ends and its point read apart, so that a reader sees it has a width
+    # an interval printed at three digits may collapse onto its point ('1.44x [1.44, 1.44]'): add a digit (the
+    # reports print at most four significant digits), and where four still collapse it, say its width instead
     finite = [x for x in (lo, v, hi) if x is not None and math.isfinite(x)]
-    while interval and not paper and digits < 6 and len({_sig(x, digits) for x in finite}) < len(finite):
-        digits += 1
+    collapsed = lambda d: len({_sig(x, d) for x in finite}) < len(finite)
+    if interval and not paper and collapsed(3):
+        if not collapsed(4):
+            digits = 4
+        elif v and unit in ("x", "fraction", None, ""):
+            width = max(abs(hi - v), abs(v - lo)) / abs(v) * 100
+            core = f"{_sig(v * 100, 3)}%" if unit == "fraction" else f"{_sig(v, 3)}{'x' if unit == 'x' else ''}"
+            return f"{core} (95% interval within \u00b1{fmt(width, 1)}%)"
     sign = lambda x: ("\u221e" if math.isinf(x) else f"{x:g}" if paper else _sig(x, digits))
     if unit == "fraction":             # a share, in percent; its interval's ends too
         pct = lambda x: "\u221e" if math.isinf(x) else (f"{x * 100:g}" if paper else _sig(x * 100, digits))
