@@ -66,15 +66,18 @@ def environment(folders):
     """The distinct software and hardware stacks of the batches' processes: GPU, driver, CUDA runtime, CuPy,
     Python, CPU, with how many processes and batches ran on each."""
     rows = [{"GPU": (f"{p['gpu_count']} x " if p.get("gpu_count") else "") + str(p.get("gpu", "-")),
-             "driver": str(p.get("nvidia_driver", "-")), "CUDA runtime": _cuda(p.get("cuda_runtime_version")),
-             "CuPy": str(p.get("cupy", "-")), "Python": str(p.get("python", "-")), "CPU": str(p.get("cpu", "-")),
+             # a version reads as a number: its header says what it is (the reports' rule: a unit in every header)
+             "driver (version)": str(p.get("nvidia_driver", "-")),
+             "CUDA runtime (version)": _cuda(p.get("cuda_runtime_version")),
+             "CuPy (version)": str(p.get("cupy", "-")), "Python (version)": str(p.get("python", "-")),
+             "CPU": str(p.get("cpu", "-")),
              "batch": p["batch"]} for p in _provenances(folders)]
     if not rows:
         return pd.DataFrame()
     t = pd.DataFrame(rows)
-    keys = ["GPU", "driver", "CUDA runtime", "CuPy", "Python", "CPU"]
-    return (t.groupby(keys).agg(processes=("batch", "size"), batches=("batch", "nunique")).reset_index()
-            .sort_values("processes", ascending=False, kind="stable").reset_index(drop=True))
+    keys = ["GPU", "driver (version)", "CUDA runtime (version)", "CuPy (version)", "Python (version)", "CPU"]
+    return (t.groupby(keys).agg(**{"processes (count)": ("batch", "size"), "batches (count)": ("batch", "nunique")})
+            .reset_index().sort_values("processes (count)", ascending=False, kind="stable").reset_index(drop=True))
 
 
 def cost(folders):
