@@ -13,7 +13,7 @@ import pandas as pd
 
 from ... import paths
 from . import compare
-from .your_run import provenance
+from .your_run import provenance, rows_html
 
 
 def batches(root=None):
@@ -55,18 +55,6 @@ def sentence(table, prov, n_leases, ref_gpu):
             f"claims it measured, {parts or 'none decided'}.")
 
 
-def _rows_html(table, claims):
-    from . import findings_text as FT
-    out = []
-    for r in table.to_dict("records"):
-        cls = {compare.SAME: "c-same", compare.DIFFERENT: "c-different"}.get(r["outcome"], "c-undecided")
-        out.append(f'<tr><td>{html.escape(FT.claim_words(r["claim"], claims))}</td><td>{html.escape(str(r["claimed"]))}</td>'
-                   f'<td>{html.escape(str(r["reference"]))}<br><small>{html.escape(r["reference_verdict"])}</small></td>'
-                   f'<td>{html.escape(str(r["yours"]))}<br><small>{html.escape(r["yours_verdict"])}</small></td>'
-                   f'<td class="{cls}"><b>{html.escape(r["outcome"])}</b><br><small>{html.escape(r["why"])}</small></td></tr>')
-    return "".join(out)
-
-
 def section_html(ref, root=None, claims=None):
     """The index's and the findings paper's section: per second-GPU batch, its sentence, the claims whose verdict
     differs (the finding), then every claim it measured behind a disclosure; '' where no such batch is recorded."""
@@ -87,9 +75,9 @@ def section_html(ref, root=None, claims=None):
             f'<h3>{html.escape(str(prov.get("gpu")))}: <code>{html.escape(d.name)}</code></h3>'
             f'<p>{html.escape(sentence(t, prov, leases(d), ref_gpu))}</p>'
             + (f'<p>Where the verdict differs (a finding about the GPU generation):</p><table class="second-gpu">{head}'
-               f'{_rows_html(diff, claims)}</table>' if len(diff) else "<p>No verdict differs.</p>")
+               f'{rows_html(diff, claims, mark=False)}</table>' if len(diff) else "<p>No verdict differs.</p>")
             + f'<details><summary>Every claim it measured ({len(t)})</summary><table class="second-gpu">{head}'
-              f'{_rows_html(t, claims)}</table></details>')
+              f'{rows_html(t, claims, mark=False)}</table></details>')
     if not parts:
         return ""
     return ('<h2 id="second-gpu">The reference on a second GPU model</h2>'

@@ -75,11 +75,27 @@ def banner_html(table, prov, gpu=None, lead=""):
     return f'<p class="{cls}">{lead}<b>Your run is a comparison, not the findings.</b> {said} <a href="#your-run">Claim by claim</a>.</p>'
 
 
+def rows_html(table, claims, mark=True):
+    """One table row per claim of a comparison (compare.compare): the claim, the paper's number, the reference's
+    number and verdict, the other run's, and the outcome with why.  ``mark``: each row carries its claim id
+    (``data-claim``), as this render's own comparison does; a recorded batch's section (second_gpu) does not."""
+    from . import findings_text as FT
+    out = []
+    for r in table.to_dict("records"):
+        cls = {compare.SAME: "c-same", compare.DIFFERENT: "c-different"}.get(r["outcome"], "c-undecided")
+        tr = f'<tr data-claim="{html.escape(str(r["claim"]))}">' if mark else "<tr>"
+        out.append(f'{tr}<td>{html.escape(FT.claim_words(r["claim"], claims))}</td>'
+                   f'<td>{html.escape(str(r["claimed"]))}</td>'
+                   f'<td>{html.escape(str(r["reference"]))}<br><small>{html.escape(r["reference_verdict"])}</small></td>'
+                   f'<td>{html.escape(str(r["yours"]))}<br><small>{html.escape(r["yours_verdict"])}</small></td>'
+                   f'<td class="{cls}"><b>{html.escape(r["outcome"])}</b><br><small>{html.escape(r["why"])}</small></td></tr>')
+    return "".join(out)
+
+
 def section_html(table, prov, versions, refused, total=None):
     """The comparison section (below the findings): the user's machine, then one row per claim."""
     if table is None or not len(table):
         return ""
-    from . import findings_text as FT
     from ..method import claims as claims_mod
     C = claims_mod.load()
     p = prov or {}
@@ -95,14 +111,7 @@ def section_html(table, prov, versions, refused, total=None):
         lacks = ("<p><b>Sizes this GPU's memory refused</b> (their claims are not decidable here): "
                  + "; ".join(f"{html.escape(str(a))} at n = {int(n)}" for a, n in refused[["algorithm", "n"]].itertuples(index=False))
                  + ".</p>")
-    rows = []
-    for r in table.to_dict("records"):
-        cls = {compare.SAME: "c-same", compare.DIFFERENT: "c-different"}.get(r["outcome"], "c-undecided")
-        rows.append(f'<tr data-claim="{html.escape(str(r["claim"]))}"><td>{html.escape(FT.claim_words(r["claim"], C))}</td>'
-                    f'<td>{html.escape(str(r["claimed"]))}</td>'
-                    f'<td>{html.escape(str(r["reference"]))}<br><small>{html.escape(r["reference_verdict"])}</small></td>'
-                    f'<td>{html.escape(str(r["yours"]))}<br><small>{html.escape(r["yours_verdict"])}</small></td>'
-                    f'<td class="{cls}"><b>{html.escape(r["outcome"])}</b><br><small>{html.escape(r["why"])}</small></td></tr>')
+    rows = [rows_html(table, C)]
     smoke = set(table["profile"].astype(str)) == {compare.PIPELINE}
     left = (total or 0) - len(table)
     rest = (f" The other {left} claims were not measured here: their reports re-rendered the recorded batches "
