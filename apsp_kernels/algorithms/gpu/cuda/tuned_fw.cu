@@ -23,6 +23,9 @@
 // negative weights are allowed as in int32 (a negative cycle shows as a negative diagonal entry).  The sums are
 // float32: exact while every partial path weight is an integer below 2^24, else within float32 rounding per
 // addition (the launcher's docstring states the bound).  The int32 entry points are unchanged in name and body.
+// Across GPUs (tuned_fw_multi, algorithms/gpu/multi/tuned.py): the same three phases on a rank's own block rows,
+// entry points tfwm_*, int32 only; the pivot's row of blocks comes from its owner (an NCCL broadcast), so phases
+// 2 and 3 address it through its own pointer (the section at the end of this file).
 // Every int32 update is min(a + b, c) with plain int32 adds, the project's INF convention (common.cuh:
 // INF = 2^30 - 1, so INF + INF fits in int32; entries never exceed INF, and the graph checker keeps
 // path weights within INF/2, so INF-derived sums stay above MAX_PATH_WEIGHT and are mapped back to
@@ -156,17 +159,18 @@ __device__ __forceinline__ void tfw_split(const V& lo, const V& hi, T (&v)[8])
 }
 
 // ---------------------------------------------------------------- phase 1: the pivot block
+// The pivot block is the tile at (row0, col0) of a matrix of row stride ld: (r*128, r*128) of D, or (0, r*128) of
+// the pivot's row of blocks where a rank holds only some block rows.
 template <class T>
-__device__ __forceinline__ void tfw_phase1_body(T* D, int N, int r)
+__device__ __forceinline__ void tfw_phase1_body(T* D, size_t ld, int row0, int col0)
 {
     typedef tfw_vec<T> W;
     typedef typename W::type V;
     __shared__ __align__(16) T rowk[2][TFW_T];
     __shared__ __align__(16) T colk[2][TFW_T];
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
-    const int base = r * TFW_T;
     T c[8][8];
-    tfw_load_tile(c, D, (size_t)N, base, base, ty, tx);
+    tfw_load_tile(c, D, ld, row0, col0, ty, tx);
     for (int k = 0; k < TFW_T; ++k) {
         const int buf = k & 1;
         const int kt = (k & 63) >> 2, ki = (k & 3) + ((k >> 6) << 2);   // owner t and line index of k
@@ -194,57 +198,57 @@ __device__ __forceinline__ void tfw_phase1_body(T* D, int N, int r)
                   *reinterpret_cast<const V*>(&rowk[buf][64 + 4 * tx]), b);
         tfw_relax(c, a, b);
     }
-    tfw_store_tile(c, D, (size_t)N, base, base, ty, tx);
+    tfw_store_tile(c, D, ld, row0, col0, ty, tx);
 }
 
 extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
 tfw_phase1(int* D, int N, int r)
 {
-    tfw_phase1_body<int>(D, N, r);
+    tfw_phase1_body<int>(D, (size_t)N, r * TFW_T, r * TFW_T);
 }
 
 extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
 tfw_phase1_f32(float* D, int N, int r)
 {
-    tfw_phase1_body<float>(D, N, r);
+    tfw_phase1_body<float>(D, (size_t)N, r * TFW_T, r * TFW_T);
 }
 
 // ---------------------------------------------------------------- phase 2: pivot row and column
-// blockIdx.y == 0: row tile (r, b):    C = D(r, b), A = P* = D(r, r), B = D(r, b) (C itself)
-// blockIdx.y == 1: column tile (b, r): C = D(b, r), A = D(b, r) (C itself), B = P*; also colT(:, b)
-// b = blockIdx.x, skipping r.  Both operands come straight from D: A row-major (padded rows),
-// B row-major.  Each CTA reads only P* and its own tile and writes only its own tile, after the
-// last slab it reads has arrived: no dependency between CTAs.
+// Row tile (r, b):    C = D(r, b), A = P* = D(r, r), B = D(r, b) (C itself)
+// Column tile (b, r): C = D(b, r), A = D(b, r) (C itself), B = P*; also colT(:, b)
+// Both operands come straight from memory: A row-major (padded rows), B row-major.  Each CTA reads only P* and
+// its own tile and writes only its own tile, after the last slab it reads has arrived: no dependency between CTAs.
+// Addressed through Pb, whose row prow is the pivot's first row (D and r*128 in the whole matrix, the pivot's row of
+// blocks and 0 where a rank holds only some block rows), and M, whose row crow is a column tile's first (D, or the
+// rank's own rows); colT has row stride ldT and takes the tile at column crow.  The whole matrix passes D as both, so
+// its addresses are computed as from one base (a second live pointer costs phase 3's float32 kernel a spill).
 template <class T>
-__device__ __forceinline__ void tfw_phase2_body(T* D, T* colT, int N, int r)
+__device__ __forceinline__ void tfw_phase2_tile(T* M, T* Pb, int prow, T* colT, size_t ld, size_t ldT, int pr,
+                                                int crow, int b, bool col)
 {
     typedef tfw_vec<T> W;
     typedef typename W::type V;
     __shared__ __align__(16) T As[2][TFW_T][TFW_APAD];     // [row][k], row-major A slab
     __shared__ __align__(16) T Bs[2][TFW_KS][TFW_T];       // [k][col]
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
-    const int b = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
-    const bool col = blockIdx.y == 1;
-    const int pr = r * TFW_T;
-    const int crow = col ? b * TFW_T : pr, ccol = col ? pr : b * TFW_T;   // C tile
-    const int arow = crow;                  // A: rows of C, the pivot's columns (P* for a row tile)
-    const int bcol = ccol;                  // B: the pivot's rows, columns of C (P* for a column tile)
-    const size_t ld = (size_t)N;
+    T* Cbase = col ? M : Pb;                                // C's rows (and A's): from crowC of Cbase
+    const int crowC = col ? crow : prow;
+    const int ccol = col ? pr : b * TFW_T;                  // C's columns; B's are the same
     auto load_slab = [&](int s, int st) {
         const int k0 = s * TFW_KS;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             int q = tid + h * TFW_THREADS;                   // 512 16-byte chunks per operand
             int ar = q >> 2, ak = (q & 3) * 4;              // A: 128 rows x 4 chunks
-            cp_async16(&As[st][ar][ak], D + (size_t)(arow + ar) * ld + pr + k0 + ak);
+            cp_async16(&As[st][ar][ak], Cbase + (size_t)(crowC + ar) * ld + pr + k0 + ak);
             int bk = q >> 5, bc = (q & 31) * 4;             // B: 16 rows x 32 chunks
-            cp_async16(&Bs[st][bk][bc], D + (size_t)(pr + k0 + bk) * ld + bcol + bc);
+            cp_async16(&Bs[st][bk][bc], Pb + (size_t)(prow + k0 + bk) * ld + ccol + bc);
         }
         cp_async_commit();
     };
     load_slab(0, 0);
     T c[8][8];
-    tfw_load_tile(c, D, ld, crow, ccol, ty, tx);
+    tfw_load_tile(c, Cbase, ld, crowC, ccol, ty, tx);
     constexpr int NS = TFW_T / TFW_KS;
     for (int s = 0; s < NS; ++s) {
         const int st = s & 1;
@@ -267,15 +271,25 @@ __device__ __forceinline__ void tfw_phase2_body(T* D, T* colT, int N, int r)
         }
         __syncthreads();     // stage st is refilled by the next iteration's load of slab s + 2
     }
-    tfw_store_tile(c, D, ld, crow, ccol, ty, tx);
+    tfw_store_tile(c, Cbase, ld, crowC, ccol, ty, tx);
     if (col) {               // colT(k, i) = C'(i, k): phase 3's A operand, k-major
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
-            T* p = colT + (size_t)tfw_line(tx, j) * ld + crow + 4 * ty;
+            T* p = colT + (size_t)tfw_line(tx, j) * ldT + crow + 4 * ty;
             *reinterpret_cast<V*>(p) = W::make(c[0][j], c[1][j], c[2][j], c[3][j]);
             *reinterpret_cast<V*>(p + 64) = W::make(c[4][j], c[5][j], c[6][j], c[7][j]);
         }
     }
+}
+
+// The whole matrix: blockIdx.y 0 a row tile, 1 a column tile; b = blockIdx.x, skipping r.
+template <class T>
+__device__ __forceinline__ void tfw_phase2_body(T* D, T* colT, int N, int r)
+{
+    const int b = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
+    const size_t ld = (size_t)N;
+    const int pr = r * TFW_T;
+    tfw_phase2_tile<T>(D, D, pr, colT, ld, ld, pr, b * TFW_T, b, blockIdx.y == 1);
 }
 
 extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
@@ -293,32 +307,31 @@ tfw_phase2_f32(float* D, float* colT, int N, int r)
 // ---------------------------------------------------------------- phase 3: every other tile
 // Tile (bi, bj), bi and bj skipping r (Kemp's Fig. 4.3 skip, written b + (b >= r)).
 // A = colT(:, bi) (k-major, 128 x 128), B = D(r, bj) (the pivot's rows), C = D(bi, bj) in registers.
+// Addressed as phase 2's: C at row crow of M, column ccol; B from row prow of Pb; A at column crow of colT (row
+// stride ldT).
 template <class T>
-__device__ __forceinline__ void tfw_phase3_body(T* D, const T* __restrict__ colT, int N, int r)
+__device__ __forceinline__ void tfw_phase3_tile(T* M, const T* Pb, int prow, const T* __restrict__ colT, size_t ld,
+                                                size_t ldT, int crow, int ccol)
 {
     typedef tfw_vec<T> W;
     typedef typename W::type V;
     __shared__ __align__(16) T As[2][TFW_KS][TFW_T];       // [k][row]
     __shared__ __align__(16) T Bs[2][TFW_KS][TFW_T];       // [k][col]
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
-    const int bj = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
-    const int bi = blockIdx.y + ((int)blockIdx.y >= r ? 1 : 0);
-    const int pr = r * TFW_T, crow = bi * TFW_T, ccol = bj * TFW_T;
-    const size_t ld = (size_t)N;
     auto load_slab = [&](int s, int st) {
         const int k0 = s * TFW_KS;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             int q = tid + h * TFW_THREADS;
             int kk = q >> 5, cc = (q & 31) * 4;             // 16 rows x 32 chunks, both operands
-            cp_async16(&As[st][kk][cc], colT + (size_t)(k0 + kk) * ld + crow + cc);
-            cp_async16(&Bs[st][kk][cc], D + (size_t)(pr + k0 + kk) * ld + ccol + cc);
+            cp_async16(&As[st][kk][cc], colT + (size_t)(k0 + kk) * ldT + crow + cc);
+            cp_async16(&Bs[st][kk][cc], Pb + (size_t)(prow + k0 + kk) * ld + ccol + cc);
         }
         cp_async_commit();
     };
     load_slab(0, 0);
     T c[8][8];
-    tfw_load_tile(c, D, ld, crow, ccol, ty, tx);
+    tfw_load_tile(c, M, ld, crow, ccol, ty, tx);
     constexpr int NS = TFW_T / TFW_KS;
     for (int s = 0; s < NS; ++s) {
         const int st = s & 1;
@@ -340,7 +353,16 @@ __device__ __forceinline__ void tfw_phase3_body(T* D, const T* __restrict__ colT
         }
         __syncthreads();
     }
-    tfw_store_tile(c, D, ld, crow, ccol, ty, tx);
+    tfw_store_tile(c, M, ld, crow, ccol, ty, tx);
+}
+
+template <class T>
+__device__ __forceinline__ void tfw_phase3_body(T* D, const T* __restrict__ colT, int N, int r)
+{
+    const int bj = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
+    const int bi = blockIdx.y + ((int)blockIdx.y >= r ? 1 : 0);
+    const size_t ld = (size_t)N;
+    tfw_phase3_tile<T>(D, D, r * TFW_T, colT, ld, ld, bi * TFW_T, bj * TFW_T);
 }
 
 extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
@@ -353,4 +375,51 @@ extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
 tfw_phase3_f32(float* D, const float* __restrict__ colT, int N, int r)
 {
     tfw_phase3_body<float>(D, colT, N, r);
+}
+
+// ---------------------------------------------------------------- block rows of one rank (multi/tuned.py)
+// The same rounds over GPUs: a rank holds block rows first .. first + count - 1 of D as L (count*128 rows, row
+// stride N, local block row bl = global - first).  P is the pivot's row of blocks: inside L on its owner, else the
+// copy the owner broadcast; colT (128 x count*128) the transposed pivot column of the rank's own rows.  The owner
+// runs tfwm_phase1 and tfwm_phase2_row on its P, then every rank tfwm_phase2_col and tfwm_phase3 on its own rows,
+// skipping the pivot's own block row (final after phase 2, and P itself on the owner).  int32 only.
+// Rows of a launch: local block rows lo + blockIdx.y, passing over skip1 and then skip2 (skip1 < skip2; 1 << 30
+// where there is none), so that one launch can leave out both the pivot's row and the row run ahead of the rest.
+__device__ __forceinline__ int tfwm_row(int lo, int y, int skip1, int skip2)
+{
+    int bl = lo + y;
+    if (bl >= skip1) ++bl;
+    if (bl >= skip2) ++bl;
+    return bl;
+}
+
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfwm_phase1(int* P, int N, int r)
+{
+    tfw_phase1_body<int>(P, (size_t)N, 0, r * TFW_T);
+}
+
+// grid (nb - 1): the pivot's row tiles, b = blockIdx.x skipping r
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfwm_phase2_row(int* P, int N, int r)
+{
+    const int b = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
+    tfw_phase2_tile<int>(P, P, 0, nullptr, (size_t)N, 0, r * TFW_T, 0, b, false);
+}
+
+// grid (own block rows, less the pivot's on its owner): the column tiles of the rank's rows, and colT
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 1)
+tfwm_phase2_col(int* L, int* P, int* colT, int N, int rows, int r, int skip)
+{
+    const int bl = tfwm_row(0, blockIdx.x, skip, 1 << 30);
+    tfw_phase2_tile<int>(L, P, 0, colT, (size_t)N, (size_t)rows, r * TFW_T, bl * TFW_T, 0, true);
+}
+
+// grid (nb - 1, rows of this launch): tiles (bl, bj) of the rank's rows, bj skipping r
+extern "C" __global__ void __launch_bounds__(TFW_THREADS, 2)
+tfwm_phase3(int* L, const int* P, const int* __restrict__ colT, int N, int rows, int r, int lo, int skip1, int skip2)
+{
+    const int bj = blockIdx.x + ((int)blockIdx.x >= r ? 1 : 0);
+    const int bl = tfwm_row(lo, blockIdx.y, skip1, skip2);
+    tfw_phase3_tile<int>(L, P, 0, colT, (size_t)N, (size_t)rows, bl * TFW_T, bj * TFW_T);
 }
