@@ -17,11 +17,14 @@ def _write_rows(ctx, handle, per):
     return ctx.rank
 
 
-@pytest.mark.parametrize("ranks", [1, 3])
-def test_every_rank_writes_its_rows_into_one_block(ranks):
+@pytest.mark.parametrize("ranks, isolate", [(1, False), (1, True), (3, True)])
+def test_every_rank_writes_its_rows_into_one_block(ranks, isolate, capfd):
+    """One rank runs inside the coordinator unless isolated: it must leave the block's registration alone (else
+    its unlink would end in the resource tracker's KeyError)."""
     n = 7
     with SharedResult((n, 5), np.int32) as res:
-        out = launch.spawn(ranks, _write_rows, (res.handle, -(-n // ranks)), gpus=False, isolate=True, timeout_s=120)
+        out = launch.spawn(ranks, _write_rows, (res.handle, -(-n // ranks)), gpus=False, isolate=isolate,
+                           timeout_s=120)
         assert out == list(range(ranks))
         want = np.arange(n)[:, None] * 10 + np.arange(5)
         np.testing.assert_array_equal(res.array, want)
@@ -29,3 +32,4 @@ def test_every_rank_writes_its_rows_into_one_block(ranks):
     np.testing.assert_array_equal(got, want)
     with pytest.raises(FileNotFoundError):
         Attached(res.handle)
+    assert "KeyError" not in capfd.readouterr().err

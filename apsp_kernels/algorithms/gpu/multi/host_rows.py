@@ -5,6 +5,7 @@ would take longer than the solve), and no rank gathers another's rows.  One host
 the rows stay on their devices (the caller checksums them instead)."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 
@@ -17,11 +18,12 @@ class Handle:
     name: str
     shape: tuple
     dtype: str
+    pid: int = 0        # the coordinator's: a rank run inside it must leave the block's registration alone
 
 
 class SharedResult:
     """The coordinator's side: ``array`` is the result (a numpy array over the shared block, owned by this object:
-    keep it alive, or copy, before :meth:`close`)."""
+    copy what you keep before :meth:`close`, since a view read after it reads unmapped memory)."""
 
     def __init__(self, shape, dtype=np.int32):
         dt = np.dtype(dtype)
@@ -29,7 +31,7 @@ class SharedResult:
         nbytes = max(int(np.prod(self.shape)) * dt.itemsize, 1)
         self._shm = shared_memory.SharedMemory(create=True, size=nbytes)
         self.array = np.ndarray(self.shape, dt, buffer=self._shm.buf)
-        self.handle = Handle(self._shm.name, self.shape, dt.str)
+        self.handle = Handle(self._shm.name, self.shape, dt.str, os.getpid())
 
     def detach(self):
         """The result as an ordinary numpy array (one copy), the shared block released."""
@@ -60,11 +62,16 @@ class Attached:
             self._shm = shared_memory.SharedMemory(name=handle.name, track=False)
         except TypeError:                      # Python < 3.13 has no track=
             self._shm = shared_memory.SharedMemory(name=handle.name)
+            if handle.pid == os.getpid():      # one rank in the coordinator: its registration is the block's own
+                return self._view(handle)
             try:
                 from multiprocessing import resource_tracker
                 resource_tracker.unregister(self._shm._name, "shared_memory")
             except Exception:
                 pass
+        self._view(handle)
+
+    def _view(self, handle):
         self.array = np.ndarray(handle.shape, np.dtype(handle.dtype), buffer=self._shm.buf)
 
     def rows(self, a, b):
