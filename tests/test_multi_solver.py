@@ -88,6 +88,53 @@ def test_sources_multi_refuses_before_any_gpu_work(monkeypatch):
     assert d.shape == (0, 20)
 
 
+@pytest.fixture
+def one_rank_without_gpu(monkeypatch):
+    """sources_multi's coordinator and its one rank, run in this process, without a GPU: the rank's solve writes the
+    reference rows (what the codes return) into the shared result; its kernel time 1.5 ms."""
+    from apsp_kernels.algorithms.gpu.multi import launch
+    from apsp_kernels.algorithms.gpu.multi.rank import Context
+    monkeypatch.setattr(gpu_device, "device_count", lambda: 4)
+    monkeypatch.setattr(launch, "_check_devices", lambda size: None)
+    monkeypatch.setattr(launch, "init_rank", lambda rank, size, uid, device, use_nccl, gpus=True:
+                        Context(rank, size, device, None))
+    monkeypatch.setenv("NCCL_NVLS_ENABLE", "0")
+
+    def rows(code, g, chunk, result, a, b):
+        result[a:b] = reference_apsp(g)[chunk]
+        return dict(kernel_ms=1.5)
+    monkeypatch.setattr(S, "_write_rows", rows)
+
+
+def _blocks():
+    import os
+    return {f for f in os.listdir("/dev/shm") if f.startswith("psm_")} if os.path.isdir("/dev/shm") else set()
+
+
+@pytest.mark.parametrize("sources", [None, [5, 0, 5], [7]])
+def test_one_rank_in_this_process_fills_the_shared_result(one_rank_without_gpu, sources):
+    g = sparse_graph(40, seed=3)
+    before = _blocks()
+    d, t = S.sources_multi(g, "tuned_sparse", n_gpus=4 if sources == [7] else 1, sources=sources)   # [7]: one rank
+    want = reference_apsp(g) if sources is None else reference_apsp(g)[sources]
+    np.testing.assert_array_equal(d, want)
+    assert d.dtype == np.int32 and d.flags.owndata and not S._IN_THIS_PROCESS and _blocks() == before
+    k = 40 if sources is None else len(sources)
+    assert t == dict(code="tuned_sparse", n_gpus=1, sources=k, kernel_ms=1.5, wall_ms=t["wall_ms"],
+                     kernel_ms_per_rank=[1.5], wall_ms_per_rank=[t["wall_ms"]], rows_per_rank=[k])
+
+
+def test_a_failing_rank_in_this_process_raises_its_error_and_frees_the_block(one_rank_without_gpu, monkeypatch):
+    def fails(code, g, chunk, result, a, b):
+        result[a:b] = 0
+        raise gpu_device.GPUMemoryError("tuned_frontier: needs 9 GiB")
+    monkeypatch.setattr(S, "_write_rows", fails)
+    before = _blocks()
+    with pytest.raises(gpu_device.GPUMemoryError, match="needs 9 GiB"):
+        S.sources_multi(sparse_graph(20), n_gpus=1)
+    assert _blocks() == before and not S._IN_THIS_PROCESS
+
+
 def test_sparse_rows_are_columns_of_the_reversed_graph_over_the_batches_that_hold_them():
     """What tuned_sparse_rows relies on: row s of g's distances is column s of the reversed graph's, and only the
     target batches holding a source run."""

@@ -16,6 +16,10 @@ import time
 import numpy as np
 
 CODES = ("tuned_frontier", "tuned_sparse")
+# The coordinator's result arrays by block name while its ranks run: a rank that runs in the coordinating process
+# (one GPU) writes into it directly; attaching there would, before Python 3.13, unregister the coordinator's own block
+# from the resource tracker (which then complains when the block is unlinked).
+_IN_THIS_PROCESS = {}
 
 
 def split(count, parts):
@@ -83,8 +87,12 @@ def sources_multi(g, code="tuned_frontier", n_gpus=None, sources=None, timeout_s
     from .host_rows import SharedResult
     bounds = split(src.size, ranks)
     with SharedResult((src.size, g.n), np.int32) as res:
-        values = launch.spawn(ranks, rank_rows, (g, code, src, bounds, res.handle), use_nccl=False,
-                              timeout_s=timeout_s)
+        _IN_THIS_PROCESS[res.handle.name] = res.array
+        try:
+            values = launch.spawn(ranks, rank_rows, (g, code, src, bounds, res.handle), use_nccl=False,
+                                  timeout_s=timeout_s)
+        finally:
+            del _IN_THIS_PROCESS[res.handle.name]
         d = res.detach()
     timings.update(kernel_ms=max(v["kernel_ms"] for v in values), wall_ms=max(v["wall_ms"] for v in values),
                    kernel_ms_per_rank=[v["kernel_ms"] for v in values], wall_ms_per_rank=[v["wall_ms"] for v in values],
@@ -103,27 +111,30 @@ def tuned_sparse_multi(g, n_gpus=None, sources=None, timeout_s=None):
 
 
 def rank_rows(ctx, g, code, src, bounds, handle):
-    """One rank: the rows of its chunk of ``src`` written into the shared result; returns its times and row count."""
-    from .host_rows import Attached
+    """One rank: the rows of its chunk of ``src`` written into the shared result; returns its times and row count.
+    A rank in the coordinating process (one GPU) writes into the coordinator's array directly."""
     a, b = bounds[ctx.rank]
     t0 = time.perf_counter()
-    at = Attached(handle)
-    try:
-        t = _write_rows(code, g, src[a:b], at, a, b) if b > a else dict(kernel_ms=0.0)
-    finally:
+    if b <= a:
+        t = dict(kernel_ms=0.0)
+    elif handle.name in _IN_THIS_PROCESS:
+        t = _write_rows(code, g, src[a:b], _IN_THIS_PROCESS[handle.name], a, b)
+    else:
+        from .host_rows import Attached
+        at = Attached(handle)
         try:
+            t = _write_rows(code, g, src[a:b], at.array, a, b)
+        finally:
             at.close()
-        except BufferError:        # a failed solve's traceback may still hold a view; the process ends anyway
-            pass
     return dict(rank=ctx.rank, rows=b - a, kernel_ms=float(t["kernel_ms"]), wall_ms=(time.perf_counter() - t0) * 1e3)
 
 
-def _write_rows(code, g, chunk, at, a, b):
-    """``code``'s rows of ``chunk`` into result rows a .. b-1 (finished: INF where there is no path); its timings.
-    Returns before the caller closes the block, so that no view of it outlives this frame."""
+def _write_rows(code, g, chunk, result, a, b):
+    """``code``'s rows of ``chunk`` into ``result`` rows a .. b-1 (finished: INF where there is no path); its
+    timings."""
     from .... import gpu_device
     from ..resident import HostRows
-    rows = HostRows((b - a, g.n), np.int32, at.rows(a, b))
+    rows = HostRows((b - a, g.n), np.int32, result[a:b])
     if code == "tuned_frontier":
         from ..tuned.frontier import tuned_frontier_resident
         _, t = tuned_frontier_resident(g, sources=chunk, sink=rows.put_unfinished)
