@@ -20,6 +20,9 @@ def main(argv=None):
                    help="a name from `list`, scipy's D, FW, BF or J (as shortest_paths runs them), or auto (the "
                         "fastest verified code here)")
     s.add_argument("--variant", default=None, help="the algorithm's variant (block size, Harish version)")
+    s.add_argument("--gpus", type=int, default=1, metavar="K",
+                   help="solve on K GPUs of this host (shortest_paths(devices=K)): --algorithm auto or a multi-GPU "
+                        "code; the result is gathered in host memory")
     s.add_argument("--format", default=None, help="file format if the suffix does not say it")
     s.add_argument("-o", "--output", default=None,
                    help="write distances (float64, inf = no path) with the vertex ids: .npz (distances, ids, "
@@ -197,13 +200,18 @@ def _solve(a):
     a._graph = g                                          # for an error message that names its vertices
     if a.output:
         check_output(a.output, a.predecessors, g.ids_are_positions)
-    method, variant = a.algorithm, a.variant
+    method, variant, devices = a.algorithm, a.variant, a.gpus
+    if devices < 1:
+        raise ValueError(f"--gpus must be 1 or more, not {devices}")
     choice = None
     if method == "auto":                                  # say which code runs, and why, before it runs
-        from .api import choose
-        choice = choose(g)
+        from .api import choose, choose_devices
+        choice = choose(g) if devices == 1 else choose_devices(g, devices)
         method, variant = choice.algorithm.name, variant if variant is not None else choice.variant
     al = _code(method)
+    if devices != 1:
+        from .api import multi_code
+        al = multi_code(g, method, devices)
     if al.problem != "apsp":
         raise GraphError(f"{a.graph}: --algorithm {al.name} solves {al.problem} from given sources, not all pairs; "
                          "solve takes an APSP code (python -m apsp_kernels list)")
@@ -213,14 +221,19 @@ def _solve(a):
         raise GraphError(f"{a.graph}: --algorithm {al.name} needs non-negative edge weights (min weight "
                          f"{int(g.weights.min())}); use --algorithm auto or one that takes negative weights")
     n2 = g.n * g.n                                        # verification (scipy float64 + int32) and the float64 copy
-    check_resources(g, al, a.predecessors, np.int32, extra_host=(0 if a.no_verify else 12 * n2) + 8 * n2)
+    extra = (0 if a.no_verify else 12 * n2) + 8 * n2
+    if getattr(al, "multi_gpu", False):                  # a CPU method beyond int32 is no registry entry
+        from .api import check_devices
+        check_devices(g, al, devices, a.predecessors, np.int32, extra_host=extra)
+    else:
+        check_resources(g, al, a.predecessors, np.int32, extra_host=extra)
     _check_time(a, g, al)
     if choice is not None:
         print(f"auto: {choice}", flush=True)
     if variant is not None:
         variant = next((v for v in getattr(al, "variants", ()) if str(v) == variant), variant)
     out = shortest_paths(g, method=method, variant=variant, return_predecessors=a.predecessors,
-                         dtype=np.int32, return_method=True)
+                         dtype=np.int32, return_method=True, devices=devices)
     d, pred, used = (out[0], out[1], out[2]) if a.predecessors else (out[0], None, out[1])
     if not a.no_verify:
         assert_equal_distances(d, reference_apsp(g), used)

@@ -16,10 +16,11 @@ from .core.graph import INF, Graph, GraphError, dense_edges
 from .core.negative_cycle import refuse_negative_cycle
 from .core.memory import require_host
 from .placement import as_dtype, as_float, check_resources, host_bytes, placed  # noqa: F401 (check_resources, host_bytes: the CLI's)
+from .placement import check_devices
 from .core.predecessors import predecessors as _predecessors
 from .core.sources import scipy_indices
 from .core.wide import INF64, WideGraph
-from .choice import DENSE_FRACTION, Choice, choose  # noqa: F401 (DENSE_FRACTION, Choice: the package's face)
+from .choice import DENSE_FRACTION, Choice, choose, choose_devices  # noqa: F401 (DENSE_FRACTION, Choice: the package's face)
 
 # scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
 SCIPY_METHODS = W.SCIPY_METHODS
@@ -96,7 +97,7 @@ def _method(g, method, variant, indices=False):
 
 def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False, indices=None, *, variant=None, dtype=np.float64, weight="weight",
-                   return_method=False, device=False, out=None):
+                   return_method=False, device=False, out=None, devices=1):
     """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments, same order).
 
     ``csgraph``: a Graph, a scipy sparse matrix (every stored entry an edge, explicit zeros included; stored inf
@@ -127,6 +128,16 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     there and copies it once, into ``out`` or a new array through reused page-locked staging buffers (``tuned_frontier``
     streams its rows to the host while its later chunks run).
 
+    ``devices=k``: one solve over k GPUs of this host, one process per GPU, every rank writing its rows into one
+    shared host result (int32 graphs; ``device=True`` is refused: the result is on the host).  ``method`` is then
+    ``"auto"`` or a multi-GPU code (registry ``multi_gpu``: ``python -m apsp_kernels list``); auto is kept simple,
+    scipy's density rule alone (:func:`~.choice.choose_devices`): the blocked FW over k GPUs where m >= n^2 / 4 (or a
+    weight is negative), else the frontier code with the sources split over the GPUs, which computes only the
+    ``indices`` rows (the FW computes all and returns those).  Before any GPU work the plan is checked: each GPU's
+    share (the code's ``footprint_per_gpu``) and the host's result (:func:`~.placement.check_devices`).  A count
+    above this host's GPUs is refused in one line.  Naming a multi-GPU code with the default ``devices=1`` runs it on
+    one GPU.
+
     Returns ``dist`` (``dtype`` float64: ``np.inf`` where there is no path; int32: the ``INF`` sentinel, for
     graphs of the int32 bound; int64: ``INF64``, for integer graphs), and ``pred`` if ``return_predecessors``
     (int32, -9999 for none; built from the exact distances, so every algorithm gives them; scipy's own for float
@@ -136,8 +147,16 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     if device and not gpu_device.available():
         raise GraphError("device=True returns CuPy arrays on the GPU, and CuPy sees no GPU here")
     sources, shape = (None, None) if indices is None else scipy_indices(indices, g.n)
-    f32 = _float32_code(g, method, dtype)
-    if f32 is not None:
+    devices = _devices_asked(devices)
+    multi = devices != 1 or _is_multi(method)
+    f32 = None if multi else _float32_code(g, method, dtype)
+    if multi:
+        algo = multi_code(g, method, devices)
+        if device:
+            raise ValueError(f"devices={devices}: the result of a multi-GPU solve is on the host; device=True returns "
+                             "a one-GPU result (devices=1)")
+        d, pred = placed(*_solve_devices(g, algo, variant, devices, sources, return_predecessors, dtype), False, out)
+    elif f32 is not None:
         algo = f32
         if return_predecessors:
             raise ValueError("predecessors of a float graph come from scipy's float64 code: dtype=np.float64")
@@ -157,6 +176,49 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
         d, pred = d.reshape(shape + (g.n,)), (pred.reshape(shape + (g.n,)) if pred is not None else None)
     out = [d] + ([pred] if return_predecessors else []) + ([algo.name] if return_method else [])
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _devices_asked(devices):
+    if isinstance(devices, bool) or not isinstance(devices, (int, np.integer)) or devices < 1:
+        raise ValueError(f"devices must be a whole number of GPUs, 1 or more, not {devices!r}")
+    return int(devices)
+
+
+def _is_multi(method):
+    return isinstance(method, str) and method in registry.ALGORITHMS and registry.ALGORITHMS[method].multi_gpu
+
+
+def multi_code(g, method, devices):
+    """The multi-GPU code ``method`` names for ``devices`` GPUs ('auto': :func:`choose_devices`), else one line."""
+    if isinstance(g, WideGraph):
+        raise GraphError(f"devices={devices}: the multi-GPU codes take int32 weights only; this graph's are {g.dtype} ("
+                         + ("float weights" if g.dtype.kind == "f" else "paths past the int32 bound")
+                         + "): devices=1 solves it")
+    if isinstance(method, str) and method == "auto":
+        return choose_devices(g, devices).algorithm
+    names = [a.name for a in registry.multi_gpu()]
+    if not _is_multi(method):
+        raise ValueError(f"devices={devices} runs a multi-GPU code: method 'auto' or one of {', '.join(names)}, "
+                         f"not {method!r}")
+    return registry.get(method)
+
+
+def _solve_devices(g, algo, variant, devices, sources, want_pred, dtype):
+    """The multi-GPU code ``algo`` on ``devices`` GPUs: refused before any GPU work where a weight is negative and it
+    takes none, or the host has fewer GPUs or the plan does not fit (:func:`check_devices`); the rows asked for, as
+    ``dtype``, and their predecessors."""
+    if not algo.negative_weights and g.has_negative:
+        refuse_negative_cycle(g)
+        raise GraphError(f"{algo.name} needs non-negative edge weights; use method='auto'")
+    by_rows = sources is not None and "sources" in inspect.signature(algo.launcher).parameters
+    check_devices(g, algo, devices, want_pred, dtype if np.dtype(dtype) != np.int64 else np.float64,
+                  rows=len(sources) if by_rows else None)
+    d, _ = algo.run(g, variant=variant, n_gpus=devices, **({"sources": sources} if by_rows else {}))
+    d = np.asarray(d)
+    if sources is not None and not by_rows:        # an all-pairs code: the rows asked for
+        d = d[sources]
+    pred = _predecessors(g, d, sources) if want_pred else None
+    return as_dtype(d, dtype, INF), pred
 
 
 def _float32_code(g, method, dtype):

@@ -83,6 +83,20 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     return Choice(algo, best.variant if best is not None else None, why + (f"; then {others}" if others else ""))
 
 
+def choose_devices(g, devices) -> Choice:
+    """What ``method="auto"`` runs on ``devices`` GPUs of this host (``shortest_paths(devices=k)``), for an int32
+    graph: kept simple, scipy's density rule alone (the multi-GPU codes have no benchmark rows for the cost model):
+    the dense multi-GPU code (registry role ``multi_gpu_dense``, the blocked FW) where m >= n^2 / 4 or a weight is
+    negative (the sparse codes take none), else the sparse one (role ``multi_gpu_sparse``, a chunk of the sources a
+    GPU)."""
+    dense = g.m >= DENSE_FRACTION * g.n * g.n
+    negative = not dense and g.has_negative
+    algo = registry.by_role("multi_gpu_dense" if dense or negative else "multi_gpu_sparse")
+    why = (f"m = {g.m} {'>=' if dense else '<'} n^2 / 4 (scipy's rule for FW over Dijkstra)"
+           + ("; negative weights, which the sparse codes do not take" if negative else ""))
+    return Choice(algo, None, f"on {devices} GPUs of this host, by density: {why}")
+
+
 def _ranked(g, pool, benchmarks, structure):
     """(prediction or None, code) for every code of ``pool``, least predicted time first, then codes without rows
     in ``auto_rank`` order.  With ``structure`` None the hop depth is probed only where it can change the order: a

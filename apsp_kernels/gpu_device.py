@@ -37,6 +37,21 @@ def available() -> bool:
     return gpu_status()[0]
 
 
+def device_count() -> int:
+    """The GPUs CuPy sees on this host (0 where there is none, or no CuPy)."""
+    if not available():
+        return 0
+    import cupy as cp
+    return int(cp.cuda.runtime.getDeviceCount())
+
+
+def device_totals(count):
+    """Total memory, in bytes, of GPUs 0 .. count-1, read from their properties: no context is made on any of
+    them (a coordinating process that only plans keeps no memory on the GPUs its ranks will use)."""
+    cp = require_gpu()
+    return [int(cp.cuda.runtime.getDeviceProperties(i)["totalGlobalMem"]) for i in range(int(count))]
+
+
 def require_gpu():
     ok, why = gpu_status()
     if not ok:

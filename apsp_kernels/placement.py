@@ -7,7 +7,7 @@ import numpy as np
 
 from . import gpu_device
 from .core.graph import INF, Graph
-from .core.memory import check_out, require_host
+from .core.memory import check_out, human, require_host
 from .core.wide import INF64
 
 
@@ -27,6 +27,28 @@ def check_resources(g: Graph, algo, predecessors=False, dtype=np.float64, extra_
     require_host(need, f"solving {g.n} vertices with {algo.name} ({g.n} x {g.n} matrices)")
     if algo.device == "gpu" and algo.forced_params is None and gpu_device.available():
         gpu_device.check_fits(algo.name, algo.footprint(g.n, g.m))
+
+
+def check_devices(g: Graph, algo, devices, predecessors=False, dtype=np.float64, rows=None, extra_host=0):
+    """Refuse in one line, before any GPU work, a solve by the multi-GPU code ``algo`` on ``devices`` GPUs that this
+    host cannot hold.  Host: :func:`host_bytes` (the int32 result, the ``dtype`` copy, predecessors) and the shared
+    block the ranks write into, which stands beside the int32 result for a moment, for ``rows`` of the n rows (the
+    sources asked for; default all) plus ``extra_host``.  Each GPU: the code's ``footprint_per_gpu(n, m, devices)``
+    against the smallest total memory of GPUs 0 .. devices-1 (a rank checks what is free on its own GPU before it
+    allocates).  First of all, a count above this host's GPUs is refused.  Returns (host bytes, bytes per GPU)."""
+    have = gpu_device.device_count()
+    if devices > have:
+        raise ValueError(f"{devices} GPU{'s' if devices != 1 else ''} asked for; this host has {have}")
+    rows = g.n if rows is None else int(rows)
+    host = (host_bytes(g, algo, predecessors, dtype) + 4 * g.n * g.n) * rows // max(g.n, 1) + int(extra_host)
+    require_host(host, f"solving {g.n} vertices with {algo.name} on {devices} GPUs ({rows} x {g.n} results)")
+    need = int(algo.footprint_per_gpu(g.n, g.m, devices))
+    totals = gpu_device.device_totals(devices)
+    if totals and need > min(totals):
+        raise gpu_device.GPUMemoryError(
+            f"{algo.name} on {devices} GPUs: needs {human(need)} of device memory on each, the smallest of them has "
+            f"{human(min(totals))}; try more GPUs or a smaller graph")
+    return host, need
 
 
 def as_dtype(d, dtype, inf):

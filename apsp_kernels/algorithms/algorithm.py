@@ -49,6 +49,15 @@ class Algorithm:
                                       # "out_of_core", the code to try when a graph does not fit on the device
     hub_ms: Callable | None = None    # (n, max out-degree, hop depth or None, variant) -> the least ms of a solve
                                       # where one thread or warp walks a vertex's out-edges in series (costs.predict)
+    footprint_per_gpu: Callable | None = None   # (n, m, k) -> device bytes on each of k GPUs, for a code that
+                                      # splits one solve over k GPUs of a host (launcher keyword n_gpus; None: all
+                                      # of them); its ``footprint`` is then that of k = 1.  These are the multi-GPU
+                                      # codes (:attr:`multi_gpu`): shortest_paths(devices=k) runs them, by_device()
+                                      # leaves them out of the one-GPU sweeps
+
+    @property
+    def multi_gpu(self):
+        return self.footprint_per_gpu is not None
 
     @property
     def exact_variants(self):

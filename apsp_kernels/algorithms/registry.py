@@ -18,7 +18,9 @@ from . import cpu
 from .algorithm import Algorithm
 from . import gpu as gpu_codes   # imports no CuPy: each launcher does, when called
 from .gpu.fw_nthu import VARIANTS as NTHU_VARIANTS
+from .gpu import multi as multi_codes
 from .gpu.multi import SYNC_DESIGNS
+from .gpu.multi import sources as multi_sources
 from .gpu import tuned
 from .gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
 from .gpu.tuned import frontier as tuned_frontier_mod
@@ -251,6 +253,37 @@ _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, fronti
            "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
            "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")
 
+# ------------------------------------------- the tuned line over the GPUs of one host
+# One process per GPU, the result in one shared host block (gpu/multi/host_rows.py); footprint_per_gpu(n, m, k) is
+# what each of k GPUs holds, footprint that of one GPU.  Not in by_device() (the one-GPU sweeps: benchmark, tests,
+# reports), nor auto candidates: shortest_paths(devices=k) runs them, its 'auto' by roles multi_gpu_dense and
+# multi_gpu_sparse (scipy's density rule; no benchmark rows yet).
+_add(name="tuned_fw_multi", label="Tuned blocked FW over the GPUs of one host (block rows split, pivot row over NCCL)",
+     paper=TUNED, kemp_algorithm=None, device="gpu", representation="dense",
+     footprint=lambda n, m: multi_codes.tuned_fw_footprint(n, m, 1), footprint_per_gpu=multi_codes.tuned_fw_footprint,
+     launcher=multi_codes.tuned_fw_multi, faithful=False, limit_kind="minplus", roles=("multi_gpu_dense",),
+     notes="tuned_fw's kernels; n padded to 128, the block rows split across n_gpus ranks (None: every GPU of the "
+           "host), each round's pivot block row broadcast from its owner over NCCL; every rank writes its finished "
+           "rows into one shared host result")
+_add(name="tuned_frontier_multi", label="Tuned frontier sparse APSP, the sources split over the GPUs of one host",
+     paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr",
+     footprint=lambda n, m: multi_sources.footprint("tuned_frontier", n, m, 1),
+     footprint_per_gpu=functools.partial(multi_sources.footprint, "tuned_frontier"),
+     launcher=multi_sources.tuned_frontier_multi, negative_weights=False, faithful=False,
+     complexity="n m (frontier rounds)", limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
+     roles=("multi_gpu_sparse",),
+     notes="tuned_frontier on each GPU over a contiguous chunk of the sources (sources= for some rows), its rows "
+           "streamed into one shared host result; no NCCL (no rank needs another's rows)")
+_add(name="tuned_sparse_multi", label="Tuned sparse APSP (batched Bellman-Ford), the sources split over the GPUs of one host",
+     paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr",
+     footprint=lambda n, m: multi_sources.footprint("tuned_sparse", n, m, 1),
+     footprint_per_gpu=functools.partial(multi_sources.footprint, "tuned_sparse"),
+     launcher=multi_sources.tuned_sparse_multi, negative_weights=False, faithful=False,
+     complexity="n m (frontier sweeps)", limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
+     notes="tuned_sparse's sweeps on the reversed graph over the target batches that hold a GPU's chunk of the "
+           "sources (a column there is a row here), the whole n x N matrix on every GPU; rows into one shared "
+           "host result; no NCCL")
+
 PROBLEMS = ("apsp", "bfs", "sssp")
 # The CPU code each single-source problem's GPU results are checked against (tests, sanitizer)
 REFERENCES = {"bfs": "bfs_cpu", "sssp": "dijkstra_sssp_cpu"}
@@ -285,8 +318,15 @@ def best_cpu_candidates():
 
 
 def by_device(device, problem="apsp"):
-    """The codes of one device that solve ``problem`` (all-pairs unless asked otherwise)."""
-    return [a for a in ALGORITHMS.values() if a.device == device and a.problem == problem]
+    """The codes of one device that solve ``problem`` (all-pairs unless asked otherwise), each on one device: the
+    multi-GPU codes (:func:`multi_gpu`) are left out."""
+    return [a for a in ALGORITHMS.values() if a.device == device and a.problem == problem and not a.multi_gpu]
+
+
+def multi_gpu():
+    """The codes that split one solve over the GPUs of a host (``footprint_per_gpu``): what
+    ``shortest_paths(devices=k)`` runs."""
+    return [a for a in ALGORITHMS.values() if a.multi_gpu]
 
 
 def by_problem(problem, device=None):

@@ -23,7 +23,7 @@ CPU_COLOURS = ("#000000", "#8c564b", "#7f7f7f", "#393b79", "#637939", "#843c39",
 GPU_COLOURS = ("#9467bd", "#1f77b4", "#17becf", "#ff7f0e", "#e377c2", "#2ca02c", "#bcbd22")
 SPARE_COLOURS = ("#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363", "#fd8d3c", "#74c476", "#9e9ac8",
                  "#6baed6", "#fdae6b", "#a1d99b", "#bcbddc", "#ce6dbd", "#de9ed6", "#e7ba52", "#b5cf6b",
-                 "#8c6d31", "#5254a3", "#ad494a", "#3f8f8f")
+                 "#8c6d31", "#5254a3", "#ad494a", "#3f8f8f", "#c49c94", "#dbdb8d", "#9edae5")
 FAILED = "#d62728"           # a failed run (never an algorithm's colour)
 CLAIMED = "#f0b400"          # the claimed range, a band
 KEMP = "#4d4d4d"             # Kemp's measured range (hatched) and his own points

@@ -2,6 +2,11 @@
 GPUs, one process per GPU, the pivot data broadcast from its owner with NCCL each round, in the
 seed's three synchronisation designs (``sync``: "row", "rowcol", "whole").
 
+Beside it, the tuned codes over the GPUs of one host, each its own module: ``tuned`` (the tuned blocked FW,
+pivot rows broadcast over NCCL; its launcher here imports it when called) and ``sources`` (the many-source sparse
+codes, the sources split across GPUs, no NCCL, every rank's rows written into one shared host result:
+``host_rows``).  ``shortest_paths(..., devices=k)`` runs them.
+
 Modules, each one job: ``schedule`` (partition and per-round transfers, plain Python), ``simulate``
 (the same schedule on P virtual ranks in numpy), ``rank`` (one rank on its GPU), ``launch`` (the
 processes: MPI or multiprocessing spawn).  Outside the algorithm: its measurement runs
@@ -34,4 +39,22 @@ def nthu_multi(g, sync="row", n_gpus=1, kernel=DEFAULT_VARIANT, use_nccl=None, t
     return first["distances"], timings
 
 
-__all__ = ["nthu_multi", "SYNC_DESIGNS"]
+TUNED_BLOCK = 128          # tuned_fw's block: the padding and the pivot row's height
+
+
+def tuned_fw_footprint(n, m, k=1):
+    """Device bytes on each of ``k`` GPUs of the tuned blocked FW over k GPUs (``multi/tuned.py``): a k-th of the
+    padded N x N matrix (N = n rounded up to 128), the pivot block row and column, and a k-th of a pivot strip."""
+    N = -(-max(int(n), 1) // TUNED_BLOCK) * TUNED_BLOCK
+    k = max(int(k), 1)
+    return -(-4 * N * N // k) + 4 * TUNED_BLOCK * N * 2 + -(-4 * TUNED_BLOCK * N // k)
+
+
+def tuned_fw_multi(g, n_gpus=None, timeout_s=None):
+    """The registry's launcher of the tuned blocked FW over ``n_gpus`` GPUs of this host (None: all):
+    ``multi/tuned.py``'s, imported when called."""
+    from .tuned import tuned_fw_multi as solve
+    return solve(g, n_gpus=n_gpus, timeout_s=timeout_s)
+
+
+__all__ = ["nthu_multi", "tuned_fw_multi", "tuned_fw_footprint", "SYNC_DESIGNS"]

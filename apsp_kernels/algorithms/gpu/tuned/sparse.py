@@ -56,8 +56,31 @@ def tuned_sparse_resident(g: Graph, batch=256):
     return D[:, :g.n], timings
 
 
-def _solve(g: Graph, batch, check_every):
-    """The sweeps; the n x N device matrix (N = n rounded up to the batch) and the timings (n > 0)."""
+def target_batches(targets, batch):
+    """The first targets of the batches (multiples of ``batch``, increasing, each once) that hold ``targets``."""
+    return [int(b) * int(batch) for b in np.unique(np.asarray(targets, np.int64) // int(batch))]
+
+
+def tuned_sparse_rows(g: Graph, sources, batch=256):
+    """Rows ``sources`` of the APSP (vertex numbers, any order, repeats allowed), by the same sweeps on the reversed
+    graph over only the target batches that hold a source: there column s is the distance from s in ``g``, so row s
+    here.  The (len(sources) x n) int32 device rows, INF not yet normalised, and the timings.  Device bytes: the
+    reversed graph's n x N matrix (:func:`footprint`) and two len(sources) x n copies (the columns, then the rows)."""
+    from ....core.sources import as_sources
+    src = as_sources(sources, g.n)
+    cp = gpu_device.require_gpu()
+    if g.n == 0 or src.size == 0:
+        return cp.zeros((src.size, g.n), cp.int32), dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, sweeps=0)
+    D, timings = _solve(g.reversed(), batch, CHECK_EVERY, target_batches(src, batch))
+    rows = cp.ascontiguousarray(D[:, cp.asarray(src)].T)
+    del D
+    return rows, timings
+
+
+def _solve(g: Graph, batch, check_every, starts=None):
+    """The sweeps; the n x N device matrix (N = n rounded up to the batch) and the timings (n > 0).  ``starts``: the
+    first targets of the batches to run (multiples of ``batch``; default every batch): the columns of the others
+    are left INF."""
     if batch not in BATCHES:
         raise ValueError(f"batch must be one of {BATCHES}, got {batch}")
     g.require_non_negative("tuned_sparse")
@@ -92,7 +115,7 @@ def _solve(g: Graph, batch, check_every):
     sweeps = 0
     with gpu_runtime.EventTimer() as t:
         gpu_runtime.launch(name, init_matrix, (n, -(-(N // 4) // THREADS)), (THREADS,), (D, N32))
-        for t0c in range(0, n, batch):
+        for t0c in (range(0, n, batch) if starts is None else starts):
             tc = np.int32(t0c)
             gpu_runtime.launch(name, init_batch, init_grid, (THREADS,), (*flags, anyd, n32, tc, S32, slots32))
             s, pending = 0, []
@@ -116,5 +139,5 @@ def _solve(g: Graph, batch, check_every):
                     if anyh[last] == 0:      # that sweep changed nothing: the later ones did nothing
                         break
             sweeps += s
-    timings.update(kernel_ms=t.ms, sweeps=sweeps, batches=-(-n // batch))
+    timings.update(kernel_ms=t.ms, sweeps=sweeps, batches=-(-n // batch) if starts is None else len(starts))
     return D, timings
