@@ -29,6 +29,7 @@ OUTCOMES = (SAME, DIFFERENT, UNDECIDABLE)
 LEASES = 3          # independent machine leases (boots) below which an interval decides nothing here
 PIPELINE = "smoke"  # the profile that checks the pipeline: its sizes are far below any paper's
 DECIDE_HINT = "./run_all.sh --profile decide (docs/your-gpu.md)"
+YOURS = ("yours", "your number")    # how an outcome's why names the other run and its number
 
 
 def reference_table(root=None):
@@ -104,9 +105,10 @@ def _short_profile(mine, theirs, profile_sizes=None):
             if lack else "")
 
 
-def outcome(u, r, refused=None, claims=None, profile_sizes=None):
+def outcome(u, r, refused=None, claims=None, profile_sizes=None, side=YOURS):
     """(outcome, why) of one claim: ``u`` the user's row, ``r`` the reference's (dicts or Series); ``refused``:
-    :func:`refused_sizes`; ``profile_sizes``: {profile: its GPU sizes} (the campaign's profiles by default)."""
+    :func:`refused_sizes`; ``profile_sizes``: {profile: its GPU sizes} (the campaign's profiles by default);
+    ``side``: how the why names ``u``'s run and its number (:data:`YOURS`)."""
     claims = claims or {}
     prof = str(u.get("profile") or "")
     if prof == PIPELINE:
@@ -139,12 +141,12 @@ def outcome(u, r, refused=None, claims=None, profile_sizes=None):
     a, b = ours_of(u), ours_of(r)
     if a is not None and b is not None and a * b > 0 and a != b:       # a ratio of magnitudes of one sign
         r = a / b if abs(a) > abs(b) else b / a
-        way = (f"; your number is {fmt(r)}x {'larger' if abs(a) > abs(b) else 'smaller'}" if r >= 1.05 else
-               "; your number is within 5% of the reference's")      # '1.0x smaller' says nothing
-    return DIFFERENT, f"reference {theirs}, yours {yours}{way}"
+        way = (f"; {side[1]} is {fmt(r)}x {'larger' if abs(a) > abs(b) else 'smaller'}" if r >= 1.05 else
+               f"; {side[1]} is within 5% of the reference's")      # '1.0x smaller' says nothing
+    return DIFFERENT, f"reference {theirs}, {side[0]} {yours}{way}"
 
 
-def compare(user, ref, refused=None, claims=None, profile_sizes=None):
+def compare(user, ref, refused=None, claims=None, profile_sizes=None, side=YOURS):
     """One row per claim the user's render measured: theirs beside the reference's, and the outcome."""
     mine = measured_here(user, ref)
     by_claim = ref.set_index("claim") if ref is not None else pd.DataFrame()
@@ -153,7 +155,7 @@ def compare(user, ref, refused=None, claims=None, profile_sizes=None):
         if u["claim"] not in by_claim.index:
             continue
         r = dict(by_claim.loc[u["claim"]], claim=u["claim"])
-        kind, why = outcome(u, r, refused, claims, profile_sizes)
+        kind, why = outcome(u, r, refused, claims, profile_sizes, side)
         unit = ((claims or {}).get(u["claim"]) or {}).get("unit", "")
         out.append(dict(claim=u["claim"], notebook=u.get("notebook") or r.get("notebook"), claimed=r.get("claimed"),
                         yours=_interval(u, unit), yours_verdict=signed.verdict_text(u), reference=_interval(r, unit),

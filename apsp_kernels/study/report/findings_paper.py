@@ -123,11 +123,12 @@ def _best_cpu(v, claims):
 
 
 def page(v, claims=None, forest_src=None, source="the verdict rows of this render (verdicts.csv)", replication=(),
-         second_gpu=""):
+         second_gpu="", confirmatory=""):
     """The whole findings paper as HTML, from the verdict rows ``v``; ``forest_src``: the forest plot's
     image source (a data: URI in the written page, which then stands alone), else the index's PNG; False: no plot
     (no claim with a number); ``replication``: the file names of the replication report written beside it, to link;
-    ``second_gpu``: the section setting the reference beside its campaign on another GPU model (second_gpu.py)."""
+    ``second_gpu``: the section setting the reference beside its campaign on another GPU model (second_gpu.py);
+    ``confirmatory``: the pre-registered confirmatory batch's section (confirmatory_html.py)."""
     from ..method import rules
     claims = claims if claims is not None else claims_mod.load()
     said = FT.sentences(v, claims)
@@ -145,6 +146,7 @@ def page(v, claims=None, forest_src=None, source="the verdict rows of this rende
 {''.join(_seed_section(v, claims, s, why) for s in seeds)}
 {_best_cpu(v, claims)}
 {second_gpu}
+{confirmatory}
 <h2>Limitations</h2><ul>{limits}</ul>
 <p><small>Generated from {html.escape(source)} by apsp_kernels/study/report/findings_paper.py; a run measured on
 another machine is compared with these verdicts on the index, never shown here.</small></p>
@@ -175,9 +177,10 @@ def write(reports, v=None):
     from . import compare
     said = (f"the recorded reference verdict table ({compare.REFERENCE_BATCH}/verdicts.csv)" if given
             else "the verdict rows of this render (verdicts.csv)")
-    from . import second_gpu
+    from . import confirmatory_html, second_gpu
     out.write_text(page(v, forest_src=src, source=said, replication=_replication_files(reports),
-                        second_gpu=second_gpu.section_html(v) if given else ""), encoding="utf-8")
+                        second_gpu=second_gpu.section_html(v) if given else "",
+                        confirmatory=confirmatory_html.section_html(v) if given else ""), encoding="utf-8")
     return out
 
 

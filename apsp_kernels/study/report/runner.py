@@ -136,7 +136,7 @@ def write_index(results):
                      (("This render's summary of every claim", "07_summary.html"), ("its verdicts as CSV", "verdicts.csv"))
                      if (REPORTS / f).exists())
     colours = "".join(f".{VERDICT_CLASSES[v]}{{color:{c};font-weight:bold}}" for v, c in VERDICT_COLOURS.items())
-    from . import compare, findings_index, findings_paper, replication, second_gpu, your_run
+    from . import compare, confirmatory_html, findings_index, findings_paper, replication, second_gpu, your_run
     ref = compare.reference_rows()          # the findings are the reference's, whatever this render measured
     findings = findings_index.findings_html(REPORTS, VERDICT_CLASSES, ref)
     replication.write(REPORTS, ref)         # before the paper, which links it (the PDF: its own entry point)
@@ -151,6 +151,7 @@ table#reports td.claim,table#reports td.verdict{{white-space:nowrap}}.failed{{co
 {findings}
 {yours}
 {second_gpu.section_html(ref)}
+{confirmatory_html.section_html(ref)}
 <p>{extra}{' The findings as a short paper: <a href="findings.html">findings.html</a>.' if paper else ''}</p>
 <details id="runs"><summary>Which runs the numbers come from ({_provenance_label(results)}), per report</summary>
 <p>Each report says whether its GPU numbers were measured now or re-rendered from the recorded reference run (device and date).</p>
