@@ -157,7 +157,9 @@ def test_registry_entries(name):
     for n, m in ((1, 0), (127, 500), (1000, 5000), (4097, 40000)):
         assert a.footprint(n, m) == a.footprint_per_gpu(n, m, 1)
         per = [a.footprint_per_gpu(n, m, k) for k in (1, 2, 4, 8)]
-        assert per == sorted(per, reverse=True) and per[-1] > 0
+        assert all(p > 0 for p in per)
+        if n > 1000:     # a GPU's share falls with more GPUs once it outweighs the FW's two pivot-row buffers
+            assert per == sorted(per, reverse=True)
     assert a.notes and a.label
 
 
@@ -169,12 +171,15 @@ def test_only_the_new_codes_are_multi_gpu_and_auto_finds_them_by_role():
 
 
 def test_tuned_fw_multi_footprint_per_gpu():
-    """4 N^2 / k + 4 * 128 N * 2 + 4 * 128 N / k, N = n rounded up to 128."""
+    """The busiest rank's block rows (ceil(N/128 / k) of them), two pivot-row buffers where k > 1, its rows of the
+    transposed pivot column; N = n rounded up to 128."""
     a = registry.get("tuned_fw_multi")
     for n, N in ((1, 128), (128, 128), (129, 256), (1000, 1024), (65536, 65536)):
         for k in (1, 2, 4):
-            assert a.footprint_per_gpu(n, 0, k) == 4 * N * N // k + 4 * 128 * N * 2 + 4 * 128 * N // k
-    assert multi.tuned_fw_footprint(300, 0, 3) == -(-4 * 384 * 384 // 3) + 4 * 128 * 384 * 2 + -(-4 * 128 * 384 // 3)
+            most = -(-(N // 128) // k) * 128
+            want = 4 * most * N + (8 * 128 * N if k > 1 else 0) + 4 * 128 * most
+            assert a.footprint_per_gpu(n, 0, k) == want
+    assert multi.tuned_fw_footprint(300, 0, 3) == 4 * 128 * 384 + 8 * 128 * 384 + 4 * 128 * 128    # 1 block row each
 
 
 def test_sources_footprints_follow_the_one_gpu_codes():

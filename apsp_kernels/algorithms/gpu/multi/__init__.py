@@ -43,11 +43,14 @@ TUNED_BLOCK = 128          # tuned_fw's block: the padding and the pivot row's h
 
 
 def tuned_fw_footprint(n, m, k=1):
-    """Device bytes on each of ``k`` GPUs of the tuned blocked FW over k GPUs (``multi/tuned.py``): a k-th of the
-    padded N x N matrix (N = n rounded up to 128), the pivot block row and column, and a k-th of a pivot strip."""
-    N = -(-max(int(n), 1) // TUNED_BLOCK) * TUNED_BLOCK
+    """Device bytes on the busiest of ``k`` GPUs of the tuned blocked FW over k GPUs (``multi/tuned.py``): its
+    block rows of the padded N x N matrix (N = n rounded up to 128; the first ranks hold one block row more), two
+    buffers for the broadcast pivot row (none on one GPU) and its rows of the transposed pivot column."""
+    B = TUNED_BLOCK
+    N = -(-max(int(n), 1) // B) * B
     k = max(int(k), 1)
-    return -(-4 * N * N // k) + 4 * TUNED_BLOCK * N * 2 + -(-4 * TUNED_BLOCK * N // k)
+    most = -(-(N // B) // k) * B
+    return 4 * most * N + (2 * 4 * B * N if k > 1 else 0) + 4 * B * most
 
 
 def tuned_fw_multi(g, n_gpus=None, timeout_s=None):

@@ -36,11 +36,9 @@ TIMINGS = ("kernel_ms", "compute_ms", "wait_ms", "bcast_ms", "build_ms", "result
 
 
 def footprint(n, ranks):
-    """Device bytes on the rank with the most rows: its rows, two pivot-row buffers (one where there is one rank,
-    which broadcasts nothing) and its transposed pivot column."""
-    N = padded(n)
-    most = -(-(N // TILE) // max(int(ranks), 1)) * TILE
-    return 4 * most * N + (2 * 4 * TILE * N if ranks > 1 else 0) + 4 * TILE * most
+    """Device bytes on the rank with the most rows (``multi.tuned_fw_footprint``, which the registry reads)."""
+    from . import tuned_fw_footprint
+    return tuned_fw_footprint(n, 0, ranks)
 
 
 def _kernels():
