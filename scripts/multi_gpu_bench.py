@@ -10,7 +10,8 @@ slowest rank), the synchronised wall clock of building the rows, solving and fin
 (``solve_ms``), and the waits for pivot rows; then its block rows checksummed (not timed) and combined: every timed
 result is verified.  The rate is N^3 min-plus updates per second of the slowest rank's kernel time.  A benchmark:
 it reports, against one GPU and against the hardware (``tuned_fw``'s rate); nothing here is a pass mark.
-Writes ``multi-gpu-bench.csv`` and its provenance to ``--out``; prints a table last."""
+Writes ``multi-gpu-bench.csv`` (rewritten after every GPU count, so a run cut short keeps what it finished) and
+its provenance to ``--out``; prints a table last."""
 from __future__ import annotations
 
 import argparse
@@ -24,6 +25,7 @@ import pandas as pd
 
 from apsp_kernels.algorithms.gpu.multi import launch
 from apsp_kernels.algorithms.gpu.multi.tuned import padded, solve_rank, whole_checksum
+from apsp_kernels import gpu_device
 from apsp_kernels.core import generators as G
 from apsp_kernels.core.verify import fletcher64
 from apsp_kernels.measure import provenance
@@ -71,6 +73,9 @@ def main(argv=None):
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     prov = provenance.collect("multi_gpu_bench", vars(a))
+    prov.update(gpus_on_host=gpu_device.device_count(), nccl=launch.nccl_version())    # the host's, beside the GPU's
+    (out / "multi-gpu-bench.provenance.json").write_text(json.dumps(prov, indent=1, default=str))
+    save = lambda: pd.DataFrame(rows).to_csv(out / "multi-gpu-bench.csv", index=False)
     say = lambda rank, kind, text: print(text, flush=True) if kind == "note" else None
     rows = []
     for n in a.sizes:
@@ -89,6 +94,7 @@ def main(argv=None):
             except launch.RankError as e:
                 print(f"error: n={n} P={P}: {e}", file=sys.stderr, flush=True)
                 rows.append(dict(code="tuned_fw_multi", n=n, n_gpus=P, error=str(e)))
+                save()
                 continue
             call_s = time.perf_counter() - t0
             for rep in range(a.repeats):
@@ -103,12 +109,12 @@ def main(argv=None):
                     bcast_ms=max(i["bcast_ms"] for i in infos), received_bytes=max(i["received_bytes"] for i in infos),
                     updates_per_s=N ** 3 / (k / 1e3), lookahead=a.lookahead, checksum=f"{got:016x}",
                     verified=got == ref, checked_against="tuned_fw", ranks_call_s=call_s))
+            save()
             bad = [r for r in rows[-a.repeats:] if not r["verified"]]
             if bad:
                 print(f"WRONG: n={n} P={P}: {len(bad)} result(s) differ from one GPU's", flush=True)
+    save()
     df = pd.DataFrame(rows)
-    df.to_csv(out / "multi-gpu-bench.csv", index=False)
-    (out / "multi-gpu-bench.provenance.json").write_text(json.dumps(prov, indent=1, default=str))
     ok = df[df.code == "tuned_fw_multi"].dropna(subset=["kernel_ms"])
     if len(ok):
         t = ok.groupby(["n", "n_gpus"]).agg(kernel_s=("kernel_ms", lambda s: np.median(s) / 1e3),

@@ -20,7 +20,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from apsp_kernels.algorithms.gpu.multi import launch
 from apsp_kernels.algorithms.gpu.multi.sources import sources_multi
+from apsp_kernels import gpu_device
 from apsp_kernels.core import random_graphs, structure_graphs
 from apsp_kernels.core.verify import fletcher64
 from apsp_kernels.measure import provenance
@@ -48,6 +50,7 @@ def main(argv=None):
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     prov = provenance.collect("multi_sources_bench", vars(a))
+    prov.update(gpus_on_host=gpu_device.device_count(), nccl=launch.nccl_version())    # the host's, beside the GPU's
     make = {"geometric": lambda n: random_graphs.geometric(n, 3 * n, seed=n),
             "grid": lambda n: structure_graphs.grid(n, seed=n)}
     rows = []

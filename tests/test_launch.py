@@ -94,3 +94,20 @@ def test_records_of_keeps_the_solves_every_rank_finished():
     msgs = {0: [("state", "joined"), ("record", "a0"), ("note", "x"), ("record", "b0")], 1: [("record", "a1")]}
     assert jobs.records_of(msgs) == [["a0"], ["a1"]]
     assert jobs.records_of({}) == []
+
+
+def test_a_script_without_the_main_guard_is_told_so(tmp_path):
+    """Every spawned rank re-imports the script that started it: without ``if __name__ == '__main__'`` the ranks
+    die before running anything, and the one-line error says what to do."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = tmp_path / "noguard.py"
+    script.write_text("from apsp_kernels.algorithms.gpu.multi import launch\n"
+                      "def w(ctx):\n    return 1\n"
+                      "launch.spawn(2, w, (), gpus=False, isolate=True, timeout_s=60)\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert r.returncode != 0
+    assert "RankError" in r.stderr and "if __name__ == '__main__'" in r.stderr.splitlines()[-1]

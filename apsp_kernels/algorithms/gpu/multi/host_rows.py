@@ -5,7 +5,6 @@ would take longer than the solve), and no rank gathers another's rows.  One host
 the rows stay on their devices (the caller checksums them instead)."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 
@@ -18,7 +17,6 @@ class Handle:
     name: str
     shape: tuple
     dtype: str
-    pid: int = 0        # the coordinator's: a rank run inside it must leave the block's registration alone
 
 
 class SharedResult:
@@ -31,7 +29,7 @@ class SharedResult:
         nbytes = max(int(np.prod(self.shape)) * dt.itemsize, 1)
         self._shm = shared_memory.SharedMemory(create=True, size=nbytes)
         self.array = np.ndarray(self.shape, dt, buffer=self._shm.buf)
-        self.handle = Handle(self._shm.name, self.shape, dt.str, os.getpid())
+        self.handle = Handle(self._shm.name, self.shape, dt.str)
 
     def detach(self):
         """The result as an ordinary numpy array (one copy), the shared block released."""
@@ -57,18 +55,14 @@ class Attached:
     """A rank's side: ``rows(a, b)`` is a writable numpy view of result rows a .. b-1."""
 
     def __init__(self, handle: Handle):
-        # track=False: the coordinator owns the block; a rank's resource tracker must not unlink it at exit
+        # The coordinator owns the block.  Python 3.13 on: track=False keeps a rank's attachment out of the resource
+        # tracker.  Before it, attaching registers the name again with the tracker, which ranks started by
+        # multiprocessing's spawn share with the coordinator: a set, so that is harmless, while unregistering here
+        # would remove the coordinator's own entry (its unlink then ends in the tracker's KeyError).
         try:
             self._shm = shared_memory.SharedMemory(name=handle.name, track=False)
         except TypeError:                      # Python < 3.13 has no track=
             self._shm = shared_memory.SharedMemory(name=handle.name)
-            if handle.pid == os.getpid():      # one rank in the coordinator: its registration is the block's own
-                return self._view(handle)
-            try:
-                from multiprocessing import resource_tracker
-                resource_tracker.unregister(self._shm._name, "shared_memory")
-            except Exception:
-                pass
         self._view(handle)
 
     def _view(self, handle):

@@ -188,8 +188,11 @@ def spawn(size, fn, args=(), use_nccl=None, timeout_s=None, on_message=None, iso
                 kind, payload = conn.recv()
             except (EOFError, OSError):
                 procs[r].join(5)
+                hint = ("; it died before running anything (its stderr above says why): a script that starts "
+                        "ranks must guard its top level with if __name__ == '__main__', which every rank re-imports, "
+                        "and the arguments must pickle") if state[r] == "starting" else ""
                 failure = (f"rank {r} of {size} exited with code {procs[r].exitcode} before finishing "
-                           f"(last state: {state[r]})", "")
+                           f"(last state: {state[r]}){hint}", "")
                 break
             if kind == "done":
                 values[r] = payload

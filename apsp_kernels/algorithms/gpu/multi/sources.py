@@ -16,10 +16,6 @@ import time
 import numpy as np
 
 CODES = ("tuned_frontier", "tuned_sparse")
-# The coordinator's result arrays by block name while its ranks run: a rank that runs in the coordinating process
-# (one GPU) writes into it directly; attaching there would, before Python 3.13, unregister the coordinator's own block
-# from the resource tracker (which then complains when the block is unlinked).
-_IN_THIS_PROCESS = {}
 
 
 def split(count, parts):
@@ -87,12 +83,8 @@ def sources_multi(g, code="tuned_frontier", n_gpus=None, sources=None, timeout_s
     from .host_rows import SharedResult
     bounds = split(src.size, ranks)
     with SharedResult((src.size, g.n), np.int32) as res:
-        _IN_THIS_PROCESS[res.handle.name] = res.array
-        try:
-            values = launch.spawn(ranks, rank_rows, (g, code, src, bounds, res.handle), use_nccl=False,
-                                  timeout_s=timeout_s)
-        finally:
-            del _IN_THIS_PROCESS[res.handle.name]
+        values = launch.spawn(ranks, rank_rows, (g, code, src, bounds, res.handle), use_nccl=False,
+                              timeout_s=timeout_s)
         d = res.detach()
     timings.update(kernel_ms=max(v["kernel_ms"] for v in values), wall_ms=max(v["wall_ms"] for v in values),
                    kernel_ms_per_rank=[v["kernel_ms"] for v in values], wall_ms_per_rank=[v["wall_ms"] for v in values],
@@ -111,14 +103,11 @@ def tuned_sparse_multi(g, n_gpus=None, sources=None, timeout_s=None):
 
 
 def rank_rows(ctx, g, code, src, bounds, handle):
-    """One rank: the rows of its chunk of ``src`` written into the shared result; returns its times and row count.
-    A rank in the coordinating process (one GPU) writes into the coordinator's array directly."""
+    """One rank: the rows of its chunk of ``src`` written into the shared result; returns its times and row count."""
     a, b = bounds[ctx.rank]
     t0 = time.perf_counter()
     if b <= a:
         t = dict(kernel_ms=0.0)
-    elif handle.name in _IN_THIS_PROCESS:
-        t = _write_rows(code, g, src[a:b], _IN_THIS_PROCESS[handle.name], a, b)
     else:
         from .host_rows import Attached
         at = Attached(handle)
