@@ -37,7 +37,7 @@ UNITS = {
     "ms": ("ms", fmt), "s": ("s", fmt), "x": ("x", fmt),
     "vertices": ("vertices", _integer), "count": ("count", _integer),
     "fraction": ("%", lambda v: MISSING if v != v or v is None else fmt(100 * float(v))),
-    "G updates/s": ("G updates/s", fmt), "GB/s": ("GB/s", fmt), "G ops/s": ("G ops/s", fmt), "GB": ("GB", fmt),
+    "G updates/s": ("G updates/s", fmt), "T updates/s": ("T updates/s", fmt), "GB/s": ("GB/s", fmt), "G ops/s": ("G ops/s", fmt), "GB": ("GB", fmt),
     "MB": ("MB", fmt),
 }
 
