@@ -194,6 +194,7 @@ def load(run_dir):
         df["samples"] = pd.to_numeric(df["samples"], errors="coerce")
     provs = [json.loads(p.read_text()) for p in sorted(run_dir.glob("provenance-*.json"))]
     df["lease"] = df["process"].map(leases(run_dir)).fillna(run_dir.name)
+    df["satellite"] = df["process"].isin(satellites(run_dir))
     if provs:              # processes measured on separate machines are merged here: check again
         provenance.check_batch(run_dir, provs[0])
     prov = dict(provs[0]) if provs else {}
@@ -202,6 +203,15 @@ def load(run_dir):
     prov["process_timestamps"] = [p.get("timestamp") for p in provs]
     prov["machine_boots"] = len({p["boot_id"] for p in provs if p.get("boot_id")})   # 0: not recorded
     return df, prov
+
+
+def satellites(run_dir):
+    """The processes of a campaign folder that its provenance calls satellites (a few codes and sizes only)."""
+    out = set()
+    for f in Path(run_dir).glob("provenance-*.json"):
+        if (json.loads(f.read_text()).get("parameters") or {}).get("satellite"):
+            out.add(int(f.stem.split("-")[1]))
+    return out
 
 
 def leases(run_dir):
