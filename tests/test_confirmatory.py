@@ -163,3 +163,19 @@ def test_a_lease_counts_on_the_plans_model_of_gpu_only():
     assert CF._on_model("nvidia-h100", "NVIDIA H100 80GB HBM3")
     assert CF._on_model("nvidia-h100-x2", "NVIDIA H100 80GB HBM3")
     assert not CF._on_model("nvidia-h100", "NVIDIA H200") and not CF._on_model("nvidia-h100", None)
+
+
+def test_a_replaced_plan_is_named_and_not_followed(tmp_path, monkeypatch):
+    """A plan replaced before any of its data (replaced.csv beside the plans; the plan's file is never edited)
+    leaves the report's plans and is named, with its successor and why, in one line."""
+    _forbid_verdicts(monkeypatch)
+    where = _plans(tmp_path)
+    shutil.copy(PLAN, where / "20990101-000001.yaml")            # its successor (same content: a fixture)
+    (where / CF.REPLACED).write_text("plan,replaced_by,date,why\n"
+                                     "plan.yaml,20990101-000001.yaml,2099-01-01,the method changed before any data\n")
+    assert [p.name for p, _ in CF.plans(where)] == ["20990101-000001.yaml"]
+    assert len(CF.plans(where, include_replaced=True)) == 2
+    empty = tmp_path / "no-results"
+    empty.mkdir()
+    html = CH.section_html(REF, empty, where)
+    assert "was replaced by <code>20990101-000001.yaml</code>" in html and "the method changed before any data" in html

@@ -85,9 +85,24 @@ class State:
         return any(s.leases or s.elsewhere for s in self.settings)
 
 
-def plans(where=None):
-    """Every committed plan: [(path, sha256)], oldest first (a plan is named by its batch id, a UTC time)."""
-    return [(p, prereg.sha256_of(p)) for p in sorted(Path(where or PLANS).glob("*.yaml"))]
+REPLACED = "replaced.csv"      # beside the plans: plan, replaced_by, date, why (a plan file is never edited)
+
+
+def replaced(where=None):
+    """{plan file name: row} of the plans replaced, before any of their data, by a later plan (``replaced.csv``)."""
+    f = Path(where or PLANS) / REPLACED
+    if not f.is_file():
+        return {}
+    import csv
+    with open(f, newline="", encoding="utf-8") as fh:
+        return {r["plan"]: r for r in csv.DictReader(fh)}
+
+
+def plans(where=None, include_replaced=False):
+    """Every committed plan in force: [(path, sha256)], oldest first (a plan is named by its batch id, a UTC time);
+    ``include_replaced`` adds the plans a later one replaced."""
+    gone = set() if include_replaced else set(replaced(where))
+    return [(p, prereg.sha256_of(p)) for p in sorted(Path(where or PLANS).glob("*.yaml")) if p.name not in gone]
 
 
 def _records(prov_file):

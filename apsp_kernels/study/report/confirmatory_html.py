@@ -85,5 +85,8 @@ def section_html(ref=None, root=None, where=None, claims=None, heading=True):
     intro = ("<p>A batch whose plan (what decides each verdict, what is measured and on how many machine leases, when "
              "the batch is complete) was committed before any of its data existed. Once complete, every claim's "
              "verdict is computed once and set beside the reference's; until then only its progress is shown.</p>")
+    gone = "".join(f"<p>Plan <code>{html.escape(name)}</code> was replaced by <code>{html.escape(r['replaced_by'])}</code> "
+                   f"on {html.escape(r['date'])}, before any of its data: {html.escape(r['why'])}</p>"
+                   for name, r in CF.replaced(where).items())
     return ((f'<h2 id="confirmatory">The pre-registered confirmatory batch</h2>{intro}' if heading else "")
-            + "".join(plan_html(st, C) for st in found))
+            + "".join(plan_html(st, C) for st in found) + gone)
