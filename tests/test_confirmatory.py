@@ -18,7 +18,8 @@ DATA = Path(__file__).resolve().parent / "data" / "confirmatory"
 PLAN = DATA / "plan.yaml"
 SHA = P.sha256_of(PLAN)
 REF = CM.reference_rows()
-COMMITTED = CF.PLANS / "20261128-111300.yaml"
+COMMITTED = CF.PLANS / "20261128-142438.yaml"      # the plan in force
+REPLACED = CF.PLANS / "20261128-111300.yaml"
 
 
 def _results(tmp_path, drop=()):
@@ -150,13 +151,14 @@ def test_a_complete_batch_is_set_beside_the_reference_claim_by_claim(tmp_path, m
 
 def test_the_committed_plan_is_shown_with_its_hash_and_design():
     st = CF.state(COMMITTED)
-    assert st.sha256 == P.sha256_of(COMMITTED) and st.batch == "20261128-111300"
+    assert st.sha256 == P.sha256_of(COMMITTED) and st.batch == "20261128-142438"
     planned = {s.name: s.planned for s in st.settings}
     assert planned["kemp-campaign"] == 5 and planned["hochberg"] == 3 and planned["nthu-multi-big"] == 5
     kemp = next(s for s in st.plan["design"]["settings"] if s["name"] == "kemp-campaign")
     assert CF._lease_processes(kemp)[1] == {0, 5, 6, 7, 8}
     page = CH.section_html(REF)
     assert st.sha256 in page and 'id="confirmatory"' in page and "kemp-campaign" in page
+    assert P.sha256_of(REPLACED) not in page and "<code>20261128-111300.yaml</code> was replaced" in page
 
 
 def test_a_lease_counts_on_the_plans_model_of_gpu_only():
