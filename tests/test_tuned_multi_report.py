@@ -40,7 +40,7 @@ def _readable(frame):
 def test_the_committed_files_are_found_and_read():
     files = M.find(BENCH)
     names = [f.name for f in files]
-    assert {X4.name, SOURCES.name, "NVIDIA_H200-2026-11-28-multi-gpu-x1.csv"} <= set(names)
+    assert {X4.name, SOURCES.name} <= set(names)
     df = M.read(files)
     assert set(df["gpu"]) == {"NVIDIA H200"}
     assert set(df.loc[df["file"] == X4.name, "machine"]) == {"4 x NVIDIA H200"}
@@ -83,9 +83,8 @@ def test_the_table_equals_a_hand_computation_from_the_csv():
     g2 = _row(t, "tuned_frontier", 2, graph="geometric")
     assert g2["speed-up over one GPU (x)"] == pytest.approx(geo[1] / geo[2]) and g2["one GPU is"] == "its own call on 1 GPU"
     assert np.isnan(g2["throughput (T updates/s)"]) and g2["repeats (count)"] == 1
-    # the one-rank rows of the one-GPU machine: 98.7-98.9% of tuned_fw
-    for n in (16384, 32768):
-        assert 0.985 < _row(t, "tuned_fw_multi", 1, n=n)["speed-up over one GPU (x)"] < 0.99
+    # one rank of the split FW against tuned_fw on the same machine
+    assert 0.99 < _row(t, "tuned_fw_multi", 1)["speed-up over one GPU (x)"] < 1.0
     _readable(tables.frame(t))
 
 
@@ -96,7 +95,7 @@ def test_the_finding_is_computed_from_the_rows():
     assert "3.89x one GPU's tuned_fw" in text and "58.8 T updates/s" in text and "every result verified" in text
     assert "NTHU's faithful multi-GPU FW (the paper's code, row design) took 60.9 s on 2 H200s" in text
     assert "3.48x on the geometric graph" in text and "3.4x on the grid graph" in text
-    assert M.one_gpu_only(multi).startswith("At n = 16,384, 32,768 tuned_fw_multi has verified rows on one GPU only")
+    assert M.one_gpu_only(multi) == ""           # every n with a row has rows on several GPUs
     assert M.finding(M.load(BENCH / "nothing"), None).startswith("No multi-GPU benchmark recorded")
 
 

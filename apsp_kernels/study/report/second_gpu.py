@@ -30,11 +30,19 @@ def batches(root=None):
     return out
 
 
-def leases(run_dir):
-    """The machine leases (boots) a batch's processes ran on."""
+def leases(run_dir, satellites=False):
+    """The machine leases (boots) a batch's main processes ran on; ``satellites``: those its satellite processes
+    (a few codes and sizes only) ran on beside them, leases of their own included."""
     import json
-    boots = {json.loads(p.read_text()).get("boot_id") for p in Path(run_dir).glob("provenance-*.json")}
+    provs = [json.loads(p.read_text()) for p in Path(run_dir).glob("provenance-*.json")]
+    boots = {p.get("boot_id") for p in provs if bool((p.get("parameters") or {}).get("satellite")) == satellites}
     return len(boots - {None})
+
+
+def satellites(run_dir):
+    import json
+    return sum(bool((json.loads(p.read_text()).get("parameters") or {}).get("satellite"))
+               for p in Path(run_dir).glob("provenance-*.json"))
 
 
 def comparison(run_dir, ref, claims=None):
@@ -45,12 +53,16 @@ def comparison(run_dir, ref, claims=None):
     return compare.compare(mine, ref, claims=claims)
 
 
-def sentence(table, prov, n_leases, ref_gpu):
-    """'On an NVIDIA H200 (profile decide, 3 leases, 2026-11-28), of the 44 claims it measured: 30 same verdict, ...'."""
+def sentence(table, prov, n_leases, ref_gpu, sats=(0, 0)):
+    """'On an NVIDIA H200 (profile decide, 3 leases, 2026-11-28), of the 44 claims it measured: 30 same verdict, ...';
+    ``sats``: (satellite processes, the leases they ran on)."""
     n = table["outcome"].value_counts() if len(table) else pd.Series(dtype=int)
     parts = ", ".join(f"{int(n[k])} {k}" for k in compare.OUTCOMES if n.get(k))
+    s = (f"; {sats[0]} satellite process{'es' if sats[0] != 1 else ''} on {sats[1]} lease{'s' if sats[1] != 1 else ''}"
+         if sats[0] else "")
     return (f"The reference's claims measured again on an {prov.get('gpu')} (profile {prov.get('profile') or '-'}, "
-            f"{n_leases} machine lease{'s' if n_leases != 1 else ''}, {str(prov.get('timestamp') or '')[:10]}, "
+            f"main processes on {n_leases} machine lease{'s' if n_leases != 1 else ''}{s}, "
+            f"{str(prov.get('timestamp') or '')[:10]}, "
             f"commit {str(prov.get('git_commit') or '-')[:7]}) against the reference's {ref_gpu}: of the {len(table)} "
             f"claims it measured, {parts or 'none decided'}.")
 
@@ -73,7 +85,7 @@ def section_html(ref, root=None, claims=None):
         diff = t[t["outcome"] == compare.DIFFERENT]
         parts.append(
             f'<h3>{html.escape(str(prov.get("gpu")))}: <code>{html.escape(d.name)}</code></h3>'
-            f'<p>{html.escape(sentence(t, prov, leases(d), ref_gpu))}</p>'
+            f'<p>{html.escape(sentence(t, prov, leases(d), ref_gpu, (satellites(d), leases(d, satellites=True))))}</p>'
             + (f'<p>Where the verdict differs (a finding about the GPU generation):</p><table class="second-gpu">{head}'
                f'{rows_html(diff, claims, mark=False)}</table>' if len(diff) else "<p>No verdict differs.</p>")
             + f'<details><summary>Every claim it measured ({len(t)})</summary><table class="second-gpu">{head}'

@@ -25,10 +25,13 @@ import pandas as pd
 
 from .... import costs, paths
 from ... import records
+from ...method import codes
 from ...method.text import fmt
 
+_C = codes.load("tuned_multi")                   # data/codes.yaml: the codes this section sets side by side
+FW_SPLIT, FW_ONE, FW_PAPER = (_C[k].algorithm for k in ("split_fw", "one_gpu_fw", "paper_multi"))
 PATTERNS = {"fw": "*-multi-gpu-*.csv", "sources": "*-multi-sources-*.csv"}
-BASELINE = {"tuned_fw_multi": "tuned_fw"}       # a split code -> the established one-GPU code it is measured against
+BASELINE = {FW_SPLIT: FW_ONE}       # a split code -> the established one-GPU code it is measured against
 FW_GRAPH = "kemp"                                # multi_gpu_bench.py: Kemp's random graph, degree 2-6, seed n
 SPLIT = {"fw": "block rows split", "sources": "sources split"}
 NTHU_LABEL = "nthu_multi: NTHU's multi-GPU FW (the paper's code, faithful)"
@@ -139,7 +142,7 @@ def points(df):
     cols = keys + ["repeats", "failed", "median_ms", "min_ms", "max_ms", "one_gpu_ms", "against", "repeat_ms", "speedup",
                    "speedup_lo", "speedup_hi", "efficiency", "updates_per_s"]
     p = pd.DataFrame(out, columns=cols)
-    order = {"tuned_fw": 0}
+    order = {FW_ONE: 0}
     p["_o"] = p["code"].map(order).fillna(1)
     p = p.sort_values(["gpu", "kind", "graph", "n", "_o", "n_gpus", "machine"], kind="stable")
     return p.drop(columns="_o").reset_index(drop=True)
@@ -196,9 +199,9 @@ def nthu_beside(multi, roots=None):
     fw = multi[(multi["kind"] == "fw")] if len(multi) else multi
     if fw is None or fw.empty:
         return pd.DataFrame(columns=cols)
-    split = fw[(fw["code"] == "tuned_fw_multi") & (fw["n_gpus"] > 1)]
+    split = fw[(fw["code"] == FW_SPLIT) & (fw["n_gpus"] > 1)]
     sizes = {(g, int(n)) for g, n in zip(split["gpu"], split["n"])}
-    sums = {(r.gpu, int(r.n)): str(r.checksum) for r in fw[(fw["code"] == "tuned_fw") & fw["verified"]].itertuples()}
+    sums = {(r.gpu, int(r.n)): str(r.checksum) for r in fw[(fw["code"] == FW_ONE) & fw["verified"]].itertuples()}
     out = []
     for d in nthu_runs(roots):
         prov = json.loads((d / "provenance.json").read_text()) if (d / "provenance.json").exists() else {}
@@ -237,7 +240,7 @@ def nthu_table(nthu, multi):
         t = ok.median() if len(ok) else np.nan
         one = nthu[(nthu["gpu"] == r["gpu"]) & (nthu["n"] == r["n"]) & (nthu["n_gpus"] == 1) & (nthu["sync"] == r["sync"])
                    & (nthu["kernel"] == r["kernel"]) & nthu["verified"]]["kernel_ms"]
-        mine = p[(p["gpu"] == r["gpu"]) & (p["code"] == "tuned_fw_multi") & (p["n"] == r["n"]) & (p["n_gpus"] == r["n_gpus"])]
+        mine = p[(p["gpu"] == r["gpu"]) & (p["code"] == FW_SPLIT) & (p["n"] == r["n"]) & (p["n_gpus"] == r["n_gpus"])]
         bad = int((~g["verified"]).sum())
         rows.append({"code": NTHU_LABEL, "machine": r["machine"], "sync design": r["sync"], "kernel": r["kernel"],
                      "n (vertices)": r["n"], "GPUs (count)": r["n_gpus"], "repeats (count)": len(g),
@@ -297,18 +300,18 @@ def figure(multi, nthu=None):
                 ax.plot(bad["n_gpus"], np.full(len(bad), 0.04), "x", color=F.FAILED, ms=10, mew=2,
                         transform=blended_transform_factory(ax.transData, ax.transAxes),
                         label=f"{code}, {graph}: FAILED verification (no time)")
-    base = p[(p["code"] == "tuned_fw") & (p["n_gpus"] == 1) & p["n"].isin({s[4] for s in series if s[1] == "fw"})]
+    base = p[(p["code"] == FW_ONE) & (p["n_gpus"] == 1) & p["n"].isin({s[4] for s in series if s[1] == "fw"})]
     for r in base.itertuples():
-        ax2.plot([1], [r.median_ms / 1e3], "*", ms=16, color=_colour("tuned_fw"), ls="none",
+        ax2.plot([1], [r.median_ms / 1e3], "*", ms=16, color=_colour(FW_ONE), ls="none",
                  label=f"tuned_fw on one GPU, n = {int(r.n)}")
     if nthu is not None and len(nthu):
         med = nthu[nthu["verified"]].groupby(["machine", "n", "sync", "kernel", "n_gpus"])["kernel_ms"].median()
         for (machine, n, sync, kernel), g in med.groupby(level=[0, 1, 2, 3], sort=True):
             x, t = g.index.get_level_values("n_gpus"), g.values
             label = f"nthu_multi, the paper's code ({sync} design), n = {int(n)}"
-            ax2.plot(x, t / 1e3, "P-", color=_colour("nthu_multi"), ms=10, lw=1.5, label=label)
+            ax2.plot(x, t / 1e3, "P-", color=_colour(FW_PAPER), ms=10, lw=1.5, label=label)
             if 1 in set(x):
-                ax1.plot(x, t[list(x).index(1)] / t, "P-", color=_colour("nthu_multi"), ms=10, lw=1.5,
+                ax1.plot(x, t[list(x).index(1)] / t, "P-", color=_colour(FW_PAPER), ms=10, lw=1.5,
                          label=f"{label}: over its own one GPU")
     for ax in (ax1, ax2):
         ax.plot([], [], "o", color="#555555", mfc="none", ms=8, ls="none",
@@ -342,7 +345,7 @@ def finding(multi, nthu=None):
     """The section's first sentence, computed: the split FW on the most GPUs at its largest n against one GPU's
     tuned_fw, whether every result was verified; NTHU's faithful code beside it; the sources split's speed-ups."""
     p = points(multi)
-    fw = p[(p["code"] == "tuned_fw_multi") & (p["n_gpus"] > 1)]
+    fw = p[(p["code"] == FW_SPLIT) & (p["n_gpus"] > 1)]
     if p.empty:
         return "No multi-GPU benchmark recorded (data/results/benchmarks/*-multi-gpu-*.csv): nothing measured across GPUs."
     out = []
@@ -388,7 +391,7 @@ def finding(multi, nthu=None):
 
 def one_gpu_only(multi):
     """The sizes at which tuned_fw_multi has rows on one GPU only (a sentence, or '' where none)."""
-    d = multi[multi["code"] == "tuned_fw_multi"] if len(multi) else multi
+    d = multi[multi["code"] == FW_SPLIT] if len(multi) else multi
     if d is None or d.empty:
         return ""
     counts = d.groupby(["gpu", "n"])["n_gpus"].max()
