@@ -1,0 +1,364 @@
+// tuned_elimination: all-pairs shortest paths by supernodal min-plus elimination on the GPU.
+// NOT a paper kernel: faithful=False in the registry.  The algorithm is the supernodal APSP of Sao, Kannan, Gera
+// and Vuduc (PPoPP'20, SuperFW): Gaussian elimination in the (min, +) semiring over the supernodes of a
+// nested-dissection order, then every row of the distance matrix from the eliminated blocks.  The CPU reference is
+// algorithms/cpu/elimination (elimination_cpu); docs/elimination.md lays out this port.  int32 only.
+//
+// Host side (algorithms/gpu/tuned/elimination.py): the CPU package's ordering and symbolic phases, the graph's
+// edges loaded into the factor's dense blocks (D[S,S], D[S,F], D[F,S] of each supernode S, F its structure,
+// row-major in one flat array `val`), and a plan: a list of launches, each over an array of 16-int64 descriptors
+// (one a supernode and operation; a CTA finds its descriptor by a binary search on the descriptors' first CTAs).
+// The supernodes of one level of the tree share each launch (a grouped min-plus product):
+//  elimination, bottom up by height (children first), three launches a level:
+//    tel_close     D[S,S] <- its closure (Floyd-Warshall on the block, one CTA a supernode);
+//    tel_product   D[S,F] <- D[S,S] (x) D[S,F] and D[F,S] <- D[F,S] (x) D[S,S] (both in place: exact because
+//                  D[S,S] is closed, whether a read sees a cell before or after its update);
+//    tel_schur     D[F,F] <- min(D[F,F], D[F,S] (x) D[S,F]), each cell scattered with atomicMin into the
+//                  ancestor block that stores it (siblings update the same ancestor cells);
+//  the result Gt (n x N, N = n padded to 128, vertex-major: the graph factored is the REVERSED one, so Gt's row v
+//  holds the distances to v in the reversed graph, i.e. from v in the graph: the result row-major, in the
+//  nested-dissection numbering), starting as the identity (0 diagonal, INF elsewhere):
+//    upward, by height, two launches a level, columns of S's subtree only ([first(S), end(S)), disjoint for the
+//    supernodes of one level):  Gt[S,c] <- D[S,S]^T (x) Gt[S,c];  Gt[F,c] <- min(Gt[F,c], D[S,F]^T (x) Gt[S,c]);
+//    downward, by depth from the roots (parents first), one launch a level, every column:
+//                               Gt[S,:] <- min(Gt[S,:], D[F,S]^T (x) Gt[F,:]).
+//  The sweeps' A operands are the factor's blocks read k-major as stored (no transposition); their B rows are
+//  whole rows of Gt, contiguous or gathered through the structure list fidx, and come by cp.async.
+//
+// The product (tel_product, tel_product_rows, tel_schur): tuned_fw's register tiling (tuned_fw.cu): a CTA of 256
+// threads computes 128 x 128 C tiles, 8 x 8 cells a thread in registers, k in slabs of 16 through two shared
+// stages (16 KB each), the add-min __viaddmin_s32.  C tiles are loaded and stored cell by cell under masks (rows
+// < M, columns in [col_lo, col_hi)); a CTA loops over the tiles its descriptor gives it (an in-place product whose
+// B rows are its own C rows loops over every row tile in one CTA, so no other CTA writes what it reads).
+// Deviations from tuned_fw and why (a first, correct version; speed is the next step):
+//  * the A slab is loaded cell by cell, not by cp.async: the factor's blocks have any size and offset (no 16-byte
+//    alignment); the sweeps' B slabs (rows of Gt, N a multiple of 128) do come by cp.async, the factor-side ones
+//    of the elimination cell by cell;
+//  * slab rows k >= K are INF in both operands, rows i >= M of A are INF (nothing beyond an operand is read);
+//  * the closure is a plain Floyd-Warshall over the block in global memory, one __syncthreads_or a step (which
+//    also stops at the first negative diagonal); the elimination is at most a few per cent of the work.
+// Sentinels: every update is min(a + b, c) without checks, as tuned_fw's: entries never exceed INF (INF + INF
+// fits in int32) and the launcher maps anything above MAX_PATH_WEIGHT to INF at the end.
+// Negative cycles: a closure that sees a negative diagonal stops and atomicMin's the vertex (new numbering) into
+// *bad (initialised to n); every kernel returns at once while *bad < n, and the launcher raises.
+#include "common.cuh"
+
+#define TEL_T 128
+#define TEL_KS 16
+#define TEL_THREADS 256
+#define TEL_DESC 16
+
+// descriptor fields (int64 each)
+#define TD_CTA0 0      // first CTA of the descriptor in its launch
+#define TD_M 1         // rows of C (and of A)
+#define TD_K 2         // the product's inner size
+#define TD_AOFF 3      // A(i, k) = A[aoff + i * asi + k * ask]
+#define TD_ASI 4
+#define TD_ASK 5
+#define TD_BOFF 6      // B row k at B + boff + r(k) * ldb, r(k) = k or idx[bidx + k]
+#define TD_LDB 7
+#define TD_BIDX 8      // -1: rows contiguous
+#define TD_COFF 9      // C row i at C + coff + r(i) * ldc, r(i) = i or idx[cidx + i]
+#define TD_LDC 10
+#define TD_CIDX 11     // -1: rows contiguous; tel_schur: the offset of F(S) in fidx
+#define TD_CLO 12      // columns of B and C computed: [clo, chi), tiles from clo rounded down to 128
+#define TD_CHI 13
+#define TD_MTC 14      // CTAs along the rows (each loops over the row tiles mt = y, y + MTC, ...)
+#define TD_NTC 15      // CTAs along the columns
+
+__device__ __forceinline__ int tel_addmin(int a, int b, int c)
+{
+    return __viaddmin_s32(a, b, c);        // min(a + b, c): one VIADDMNMX on sm_90
+}
+
+// rows (or columns) of a thread: 4 at 4*t and 4 at 64 + 4*t, as tuned_fw
+__device__ __forceinline__ int tel_line(int t, int i)
+{
+    return (i < 4 ? 0 : 64) + 4 * t + (i & 3);
+}
+
+__device__ __forceinline__ void tel_cp_async16(void* smem, const void* gmem)
+{
+#ifdef APSP_HOST_EMULATION
+    apsp_emulated_copy16(smem, gmem);
+#else
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#endif
+}
+
+__device__ __forceinline__ void tel_cp_async_commit()
+{
+#ifdef APSP_HOST_EMULATION
+    apsp_emulated_commit();
+#else
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void tel_cp_async_wait()
+{
+#ifdef APSP_HOST_EMULATION
+    apsp_emulated_wait(N);
+#else
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+// the descriptor of this CTA: the last whose first CTA is <= blockIdx.x
+__device__ __forceinline__ const long long* tel_find(const long long* dsc, int ndesc)
+{
+    int lo = 0, hi = ndesc - 1;
+    const long long b = blockIdx.x;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) >> 1;
+        if (dsc[(size_t)mid * TEL_DESC + TD_CTA0] <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return dsc + (size_t)lo * TEL_DESC;
+}
+
+// Position of v in the sorted fidx[lo:hi] (the symbolic phase put it there)
+__device__ __forceinline__ long long tel_position(const long long* fidx, long long lo, long long hi, long long v)
+{
+    while (lo < hi) {
+        const long long mid = (lo + hi) >> 1;
+        if (fidx[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// C addresses: rows of a matrix (contiguous or gathered), or the Schur scatter into the ancestors' blocks
+struct TelRows {
+    int* C;
+    long long coff, ldc;
+    const long long* cidx;      // null: contiguous rows
+    static constexpr bool atomic = false;
+    __device__ __forceinline__ int* at(int i, int j) const
+    {
+        const long long r = cidx ? cidx[i] : (long long)i;
+        return C + coff + r * ldc + j;
+    }
+};
+
+struct TelSchur {
+    int* val;
+    const long long *fl, *start, *sn, *fptr, *fidx, *off_ss, *off_sf, *off_fs;
+    static constexpr bool atomic = true;
+    // cell (i, j) of D[F,F], F = fl[0..f): where the factor stores the pair (fl[i], fl[j])
+    __device__ __forceinline__ int* at(int i, int j) const
+    {
+        const long long u = fl[i], v = fl[j], a = sn[u], b = sn[v];
+        if (a == b) {
+            const long long k = start[a + 1] - start[a];
+            return val + off_ss[a] + (u - start[a]) * k + (v - start[a]);
+        }
+        if (u < v) {
+            const long long f = fptr[a + 1] - fptr[a];
+            return val + off_sf[a] + (u - start[a]) * f + (tel_position(fidx, fptr[a], fptr[a + 1], v) - fptr[a]);
+        }
+        const long long k = start[b + 1] - start[b];
+        return val + off_fs[b] + (tel_position(fidx, fptr[b], fptr[b + 1], u) - fptr[b]) * k + (v - start[b]);
+    }
+};
+
+// C[r(i), j] = min(C[r(i), j], min_k A(i, k) + B[r(k), j]) over the tiles of the descriptor given to this CTA.
+// BASYNC: B's rows are 16-byte aligned with 128 readable columns from every tile's first (rows of Gt): cp.async.
+template <bool BASYNC, class CA>
+__device__ __forceinline__ void tel_product_body(const long long* d, const int* A, const int* B, const long long* idx,
+                                                 const CA& ca)
+{
+    __shared__ __align__(16) int As[2][TEL_KS][TEL_T];     // [k][row]
+    __shared__ __align__(16) int Bs[2][TEL_KS][TEL_T];     // [k][col]
+    const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
+    const int M = (int)d[TD_M], K = (int)d[TD_K];
+    const long long aoff = d[TD_AOFF], asi = d[TD_ASI], ask = d[TD_ASK];
+    const long long boff = d[TD_BOFF], ldb = d[TD_LDB], bidx = d[TD_BIDX];
+    const int clo = (int)d[TD_CLO], chi = (int)d[TD_CHI];
+    const int mtc = (int)d[TD_MTC], ntc = (int)d[TD_NTC];
+    if (M <= 0 || K <= 0 || chi <= clo)
+        return;
+    const int nfirst = clo / TEL_T * TEL_T;
+    const int MT = (M + TEL_T - 1) / TEL_T, NT = (chi - nfirst + TEL_T - 1) / TEL_T;
+    const int t = (int)(blockIdx.x - d[TD_CTA0]);
+    const int NS = (K + TEL_KS - 1) / TEL_KS;
+    for (int mt = t / ntc; mt < MT; mt += mtc) {
+        for (int nt = t % ntc; nt < NT; nt += ntc) {
+            const int m0 = mt * TEL_T, n0 = nfirst + nt * TEL_T;
+            auto load_slab = [&](int s, int st) {
+                const int k0 = s * TEL_KS;
+#pragma unroll
+                for (int h = 0; h < TEL_KS * TEL_T / TEL_THREADS; ++h) {
+                    const int e = tid + h * TEL_THREADS, kk = e >> 7, ii = e & 127;
+                    const int i = m0 + ii, k = k0 + kk;
+                    As[st][kk][ii] = (i < M && k < K) ? A[aoff + i * asi + k * ask] : APSP_INF;
+                }
+                if constexpr (BASYNC) {
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int q = tid + h * TEL_THREADS, kk = q >> 5, cc = (q & 31) * 4;
+                        const int k = k0 + kk;
+                        if (k < K) {
+                            const long long r = bidx >= 0 ? idx[bidx + k] : (long long)k;
+                            tel_cp_async16(&Bs[st][kk][cc], B + boff + r * ldb + n0 + cc);
+                        } else {
+                            *reinterpret_cast<int4*>(&Bs[st][kk][cc]) = make_int4(APSP_INF, APSP_INF, APSP_INF, APSP_INF);
+                        }
+                    }
+                    tel_cp_async_commit();
+                } else {
+#pragma unroll
+                    for (int h = 0; h < TEL_KS * TEL_T / TEL_THREADS; ++h) {
+                        const int e = tid + h * TEL_THREADS, kk = e >> 7, jj = e & 127;
+                        const int j = n0 + jj, k = k0 + kk;
+                        int v = APSP_INF;
+                        if (k < K && j >= clo && j < chi) {
+                            const long long r = bidx >= 0 ? idx[bidx + k] : (long long)k;
+                            v = B[boff + r * ldb + j];
+                        }
+                        Bs[st][kk][jj] = v;
+                    }
+                }
+            };
+            load_slab(0, 0);
+            int c[8][8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+                const int r = m0 + tel_line(ty, i);
+#pragma unroll
+                for (int j = 0; j < 8; ++j) {
+                    const int col = n0 + tel_line(tx, j);
+                    c[i][j] = (r < M && col >= clo && col < chi) ? *ca.at(r, col) : APSP_INF;
+                }
+            }
+            for (int s = 0; s < NS; ++s) {
+                const int st = s & 1;
+                if (s + 1 < NS) {
+                    load_slab(s + 1, st ^ 1);
+                    if constexpr (BASYNC)
+                        tel_cp_async_wait<1>();
+                } else if constexpr (BASYNC) {
+                    tel_cp_async_wait<0>();
+                }
+                __syncthreads();
+#pragma unroll
+                for (int kk = 0; kk < TEL_KS; ++kk) {
+                    int a[8], b[8];
+                    const int4 alo = *reinterpret_cast<const int4*>(&As[st][kk][4 * ty]);
+                    const int4 ahi = *reinterpret_cast<const int4*>(&As[st][kk][64 + 4 * ty]);
+                    const int4 blo = *reinterpret_cast<const int4*>(&Bs[st][kk][4 * tx]);
+                    const int4 bhi = *reinterpret_cast<const int4*>(&Bs[st][kk][64 + 4 * tx]);
+                    a[0] = alo.x; a[1] = alo.y; a[2] = alo.z; a[3] = alo.w;
+                    a[4] = ahi.x; a[5] = ahi.y; a[6] = ahi.z; a[7] = ahi.w;
+                    b[0] = blo.x; b[1] = blo.y; b[2] = blo.z; b[3] = blo.w;
+                    b[4] = bhi.x; b[5] = bhi.y; b[6] = bhi.z; b[7] = bhi.w;
+#pragma unroll
+                    for (int i = 0; i < 8; ++i)
+#pragma unroll
+                        for (int j = 0; j < 8; ++j)
+                            c[i][j] = tel_addmin(a[i], b[j], c[i][j]);
+                }
+                __syncthreads();     // stage st is refilled by the next iteration's load of slab s + 2
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+                const int r = m0 + tel_line(ty, i);
+#pragma unroll
+                for (int j = 0; j < 8; ++j) {
+                    const int col = n0 + tel_line(tx, j);
+                    if (r < M && col >= clo && col < chi) {
+                        if constexpr (CA::atomic)
+                            atomicMin(ca.at(r, col), c[i][j]);
+                        else
+                            *ca.at(r, col) = c[i][j];
+                    }
+                }
+            }
+            __syncthreads();         // the next tile of an in-place product reads what this one stored
+        }
+    }
+}
+
+// The two panel products of the elimination (A, B and C all in the factor): descriptors from the launcher.
+extern "C" __global__ void __launch_bounds__(TEL_THREADS, 1)
+tel_product(const long long* dsc, int ndesc, const int* A, const int* B, int* C, const long long* idx,
+            const int* bad, int n)
+{
+    if (*bad < n)
+        return;
+    const long long* d = tel_find(dsc, ndesc);
+    TelRows ca{C, d[TD_COFF], d[TD_LDC], d[TD_CIDX] >= 0 ? idx + d[TD_CIDX] : nullptr};
+    tel_product_body<false>(d, A, B, idx, ca);
+}
+
+// The sweeps: A in the factor, B and C rows of Gt (contiguous or through fidx), B slabs by cp.async.
+extern "C" __global__ void __launch_bounds__(TEL_THREADS, 1)
+tel_product_rows(const long long* dsc, int ndesc, const int* A, const int* B, int* C, const long long* idx,
+                 const int* bad, int n)
+{
+    if (*bad < n)
+        return;
+    const long long* d = tel_find(dsc, ndesc);
+    TelRows ca{C, d[TD_COFF], d[TD_LDC], d[TD_CIDX] >= 0 ? idx + d[TD_CIDX] : nullptr};
+    tel_product_body<true>(d, A, B, idx, ca);
+}
+
+// The Schur update D[F,F] <- min(D[F,F], D[F,S] (x) D[S,F]) of each supernode into its ancestors' blocks.
+extern "C" __global__ void __launch_bounds__(TEL_THREADS, 1)
+tel_schur(const long long* dsc, int ndesc, int* val, const long long* start, const long long* sn,
+          const long long* fptr, const long long* fidx, const long long* off_ss, const long long* off_sf,
+          const long long* off_fs, const int* bad, int n)
+{
+    if (*bad < n)
+        return;
+    const long long* d = tel_find(dsc, ndesc);
+    TelSchur ca{val, fidx + d[TD_CIDX], start, sn, fptr, fidx, off_ss, off_sf, off_fs};
+    tel_product_body<false>(d, val, val, fidx, ca);
+}
+
+// Closure of D[S,S] (k x k at val + aoff, row-major), one CTA a descriptor: Floyd-Warshall, one barrier a step.
+// A cell of row or column kk changes at step kk only through a negative diagonal, and a negative diagonal stops
+// the loop (before the step that would read and write the same cells), so no step reads a cell another thread
+// writes.  On a negative diagonal: atomicMin(bad, first vertex + i) for the smallest such i.
+extern "C" __global__ void __launch_bounds__(TEL_THREADS, 1)
+tel_close(const long long* dsc, int* val, int* bad, int n)
+{
+    if (*bad < n)
+        return;
+    const long long* d = dsc + (size_t)blockIdx.x * TEL_DESC;
+    const int k = (int)d[TD_M];
+    const long long v0 = d[TD_BOFF];
+    int* ss = val + d[TD_AOFF];
+    const int tid = threadIdx.x, cells = k * k;
+    int neg = 0;
+    for (int i = tid; i < k; i += TEL_THREADS)
+        neg |= ss[i * k + i] < 0;
+    for (int kk = 0;; ++kk) {
+        if (__syncthreads_or(neg)) {
+            if (tid == 0) {
+                for (int i = 0; i < k; ++i)
+                    if (ss[i * k + i] < 0) {
+                        atomicMin(bad, (int)(v0 + i));
+                        break;
+                    }
+            }
+            return;
+        }
+        if (kk == k)
+            return;
+        for (int e = tid; e < cells; e += TEL_THREADS) {
+            const int i = e / k, j = e - i * k;
+            const int x = ss[i * k + kk] + ss[kk * k + j];
+            if (x < ss[e]) {
+                ss[e] = x;
+                neg |= (i == j && x < 0);
+            }
+        }
+    }
+}

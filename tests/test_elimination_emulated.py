@@ -1,0 +1,117 @@
+"""tuned_elimination's real kernels (cuda/tuned_elimination.cu) on the CPU emulation of CUDA
+(tests/emulate/cuda_host.h), launched as the launcher launches them: its host phases (``prepare``), its launch
+list (``plan``, batched per tree level or one supernode a launch) and its epilogue (``result``), run launch by
+launch by tests/emulate/elimination_harness.cpp.  Exact against the reference on grids, kNN geometric graphs,
+rings, trees, a forest with isolated vertices, n = 1, negative edges; a negative cycle refused; both cp.async
+modes.  tests/test_tuned_elimination_gpu.py runs the same kinds, and larger graphs, on the device."""
+import ctypes
+
+import numpy as np
+import pytest
+
+import elimination_graphs as EG
+import emulation
+
+from apsp_kernels import reference_apsp
+from apsp_kernels.algorithms.gpu.tuned import elimination as TE
+from apsp_kernels.core.distances import NegativeCycleError
+from apsp_kernels.core.graph import INF
+
+P64 = ctypes.POINTER(ctypes.c_longlong)
+P32 = ctypes.POINTER(ctypes.c_int)
+
+
+@pytest.fixture(scope="module", params=emulation.MODES)
+def emu(request, tmp_path_factory):
+    return emulation.build("elimination_harness.cpp", request.param, tmp_path_factory.mktemp("emu"),
+                           "tuned_elimination's kernels")
+
+
+def _p(a, t):
+    assert a.flags.c_contiguous and a.ctypes.data % 16 == 0
+    return a.ctypes.data_as(t)
+
+
+def _i64(a):
+    a = np.ascontiguousarray(a, np.int64)
+    return a if a.size else np.zeros(1, np.int64)
+
+
+def run(lib, g, leaf=32, cap=None, batch=True, rows=None):
+    """The launcher's steps with the emulated kernels: (distances, launches)."""
+    pre = TE.prepare(g, leaf=leaf, cap=cap)
+    descs, launches = TE.plan(pre.sym, batch)
+    n, N = g.n, TE.padded(g.n)
+    val = pre.val.copy() if pre.val.size else np.zeros(1, np.int32)
+    Gt = np.full((n, N), INF, np.int32)
+    np.fill_diagonal(Gt, 0)
+    bad = np.array([n, 0, 0, 0], np.int32)
+    s = pre.sym
+    arrays = [_i64(x) for x in (descs, launches, s.start, s.sn, s.fptr, s.fidx, s.off_ss, s.off_sf, s.off_fs)]
+    d, l, start, sn, fptr, fidx, oss, osf, ofs = arrays
+    ran = lib.emu_tuned_elimination(_p(d, P64), _p(l, P64), len(launches), _p(val, P32), _p(Gt, P32),
+                                    *(_p(x, P64) for x in (start, sn, fptr, fidx, oss, osf, ofs)), _p(bad, P32), n)
+    assert ran == len(launches)
+    if bad[0] < n:
+        raise NegativeCycleError(f"negative cycle through vertex {int(pre.perm[bad[0]])}")
+    return TE.result(np, Gt, pre.perm, rows), len(launches)
+
+
+CASES = {
+    "n=1": lambda: EG.grid(1, 1),
+    "grid 9x9": lambda: EG.grid(9, 9, seed=1),
+    "grid 7x30 directed": lambda: EG.grid(7, 30, seed=2, directed=True),
+    "knn 200 one-way": lambda: EG.knn(200, 5, seed=3, one_way=0.3),
+    "ring 60": lambda: EG.ring(60),
+    "ring 41 undirected": lambda: EG.ring(41, directed=False),
+    "tree 120": lambda: EG.tree(120, seed=4),
+    "forest": EG.forest,
+    "negative grid 10x12": lambda: EG.negative(EG.grid(10, 12, seed=5, directed=True), seed=5),
+    "negative knn 150": lambda: EG.negative(EG.knn(150, 4, seed=6, one_way=0.2), seed=6),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_exact_batched(emu, name):
+    g = CASES[name]()
+    d, _ = run(emu, g)
+    np.testing.assert_array_equal(d, reference_apsp(g), err_msg=name)
+
+
+SMALL = [("grid 9x9", 1, 0), ("knn 200 one-way", 8, 0), ("tree 120", 4, 16), ("forest", 4, 0),
+         ("negative knn 150", 8, 32), ("grid 7x30 directed", 16, 0)]
+
+
+@pytest.mark.parametrize("name, leaf, cap", SMALL)
+def test_exact_small_supernodes(emu, name, leaf, cap):
+    """Tiny supernodes (deep trees, many levels, siblings of a level sharing a launch and updating the same
+    ancestor cells), batched and one supernode a launch."""
+    g = CASES[name]()
+    ref = reference_apsp(g)
+    d, launches = run(emu, g, leaf=leaf, cap=cap, batch=True)
+    np.testing.assert_array_equal(d, ref, err_msg=name)
+    d, single = run(emu, g, leaf=leaf, cap=cap, batch=False)
+    np.testing.assert_array_equal(d, ref, err_msg=name)
+    assert launches < single
+
+
+def test_supernodes_larger_than_a_tile(emu):
+    """Leaves of more than 128 vertices: two row and column tiles in the closure, the in-place panels and the
+    upward product (a CTA looping over its tiles), structures over 128 too; negative edges."""
+    g = EG.negative(EG.grid(11, 27, seed=7, directed=True), seed=7)
+    pre = TE.prepare(g, leaf=160, cap=0)
+    assert pre.sym.sizes.max() > 128
+    d, _ = run(emu, g, leaf=160, cap=0)
+    np.testing.assert_array_equal(d, reference_apsp(g))
+
+
+def test_rows_of_some_sources(emu):
+    g = CASES["knn 200 one-way"]()
+    rows = np.array([5, 199, 0, 5, 77])
+    d, _ = run(emu, g, rows=rows)
+    np.testing.assert_array_equal(d, reference_apsp(g)[rows])
+
+
+def test_negative_cycle_refused(emu):
+    with pytest.raises(NegativeCycleError, match="negative cycle through vertex"):
+        run(emu, EG.negative_cycle())
