@@ -68,6 +68,8 @@ CASES = {
     "forest": EG.forest,
     "negative grid 10x12": lambda: EG.negative(EG.grid(10, 12, seed=5, directed=True), seed=5),
     "negative knn 150": lambda: EG.negative(EG.knn(150, 4, seed=6, one_way=0.2), seed=6),
+    "knn 300": lambda: EG.knn(300, 6, seed=8),
+    "negative grid 15x20": lambda: EG.negative(EG.grid(15, 20, seed=9, directed=True), seed=9),
 }
 
 
@@ -115,3 +117,82 @@ def test_rows_of_some_sources(emu):
 def test_negative_cycle_refused(emu):
     with pytest.raises(NegativeCycleError, match="negative cycle through vertex"):
         run(emu, EG.negative_cycle())
+
+
+@pytest.mark.parametrize("n", (2, 33, 129))
+def test_the_tuned_kinds(emu, n):
+    """Every tuned code's awkward kinds (tests/tuned_graphs.py): zero-weight and duplicate edges, unreachable
+    pairs, disconnected halves and an isolated vertex, chains both ways, complete graphs (one dense supernode)."""
+    from tuned_graphs import kinds
+    for negative in (False, True):
+        for label, g in kinds(n, seed=950 + n, negative=negative):
+            d, _ = run(emu, g)
+            np.testing.assert_array_equal(d, reference_apsp(g), err_msg=f"{label} n={n} negative={negative}")
+
+
+class _NumpyAsCupy:
+    """What tuned_elimination() asks of CuPy, from numpy (no device): arrays and a device that synchronises."""
+    asarray, full, int32, arange, asnumpy = np.asarray, np.full, np.int32, np.arange, np.asarray
+
+    class cuda:
+        class Device:
+            def synchronize(self):
+                pass
+
+
+def test_the_launcher_itself(emu, monkeypatch):
+    """tuned_elimination() as written, its CuPy calls on numpy and each kernel launch on the emulation: the
+    descriptors' addresses, the arguments of each kernel, the negative-cycle flag, the final permutation."""
+    from apsp_kernels import gpu_device
+    from apsp_kernels.algorithms.gpu import runtime
+    z32, z64 = np.zeros(4, np.int32), np.zeros(2, np.int64)
+    launched = []
+
+    def kernel(filename, name):
+        assert filename == "tuned_elimination.cu"
+        kern = TE.KERNELS.index(name)
+
+        def launch(grid, block, args):
+            assert block == (TE.THREADS,) and len(grid) == 1
+            gt, sym = z32, [z64] * 7
+            if kern == 0:
+                dp, val, bad, n = args
+                nd = grid[0]
+            elif kern in (1, 2):
+                dp, nd, val, b, c, fidx, bad, n = args
+                assert b is c and (b is val) == (kern == 1)
+                gt = b if kern == 2 else z32
+                sym = [z64, z64, z64, fidx, z64, z64, z64]
+            else:
+                dp, nd, val, *sym, bad, n = args
+            row = np.array([kern, 0, int(nd), grid[0]], np.int64)
+            launched.append(kern)
+            emu.emu_tuned_elimination(_p(dp, P64), _p(row, P64), 1, _p(val, P32), _p(gt, P32),
+                                      *(_p(x, P64) for x in sym), _p(bad, P32), int(n))
+        return launch
+
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: _NumpyAsCupy)
+    monkeypatch.setattr(gpu_device, "check_fits", lambda *a, **k: None)
+    monkeypatch.setattr(runtime, "require_gpu", lambda: _NumpyAsCupy)
+    monkeypatch.setattr(runtime, "kernel", kernel)
+
+    class Timer:
+        ms = 0.0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+    monkeypatch.setattr(runtime, "EventTimer", Timer)
+    g = CASES["negative grid 10x12"]()
+    ref = reference_apsp(g)
+    for kw in (dict(), dict(leaf=8, cap=0, batch=False), dict(leaf=4, cap=16)):
+        d, t = TE.tuned_elimination(g, **kw)
+        np.testing.assert_array_equal(d, ref, err_msg=str(kw))
+        assert t["launches"] > 0 and {"order_ms", "symbolic_ms", "h2d_ms", "kernel_ms", "d2h_ms"} <= set(t)
+    rows = [7, 0, 119, 7]
+    np.testing.assert_array_equal(TE.tuned_elimination(g, sources=rows)[0], ref[rows])
+    assert set(launched) == {0, 1, 2, 3}
+    with pytest.raises(NegativeCycleError, match="negative cycle through vertex 41"):
+        TE.tuned_elimination(EG.negative_cycle())

@@ -206,17 +206,19 @@ def elimination_launches(sym, batch=True):
     return len(plan(sym, batch)[1])
 
 
-def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None):
+def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None):
     """Distances (int32, INF where no path; rows ``sources`` only where given) and timings: order_ms,
     symbolic_ms (host), h2d_ms, kernel_ms (CUDA events around every launch), d2h_ms (the permutation into the
-    original numbering and the copy back), launches."""
+    original numbering and the copy back), launches.  ``leaf``, ``bisector``, ``cap``: the ordering's
+    (cpu.elimination.nested_dissection); ``batch``: the supernodes of a tree level share a launch (else one
+    supernode a launch)."""
     from ....core.distances import NegativeCycleError
     from .. import runtime as gpu_runtime
     cp = gpu_device.require_gpu()
     name = "tuned_elimination"
     n = g.n
     rows = None if sources is None else as_sources(sources, n)
-    pre = prepare(g, leaf=leaf, bisector=bisector)
+    pre = prepare(g, leaf=leaf, bisector=bisector, cap=cap)
     sym = pre.sym
     t0 = time.perf_counter()
     descs, launches = plan(sym, batch)
@@ -228,7 +230,7 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
     t0 = time.perf_counter()
     i64 = lambda a: cp.asarray(np.ascontiguousarray(a, np.int64))
     val = cp.asarray(pre.val if pre.val.size else np.zeros(1, np.int32))
-    d_desc = i64(descs if descs.size else np.zeros(DESC))
+    d_desc = i64(descs if descs.size else np.zeros(DESC)).reshape(-1)      # flat: launch l starts at d0 * DESC
     start, sn, fptr = i64(sym.start), i64(sym.sn if sym.sn.size else [0]), i64(sym.fptr)
     fidx = i64(sym.fidx if sym.fidx.size else [0])
     off_ss, off_sf, off_fs = (i64(a if a.size else [0]) for a in (sym.off_ss, sym.off_sf, sym.off_fs))
@@ -254,7 +256,7 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
     timings = dict(order_ms=pre.order_ms, symbolic_ms=pre.symbolic_ms, plan_ms=t_plan, h2d_ms=h2d_ms,
                    kernel_ms=t.ms, launches=int(len(launches)), supernodes=int(sym.start.size - 1),
                    factor_entries=int(pre.val.size), padded_n=N)
-    b = int(bad.get()[0])
+    b = int(cp.asnumpy(bad)[0])
     if b < n:
         v = int(pre.perm[b])
         raise NegativeCycleError(f"negative cycle through vertex {v}", vertex=v)
