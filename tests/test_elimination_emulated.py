@@ -37,8 +37,9 @@ def _i64(a):
     return a if a.size else np.zeros(1, np.int64)
 
 
-def run(lib, g, leaf=32, cap=None, batch=True, rows=None):
-    """The launcher's steps with the emulated kernels: (distances, launches)."""
+def run(lib, g, leaf=32, cap=None, batch=True, rows=None, order=0):
+    """The launcher's steps with the emulated kernels: (distances, launches); ``order``: the CTAs of a launch in
+    ascending (0), descending (1) or shuffled (2) order."""
     pre = TE.prepare(g, leaf=leaf, cap=cap)
     descs, launches = TE.plan(pre.sym, batch)
     n, N = g.n, TE.padded(g.n)
@@ -49,8 +50,9 @@ def run(lib, g, leaf=32, cap=None, batch=True, rows=None):
     s = pre.sym
     arrays = [_i64(x) for x in (descs, launches, s.start, s.sn, s.fptr, s.fidx, s.off_ss, s.off_sf, s.off_fs)]
     d, l, start, sn, fptr, fidx, oss, osf, ofs = arrays
-    ran = lib.emu_tuned_elimination(_p(d, P64), _p(l, P64), len(launches), _p(val, P32), _p(Gt, P32),
-                                    *(_p(x, P64) for x in (start, sn, fptr, fidx, oss, osf, ofs)), _p(bad, P32), n)
+    ran = lib.emu_tuned_elimination_ordered(_p(d, P64), _p(l, P64), len(launches), _p(val, P32), _p(Gt, P32),
+                                            *(_p(x, P64) for x in (start, sn, fptr, fidx, oss, osf, ofs)),
+                                            _p(bad, P32), n, order)
     assert ran == len(launches)
     if bad[0] < n:
         raise NegativeCycleError(f"negative cycle through vertex {int(pre.perm[bad[0]])}")
@@ -97,14 +99,25 @@ def test_exact_small_supernodes(emu, name, leaf, cap):
     assert launches < single
 
 
+@pytest.mark.parametrize("order", (1, 2), ids=("descending", "shuffled"))
+@pytest.mark.parametrize("name, leaf, cap", SMALL[:4])
+def test_the_ctas_of_a_launch_in_any_order(emu, name, leaf, cap, order):
+    """A level's supernodes share a launch: its CTAs run in descending and in shuffled order give the same
+    result (the emulation cannot interleave CTAs; this checks that none needs another's writes)."""
+    g = CASES[name]()
+    d, _ = run(emu, g, leaf=leaf, cap=cap, order=order)
+    np.testing.assert_array_equal(d, reference_apsp(g), err_msg=name)
+
+
 def test_supernodes_larger_than_a_tile(emu):
     """Leaves of more than 128 vertices: two row and column tiles in the closure, the in-place panels and the
     upward product (a CTA looping over its tiles), structures over 128 too; negative edges."""
     g = EG.negative(EG.grid(11, 27, seed=7, directed=True), seed=7)
     pre = TE.prepare(g, leaf=160, cap=0)
     assert pre.sym.sizes.max() > 128
-    d, _ = run(emu, g, leaf=160, cap=0)
-    np.testing.assert_array_equal(d, reference_apsp(g))
+    for order in (0, 2):
+        d, _ = run(emu, g, leaf=160, cap=0, order=order)
+        np.testing.assert_array_equal(d, reference_apsp(g))
 
 
 def test_rows_of_some_sources(emu):
