@@ -27,9 +27,12 @@
 //
 // The product (tel_product, tel_product_rows, tel_schur): tuned_fw's register tiling (tuned_fw.cu): a CTA of 256
 // threads computes 128 x 128 C tiles, 8 x 8 cells a thread in registers, k in slabs of 16 through two shared
-// stages (16 KB each), the add-min __viaddmin_s32.  C tiles are loaded and stored cell by cell under masks (rows
-// < M, columns in [col_lo, col_hi)); a CTA loops over the tiles its descriptor gives it (an in-place product whose
-// B rows are its own C rows loops over every row tile in one CTA, so no other CTA writes what it reads).
+// stages (16 KB each), the add-min __viaddmin_s32.  C tiles are loaded and stored under masks (rows < M, columns
+// in [col_lo, col_hi)): rows of Gt by 16-byte accesses where a thread's 4 columns are all inside, the factor's
+// blocks (any offset) cell by cell; a CTA loops over the tiles its descriptor gives it (an in-place product whose
+// B rows are its own C rows loops over every row tile in one CTA, so no other CTA writes what it reads).  The
+// descriptor is copied to shared memory and read where used, which keeps the registers at 168-190 (ptxas, sm_90,
+// no spills; one CTA an SM: __launch_bounds__(256, 2) would give two at the price of 12-32 bytes of spills).
 // Deviations from tuned_fw and why (a first, correct version; speed is the next step):
 //  * the A slab is loaded cell by cell, not by cp.async: the factor's blocks have any size and offset (no 16-byte
 //    alignment); the sweeps' B slabs (rows of Gt, N a multiple of 128) do come by cp.async, the factor-side ones
@@ -135,25 +138,27 @@ __device__ __forceinline__ long long tel_position(const long long* fidx, long lo
 }
 
 // C addresses: rows of a matrix (contiguous or gathered), or the Schur scatter into the ancestors' blocks
-struct TelRows {
+template <bool ALIGNED>
+struct TelRows {                // ALIGNED: rows 16-byte aligned (rows of Gt: whole 4-column groups by int4)
     int* C;
-    long long coff, ldc;
-    const long long* cidx;      // null: contiguous rows
-    static constexpr bool atomic = false;
-    __device__ __forceinline__ int* at(int i, int j) const
+    const long long* idx;
+    static constexpr bool atomic = false, aligned = ALIGNED;
+    __device__ __forceinline__ int* at(const long long* ds, int i, int j) const
     {
-        const long long r = cidx ? cidx[i] : (long long)i;
-        return C + coff + r * ldc + j;
+        const long long ci = ds[TD_CIDX];
+        const long long r = ci >= 0 ? idx[ci + i] : (long long)i;
+        return C + ds[TD_COFF] + r * ds[TD_LDC] + j;
     }
 };
 
 struct TelSchur {
     int* val;
-    const long long *fl, *start, *sn, *fptr, *fidx, *off_ss, *off_sf, *off_fs;
-    static constexpr bool atomic = true;
-    // cell (i, j) of D[F,F], F = fl[0..f): where the factor stores the pair (fl[i], fl[j])
-    __device__ __forceinline__ int* at(int i, int j) const
+    const long long *start, *sn, *fptr, *fidx, *off_ss, *off_sf, *off_fs;
+    static constexpr bool atomic = true, aligned = false;
+    // cell (i, j) of D[F,F], F = fidx[cidx..cidx + f): where the factor stores the pair (F[i], F[j])
+    __device__ __forceinline__ int* at(const long long* ds, int i, int j) const
     {
+        const long long* fl = fidx + ds[TD_CIDX];
         const long long u = fl[i], v = fl[j], a = sn[u], b = sn[v];
         if (a == b) {
             const long long k = start[a + 1] - start[a];
@@ -176,29 +181,35 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
 {
     __shared__ __align__(16) int As[2][TEL_KS][TEL_T];     // [k][row]
     __shared__ __align__(16) int Bs[2][TEL_KS][TEL_T];     // [k][col]
+    __shared__ long long ds[TEL_DESC];                      // the descriptor, read where used (few live registers)
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
-    const int M = (int)d[TD_M], K = (int)d[TD_K];
-    const long long aoff = d[TD_AOFF], asi = d[TD_ASI], ask = d[TD_ASK];
-    const long long boff = d[TD_BOFF], ldb = d[TD_LDB], bidx = d[TD_BIDX];
-    const int clo = (int)d[TD_CLO], chi = (int)d[TD_CHI];
-    const int mtc = (int)d[TD_MTC], ntc = (int)d[TD_NTC];
+    if (tid < TEL_DESC)
+        ds[tid] = d[tid];
+    __syncthreads();
+    const int M = (int)ds[TD_M], K = (int)ds[TD_K];
+    const int clo = (int)ds[TD_CLO], chi = (int)ds[TD_CHI];
+    const int mtc = (int)ds[TD_MTC], ntc = (int)ds[TD_NTC];
     if (M <= 0 || K <= 0 || chi <= clo)
         return;
     const int nfirst = clo / TEL_T * TEL_T;
     const int MT = (M + TEL_T - 1) / TEL_T, NT = (chi - nfirst + TEL_T - 1) / TEL_T;
-    const int t = (int)(blockIdx.x - d[TD_CTA0]);
+    const int t = (int)(blockIdx.x - ds[TD_CTA0]);
     const int NS = (K + TEL_KS - 1) / TEL_KS;
     for (int mt = t / ntc; mt < MT; mt += mtc) {
         for (int nt = t % ntc; nt < NT; nt += ntc) {
             const int m0 = mt * TEL_T, n0 = nfirst + nt * TEL_T;
             auto load_slab = [&](int s, int st) {
                 const int k0 = s * TEL_KS;
+                const int* Ab = A + ds[TD_AOFF];                // one block: 32-bit offsets inside it
+                const int asi = (int)ds[TD_ASI], ask = (int)ds[TD_ASK];
 #pragma unroll
                 for (int h = 0; h < TEL_KS * TEL_T / TEL_THREADS; ++h) {
                     const int e = tid + h * TEL_THREADS, kk = e >> 7, ii = e & 127;
                     const int i = m0 + ii, k = k0 + kk;
-                    As[st][kk][ii] = (i < M && k < K) ? A[aoff + i * asi + k * ask] : APSP_INF;
+                    As[st][kk][ii] = (i < M && k < K) ? Ab[i * asi + k * ask] : APSP_INF;
                 }
+                const int* Bb = B + ds[TD_BOFF];
+                const long long ldb = ds[TD_LDB], bidx = ds[TD_BIDX];
                 if constexpr (BASYNC) {
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
@@ -206,7 +217,7 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
                         const int k = k0 + kk;
                         if (k < K) {
                             const long long r = bidx >= 0 ? idx[bidx + k] : (long long)k;
-                            tel_cp_async16(&Bs[st][kk][cc], B + boff + r * ldb + n0 + cc);
+                            tel_cp_async16(&Bs[st][kk][cc], Bb + r * ldb + n0 + cc);
                         } else {
                             *reinterpret_cast<int4*>(&Bs[st][kk][cc]) = make_int4(APSP_INF, APSP_INF, APSP_INF, APSP_INF);
                         }
@@ -220,7 +231,7 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
                         int v = APSP_INF;
                         if (k < K && j >= clo && j < chi) {
                             const long long r = bidx >= 0 ? idx[bidx + k] : (long long)k;
-                            v = B[boff + r * ldb + j];
+                            v = Bb[r * ldb + j];
                         }
                         Bs[st][kk][jj] = v;
                     }
@@ -232,9 +243,17 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
             for (int i = 0; i < 8; ++i) {
                 const int r = m0 + tel_line(ty, i);
 #pragma unroll
-                for (int j = 0; j < 8; ++j) {
-                    const int col = n0 + tel_line(tx, j);
-                    c[i][j] = (r < M && col >= clo && col < chi) ? *ca.at(r, col) : APSP_INF;
+                for (int h = 0; h < 2; ++h) {               // 4 columns at n0 + 64 h + 4 tx
+                    const int col = n0 + 64 * h + 4 * tx;
+                    if (CA::aligned && r < M && col >= clo && col + 3 < chi) {
+                        const int4 v = *reinterpret_cast<const int4*>(ca.at(ds, r, col));
+                        c[i][4 * h] = v.x; c[i][4 * h + 1] = v.y; c[i][4 * h + 2] = v.z; c[i][4 * h + 3] = v.w;
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < 4; ++j)
+                            c[i][4 * h + j] = (r < M && col + j >= clo && col + j < chi) ? *ca.at(ds, r, col + j)
+                                                                                          : APSP_INF;
+                    }
                 }
             }
             for (int s = 0; s < NS; ++s) {
@@ -270,13 +289,21 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
             for (int i = 0; i < 8; ++i) {
                 const int r = m0 + tel_line(ty, i);
 #pragma unroll
-                for (int j = 0; j < 8; ++j) {
-                    const int col = n0 + tel_line(tx, j);
-                    if (r < M && col >= clo && col < chi) {
-                        if constexpr (CA::atomic)
-                            atomicMin(ca.at(r, col), c[i][j]);
-                        else
-                            *ca.at(r, col) = c[i][j];
+                for (int h = 0; h < 2; ++h) {
+                    const int col = n0 + 64 * h + 4 * tx;
+                    if (CA::aligned && r < M && col >= clo && col + 3 < chi) {
+                        *reinterpret_cast<int4*>(ca.at(ds, r, col)) =
+                            make_int4(c[i][4 * h], c[i][4 * h + 1], c[i][4 * h + 2], c[i][4 * h + 3]);
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {
+                            if (r < M && col + j >= clo && col + j < chi) {
+                                if constexpr (CA::atomic)
+                                    atomicMin(ca.at(ds, r, col + j), c[i][4 * h + j]);
+                                else
+                                    *ca.at(ds, r, col + j) = c[i][4 * h + j];
+                            }
+                        }
                     }
                 }
             }
@@ -293,7 +320,7 @@ tel_product(const long long* dsc, int ndesc, const int* A, const int* B, int* C,
     if (*bad < n)
         return;
     const long long* d = tel_find(dsc, ndesc);
-    TelRows ca{C, d[TD_COFF], d[TD_LDC], d[TD_CIDX] >= 0 ? idx + d[TD_CIDX] : nullptr};
+    TelRows<false> ca{C, idx};
     tel_product_body<false>(d, A, B, idx, ca);
 }
 
@@ -305,7 +332,7 @@ tel_product_rows(const long long* dsc, int ndesc, const int* A, const int* B, in
     if (*bad < n)
         return;
     const long long* d = tel_find(dsc, ndesc);
-    TelRows ca{C, d[TD_COFF], d[TD_LDC], d[TD_CIDX] >= 0 ? idx + d[TD_CIDX] : nullptr};
+    TelRows<true> ca{C, idx};
     tel_product_body<true>(d, A, B, idx, ca);
 }
 
@@ -318,7 +345,7 @@ tel_schur(const long long* dsc, int ndesc, int* val, const long long* start, con
     if (*bad < n)
         return;
     const long long* d = tel_find(dsc, ndesc);
-    TelSchur ca{val, fidx + d[TD_CIDX], start, sn, fptr, fidx, off_ss, off_sf, off_fs};
+    TelSchur ca{val, start, sn, fptr, fidx, off_ss, off_sf, off_fs};
     tel_product_body<false>(d, val, val, fidx, ca);
 }
 
