@@ -120,6 +120,31 @@ def test_supernodes_larger_than_a_tile(emu):
         np.testing.assert_array_equal(d, reference_apsp(g))
 
 
+@pytest.mark.parametrize("name, leaf, cap", [("knn 300", 32, None), ("negative grid 15x20", 8, 0), ("forest", 4, 0)])
+def test_the_factor_equals_elimination_cpu(emu, name, leaf, cap):
+    """The elimination launches alone (closure, panels, Schur) leave the factor elimination_cpu's numba code
+    leaves, cell for cell (a value above MAX_PATH_WEIGHT is no path on both sides)."""
+    from apsp_kernels.algorithms.cpu.elimination import numeric
+    from apsp_kernels.core.graph import MAX_PATH_WEIGHT
+    g = CASES[name]()
+    pre = TE.prepare(g, leaf=leaf, cap=cap)
+    descs, launches = TE.plan(pre.sym)
+    elim = launches[np.isin(launches[:, 0], (0, 1, 3))]
+    assert (launches[:len(elim), 0] != 2).all()                  # the elimination comes first in the plan
+    s = pre.sym
+    cpu = pre.val.copy()
+    assert numeric.eliminate(s.start, s.fptr, s.fidx, s.sn, s.off_ss, s.off_sf, s.off_fs, cpu,
+                             np.int32(MAX_PATH_WEIGHT), np.int32(INF)) == -1
+    val = pre.val.copy()
+    bad = np.array([g.n, 0, 0, 0], np.int32)
+    gt = np.zeros(4, np.int32)
+    arrays = [_i64(x) for x in (descs, elim, s.start, s.sn, s.fptr, s.fidx, s.off_ss, s.off_sf, s.off_fs)]
+    emu.emu_tuned_elimination(*(_p(x, P64) for x in arrays[:2]), len(elim), _p(val, P32), _p(gt, P32),
+                              *(_p(x, P64) for x in arrays[2:]), _p(bad, P32), g.n)
+    assert bad[0] == g.n
+    np.testing.assert_array_equal(np.where(val > MAX_PATH_WEIGHT, INF, val), np.where(cpu > MAX_PATH_WEIGHT, INF, cpu))
+
+
 def test_rows_of_some_sources(emu):
     g = CASES["knn 200 one-way"]()
     rows = np.array([5, 199, 0, 5, 77])

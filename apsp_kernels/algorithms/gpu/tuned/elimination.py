@@ -200,12 +200,6 @@ def result(xp, Gt, perm, rows=None):
     return R
 
 
-def elimination_launches(sym, batch=True):
-    """How many launches a solve makes (3 a level for the elimination, 2 for the upward sweep, 1 for the
-    downward one, less the empty ones)."""
-    return len(plan(sym, batch)[1])
-
-
 def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None):
     """Distances (int32, INF where no path; rows ``sources`` only where given) and timings: order_ms,
     symbolic_ms (host), h2d_ms, kernel_ms (CUDA events around every launch), d2h_ms (the permutation into the
