@@ -129,8 +129,9 @@ def test_the_factor_equals_elimination_cpu(emu, name, leaf, cap):
     g = CASES[name]()
     pre = TE.prepare(g, leaf=leaf, cap=cap)
     descs, launches = TE.plan(pre.sym)
-    elim = launches[np.isin(launches[:, 0], (0, 1, 3))]
-    assert (launches[:len(elim), 0] != 2).all()                  # the elimination comes first in the plan
+    elim = launches[launches[:, 4] == 0]
+    assert (launches[:len(elim), 4] == 0).all() and (np.diff(launches[:, 4]) >= 0).all()   # phases in order
+    assert set(elim[:, 0]) == {0, 1, 3} and (launches[len(elim):, 0] == 2).all()
     s = pre.sym
     cpu = pre.val.copy()
     assert numeric.eliminate(s.start, s.fptr, s.fidx, s.sn, s.off_ss, s.off_sf, s.off_fs, cpu,
@@ -169,13 +170,21 @@ def test_the_tuned_kinds(emu, n):
 
 
 class _NumpyAsCupy:
-    """What tuned_elimination() asks of CuPy, from numpy (no device): arrays and a device that synchronises."""
+    """What tuned_elimination() asks of CuPy, from numpy (no device): arrays, a device that synchronises, events."""
     asarray, full, int32, arange, asnumpy = np.asarray, np.full, np.int32, np.arange, np.asarray
 
     class cuda:
         class Device:
             def synchronize(self):
                 pass
+
+        class Event:
+            def record(self):
+                pass
+
+        @staticmethod
+        def get_elapsed_time(a, b):
+            return 1.0
 
 
 def test_the_launcher_itself(emu, monkeypatch):
@@ -203,7 +212,7 @@ def test_the_launcher_itself(emu, monkeypatch):
                 sym = [z64, z64, z64, fidx, z64, z64, z64]
             else:
                 dp, nd, val, *sym, bad, n = args
-            row = np.array([kern, 0, int(nd), grid[0]], np.int64)
+            row = np.array([kern, 0, int(nd), grid[0], 0], np.int64)
             launched.append(kern)
             emu.emu_tuned_elimination(_p(dp, P64), _p(row, P64), 1, _p(val, P32), _p(gt, P32),
                                       *(_p(x, P64) for x in sym), _p(bad, P32), int(n))
@@ -231,6 +240,9 @@ def test_the_launcher_itself(emu, monkeypatch):
         assert t["launches"] > 0 and {"order_ms", "symbolic_ms", "h2d_ms", "kernel_ms", "d2h_ms"} <= set(t)
     rows = [7, 0, 119, 7]
     np.testing.assert_array_equal(TE.tuned_elimination(g, sources=rows)[0], ref[rows])
+    d, t = TE.tuned_elimination(g, phases=True)
+    np.testing.assert_array_equal(d, ref)
+    assert [t[f"{p}_ms"] for p in TE.PHASES] == [1.0, 1.0, 1.0]       # one interval a phase
     assert set(launched) == {0, 1, 2, 3}
     with pytest.raises(NegativeCycleError, match="negative cycle through vertex 41"):
         TE.tuned_elimination(EG.negative_cycle())

@@ -4,7 +4,8 @@
 #include "cuda_host.h"
 #include "tuned_elimination.cu"
 
-// launches: L rows of (kernel: 0 close, 1 product, 2 product_rows, 3 schur; first descriptor; count; CTAs).
+// launches: L rows of (kernel: 0 close, 1 product, 2 product_rows, 3 schur; first descriptor; count; CTAs;
+// phase, unused here).
 // val: the factor (loaded, eliminated in place); Gt: n x N, the identity on entry, the result on return.
 // order: the CTAs of a launch run 0 in ascending order (one emu_launch), 1 in descending, 2 shuffled (each its own
 // emu_launch with blockIdx set by the body): a launch whose CTAs depended on one another would show.
@@ -17,7 +18,7 @@ extern "C" int emu_tuned_elimination_ordered(const long long* descs, const long 
 {
     std::mt19937 rng(2024);
     for (int l = 0; l < L; ++l) {
-        const long long* row = launches + 4 * (size_t)l;
+        const long long* row = launches + 5 * (size_t)l;
         const int kern = (int)row[0], nd = (int)row[2];
         const unsigned ctas = (unsigned)row[3];
         const long long* dp = descs + 16 * (size_t)row[1];

@@ -24,6 +24,7 @@ THREADS = 256       # TEL_THREADS
 DESC = 16           # int64 fields of a descriptor (TEL_DESC)
 (CTA0, M, K, AOFF, ASI, ASK, BOFF, LDB, BIDX, COFF, LDC, CIDX, CLO, CHI, MTC, NTC) = range(DESC)
 KERNELS = ("tel_close", "tel_product", "tel_product_rows", "tel_schur")
+PHASES = ("elimination", "upward", "downward")
 LEAVES = (32, 64, 128)
 
 
@@ -96,8 +97,8 @@ def _tiles(m, clo, chi):
 
 
 def plan(sym, batch=True):
-    """The launches: (descriptors, int64 [d, 16]; launches, int64 [L, 4] of kernel index in KERNELS, first
-    descriptor, descriptor count, CTAs).  ``batch``: the supernodes of one level of the tree share a launch;
+    """The launches: (descriptors, int64 [d, 16]; launches, int64 [L, 5] of kernel index in KERNELS, first
+    descriptor, descriptor count, CTAs, phase in PHASES).  ``batch``: the supernodes of one level of the tree share a launch;
     False, one supernode a launch (the same order of levels)."""
     n = int(sym.n)
     N = padded(n)
@@ -118,7 +119,7 @@ def plan(sym, batch=True):
         d[NTC] = 1 if loop_cols else nt
         return d
 
-    def emit(kernel, group):
+    def emit(kernel, group, phase):
         group = [d for d in group if d is not None]
         if not group:
             return
@@ -126,7 +127,7 @@ def plan(sym, batch=True):
         for d in group:
             d[CTA0] = ctas
             ctas += 1 if kernel == 0 else int(d[MTC] * d[NTC])
-        launches.append((kernel, len(descs), len(group), ctas))
+        launches.append((kernel, len(descs), len(group), ctas, phase))
         descs.extend(group)
 
     def groups(key, order):
@@ -177,16 +178,16 @@ def plan(sym, batch=True):
 
     up = groups(height, range(ns))
     for grp in up:                                          # elimination, children first
-        emit(0, [close(s) for s in grp])
-        emit(1, [d for s in grp for d in panels(s)])
-        emit(3, [schur(s) for s in grp])
+        emit(0, [close(s) for s in grp], 0)
+        emit(1, [d for s in grp for d in panels(s)], 0)
+        emit(3, [schur(s) for s in grp], 0)
     for grp in up:                                          # upward sweep
-        emit(2, [up_own(s) for s in grp])
-        emit(2, [up_front(s) for s in grp])
+        emit(2, [up_own(s) for s in grp], 1)
+        emit(2, [up_front(s) for s in grp], 1)
     for grp in groups(depth, range(ns - 1, -1, -1)):        # downward sweep, parents first
-        emit(2, [down(s) for s in grp])
+        emit(2, [down(s) for s in grp], 2)
     d = np.array(descs, np.int64).reshape(-1, DESC)
-    return d, np.array(launches, np.int64).reshape(-1, 4)
+    return d, np.array(launches, np.int64).reshape(-1, 5)
 
 
 def result(xp, Gt, perm, rows=None):
@@ -200,12 +201,13 @@ def result(xp, Gt, perm, rows=None):
     return R
 
 
-def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None):
+def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None, phases=False):
     """Distances (int32, INF where no path; rows ``sources`` only where given) and timings: order_ms,
     symbolic_ms (host), h2d_ms, kernel_ms (CUDA events around every launch), d2h_ms (the permutation into the
     original numbering and the copy back), launches.  ``leaf``, ``bisector``, ``cap``: the ordering's
     (cpu.elimination.nested_dissection); ``batch``: the supernodes of a tree level share a launch (else one
-    supernode a launch)."""
+    supernode a launch); ``phases=True`` adds elimination_ms, upward_ms, downward_ms (CUDA events between the
+    phases: a diagnostic)."""
     from ....core.distances import NegativeCycleError
     from .. import runtime as gpu_runtime
     cp = gpu_device.require_gpu()
@@ -235,8 +237,13 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
     cp.cuda.Device().synchronize()
     h2d_ms = (time.perf_counter() - t0) * 1e3
     n32 = np.int32(n)
+    marks = []
     with gpu_runtime.named_errors(name), gpu_runtime.EventTimer() as t:
-        for kern, d0, nd, ctas in launches.tolist():
+        for kern, d0, nd, ctas, phase in launches.tolist():
+            if phases and (not marks or marks[-1][0] != phase):
+                ev = cp.cuda.Event()
+                ev.record()
+                marks.append((phase, ev))
             dp = d_desc[d0 * DESC:]
             if kern == 0:
                 args = (dp, val, bad, n32)
@@ -247,9 +254,18 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
             else:
                 args = (dp, np.int32(nd), val, start, sn, fptr, fidx, off_ss, off_sf, off_fs, bad, n32)
             fns[kern]((int(ctas),), (THREADS,), args)
+        if phases:
+            ev = cp.cuda.Event()
+            ev.record()
+            marks.append((None, ev))
     timings = dict(order_ms=pre.order_ms, symbolic_ms=pre.symbolic_ms, plan_ms=t_plan, h2d_ms=h2d_ms,
                    kernel_ms=t.ms, launches=int(len(launches)), supernodes=int(sym.start.size - 1),
                    factor_entries=int(pre.val.size), padded_n=N)
+    if phases:
+        for p in PHASES:
+            timings[f"{p}_ms"] = 0.0
+        for (p, a), (_, b) in zip(marks, marks[1:]):
+            timings[f"{PHASES[p]}_ms"] += cp.cuda.get_elapsed_time(a, b)
     b = int(cp.asnumpy(bad)[0])
     if b < n:
         v = int(pre.perm[b])
