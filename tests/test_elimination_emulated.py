@@ -109,6 +109,17 @@ def test_the_ctas_of_a_launch_in_any_order(emu, name, leaf, cap, order):
     np.testing.assert_array_equal(d, reference_apsp(g), err_msg=name)
 
 
+def test_every_tile_shape(emu):
+    """Products of 32 x 512, 64 x 256 and 128 x 128 tiles (by the rows of the product) all in one solve."""
+    g = EG.negative(EG.knn(300, 5, seed=10, one_way=0.2), seed=10)
+    pre = TE.prepare(g, leaf=100, cap=0)
+    descs, launches = TE.plan(pre.sym)
+    products = descs[np.repeat(launches[:, 0] != 0, launches[:, 2])]
+    assert set(products[:, TE.TM]) == set(TE.TILE_ROWS)
+    d, _ = run(emu, g, leaf=100, cap=0)
+    np.testing.assert_array_equal(d, reference_apsp(g))
+
+
 def test_supernodes_larger_than_a_tile(emu):
     """Leaves of more than 128 vertices: two row and column tiles in the closure, the in-place panels and the
     upward product (a CTA looping over its tiles), structures over 128 too; negative edges."""
@@ -214,7 +225,8 @@ def test_the_launcher_itself(emu, monkeypatch):
                 dp, nd, val, *sym, bad, n = args
             row = np.array([kern, 0, int(nd), grid[0], 0], np.int64)
             launched.append(kern)
-            emu.emu_tuned_elimination(_p(dp, P64), _p(row, P64), 1, _p(val, P32), _p(gt, P32),
+            assert dp.ctypes.data % 8 == 0                      # a launch's descriptors: 8-byte fields
+            emu.emu_tuned_elimination(dp.ctypes.data_as(P64), _p(row, P64), 1, _p(val, P32), _p(gt, P32),
                                       *(_p(x, P64) for x in sym), _p(bad, P32), int(n))
         return launch
 

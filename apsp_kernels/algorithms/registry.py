@@ -264,8 +264,8 @@ _add(name="tuned_elimination", label="Tuned supernodal min-plus elimination (nes
      complexity="sum of supernode blocks (n^2 |separator| on grids)", limit_kind="minplus",
      notes="host: nested dissection and symbolic phase of elimination_cpu on the reversed graph; device: closure, "
            "panels and Schur (atomicMin into the ancestors) one launch per tree level, then the upward and "
-           "downward sweeps as grouped min-plus products on tuned_fw's 128 x 128 tile, B rows gathered by "
-           "cp.async; int32; sources= for some rows")
+           "downward sweeps as grouped min-plus products on tuned_fw's register tiling (128 x 128, 64 x 256 or "
+           "32 x 512 tiles by the supernode's size), B rows gathered by cp.async; int32; sources= for some rows")
 
 # ------------------------------------------- the tuned line over the GPUs of one host
 # One process per GPU, the result in one shared host block (gpu/multi/host_rows.py); footprint_per_gpu(n, m, k) is

@@ -21,7 +21,7 @@ extern "C" int emu_tuned_elimination_ordered(const long long* descs, const long 
         const long long* row = launches + 5 * (size_t)l;
         const int kern = (int)row[0], nd = (int)row[2];
         const unsigned ctas = (unsigned)row[3];
-        const long long* dp = descs + 16 * (size_t)row[1];
+        const long long* dp = descs + TEL_DESC * (size_t)row[1];
         auto kernel = [&] {
             if (kern == 0)
                 tel_close(dp, val, bad, n);

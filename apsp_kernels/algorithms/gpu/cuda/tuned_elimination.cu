@@ -26,17 +26,20 @@
 //  whole rows of Gt, contiguous or gathered through the structure list fidx, and come by cp.async.
 //
 // The product (tel_product, tel_product_rows, tel_schur): tuned_fw's register tiling (tuned_fw.cu): a CTA of 256
-// threads computes 128 x 128 C tiles, 8 x 8 cells a thread in registers, k in slabs of 16 through two shared
-// stages (16 KB each), the add-min __viaddmin_s32.  C tiles are loaded and stored under masks (rows < M, columns
-// in [col_lo, col_hi)): rows of Gt by 16-byte accesses where a thread's 4 columns are all inside, the factor's
-// blocks (any offset) cell by cell; a CTA loops over the tiles its descriptor gives it (an in-place product whose
-// B rows are its own C rows loops over every row tile in one CTA, so no other CTA writes what it reads).  The
-// descriptor is copied to shared memory and read where used, which keeps the registers at 168-190 (ptxas, sm_90,
-// no spills; one CTA an SM: __launch_bounds__(256, 2) would give two at the price of 12-32 bytes of spills).
+// threads, 8 x 8 cells a thread in registers, k in slabs through two shared stages, the add-min __viaddmin_s32.
+// The tile is 128 x 128 as tuned_fw's, or 64 x 256 or 32 x 512 for a product of at most 64 or 32 rows (the launcher
+// picks by the rows: most supernodes have 20-35 vertices, which would fill 16-27 % of a 128-row tile and fill
+// 63-100 % of a 32-row one; the same 64 cells a thread and B slab width a thread reads either way).  C tiles are
+// loaded and stored under masks (rows < M, columns in [col_lo, col_hi)): rows of Gt by 16-byte accesses where a
+// thread's 4 columns are all inside, the factor's blocks (any offset) cell by cell; a CTA loops over the tiles its
+// descriptor gives it (an in-place product whose B rows are its own C rows loops over every row tile in one CTA, so
+// no other CTA writes what it reads).  The descriptor is copied to shared memory and read where used.  ptxas
+// (sm_90): 182-254 registers, no spills, 40 KB shared: one CTA an SM.
 // Deviations from tuned_fw and why (a first, correct version; speed is the next step):
 //  * the A slab is loaded cell by cell, not by cp.async: the factor's blocks have any size and offset (no 16-byte
-//    alignment); the sweeps' B slabs (rows of Gt, N a multiple of 128) do come by cp.async, the factor-side ones
-//    of the elimination cell by cell;
+//    alignment); the sweeps' B slabs (rows of Gt, N a multiple of 128) do come by cp.async (a chunk from col_hi on
+//    is INF instead), the factor-side ones of the elimination cell by cell;
+//  * tiles of 64 x 256 and 32 x 512 beside 128 x 128 (above); 32-row tiles take k slabs of 8 (the 512-wide B slab);
 //  * slab rows k >= K are INF in both operands, rows i >= M of A are INF (nothing beyond an operand is read);
 //  * the closure is a plain Floyd-Warshall over the block in global memory, one __syncthreads_or a step (which
 //    also stops at the first negative diagonal); the elimination is at most a few per cent of the work.
@@ -49,7 +52,8 @@
 #define TEL_T 128
 #define TEL_KS 16
 #define TEL_THREADS 256
-#define TEL_DESC 16
+#define TEL_DESC 17
+#define TEL_SMEM (2 * 16 * 64 + 2 * 16 * 256)   // ints: the largest tile shape's two stages (TM = 64: 40 KB)
 
 // descriptor fields (int64 each)
 #define TD_CTA0 0      // first CTA of the descriptor in its launch
@@ -68,16 +72,11 @@
 #define TD_CHI 13
 #define TD_MTC 14      // CTAs along the rows (each loops over the row tiles mt = y, y + MTC, ...)
 #define TD_NTC 15      // CTAs along the columns
+#define TD_TM 16       // rows of a tile: 128, 64 or 32 (128 x 128, 64 x 256 or 32 x 512 tiles)
 
 __device__ __forceinline__ int tel_addmin(int a, int b, int c)
 {
     return __viaddmin_s32(a, b, c);        // min(a + b, c): one VIADDMNMX on sm_90
-}
-
-// rows (or columns) of a thread: 4 at 4*t and 4 at 64 + 4*t, as tuned_fw
-__device__ __forceinline__ int tel_line(int t, int i)
-{
-    return (i < 4 ? 0 : 64) + 4 * t + (i & 3);
 }
 
 __device__ __forceinline__ void tel_cp_async16(void* smem, const void* gmem)
@@ -173,38 +172,37 @@ struct TelSchur {
     }
 };
 
-// C[r(i), j] = min(C[r(i), j], min_k A(i, k) + B[r(k), j]) over the tiles of the descriptor given to this CTA.
-// BASYNC: B's rows are 16-byte aligned with 128 readable columns from every tile's first (rows of Gt): cp.async.
-template <bool BASYNC, class CA>
-__device__ __forceinline__ void tel_product_body(const long long* d, const int* A, const int* B, const long long* idx,
-                                                 const CA& ca)
+// C[r(i), j] = min(C[r(i), j], min_k A(i, k) + B[r(k), j]) over the tiles of the descriptor given to this CTA, in
+// TM x TN tiles (TM * TN = 128 * 128: TM = 128, 64 or 32 rows for 128, 256 or 512 columns, 8 x 8 cells a thread
+// whatever the shape; TY = TM / 8 thread rows, TX = 256 / TY thread columns; a thread's rows 4 ty + {0..3} and
+// TM / 2 + 4 ty + {0..3}, its columns 4 tx + {0..3} and TN / 2 + 4 tx + {0..3}), k slabs of KS (16; 8 for TM = 32,
+// whose B slab is 512 wide).  The shapes share one shared buffer smem (As then Bs, both k-major).
+// BASYNC: B's rows are 16-byte aligned (rows of Gt): cp.async for every 16-byte chunk that starts below col_hi.
+template <int TM, bool BASYNC, class CA>
+__device__ __forceinline__ void tel_tiles(const long long* ds, const int* A, const int* B, const long long* idx,
+                                          const CA& ca, int* smem)
 {
-    __shared__ __align__(16) int As[2][TEL_KS][TEL_T];     // [k][row]
-    __shared__ __align__(16) int Bs[2][TEL_KS][TEL_T];     // [k][col]
-    __shared__ long long ds[TEL_DESC];                      // the descriptor, read where used (few live registers)
-    const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
-    if (tid < TEL_DESC)
-        ds[tid] = d[tid];
-    __syncthreads();
+    constexpr int TN = TEL_T * TEL_T / TM, TY = TM / 8, TX = TEL_THREADS / TY, KS = TM == 32 ? 8 : 16;
+    int (*As)[KS][TM] = reinterpret_cast<int (*)[KS][TM]>(smem);                 // [stage][k][row]
+    int (*Bs)[KS][TN] = reinterpret_cast<int (*)[KS][TN]>(smem + 2 * KS * TM);   // [stage][k][col]
+    const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;
     const int M = (int)ds[TD_M], K = (int)ds[TD_K];
     const int clo = (int)ds[TD_CLO], chi = (int)ds[TD_CHI];
     const int mtc = (int)ds[TD_MTC], ntc = (int)ds[TD_NTC];
-    if (M <= 0 || K <= 0 || chi <= clo)
-        return;
-    const int nfirst = clo / TEL_T * TEL_T;
-    const int MT = (M + TEL_T - 1) / TEL_T, NT = (chi - nfirst + TEL_T - 1) / TEL_T;
+    const int nfirst = clo / TN * TN;
+    const int MT = (M + TM - 1) / TM, NT = (chi - nfirst + TN - 1) / TN;
     const int t = (int)(blockIdx.x - ds[TD_CTA0]);
-    const int NS = (K + TEL_KS - 1) / TEL_KS;
+    const int NS = (K + KS - 1) / KS;
     for (int mt = t / ntc; mt < MT; mt += mtc) {
         for (int nt = t % ntc; nt < NT; nt += ntc) {
-            const int m0 = mt * TEL_T, n0 = nfirst + nt * TEL_T;
+            const int m0 = mt * TM, n0 = nfirst + nt * TN;
             auto load_slab = [&](int s, int st) {
-                const int k0 = s * TEL_KS;
+                const int k0 = s * KS;
                 const int* Ab = A + ds[TD_AOFF];                // one block: 32-bit offsets inside it
                 const int asi = (int)ds[TD_ASI], ask = (int)ds[TD_ASK];
 #pragma unroll
-                for (int h = 0; h < TEL_KS * TEL_T / TEL_THREADS; ++h) {
-                    const int e = tid + h * TEL_THREADS, kk = e >> 7, ii = e & 127;
+                for (int h = 0; h < KS * TM / TEL_THREADS; ++h) {
+                    const int e = tid + h * TEL_THREADS, kk = e / TM, ii = e % TM;
                     const int i = m0 + ii, k = k0 + kk;
                     As[st][kk][ii] = (i < M && k < K) ? Ab[i * asi + k * ask] : APSP_INF;
                 }
@@ -212,10 +210,10 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
                 const long long ldb = ds[TD_LDB], bidx = ds[TD_BIDX];
                 if constexpr (BASYNC) {
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const int q = tid + h * TEL_THREADS, kk = q >> 5, cc = (q & 31) * 4;
+                    for (int h = 0; h < KS * TN / 4 / TEL_THREADS; ++h) {
+                        const int q = tid + h * TEL_THREADS, kk = q / (TN / 4), cc = (q % (TN / 4)) * 4;
                         const int k = k0 + kk;
-                        if (k < K) {
+                        if (k < K && n0 + cc < chi) {
                             const long long r = bidx >= 0 ? idx[bidx + k] : (long long)k;
                             tel_cp_async16(&Bs[st][kk][cc], Bb + r * ldb + n0 + cc);
                         } else {
@@ -225,8 +223,8 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
                     tel_cp_async_commit();
                 } else {
 #pragma unroll
-                    for (int h = 0; h < TEL_KS * TEL_T / TEL_THREADS; ++h) {
-                        const int e = tid + h * TEL_THREADS, kk = e >> 7, jj = e & 127;
+                    for (int h = 0; h < KS * TN / TEL_THREADS; ++h) {
+                        const int e = tid + h * TEL_THREADS, kk = e / TN, jj = e % TN;
                         const int j = n0 + jj, k = k0 + kk;
                         int v = APSP_INF;
                         if (k < K && j >= clo && j < chi) {
@@ -241,10 +239,10 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
             int c[8][8];
 #pragma unroll
             for (int i = 0; i < 8; ++i) {
-                const int r = m0 + tel_line(ty, i);
+                const int r = m0 + (i < 4 ? 0 : TM / 2) + 4 * ty + (i & 3);
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {               // 4 columns at n0 + 64 h + 4 tx
-                    const int col = n0 + 64 * h + 4 * tx;
+                for (int h = 0; h < 2; ++h) {               // 4 columns at n0 + h TN / 2 + 4 tx
+                    const int col = n0 + h * (TN / 2) + 4 * tx;
                     if (CA::aligned && r < M && col >= clo && col + 3 < chi) {
                         const int4 v = *reinterpret_cast<const int4*>(ca.at(ds, r, col));
                         c[i][4 * h] = v.x; c[i][4 * h + 1] = v.y; c[i][4 * h + 2] = v.z; c[i][4 * h + 3] = v.w;
@@ -267,12 +265,12 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
                 }
                 __syncthreads();
 #pragma unroll
-                for (int kk = 0; kk < TEL_KS; ++kk) {
+                for (int kk = 0; kk < KS; ++kk) {
                     int a[8], b[8];
                     const int4 alo = *reinterpret_cast<const int4*>(&As[st][kk][4 * ty]);
-                    const int4 ahi = *reinterpret_cast<const int4*>(&As[st][kk][64 + 4 * ty]);
+                    const int4 ahi = *reinterpret_cast<const int4*>(&As[st][kk][TM / 2 + 4 * ty]);
                     const int4 blo = *reinterpret_cast<const int4*>(&Bs[st][kk][4 * tx]);
-                    const int4 bhi = *reinterpret_cast<const int4*>(&Bs[st][kk][64 + 4 * tx]);
+                    const int4 bhi = *reinterpret_cast<const int4*>(&Bs[st][kk][TN / 2 + 4 * tx]);
                     a[0] = alo.x; a[1] = alo.y; a[2] = alo.z; a[3] = alo.w;
                     a[4] = ahi.x; a[5] = ahi.y; a[6] = ahi.z; a[7] = ahi.w;
                     b[0] = blo.x; b[1] = blo.y; b[2] = blo.z; b[3] = blo.w;
@@ -287,10 +285,10 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
             }
 #pragma unroll
             for (int i = 0; i < 8; ++i) {
-                const int r = m0 + tel_line(ty, i);
+                const int r = m0 + (i < 4 ? 0 : TM / 2) + 4 * ty + (i & 3);
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
-                    const int col = n0 + 64 * h + 4 * tx;
+                    const int col = n0 + h * (TN / 2) + 4 * tx;
                     if (CA::aligned && r < M && col >= clo && col + 3 < chi) {
                         *reinterpret_cast<int4*>(ca.at(ds, r, col)) =
                             make_int4(c[i][4 * h], c[i][4 * h + 1], c[i][4 * h + 2], c[i][4 * h + 3]);
@@ -310,6 +308,26 @@ __device__ __forceinline__ void tel_product_body(const long long* d, const int* 
             __syncthreads();         // the next tile of an in-place product reads what this one stored
         }
     }
+}
+
+// The CTA's descriptor into shared memory (read where used: few live registers), then its tiles in its shape.
+template <bool BASYNC, class CA>
+__device__ __forceinline__ void tel_product_body(const long long* d, const int* A, const int* B, const long long* idx,
+                                                 const CA& ca)
+{
+    __shared__ __align__(16) int smem[TEL_SMEM];
+    __shared__ long long ds[TEL_DESC];
+    if (threadIdx.x < TEL_DESC)
+        ds[threadIdx.x] = d[threadIdx.x];
+    __syncthreads();
+    if (ds[TD_M] <= 0 || ds[TD_K] <= 0 || ds[TD_CHI] <= ds[TD_CLO])
+        return;
+    if (ds[TD_TM] == 32)
+        tel_tiles<32, BASYNC>(ds, A, B, idx, ca, smem);
+    else if (ds[TD_TM] == 64)
+        tel_tiles<64, BASYNC>(ds, A, B, idx, ca, smem);
+    else
+        tel_tiles<128, BASYNC>(ds, A, B, idx, ca, smem);
 }
 
 // The two panel products of the elimination (A, B and C all in the factor): descriptors from the launcher.

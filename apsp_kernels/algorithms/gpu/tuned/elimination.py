@@ -19,10 +19,11 @@ from .... import gpu_device
 from ....core.graph import INF, MAX_PATH_WEIGHT, Graph, round_up
 from ....core.sources import as_sources
 
-TILE = 128          # the product's C tile (TEL_T)
+TILE = 128          # the product's C tile is TM x TN = TILE^2 cells (TEL_T), TM one of TILE_ROWS
+TILE_ROWS = (32, 64, 128)
 THREADS = 256       # TEL_THREADS
-DESC = 16           # int64 fields of a descriptor (TEL_DESC)
-(CTA0, M, K, AOFF, ASI, ASK, BOFF, LDB, BIDX, COFF, LDC, CIDX, CLO, CHI, MTC, NTC) = range(DESC)
+DESC = 17           # int64 fields of a descriptor (TEL_DESC)
+(CTA0, M, K, AOFF, ASI, ASK, BOFF, LDB, BIDX, COFF, LDC, CIDX, CLO, CHI, MTC, NTC, TM) = range(DESC)
 KERNELS = ("tel_close", "tel_product", "tel_product_rows", "tel_schur")
 PHASES = ("elimination", "upward", "downward")
 LEAVES = (32, 64, 128)
@@ -92,12 +93,19 @@ def _levels(sym):
     return height, depth
 
 
-def _tiles(m, clo, chi):
-    return -(-m // TILE), -(-(chi - clo // TILE * TILE) // TILE)
+def tile_rows(m):
+    """The tile shape of an m-row product: the fewest rows of TILE_ROWS that hold m (narrow supernodes get wide,
+    short tiles: a 21-vertex one fills 66 % of a 32 x 512 tile, 16 % of a 128 x 128 one)."""
+    return next((t for t in TILE_ROWS if m <= t), TILE_ROWS[-1])
+
+
+def _tiles(m, clo, chi, tm):
+    tn = TILE * TILE // tm
+    return -(-m // tm), -(-(chi - clo // tn * tn) // tn)
 
 
 def plan(sym, batch=True):
-    """The launches: (descriptors, int64 [d, 16]; launches, int64 [L, 5] of kernel index in KERNELS, first
+    """The launches: (descriptors, int64 [d, DESC]; launches, int64 [L, 5] of kernel index in KERNELS, first
     descriptor, descriptor count, CTAs, phase in PHASES).  ``batch``: the supernodes of one level of the tree share a launch;
     False, one supernode a launch (the same order of levels)."""
     n = int(sym.n)
@@ -108,8 +116,10 @@ def plan(sym, batch=True):
     descs, launches = [], []
 
     def product(m, k, a, b, c, cols, loop_rows=False, loop_cols=False):
-        mt, nt = _tiles(m, *cols)
+        tm = tile_rows(m)
+        mt, nt = _tiles(m, *cols, tm)
         d = np.zeros(DESC, np.int64)
+        d[TM] = tm
         d[[M, K]] = m, k
         d[[AOFF, ASI, ASK]] = a
         d[[BOFF, LDB, BIDX]] = b
