@@ -248,9 +248,9 @@ __device__ __forceinline__ void tel_tiles(const long long* ds, const int* A, con
                         c[i][4 * h] = v.x; c[i][4 * h + 1] = v.y; c[i][4 * h + 2] = v.z; c[i][4 * h + 3] = v.w;
                     } else {
 #pragma unroll
-                        for (int j = 0; j < 4; ++j)
-                            c[i][4 * h + j] = (r < M && col + j >= clo && col + j < chi) ? *ca.at(ds, r, col + j)
-                                                                                          : APSP_INF;
+                        for (int j = 0; j < 4; ++j)          // an atomic C starts at INF: atomicMin merges
+                            c[i][4 * h + j] = (!CA::atomic && r < M && col + j >= clo && col + j < chi)
+                                                  ? *ca.at(ds, r, col + j) : APSP_INF;
                     }
                 }
             }
