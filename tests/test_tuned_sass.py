@@ -157,3 +157,8 @@ def test_elimination_products_are_fused(built):
         assert not any(o.startswith(("IMNMX", "VIMNMX")) for o in ops), f"{kernel}: an add-min left unfused"
     ops = opcodes([ln for ln in funcs["tel_product_rows"].splitlines() if re.match(r"\s+/\*[0-9a-f]{4,}\*/", ln)])
     assert any(o.startswith("LDGSTS") for o in ops) and "LDG.E.128" in ops and "STG.E.128" in ops
+    bars = [i for i, o in enumerate(ops) if o.startswith("BAR.SYNC")]
+    slabs = [ops[a + 1:b] for a, b in zip(bars, bars[1:]) if "VIADDMNMX" in ops[a + 1:b]]
+    assert sorted(body.count("VIADDMNMX") for body in slabs) == [8 * 64, 16 * 64, 16 * 64]   # one slab a shape
+    for body in slabs:                  # between a slab's barriers little but the add-min and its 4 LDS.128 a k
+        assert body.count("VIADDMNMX") / len(body) > 0.9 and body.count("LDS.128") == body.count("VIADDMNMX") // 16
