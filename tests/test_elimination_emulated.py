@@ -244,6 +244,7 @@ def test_the_launcher_itself(emu, monkeypatch):
         def __exit__(self, *exc):
             pass
     monkeypatch.setattr(runtime, "EventTimer", Timer)
+    monkeypatch.setattr(TE, "CHUNK_BYTES", 4 * 120 * 7)          # the result back 7 rows at a time
     g = CASES["negative grid 10x12"]()
     ref = reference_apsp(g)
     for kw in (dict(), dict(leaf=8, cap=0, batch=False), dict(leaf=4, cap=16)):

@@ -27,6 +27,7 @@ DESC = 17           # int64 fields of a descriptor (TEL_DESC)
 KERNELS = ("tel_close", "tel_product", "tel_product_rows", "tel_schur")
 PHASES = ("elimination", "upward", "downward")
 LEAVES = (32, 64, 128)
+CHUNK_BYTES = 1 << 28   # rows of the result permuted and copied back at a time
 
 
 def padded(n):
@@ -34,10 +35,10 @@ def padded(n):
 
 
 def footprint(n, m=0):
-    """Device bytes, a bound: the vertex-major result (n x N), the permuted n x n result, the factor (its blocks
-    hold every ordered pair at most once: n^2 int32 at most) and its index arrays (about 8 int64 a vertex)."""
+    """Device bytes, a bound: the vertex-major result (n x N), the factor (its blocks hold every ordered pair at
+    most once: n^2 int32 at most), its index arrays (about 8 int64 a vertex) and one chunk of permuted rows."""
     n = max(int(n), 1)
-    return 4 * n * padded(n) + 4 * n * n + 4 * n * n + 64 * n + (1 << 20)
+    return 4 * n * padded(n) + 4 * n * n + 64 * n + 2 * CHUNK_BYTES
 
 
 @dataclass(frozen=True)
@@ -200,15 +201,23 @@ def plan(sym, batch=True):
     return d, np.array(launches, np.int64).reshape(-1, 5)
 
 
-def result(xp, Gt, perm, rows=None):
-    """The finished matrix from the vertex-major result ``Gt`` (n x N, nested-dissection numbering; ``xp`` numpy
-    or cupy): rows ``rows`` (all where None) and every column in the original numbering, anything above
-    MAX_PATH_WEIGHT as INF (a no-path value plus a negative edge is still no path)."""
-    ip = xp.asarray(np.argsort(perm).astype(np.int64))       # ip[old] = new
-    r = ip if rows is None else ip[xp.asarray(np.asarray(rows, np.int64))]
-    R = Gt[r[:, None], ip[None, :]]                         # one gather: out[a, b] = Gt[ip[a], ip[b]]
-    R[R > MAX_PATH_WEIGHT] = INF
-    return R
+def result(xp, Gt, perm, rows=None, to_host=np.asarray):
+    """The finished matrix on the host from the vertex-major result ``Gt`` (n x N, nested-dissection numbering;
+    ``xp`` numpy or cupy, ``to_host`` its copy to numpy): rows ``rows`` (all where None) and every column in the
+    original numbering, anything above MAX_PATH_WEIGHT as INF (a no-path value plus a negative edge is still no
+    path).  Gathered CHUNK_BYTES of rows at a time, so the device holds no second n x n matrix."""
+    n = Gt.shape[0]
+    ip_host = np.argsort(perm).astype(np.int64)                 # ip[old] = new
+    r_host = ip_host if rows is None else ip_host[np.asarray(rows, np.int64)]
+    ip = xp.asarray(ip_host)
+    out = np.empty((r_host.size, n), np.int32)
+    step = max(1, CHUNK_BYTES // max(4 * n, 1))
+    for a in range(0, r_host.size, step):
+        r = xp.asarray(r_host[a:a + step])
+        R = Gt[r[:, None], ip[None, :]]                         # one gather: out[a, b] = Gt[ip[a], ip[b]]
+        R[R > MAX_PATH_WEIGHT] = INF
+        out[a:a + step] = to_host(R)
+    return out
 
 
 def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None, phases=False):
@@ -230,7 +239,7 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
     descs, launches = plan(sym, batch)
     t_plan = (time.perf_counter() - t0) * 1e3
     N = padded(n)
-    need = 4 * n * N + 4 * n * n + 4 * pre.val.size + 8 * (descs.size + 4 * sym.start.size + sym.fidx.size)
+    need = 4 * n * N + 4 * pre.val.size + 8 * (descs.size + 4 * sym.start.size + sym.fidx.size) + 2 * CHUNK_BYTES
     gpu_device.check_fits(name, need, hint="a smaller graph")
     fns = [gpu_runtime.kernel("tuned_elimination.cu", k) for k in KERNELS]
     t0 = time.perf_counter()
@@ -281,6 +290,6 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
         v = int(pre.perm[b])
         raise NegativeCycleError(f"negative cycle through vertex {v}", vertex=v)
     t0 = time.perf_counter()
-    d = cp.asnumpy(result(cp, Gt, pre.perm, rows))
+    d = result(cp, Gt, pre.perm, rows, cp.asnumpy)
     timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
     return d, timings
