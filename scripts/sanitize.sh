@@ -17,6 +17,12 @@
 #   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"
 # tuned_fw_ooc's forced mode caps its super-blocks at 3 x 128, so its streamed path needs n > 384:
 #   SANITIZE_SIZES="300 500" scripts/sanitize.sh tuned_fw_ooc                            (scripts/tuned_bench.sh)
+# tuned_elimination (cuda/tuned_elimination.cu: closure, panels, Schur with atomicMin, the sweeps' grouped products by
+# tree level; the sanitize graphs give 2-21 supernodes at 100 and 300); its GPU tests add deep trees (one supernode a
+# launch and batched), supernodes over 128 and negative cycles:
+#   SANITIZE_SIZES="100 300" scripts/sanitize.sh tuned_elimination
+#   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_elimination_gpu.py -k "not large"
+#   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_elimination_gpu.py -k "small_supernodes or larger or cycle"
 # Prints one summary line per run; exits non-zero if any run does not end as expected.
 #
 # One run is EXPECTED to report hazards: racecheck on hochberg_explore/nosync, Hochberg's kernel

@@ -13,7 +13,7 @@ import pytest
 from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR, compile_options
 
 NVCC = shutil.which("nvcc")
-TUNED = ("tuned_fw.cu", "tuned_fw_stream.cu", "tuned_sparse.cu")
+TUNED = ("tuned_fw.cu", "tuned_fw_stream.cu", "tuned_sparse.cu", "tuned_elimination.cu")
 pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc not found: the tuned kernels' SASS checks are skipped")
 
 
@@ -138,3 +138,27 @@ def test_stream_step_is_16_byte_and_fused(built):
 def test_sparse_sweep_reads_int4_segments(built):
     ops = opcodes(sass_of(built["tuned_sparse.cu"][0], "tsp_sweepILi2E"))
     assert ops.count("VIADDMNMX") >= 8 and "LDG.E.128" in ops and "STG.E.128" in ops
+
+
+def test_elimination_products_are_fused(built):
+    """tuned_elimination's products: the add-min fused into VIADDMNMX, 64 cells a thread a k in each tile shape
+    (k slabs of 8, 16, 16: 40 x 64 in all), the slabs read 16 bytes at a time, the sweeps' B slabs by cp.async
+    (LDGSTS) and their C rows 16 bytes at a time.  (Its kernels pass 64 KB of code: every address read.)"""
+    tool = _cuobjdump()
+    if tool is None:
+        pytest.skip("cuobjdump not found (PATH, beside nvcc, or pip install nvidia-cuda-cuobjdump): SASS not checked")
+    text = subprocess.run([tool, "-sass", str(built["tuned_elimination.cu"][0])], capture_output=True, text=True,
+                          check=True).stdout
+    funcs = {sec.split()[0]: sec for sec in re.split(r"\n\s*Function : ", text)[1:]}
+    for kernel in ("tel_product_rows", "tel_product", "tel_schur"):
+        ops = opcodes([ln.split(";")[0].strip() for ln in funcs[kernel].splitlines()
+                       if re.match(r"\s+/\*[0-9a-f]{4,}\*/", ln)])
+        assert ops.count("VIADDMNMX") == 40 * 64 and "LDS.128" in ops, kernel
+        assert not any(o.startswith(("IMNMX", "VIMNMX")) for o in ops), f"{kernel}: an add-min left unfused"
+    ops = opcodes([ln for ln in funcs["tel_product_rows"].splitlines() if re.match(r"\s+/\*[0-9a-f]{4,}\*/", ln)])
+    assert any(o.startswith("LDGSTS") for o in ops) and "LDG.E.128" in ops and "STG.E.128" in ops
+    bars = [i for i, o in enumerate(ops) if o.startswith("BAR.SYNC")]
+    slabs = [ops[a + 1:b] for a, b in zip(bars, bars[1:]) if "VIADDMNMX" in ops[a + 1:b]]
+    assert sorted(body.count("VIADDMNMX") for body in slabs) == [8 * 64, 16 * 64, 16 * 64]   # one slab a shape
+    for body in slabs:                  # between a slab's barriers little but the add-min and its 4 LDS.128 a k
+        assert body.count("VIADDMNMX") / len(body) > 0.9 and body.count("LDS.128") == body.count("VIADDMNMX") // 16

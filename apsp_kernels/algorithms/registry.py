@@ -24,6 +24,7 @@ from .gpu.multi import sources as multi_sources
 from .gpu import tuned
 from .gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
 from .gpu.tuned import frontier as tuned_frontier_mod
+from .gpu.tuned import elimination as tuned_elimination_mod
 from .gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
 
 
@@ -252,6 +253,19 @@ _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, fronti
      notes="one block of 128 threads per source, the output row its distances (atomicMin), the frontier two "
            "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
            "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")
+
+# The GPU port of elimination_cpu (docs/elimination.md): like it, not an "auto" candidate until benchmarked beside
+# the others; reachable by name.  Device bytes: the vertex-major result, the permuted n x n result, and the
+# factor (every ordered pair at most once: n^2 int32 at most).
+_add(name="tuned_elimination", label="Tuned supernodal min-plus elimination (nested dissection, grouped products)",
+     paper="Sao et al. 2020 (SuperFW, PPoPP'20): supernodal APSP, our dissection and row sweeps, on the GPU",
+     kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_elimination_mod.footprint,
+     launcher=tuned.tuned_elimination, variants=tuned_elimination_mod.LEAVES, variant_param="leaf", faithful=False,
+     complexity="sum of supernode blocks (n^2 |separator| on grids)", limit_kind="minplus",
+     notes="host: nested dissection and symbolic phase of elimination_cpu on the reversed graph; device: closure, "
+           "panels and Schur (atomicMin into the ancestors) one launch per tree level, then the upward and "
+           "downward sweeps as grouped min-plus products on tuned_fw's register tiling (128 x 128, 64 x 256 or "
+           "32 x 512 tiles by the supernode's size), B rows gathered by cp.async; int32; sources= for some rows")
 
 # ------------------------------------------- the tuned line over the GPUs of one host
 # One process per GPU, the result in one shared host block (gpu/multi/host_rows.py); footprint_per_gpu(n, m, k) is

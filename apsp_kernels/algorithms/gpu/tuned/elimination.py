@@ -1,0 +1,295 @@
+"""``tuned_elimination``: all-pairs shortest paths by supernodal min-plus elimination on the GPU (Sao et al.,
+PPoPP'20, SuperFW lineage; ``cuda/tuned_elimination.cu`` says how and why, ``docs/elimination.md`` the design).
+
+The host runs the CPU package's ordering and symbolic phases (``algorithms/cpu/elimination``) on the REVERSED
+graph and loads its edges into the factor's blocks; the device eliminates the factor and sweeps it into the
+vertex-major result, which for the reversed graph is the distance matrix row-major (nested-dissection numbering),
+then permutes it into the original numbering.  :func:`plan` is the launch list (pure numpy: the CPU emulation in
+``tests/emulate/elimination_harness.cpp`` runs the same list).  int32 only; negative edges allowed; a negative
+cycle raises NegativeCycleError as ``elimination_cpu`` does (the vertex named may differ: the supernodes of one
+level of the tree are closed together)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .... import gpu_device
+from ....core.graph import INF, MAX_PATH_WEIGHT, Graph, round_up
+from ....core.sources import as_sources
+
+TILE = 128          # the product's C tile is TM x TN = TILE^2 cells (TEL_T), TM one of TILE_ROWS
+TILE_ROWS = (32, 64, 128)
+THREADS = 256       # TEL_THREADS
+DESC = 17           # int64 fields of a descriptor (TEL_DESC)
+(CTA0, M, K, AOFF, ASI, ASK, BOFF, LDB, BIDX, COFF, LDC, CIDX, CLO, CHI, MTC, NTC, TM) = range(DESC)
+KERNELS = ("tel_close", "tel_product", "tel_product_rows", "tel_schur")
+PHASES = ("elimination", "upward", "downward")
+LEAVES = (32, 64, 128)
+CHUNK_BYTES = 1 << 28   # rows of the result permuted and copied back at a time
+
+
+def padded(n):
+    return round_up(max(int(n), 1), TILE)
+
+
+def footprint(n, m=0):
+    """Device bytes, a bound: the vertex-major result (n x N), the factor (its blocks hold every ordered pair at
+    most once: n^2 int32 at most), its index arrays (about 8 int64 a vertex) and one chunk of permuted rows."""
+    n = max(int(n), 1)
+    return 4 * n * padded(n) + 4 * n * n + 64 * n + 2 * CHUNK_BYTES
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The host side: ordering (``perm[new] = old``), symbolic structure and the loaded (not yet eliminated)
+    factor values of the reversed graph."""
+    perm: np.ndarray
+    sym: object
+    val: np.ndarray
+    order_ms: float
+    symbolic_ms: float
+
+    @property
+    def n(self):
+        return int(self.sym.n)
+
+
+def prepare(g: Graph, leaf=32, bisector=None, cap=None) -> Prepared:
+    """Order and analyse ``g`` (int32 weights) and load its REVERSED edges into the factor's blocks."""
+    from ...cpu.elimination import _edges
+    from ...cpu.elimination import numeric
+    from ...cpu.elimination.ordering import nested_dissection, symmetric_pattern
+    from ...cpu.elimination.symbolic import symbolic
+    if not isinstance(g, Graph):
+        raise TypeError("tuned_elimination takes an int32 Graph")
+    t0 = time.perf_counter()
+    n, src, dst, w, adj = _edges(g)            # refuses a negative self-loop (NegativeCycleError)
+    order = nested_dissection(adj, leaf=leaf, bisector=bisector, cap=cap)
+    t1 = time.perf_counter()
+    pattern = symmetric_pattern(adj)
+    sym = symbolic(order, pattern)
+    iperm = order.iperm
+    val = np.empty(sym.size, np.int32)
+    # the reversed graph: an edge u -> v is loaded as v -> u
+    numeric.load(sym.start, sym.fptr, sym.fidx, sym.sn, sym.off_ss, sym.off_sf, sym.off_fs, val,
+                 iperm[dst], iperm[src], np.asarray(w, np.int32), np.int32(INF))
+    t2 = time.perf_counter()
+    return Prepared(order.perm, sym, val, (t1 - t0) * 1e3, (t2 - t1) * 1e3)
+
+
+def _levels(sym):
+    """height (leaves 0, a parent above every child) and depth (roots 0) of each supernode."""
+    ns = sym.start.size - 1
+    par = np.asarray(sym.parent, np.int64)
+    height = np.zeros(ns, np.int64)
+    for s in range(ns):                       # postorder: children first
+        if par[s] >= 0:
+            height[par[s]] = max(height[par[s]], height[s] + 1)
+    depth = np.zeros(ns, np.int64)
+    for s in range(ns - 1, -1, -1):           # parents after their children in the order
+        if par[s] >= 0:
+            depth[s] = depth[par[s]] + 1
+    return height, depth
+
+
+def tile_rows(m):
+    """The tile shape of an m-row product: the fewest rows of TILE_ROWS that hold m (narrow supernodes get wide,
+    short tiles: a 21-vertex one fills 66 % of a 32 x 512 tile, 16 % of a 128 x 128 one)."""
+    return next((t for t in TILE_ROWS if m <= t), TILE_ROWS[-1])
+
+
+def _tiles(m, clo, chi, tm):
+    tn = TILE * TILE // tm
+    return -(-m // tm), -(-(chi - clo // tn * tn) // tn)
+
+
+def plan(sym, batch=True):
+    """The launches: (descriptors, int64 [d, DESC]; launches, int64 [L, 5] of kernel index in KERNELS, first
+    descriptor, descriptor count, CTAs, phase in PHASES).  ``batch``: the supernodes of one level of the tree share a launch;
+    False, one supernode a launch (the same order of levels)."""
+    n = int(sym.n)
+    N = padded(n)
+    start, first, fptr = sym.start, sym.first, sym.fptr
+    ns = start.size - 1
+    height, depth = _levels(sym)
+    descs, launches = [], []
+
+    def product(m, k, a, b, c, cols, loop_rows=False, loop_cols=False):
+        tm = tile_rows(m)
+        mt, nt = _tiles(m, *cols, tm)
+        d = np.zeros(DESC, np.int64)
+        d[TM] = tm
+        d[[M, K]] = m, k
+        d[[AOFF, ASI, ASK]] = a
+        d[[BOFF, LDB, BIDX]] = b
+        d[[COFF, LDC, CIDX]] = c
+        d[[CLO, CHI]] = cols
+        d[MTC] = 1 if loop_rows else mt
+        d[NTC] = 1 if loop_cols else nt
+        return d
+
+    def emit(kernel, group, phase):
+        group = [d for d in group if d is not None]
+        if not group:
+            return
+        ctas = 0
+        for d in group:
+            d[CTA0] = ctas
+            ctas += 1 if kernel == 0 else int(d[MTC] * d[NTC])
+        launches.append((kernel, len(descs), len(group), ctas, phase))
+        descs.extend(group)
+
+    def groups(key, order):
+        if not batch:
+            return [[s] for s in order]
+        by = {}
+        for s in order:
+            by.setdefault(int(key[s]), []).append(s)
+        return [by[h] for h in sorted(by)]
+
+    def close(s):
+        d = np.zeros(DESC, np.int64)
+        d[M] = start[s + 1] - start[s]
+        d[AOFF] = sym.off_ss[s]
+        d[BOFF] = start[s]
+        return d
+
+    def panels(s):
+        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
+        if f == 0:
+            return [None]
+        ss, sf, fs = int(sym.off_ss[s]), int(sym.off_sf[s]), int(sym.off_fs[s])
+        return [product(k, k, (ss, k, 1), (sf, f, -1), (sf, f, -1), (0, f), loop_rows=True),    # D[S,S] (x) D[S,F]
+                product(f, k, (fs, k, 1), (ss, k, -1), (fs, k, -1), (0, k), loop_cols=True)]    # D[F,S] (x) D[S,S]
+
+    def schur(s):
+        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
+        if f == 0:
+            return None
+        return product(f, k, (sym.off_fs[s], k, 1), (sym.off_sf[s], f, -1), (0, 0, fptr[s]), (0, f))
+
+    def up_own(s):
+        k = int(start[s + 1] - start[s])
+        return product(k, k, (sym.off_ss[s], 1, k), (start[s] * N, N, -1), (start[s] * N, N, -1),
+                       (first[s], start[s + 1]), loop_rows=True)
+
+    def up_front(s):
+        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
+        if f == 0:
+            return None
+        return product(f, k, (sym.off_sf[s], 1, f), (start[s] * N, N, -1), (0, N, fptr[s]), (first[s], start[s + 1]))
+
+    def down(s):
+        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
+        if f == 0:
+            return None
+        return product(k, f, (sym.off_fs[s], 1, k), (0, N, fptr[s]), (start[s] * N, N, -1), (0, n))
+
+    up = groups(height, range(ns))
+    for grp in up:                                          # elimination, children first
+        emit(0, [close(s) for s in grp], 0)
+        emit(1, [d for s in grp for d in panels(s)], 0)
+        emit(3, [schur(s) for s in grp], 0)
+    for grp in up:                                          # upward sweep
+        emit(2, [up_own(s) for s in grp], 1)
+        emit(2, [up_front(s) for s in grp], 1)
+    for grp in groups(depth, range(ns - 1, -1, -1)):        # downward sweep, parents first
+        emit(2, [down(s) for s in grp], 2)
+    d = np.array(descs, np.int64).reshape(-1, DESC)
+    return d, np.array(launches, np.int64).reshape(-1, 5)
+
+
+def result(xp, Gt, perm, rows=None, to_host=np.asarray):
+    """The finished matrix on the host from the vertex-major result ``Gt`` (n x N, nested-dissection numbering;
+    ``xp`` numpy or cupy, ``to_host`` its copy to numpy): rows ``rows`` (all where None) and every column in the
+    original numbering, anything above MAX_PATH_WEIGHT as INF (a no-path value plus a negative edge is still no
+    path).  Gathered CHUNK_BYTES of rows at a time, so the device holds no second n x n matrix."""
+    n = Gt.shape[0]
+    ip_host = np.argsort(perm).astype(np.int64)                 # ip[old] = new
+    r_host = ip_host if rows is None else ip_host[np.asarray(rows, np.int64)]
+    ip = xp.asarray(ip_host)
+    out = np.empty((r_host.size, n), np.int32)
+    step = max(1, CHUNK_BYTES // max(4 * n, 1))
+    for a in range(0, r_host.size, step):
+        r = xp.asarray(r_host[a:a + step])
+        R = Gt[r[:, None], ip[None, :]]                         # one gather: out[a, b] = Gt[ip[a], ip[b]]
+        R[R > MAX_PATH_WEIGHT] = INF
+        out[a:a + step] = to_host(R)
+    return out
+
+
+def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None, phases=False):
+    """Distances (int32, INF where no path; rows ``sources`` only where given) and timings: order_ms,
+    symbolic_ms (host), h2d_ms, kernel_ms (CUDA events around every launch), d2h_ms (the permutation into the
+    original numbering and the copy back), launches.  ``leaf``, ``bisector``, ``cap``: the ordering's
+    (cpu.elimination.nested_dissection); ``batch``: the supernodes of a tree level share a launch (else one
+    supernode a launch); ``phases=True`` adds elimination_ms, upward_ms, downward_ms (CUDA events between the
+    phases: a diagnostic)."""
+    from ....core.distances import NegativeCycleError
+    from .. import runtime as gpu_runtime
+    cp = gpu_device.require_gpu()
+    name = "tuned_elimination"
+    n = g.n
+    rows = None if sources is None else as_sources(sources, n)
+    pre = prepare(g, leaf=leaf, bisector=bisector, cap=cap)
+    sym = pre.sym
+    t0 = time.perf_counter()
+    descs, launches = plan(sym, batch)
+    t_plan = (time.perf_counter() - t0) * 1e3
+    N = padded(n)
+    need = 4 * n * N + 4 * pre.val.size + 8 * (descs.size + 4 * sym.start.size + sym.fidx.size) + 2 * CHUNK_BYTES
+    gpu_device.check_fits(name, need, hint="a smaller graph")
+    fns = [gpu_runtime.kernel("tuned_elimination.cu", k) for k in KERNELS]
+    t0 = time.perf_counter()
+    i64 = lambda a: cp.asarray(np.ascontiguousarray(a, np.int64))
+    val = cp.asarray(pre.val if pre.val.size else np.zeros(1, np.int32))
+    d_desc = i64(descs if descs.size else np.zeros(DESC)).reshape(-1)      # flat: launch l starts at d0 * DESC
+    start, sn, fptr = i64(sym.start), i64(sym.sn if sym.sn.size else [0]), i64(sym.fptr)
+    fidx = i64(sym.fidx if sym.fidx.size else [0])
+    off_ss, off_sf, off_fs = (i64(a if a.size else [0]) for a in (sym.off_ss, sym.off_sf, sym.off_fs))
+    bad = cp.full(1, n, cp.int32)
+    Gt = cp.full((n, N), INF, cp.int32)
+    if n:
+        Gt[cp.arange(n), cp.arange(n)] = 0
+    cp.cuda.Device().synchronize()
+    h2d_ms = (time.perf_counter() - t0) * 1e3
+    n32 = np.int32(n)
+    marks = []
+    with gpu_runtime.named_errors(name), gpu_runtime.EventTimer() as t:
+        for kern, d0, nd, ctas, phase in launches.tolist():
+            if phases and (not marks or marks[-1][0] != phase):
+                ev = cp.cuda.Event()
+                ev.record()
+                marks.append((phase, ev))
+            dp = d_desc[d0 * DESC:]
+            if kern == 0:
+                args = (dp, val, bad, n32)
+            elif kern == 1:
+                args = (dp, np.int32(nd), val, val, val, fidx, bad, n32)
+            elif kern == 2:
+                args = (dp, np.int32(nd), val, Gt, Gt, fidx, bad, n32)
+            else:
+                args = (dp, np.int32(nd), val, start, sn, fptr, fidx, off_ss, off_sf, off_fs, bad, n32)
+            fns[kern]((int(ctas),), (THREADS,), args)
+        if phases:
+            ev = cp.cuda.Event()
+            ev.record()
+            marks.append((None, ev))
+    timings = dict(order_ms=pre.order_ms, symbolic_ms=pre.symbolic_ms, plan_ms=t_plan, h2d_ms=h2d_ms,
+                   kernel_ms=t.ms, launches=int(len(launches)), supernodes=int(sym.start.size - 1),
+                   factor_entries=int(pre.val.size), padded_n=N)
+    if phases:
+        for p in PHASES:
+            timings[f"{p}_ms"] = 0.0
+        for (p, a), (_, b) in zip(marks, marks[1:]):
+            timings[f"{PHASES[p]}_ms"] += cp.cuda.get_elapsed_time(a, b)
+    b = int(cp.asnumpy(bad)[0])
+    if b < n:
+        v = int(pre.perm[b])
+        raise NegativeCycleError(f"negative cycle through vertex {v}", vertex=v)
+    t0 = time.perf_counter()
+    d = result(cp, Gt, pre.perm, rows, cp.asnumpy)
+    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
+    return d, timings
