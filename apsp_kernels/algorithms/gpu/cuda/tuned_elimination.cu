@@ -48,6 +48,7 @@
 // Negative cycles: a closure that sees a negative diagonal stops and atomicMin's the vertex (new numbering) into
 // *bad (initialised to n); every kernel returns at once while *bad < n, and the launcher raises.
 #include "common.cuh"
+#include "async_copy.cuh"
 
 #define TEL_T 128
 #define TEL_KS 16
@@ -77,35 +78,6 @@
 __device__ __forceinline__ int tel_addmin(int a, int b, int c)
 {
     return __viaddmin_s32(a, b, c);        // min(a + b, c): one VIADDMNMX on sm_90
-}
-
-__device__ __forceinline__ void tel_cp_async16(void* smem, const void* gmem)
-{
-#ifdef APSP_HOST_EMULATION
-    apsp_emulated_copy16(smem, gmem);
-#else
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-#endif
-}
-
-__device__ __forceinline__ void tel_cp_async_commit()
-{
-#ifdef APSP_HOST_EMULATION
-    apsp_emulated_commit();
-#else
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-template <int N>
-__device__ __forceinline__ void tel_cp_async_wait()
-{
-#ifdef APSP_HOST_EMULATION
-    apsp_emulated_wait(N);
-#else
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
 }
 
 // the descriptor of this CTA: the last whose first CTA is <= blockIdx.x
@@ -215,12 +187,12 @@ __device__ __forceinline__ void tel_tiles(const long long* ds, const int* A, con
                         const int k = k0 + kk;
                         if (k < K && n0 + cc < chi) {
                             const long long r = bidx >= 0 ? idx[bidx + k] : (long long)k;
-                            tel_cp_async16(&Bs[st][kk][cc], Bb + r * ldb + n0 + cc);
+                            cp_async16(&Bs[st][kk][cc], Bb + r * ldb + n0 + cc);
                         } else {
                             *reinterpret_cast<int4*>(&Bs[st][kk][cc]) = make_int4(APSP_INF, APSP_INF, APSP_INF, APSP_INF);
                         }
                     }
-                    tel_cp_async_commit();
+                    cp_async_commit();
                 } else {
 #pragma unroll
                     for (int h = 0; h < KS * TN / TEL_THREADS; ++h) {
@@ -259,9 +231,9 @@ __device__ __forceinline__ void tel_tiles(const long long* ds, const int* A, con
                 if (s + 1 < NS) {
                     load_slab(s + 1, st ^ 1);
                     if constexpr (BASYNC)
-                        tel_cp_async_wait<1>();
+                        cp_async_wait<1>();
                 } else if constexpr (BASYNC) {
-                    tel_cp_async_wait<0>();
+                    cp_async_wait<0>();
                 }
                 __syncthreads();
 #pragma unroll

@@ -49,6 +49,7 @@
 // updates; at B = 128 the C traffic needs ~1 TB/s at the int32 add-min rate (16-17 T/s), a third of
 // the copy bandwidth, where B = 32 (Katz & Kider's largest) would need 4 TB/s and be memory-bound.
 #include "common.cuh"
+#include "async_copy.cuh"
 
 #define TFW_T 128          // block (and product tile) size
 #define TFW_KS 16          // k slab of the product
@@ -80,38 +81,6 @@ template <> struct tfw_vec<float> {
 __device__ __forceinline__ int tfw_line(int t, int i)
 {
     return (i < 4 ? 0 : 64) + 4 * t + (i & 3);
-}
-
-// cp.async: 16-byte global -> shared copies, grouped by commit, complete at cp_async_wait<N> (all but the
-// N newest groups).  APSP_HOST_EMULATION is defined only by the tests' CPU emulation (tests/emulate/),
-// which queues the copies and performs them at the wait, as late as the hardware may.
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem)
-{
-#ifdef APSP_HOST_EMULATION
-    apsp_emulated_copy16(smem, gmem);
-#else
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-#endif
-}
-
-__device__ __forceinline__ void cp_async_commit()
-{
-#ifdef APSP_HOST_EMULATION
-    apsp_emulated_commit();
-#else
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-template <int N>
-__device__ __forceinline__ void cp_async_wait()
-{
-#ifdef APSP_HOST_EMULATION
-    apsp_emulated_wait(N);
-#else
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-#endif
 }
 
 // The 8 x 8 cells of a thread in a 128 x 128 tile at (row0, col0) of a matrix with row stride ld
