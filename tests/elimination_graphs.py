@@ -72,3 +72,19 @@ def negative_cycle():
     src, dst, w = g.edges()
     return Graph.from_edges(g.n, np.concatenate([src, [40, 41, 50]]), np.concatenate([dst, [41, 50, 40]]),
                             np.concatenate([w, [1, 1, -5]]))
+
+
+# the small cases both the emulation and the GPU tests solve, by name
+CASES = {
+    "n=1": lambda: grid(1, 1),
+    "grid 9x9": lambda: grid(9, 9, seed=1),
+    "grid 7x30 directed": lambda: grid(7, 30, seed=2, directed=True),
+    "knn 200 one-way": lambda: knn(200, 5, seed=3, one_way=0.3),
+    "ring 60": lambda: ring(60),
+    "ring 41 undirected": lambda: ring(41, directed=False),
+    "tree 120": lambda: tree(120, seed=4),
+    "forest": forest,
+    "negative grid 10x12": lambda: negative(grid(10, 12, seed=5, directed=True), seed=5),
+    "negative knn 150": lambda: negative(knn(150, 4, seed=6, one_way=0.2), seed=6),
+    "knn 300": lambda: knn(300, 6, seed=8),
+}

@@ -59,20 +59,8 @@ def run(lib, g, leaf=32, cap=None, batch=True, rows=None, order=0):
     return TE.result(np, Gt, pre.perm, rows), len(launches)
 
 
-CASES = {
-    "n=1": lambda: EG.grid(1, 1),
-    "grid 9x9": lambda: EG.grid(9, 9, seed=1),
-    "grid 7x30 directed": lambda: EG.grid(7, 30, seed=2, directed=True),
-    "knn 200 one-way": lambda: EG.knn(200, 5, seed=3, one_way=0.3),
-    "ring 60": lambda: EG.ring(60),
-    "ring 41 undirected": lambda: EG.ring(41, directed=False),
-    "tree 120": lambda: EG.tree(120, seed=4),
-    "forest": EG.forest,
-    "negative grid 10x12": lambda: EG.negative(EG.grid(10, 12, seed=5, directed=True), seed=5),
-    "negative knn 150": lambda: EG.negative(EG.knn(150, 4, seed=6, one_way=0.2), seed=6),
-    "knn 300": lambda: EG.knn(300, 6, seed=8),
-    "negative grid 15x20": lambda: EG.negative(EG.grid(15, 20, seed=9, directed=True), seed=9),
-}
+CASES = {**EG.CASES,
+         "negative grid 15x20": lambda: EG.negative(EG.grid(15, 20, seed=9, directed=True), seed=9)}
 
 
 @pytest.mark.parametrize("name", list(CASES))
