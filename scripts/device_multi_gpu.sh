@@ -27,7 +27,9 @@ case $stage in
         >> "$log" 2>&1 || rc=$?
     timeout 200 python3 -m pytest -q -rs -p no:cacheprovider tests/test_multi_solver.py -k "k_gpus or one_gpu" \
         >> "$log" 2>&1 || rc=$?
-    # compute-sanitizer follows the spawned ranks; the script guards its top level, as every rank imports it again
+    # compute-sanitizer follows the spawned ranks; the script guards its top level, as every rank imports it again.
+    # API errors are not reported: NCCL probes its kernels for every architecture at start-up, and the misses for
+    # other GPUs count as errors (16 on 2 H200s); the kernels themselves are still checked
     printf '%s\n' 'if __name__ == "__main__":' \
         '    import numpy as np' \
         '    from apsp_kernels import reference_apsp' \
@@ -35,7 +37,7 @@ case $stage in
         '    from apsp_kernels.algorithms.gpu.multi.tuned import tuned_fw_multi' \
         '    g = G.with_potential(G.kemp(700, seed=7), 40, 7)' \
         '    assert np.array_equal(tuned_fw_multi(g, n_gpus=2)[0], reference_apsp(g))' > /tmp/multi_sanitize.py
-    timeout 240 compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 --print-limit 20 \
+    timeout 240 compute-sanitizer --tool memcheck --target-processes all --report-api-errors no --error-exitcode 99 --print-limit 20 \
         python3 /tmp/multi_sanitize.py >> "$log" 2>&1 || rc=$? ;;
   fw)
     timeout 580 python3 scripts/multi_gpu_bench.py --sizes ${FW_SIZES:-16384 32768} --gpus 1 2 4 --repeats 3 \

@@ -111,3 +111,13 @@ def test_a_script_without_the_main_guard_is_told_so(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
     assert r.returncode != 0
     assert "RankError" in r.stderr and "if __name__ == '__main__'" in r.stderr.splitlines()[-1]
+
+
+def test_a_rank_error_names_the_place_in_the_package_where_it_was_raised():
+    from apsp_kernels.algorithms import registry
+    try:
+        registry.get("no such code")
+    except Exception as e:
+        line = launch._one_line(e)
+    assert "\n" not in line and line.startswith(("KeyError", "ValueError", "LookupError"))
+    assert line.endswith(")") and "(at registry.py:" in line, line

@@ -101,8 +101,16 @@ def _check_devices(size):
 
 
 def _one_line(exc):
+    """``Type: message (file:line in function)``, the place being the innermost frame of this package outside
+    the launcher (none where the error came from elsewhere)."""
     text = f"{type(exc).__name__}: {exc}".strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    line = text.splitlines()[0] if text else type(exc).__name__
+    ours = [f for f in traceback.extract_tb(exc.__traceback__) if f"{os.sep}apsp_kernels{os.sep}" in f.filename
+            and os.path.abspath(f.filename) != os.path.abspath(__file__)]
+    if ours:
+        f = ours[-1]
+        line += f" (at {os.path.basename(f.filename)}:{f.lineno} in {f.name})"
+    return line
 
 
 def _rank_main(rank, size, uid, use_nccl, gpus, fn, args, conn):

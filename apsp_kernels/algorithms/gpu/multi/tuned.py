@@ -177,6 +177,10 @@ class Rounds:
                 done[r].record(cs)
             if r + 1 < K:
                 send(r + 1)
+        if self.multi:
+            # the owner of a round never waits for its own broadcast; the last one may still be reading this rank's
+            # rows (and its events be unfinished) when the compute stream ends, so the clock stops after it
+            cs.wait_event(recvd[K - 1])
         end.record(cs)
         end.synchronize()
         ms = cp.cuda.get_elapsed_time
