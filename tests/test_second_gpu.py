@@ -64,8 +64,8 @@ def test_the_recorded_h200_batch_is_compared_with_the_reference():
     found = dict((d.name, p) for d, p in SG.batches())
     assert found["20261128-100300-decide-campaign"]["gpu"] == "NVIDIA H200"
     d = SG.paths.RECORDED / "20261128-100300-decide-campaign"
-    assert SG.leases(d) == 3 and SG.satellites(d) == 8 and SG.leases(d, satellites=True) == 2
+    assert SG.leases(d) == 3 and SG.satellites(d) == 12 and SG.leases(d, satellites=True) == 3
     t = SG.comparison(d, REF)
     assert len(t) == 44 and set(t["outcome"]) <= {CM.SAME, CM.DIFFERENT}
     page = SG.section_html(REF)
-    assert "NVIDIA H200" in page and "main processes on 3 machine leases; 8 satellite processes on 2 leases" in page
+    assert "NVIDIA H200" in page and "main processes on 3 machine leases; 12 satellite processes on 3 leases" in page
