@@ -22,6 +22,11 @@ def _two_gpu_machines(runs):
     return [d for d in runs if not four_gpus.beyond_two(d)]
 
 
+def reference_multi_runs(roots=None):
+    """The two-GPU runs notebook 09 judges by default: the campaign on :data:`REFERENCE_CARDS`, two-GPU machines only."""
+    return _two_gpu_machines(load.find_runs("multi", "all", roots=roots, cards=REFERENCE_CARDS))
+
+
 @dataclass
 class Opened:
     """What notebook 09 renders: the one- and two-GPU run folders, their records, and where they come from."""
@@ -63,7 +68,7 @@ def _open(notebook, batch="", profile=None, source="measure"):
     chosen = [d for b in STUDY.choose(batch) for d in (b.files or (b.path,))]
     single_runs = [d for d in chosen if (d / "nthu-single.csv").exists()] or load.find_runs("single", "all")
     multi_runs = [d for d in chosen if (d / "nthu-multi.csv").exists()] or \
-        _two_gpu_machines(load.find_runs("multi", "all", cards=REFERENCE_CARDS))
+        reference_multi_runs()
     single, multi = load.load(single_runs, "single"), load.load(multi_runs, "multi")
     return Opened(single_runs, multi_runs, single, multi, load.measurements(single_runs, multi_runs, single, multi))
 
