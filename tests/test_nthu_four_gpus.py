@@ -88,7 +88,7 @@ def test_the_findings_are_computed_from_the_table():
     t = FG.strong_table(_four())
     text = FG.findings(t)
     s4 = t.loc[t["GPUs (count)"] == 4, "speed-up over one GPU (x)"].iloc[0]
-    assert f"on 4 x NVIDIA H200 at n = 16384: " in text and f"{s4:.3g}x on 4 GPUs" in text
+    assert "on 4 x NVIDIA H200 at n = 16384: " in text and f"{s4:.3g}x on 4 GPUs" in text
     assert "Each number rests on one process" not in text          # two processes here
     one = FG.findings(FG.strong_table(_four().query("process == 'p1'")))
     assert "Each number rests on one process on one machine lease (no interval), up to 2 repeats a setting" in one
