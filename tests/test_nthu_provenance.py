@@ -8,11 +8,11 @@ import pytest
 
 from apsp_kernels.study.method import claims as claims_mod
 from apsp_kernels.study.seeds.nthu import load as R
-from apsp_kernels.study.seeds.nthu import verdicts as NV
+from apsp_kernels.study.seeds.nthu import study as NS, verdicts as NV
 
-# the runs notebook 09 judges (its parameters: every run; the two-GPU campaign on H200 cards)
+# the runs notebook 09 judges (its parameters: every run; the two-GPU campaign on H200 cards, two-GPU machines)
 SINGLE = R.find_runs("single", "all", cards="")
-MULTI = R.find_runs("multi", "all", cards="NVIDIA H200")
+MULTI = NS.reference_multi_runs()        # two-GPU machines only: a four-GPU machine's runs judge no claim
 pytestmark = pytest.mark.skipif(not SINGLE or not MULTI, reason="no recorded NTHU runs of both kinds in data/results")
 
 

@@ -61,27 +61,64 @@ def blocking(single, sizes=(6000, 12000)):
     return fig
 
 
-def scaling(multi, kernel="b32-dim3-branch"):
-    """Two GPUs against one at the same n (the slowest rank's device time, medians over processes), per
-    design, with the claimed 2x; and the share of broadcasts in the two-GPU time."""
-    d = multi[(multi["kernel"] == kernel) & (multi["status"] == "ok")]
-    fig, (ax1, ax2) = F.subplots(1, 2, figsize=(14, 5.5))
-    one = medians(d[d["n_gpus"] == 1], ["n"], "kernel_ms_max")
-    for sync in ("row", "rowcol", "whole"):
-        two = d[(d["n_gpus"] == 2) & (d["variant"] == sync)]
-        t = medians(two, ["n"], "kernel_ms_max") if len(two) else pd.Series(dtype=float)
-        t = t[t.index.isin(one.index)]
-        st = F.style(MULTI, sync)
-        if len(t):
-            ax1.plot(t.index, one[t.index] / t, label=f"{sync}: T(1 GPU) / T(2 GPUs)", **st)
-        share = medians(two, ["n"], "comm_share") if len(two) else pd.Series(dtype=float)
-        if len(share):
-            ax2.plot(share.index, 100 * share, label=f"{sync}", **st)
-    ax1.axhline(2, color=F.CLAIMED, ls=":", lw=1.5, label="claimed: 2x ('2-folded')")
-    F.finish_axes(ax1, "speed-up of two GPUs over one (x)", f"strong scaling ({kernel})", yscale=None)
-    F.finish_axes(ax2, "broadcasts / device time on two GPUs (%)", "where the time goes (rank 0)", yscale="log")
-    for ax in (ax1, ax2):
-        if not ax.lines:
+def _machine(d):
+    """Each row's machine ('4 x NVIDIA H200' where the rows carry it, else their model of card): the series key,
+    since a speed-up is only meaningful against the one-GPU time of the same machine."""
+    if "machine" in d and d["machine"].notna().all():
+        return d["machine"]
+    return d["gpu"].fillna("unknown GPU") if "gpu" in d else pd.Series("unknown GPU", index=d.index)
+
+
+def _repeat_speedups(many, ones, one):
+    """Every P-GPU repeat's speed-up: its process's median one-GPU time at that n (``ones``: the machine's one-GPU
+    rows) over the repeat's time, the machine's median ``one`` where the process timed no one-GPU solve.  The
+    points show the scatter of repeats and processes that the median line hides."""
+    own = ones.groupby(["process", "n"])["kernel_ms_max"].median()
+    t1 = [own.get((p, n), one.get(n, np.nan)) for p, n in zip(many["process"], many["n"])]
+    return pd.Series(t1, index=many.index) / many["kernel_ms_max"]
+
+
+def scaling(multi, kernel="b32-dim3-branch", four=None):
+    """P GPUs against one at the same n (the slowest rank's device time; line: medians over processes, points:
+    every repeat of every process), per machine, P and design, with the claimed 2x and, where four GPUs ran, the
+    ideal 4x; and the share of broadcasts in rank 0's time.  ``four``: the records of machines with more than two
+    GPUs (four_gpus.load_runs), drawn as their own series: machines and models of card are never pooled."""
+    parts = [x for x in (multi, four) if x is not None and len(x)]
+    d = pd.concat([x.assign(machine=_machine(x)) for x in parts], ignore_index=True) if parts else pd.DataFrame()
+    if len(d):
+        d = d[(d["kernel"] == kernel) & (d["status"] == "ok")]
+    fig, (ax1, ax2) = F.subplots(1, 2, figsize=(14, 6.5))
+    series = [] if d.empty else sorted({(m, int(P)) for m, P in zip(d["machine"], d["n_gpus"]) if P > 1})
+    colour = F.categories([f"{P} GPUs on {m}" for m, P in series])
+    for machine, P in series:
+        on = d[d["machine"] == machine]
+        one = medians(on[on["n_gpus"] == 1], ["n"], "kernel_ms_max") if (on["n_gpus"] == 1).any() else pd.Series(dtype=float)
+        for sync in ("row", "rowcol", "whole"):
+            many = on[(on["n_gpus"] == P) & (on["variant"] == sync)]
+            if many.empty:
+                continue
+            c = colour[f"{P} GPUs on {machine}"]
+            st = dict(F.style(MULTI, sync), color=c, mfc=c)
+            t = medians(many, ["n"], "kernel_ms_max")
+            t = t[t.index.isin(one.index)]
+            if len(t):
+                ax1.plot(t.index, one[t.index] / t, label=f"{sync}, {P} GPUs on {machine}", **st)
+                pts = many[many["n"].isin(one.index)]
+                ax1.plot(pts["n"], _repeat_speedups(pts, on[on["n_gpus"] == 1], one), ls="none", marker=st["marker"],
+                         mfc="none", color=c, ms=5, alpha=0.6)
+            share = medians(many, ["n"], "comm_share")
+            ax2.plot(share.index, 100 * share, label=f"{sync}, {P} GPUs on {machine}", **st)
+            ax2.plot(many["n"], 100 * many["comm_share"], ls="none", marker=st["marker"], mfc="none", color=c, ms=5,
+                     alpha=0.6)
+    ax1.axhline(2, color=F.CLAIMED, ls=":", lw=1.5, label="claimed: 2x on 2 GPUs ('2-folded')")
+    if any(P == 4 for _, P in series):
+        ax1.axhline(4, color=F.KEMP, ls=":", lw=1, label="ideal on 4 GPUs: 4x (not claimed)")
+    for ax in (ax1, ax2) if series else ():     # one legend entry says what the small hollow points are
+        ax.plot([], [], ls="none", marker="o", mfc="none", color=F.KEMP, ms=5, label="points: each repeat of each process")
+    F.finish_axes(ax1, "speed-up over one GPU of the same machine (x)", f"strong scaling ({kernel})", yscale=None)
+    F.finish_axes(ax2, "broadcasts / device time (%)", "where the time goes (rank 0)", yscale="log")
+    if not series:
+        for ax in (ax1, ax2):
             ax.text(0.5, 0.5, "no two-GPU run recorded", transform=ax.transAxes, ha="center")
     ax1.set_ylim(bottom=0)
     return fig

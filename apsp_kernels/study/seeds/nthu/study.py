@@ -11,9 +11,20 @@ import pandas as pd
 from ... import records
 from ...contract import Batch, Confirming, Study
 from ..kemp.spec import KEMP
-from . import figures, load, verdicts
+from . import figures, four_gpus, load, verdicts
 
 REFERENCE_CARDS = "NVIDIA H200"     # the two-GPU campaign notebook 09 judges; the 2 x H100 one confirms it
+
+
+def _two_gpu_machines(runs):
+    """The runs that may judge the seed's two-GPU claims: not those of a machine with more GPUs, which notebook 09
+    shows beside them (four_gpus) without pooling them into a verdict or a confirming batch."""
+    return [d for d in runs if not four_gpus.beyond_two(d)]
+
+
+def reference_multi_runs(roots=None):
+    """The two-GPU runs notebook 09 judges by default: the campaign on :data:`REFERENCE_CARDS`, two-GPU machines only."""
+    return _two_gpu_machines(load.find_runs("multi", "all", roots=roots, cards=REFERENCE_CARDS))
 
 
 @dataclass
@@ -57,7 +68,7 @@ def _open(notebook, batch="", profile=None, source="measure"):
     chosen = [d for b in STUDY.choose(batch) for d in (b.files or (b.path,))]
     single_runs = [d for d in chosen if (d / "nthu-single.csv").exists()] or load.find_runs("single", "all")
     multi_runs = [d for d in chosen if (d / "nthu-multi.csv").exists()] or \
-        load.find_runs("multi", "all", cards=REFERENCE_CARDS)
+        reference_multi_runs()
     single, multi = load.load(single_runs, "single"), load.load(multi_runs, "multi")
     return Opened(single_runs, multi_runs, single, multi, load.measurements(single_runs, multi_runs, single, multi))
 
@@ -74,8 +85,9 @@ def _campaigns(roots):
     one before it (a campaign is measured over as many leases as it takes to give its settings 3 processes).  A later
     run on a model already used, more than 2 days on, starts a new campaign.  Each run measures its one-GPU baseline on
     the same machine, so no speed-up of a batch mixes models; the batch is named with its cards and dates.  A run
-    without provenance is its own model ("? x unknown GPU")."""
-    runs = [b for b in find(roots) if b.name.endswith("-multi")]
+    without provenance is its own model ("? x unknown GPU").  Runs on a machine with more than two GPUs form no
+    campaign: the claims are two-GPU claims (notebook 09 shows those runs apart)."""
+    runs = [b for b in find(roots) if b.name.endswith("-multi") and _two_gpu_machines([b.path])]
     day = lambda b: dt.datetime.strptime(b.name[:8], "%Y%m%d")
     last, groups = {}, []
     for b in runs:                                   # oldest first
