@@ -43,7 +43,7 @@ def test_the_committed_files_are_found_and_read():
     assert {X4.name, SOURCES.name} <= set(names)
     df = M.read(files)
     assert set(df["gpu"]) == {"NVIDIA H200"}
-    assert set(df.loc[df["file"] == X4.name, "machine"]) == {"4 x NVIDIA H200"}
+    assert set(df["machine"]) == {"4 x NVIDIA H200"}          # every file, however its name's tag goes on
     assert set(df.loc[df["kind"] == "sources", "graph"]) == {"geometric", "grid"}
     assert set(df.loc[df["kind"] == "fw", "graph"]) == {"kemp"}
     assert df["verified"].all() and df["verified"].dtype == bool
@@ -104,17 +104,22 @@ def test_nthu_beside_it():
     nt = M.nthu_table(M.nthu_beside(multi), multi)
     raw = pd.read_csv(paths.RECORDED / "20261123-092933-nthu-multi" / "nthu-multi.csv")
     two = raw.loc[(raw.n == N) & (raw.n_gpus == 2), "kernel_ms_max"].iloc[0]
-    r = nt[nt["GPUs (count)"] == 2]
-    assert len(r) == 1 and len(nt) == 2                     # only n = 65,536: where tuned_fw_multi ran on several GPUs
+    assert set(nt["n (vertices)"]) == set(multi.loc[multi["n_gpus"] > 1, "n"])   # where tuned_fw_multi ran split
+    r = nt[(nt["GPUs (count)"] == 2) & (nt["n (vertices)"] == N)]
+    assert len(r) == 1
     r = r.iloc[0]
     assert r["kernel time, median (s)"] == pytest.approx(two / 1e3)
     assert r["throughput (T updates/s)"] == pytest.approx(N ** 3 / (two / 1e3) / 1e12)
     mine = pd.read_csv(X4).query("code == 'tuned_fw_multi' and n_gpus == 2")["kernel_ms"].median()
     assert r["tuned_fw_multi on as many GPUs, faster by (x)"] == pytest.approx(two / mine)
     assert r["sync design"] == "row" and "paper's code" in r["code"] and r["verified"].startswith("yes")
-    one = nt[nt["GPUs (count)"] == 1].iloc[0]           # no recorded flag: its checksum is tuned_fw's
+    one = nt[(nt["GPUs (count)"] == 1) & (nt["n (vertices)"] == N)].iloc[0]   # no recorded flag: its checksum is tuned_fw's
     assert "tuned_fw's one-GPU Fletcher-64" in one["verified"]
     _readable(tables.frame(nt))
+    four = nt[(nt["machine"] == "4 x NVIDIA H200") & (nt["n (vertices)"] == 32768)].set_index("GPUs (count)")
+    # the speed-up over one GPU of the same machine, not of another machine with the same cards
+    assert four.loc[4, "speed-up over its own one GPU (x)"] == pytest.approx(
+        four.loc[1, "kernel time, median (s)"] / four.loc[4, "kernel time, median (s)"])
 
 
 def _copy(tmp_path, src, name, edit=None, gpu=None):
@@ -196,3 +201,16 @@ def test_notebook_11_renders_the_section_on_recorded_data(tmp_path):
                     if tag == "td" and re.fullmatch(r"-?\d+(\.\d+)?", txt.strip()):
                         assert re.search(r"\([^()]+\)$", head[j]), head[j]
     assert "cut-at-330s.log" in cells[i + 2].source and "not measured" in cells[i + 2].source.lower()
+
+
+@pytest.mark.parametrize("tag, prov, machine", [
+    ("multi-gpu-x4", {}, "4 x NVIDIA H200"),
+    ("multi-gpu-x4-16k-32k", {}, "4 x NVIDIA H200"),
+    ("multi-gpu-16k", {"gpus_on_host": 8}, "8 x NVIDIA H200"),
+    ("multi-gpu-16k", {}, "NVIDIA H200"),
+])
+def test_the_machine_is_the_provenances_gpu_count_else_the_file_names(tmp_path, tag, prov, machine):
+    f = tmp_path / f"NVIDIA_H200-2026-11-28-{tag}.csv"
+    pd.read_csv(X4).head(2).to_csv(f, index=False)
+    f.with_name(f.name[:-4] + ".provenance.json").write_text(json.dumps(dict(prov, gpu="NVIDIA H200")))
+    assert set(M.read([f])["machine"]) == {machine}

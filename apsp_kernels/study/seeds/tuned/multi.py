@@ -35,7 +35,7 @@ BASELINE = {FW_SPLIT: FW_ONE}       # a split code -> the established one-GPU co
 FW_GRAPH = "kemp"                                # multi_gpu_bench.py: Kemp's random graph, degree 2-6, seed n
 SPLIT = {"fw": "block rows split", "sources": "sources split"}
 NTHU_LABEL = "nthu_multi: NTHU's multi-GPU FW (the paper's code, faithful)"
-_MACHINE = re.compile(r"-x(\d+)$")
+_MACHINE = re.compile(r"(?:^|-)x(\d+)(?:-|$)")     # "-x4" in the file name: the host's GPUs, where the provenance lacks them
 
 
 # ------------------------------------------------------------------ files
@@ -71,9 +71,10 @@ def read(files):
         prov = _provenance(f)
         gpu = prov.get("gpu") or (m.group("device").replace("_", " ") if m else "unknown GPU")
         x = _MACHINE.search((m.group("tag") or "") if m else "")
+        count = prov.get("gpus_on_host") or (x.group(1) if x else None)
         t["kind"] = _kind(f.name)
         t["gpu"] = gpu
-        t["machine"] = f"{x.group(1)} x {gpu}" if x else gpu
+        t["machine"] = f"{count} x {gpu}" if count else gpu
         t["date"] = m.group("date") if m else ""
         t["commit"] = str(prov.get("git_commit") or "")[:12]
         t["file"] = f.name
@@ -227,7 +228,7 @@ def nthu_beside(multi, roots=None):
 def nthu_table(nthu, multi):
     """NTHU's faithful multi-GPU FW beside the split tuned FW, per model of GPU, n, GPU count, sync design and
     kernel: the median kernel time of its verified solves (all runs pooled; min-max beside it), its rate, its
-    speed-up over its own one GPU, and how many times tuned_fw_multi's median on as many GPUs of the same model is
+    speed-up over one GPU of the same machine, and how many times tuned_fw_multi's median on as many GPUs of the same model is
     faster.  A failed solve is counted, never used as a time."""
     if nthu is None or nthu.empty:
         return pd.DataFrame(columns=["code"])
@@ -238,7 +239,7 @@ def nthu_table(nthu, multi):
         r = dict(zip(keys, k))
         ok = g.loc[g["verified"], "kernel_ms"]
         t = ok.median() if len(ok) else np.nan
-        one = nthu[(nthu["gpu"] == r["gpu"]) & (nthu["n"] == r["n"]) & (nthu["n_gpus"] == 1) & (nthu["sync"] == r["sync"])
+        one = nthu[(nthu["machine"] == r["machine"]) & (nthu["n"] == r["n"]) & (nthu["n_gpus"] == 1) & (nthu["sync"] == r["sync"])
                    & (nthu["kernel"] == r["kernel"]) & nthu["verified"]]["kernel_ms"]
         mine = p[(p["gpu"] == r["gpu"]) & (p["code"] == FW_SPLIT) & (p["n"] == r["n"]) & (p["n_gpus"] == r["n_gpus"])]
         bad = int((~g["verified"]).sum())
