@@ -81,7 +81,7 @@ SHAPES = {
     "path 200": path(200), "star 300": star(300), "complete 70": sp.csr_matrix(np.ones((70, 70)) - np.eye(70)),
     "components": sp.block_diag([path(40), star(25), sp.csr_matrix((3, 3)), path(2),
                                  sp.csr_matrix(np.ones((12, 12)))]).tocsr(),
-    "grid 30x30": sp.csr_matrix(sp.kron(sp.eye(30), path(30) + path(30).T) + sp.kron(path(30) + path(30).T, sp.eye(30))),
+    "grid 30x30": sp.csr_matrix(sp.kron(sp.eye(30), path(30)) + sp.kron(path(30), sp.eye(30))),   # directed
 }
 
 
