@@ -39,7 +39,7 @@ from scipy.sparse import csgraph
 
 from . import etree
 
-try:                                  # optional: METIS orders with less fill, and far faster, than the BFS levels
+try:                                  # optional: METIS orders far faster, and irregular graphs with less fill
     import pymetis
 except ImportError:                   # pragma: no cover - depends on the environment
     pymetis = None
