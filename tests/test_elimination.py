@@ -17,7 +17,7 @@ from apsp_kernels.core.distances import NegativeCycleError
 from apsp_kernels.core.graph import INF
 
 needs_metis = pytest.mark.skipif(ordering.pymetis is None, reason="pymetis not installed (optional bisector)")
-BISECTORS = ["levels", pytest.param("metis", marks=needs_metis)]
+BISECTORS = ["levels", pytest.param("metis", marks=needs_metis), pytest.param("metis-bisect", marks=needs_metis)]
 
 
 def grid(r, c, seed=0):

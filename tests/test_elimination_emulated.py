@@ -245,5 +245,6 @@ def test_the_launcher_itself(emu, monkeypatch):
     np.testing.assert_array_equal(d, ref)
     assert [t[f"{p}_ms"] for p in TE.PHASES] == [1.0, 1.0, 1.0]       # one interval a phase
     assert set(launched) == {0, 1, 2, 3}
-    with pytest.raises(NegativeCycleError, match="negative cycle through vertex 41"):
+    # a vertex of the cycle 40 -> 41 -> 50: which one depends on the ordering
+    with pytest.raises(NegativeCycleError, match="^negative cycle through vertex (40|41|50)$"):
         TE.tuned_elimination(EG.negative_cycle())

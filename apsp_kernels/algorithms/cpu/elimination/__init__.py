@@ -2,14 +2,16 @@
 supernodal APSP of Sao, Kannan, Gera and Vuduc, PPoPP'20 ("A supernodal all-pairs shortest path algorithm",
 SuperFW), as a CPU reference for graphs with small separators (road networks, grids, geometric graphs).
 
-Three steps, one module each: ``ordering`` (nested dissection and its separator tree), ``symbolic`` (fill and the
-dense blocks each supernode keeps), ``numeric`` (the elimination and the row sweeps, numba).  :func:`factor` runs
-the first two and the elimination once; :func:`rows` gives any block of rows from it, :func:`all_pairs` every row.
+Three steps, one module each: ``ordering`` (nested dissection and its supernode tree, recovered by ``etree``
+where METIS orders), ``symbolic`` (fill and the dense blocks each supernode keeps), ``numeric`` (the elimination
+and the row sweeps, numba).  :func:`factor` runs the first two and the elimination once; :func:`rows` gives any
+block of rows from it, :func:`all_pairs` every row.
 
-Deviations from SuperFW: the supernodes are the separators and leaf regions of our own dissection, amalgamated up
-to 128 vertices (not fundamental supernodes of METIS's permutation); the all-pairs phase is a tree sweep per block of rows, not a second blocked FW
-(see numeric).  Weights: integers (int32 graphs, exact, the INF sentinel) or floats (float64, the sums in another
-order than scipy's, so equal to within rounding; exact for integer-valued and dyadic weights that do not round).
+Deviations from SuperFW: the supernodes are the fundamental supernodes of METIS's permutation with small subtrees
+merged, amalgamated up to 128 vertices (without pymetis, the separators and leaf regions of our own dissection);
+the all-pairs phase is a tree sweep per block of rows, not a second blocked FW (see numeric).  Weights: integers
+(int32 graphs, exact, the INF sentinel) or floats (float64, the sums in another order than scipy's, so equal to
+within rounding; exact for integer-valued and dyadic weights that do not round).
 Negative edges are supported; a negative cycle raises NegativeCycleError ("negative cycle through vertex v"), found
 by the elimination itself: the cycle's last-eliminated vertex gets a negative diagonal when its supernode is
 closed."""
@@ -78,9 +80,10 @@ def _edges(a):
 
 def factor(a, leaf=32, bisector=None, cap=None) -> Factor:
     """Order, analyse and eliminate the graph ``a`` (a Graph, or a scipy sparse matrix with integer or float
-    weights).  ``leaf``: the largest region kept as one dense supernode; ``bisector``: "metis" (pymetis) or
-    "levels" (scipy); default metis where installed; ``cap``: supernodes amalgamated up to this size (default
-    the larger of ``leaf`` and 128, 0 none)."""
+    weights).  ``leaf``: the largest subtree (region) kept as one dense supernode; ``bisector``: "metis"
+    (METIS_NodeND, the tree recovered), "metis-bisect" (pymetis, region by region) or "levels" (scipy); default
+    metis where installed; ``cap``: supernodes amalgamated up to this size (default the larger of ``leaf`` and
+    128, 0 none)."""
     n, src, dst, w, adj = _edges(a)
     order = nested_dissection(adj, leaf=leaf, bisector=bisector, cap=cap)
     pattern = symmetric_pattern(adj)

@@ -1,4 +1,4 @@
-"""Symbolic min-plus elimination over a separator tree: each supernode's structure (the later vertices its
+"""Symbolic min-plus elimination over a supernode tree (numba): each supernode's structure (the later vertices its
 elimination connects it to), where its dense blocks live, and what the numeric phases will cost.
 
 Eliminating supernode S makes its structure F(S) a clique; F(S) is S's own later neighbours together with
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from .ordering import Ordering
 
@@ -61,28 +62,59 @@ class Symbolic:
         }
 
 
+@njit(cache=True)
+def _structures(start, parent, perm, iperm, indptr, indices):
+    """(fptr, fidx) of every supernode's structure, sorted, supernodes in order (children first): its own
+    later neighbours and its children's structures beyond it, each vertex once."""
+    ns = start.size - 1
+    head = np.full(ns, -1, np.int64)          # children lists: head[p], then nxt[c]
+    nxt = np.full(ns, -1, np.int64)
+    for c in range(ns - 1, -1, -1):
+        if parent[c] >= 0:
+            nxt[c] = head[parent[c]]
+            head[parent[c]] = c
+    seen = np.full(perm.size, -1, np.int64)   # seen[w] == s: w is in s's structure already
+    buf = np.empty(perm.size, np.int64)
+    fptr = np.zeros(ns + 1, np.int64)
+    fidx = np.empty(max(indices.size, 16), np.int64)
+    for s in range(ns):
+        end = start[s + 1]
+        cnt = 0
+        for v in range(start[s], end):
+            u = perm[v]
+            for e in range(indptr[u], indptr[u + 1]):
+                w = iperm[indices[e]]
+                if w >= end and seen[w] != s:
+                    seen[w] = s
+                    buf[cnt] = w
+                    cnt += 1
+        c = head[s]
+        while c >= 0:
+            for t in range(fptr[c], fptr[c + 1]):
+                w = fidx[t]
+                if w >= end and seen[w] != s:
+                    seen[w] = s
+                    buf[cnt] = w
+                    cnt += 1
+            c = nxt[c]
+        if fptr[s] + cnt > fidx.size:         # grow the concatenated structures geometrically
+            more = np.empty(max(2 * fidx.size, fptr[s] + cnt), np.int64)
+            more[:fptr[s]] = fidx[:fptr[s]]
+            fidx = more
+        fidx[fptr[s]:fptr[s] + cnt] = np.sort(buf[:cnt])
+        fptr[s + 1] = fptr[s] + cnt
+    return fptr, fidx[:fptr[ns]].copy()
+
+
 def symbolic(order: Ordering, pattern: sp.csr_matrix) -> Symbolic:
     """The structures and block layout of ``order``'s supernodes; ``pattern``: the graph's symmetric pattern in
     the original numbering (ordering.symmetric_pattern)."""
-    n = order.perm.size
-    q = pattern[order.perm][:, order.perm].tocsr()      # the pattern in elimination order
-    q.sort_indices()
     start, parent = order.start, order.parent
     ns = start.size - 1
     sn = np.repeat(np.arange(ns, dtype=np.int64), np.diff(start))
-    structs = [None] * ns
-    children = [[] for _ in range(ns)]
-    for s in range(ns):
-        if parent[s] >= 0:
-            children[parent[s]].append(s)
-    for s in range(ns):                                  # postorder: every child before its parent
-        end = start[s + 1]
-        own = q.indices[q.indptr[start[s]]:q.indptr[end]]
-        parts = [own[own >= end]] + [structs[c][structs[c] >= end] for c in children[s]]
-        structs[s] = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
-    fptr = np.zeros(ns + 1, np.int64)
-    fptr[1:] = np.cumsum([x.size for x in structs])
-    fidx = np.concatenate(structs).astype(np.int64) if ns else np.zeros(0, np.int64)
+    fptr, fidx = _structures(start.astype(np.int64), parent.astype(np.int64), order.perm.astype(np.int64),
+                             order.iperm.astype(np.int64), pattern.indptr.astype(np.int64),
+                             pattern.indices.astype(np.int64))
     sz = np.diff(start)
     fr = np.diff(fptr)
     blocks = np.stack([sz * sz, sz * fr, fr * sz], axis=1).reshape(-1)
