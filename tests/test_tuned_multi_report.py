@@ -214,3 +214,20 @@ def test_the_machine_is_the_provenances_gpu_count_else_the_file_names(tmp_path, 
     pd.read_csv(X4).head(2).to_csv(f, index=False)
     f.with_name(f.name[:-4] + ".provenance.json").write_text(json.dumps(dict(prov, gpu="NVIDIA H200")))
     assert set(M.read([f])["machine"]) == {machine}
+
+
+def test_the_sources_rows_say_how_fast_their_rows_left_and_what_that_may_mean():
+    p = M.points(M.read([SOURCES]))
+    src = p[p["kind"] == "sources"]
+    raw = pd.read_csv(SOURCES)
+    two = raw[(raw.graph == "grid") & (raw.n_gpus == 2)].kernel_ms.median()
+    r = src[(src.graph == "grid") & (src.n_gpus == 2)].iloc[0]
+    assert r["intake_Bps"] == pytest.approx(N / 2 * N * 4 / (two / 1e3))
+    text = M.intake_caveat(p)
+    lo, hi = src["intake_Bps"].min() / 1e9, src["intake_Bps"].max() / 1e9
+    assert f"{M.fmt(lo)}-{M.fmt(hi)} GB/s" in text and "--on-device" in text
+    assert "beyond the GPU count" not in text                     # 3.48x and 3.40x on 4: within the ideal
+    fast = src.copy()
+    fast.loc[fast.n_gpus == 4, "efficiency"] = 284.0              # as if 11.4x on 4 GPUs
+    assert "beyond the GPU count" in M.intake_caveat(fast) and "not a finding" in M.intake_caveat(fast)
+    assert M.intake_caveat(p[p["kind"] == "fw"]) == ""
