@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from apsp_kernels.algorithms.gpu.multi import launch
-from apsp_kernels.algorithms.gpu.multi.tuned import padded, solve_rank, whole_checksum
+from apsp_kernels.algorithms.gpu.multi.tuned import padded, solve_rank
+from apsp_kernels.core.verify import block_rows_checksum
 from apsp_kernels import gpu_device
 from apsp_kernels.core import generators as G
 from apsp_kernels.core.verify import fletcher64
@@ -99,7 +100,7 @@ def main(argv=None):
             call_s = time.perf_counter() - t0
             for rep in range(a.repeats):
                 infos = [r[rep] for r in per_rank]
-                got = whole_checksum(infos)
+                got = block_rows_checksum(infos)
                 k = max(i["kernel_ms"] for i in infos)
                 rows.append(dict(
                     code="tuned_fw_multi", n=n, m=m, padded_n=N, n_gpus=P, repeat=rep, kernel_ms=k,

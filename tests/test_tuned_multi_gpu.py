@@ -49,12 +49,12 @@ def test_block_rows_checksum_to_the_reference(ranks, lookahead):
     if _gpus() < ranks:
         pytest.skip(f"needs {ranks} GPUs (NCCL: one rank per GPU); this host has {_gpus()}")
     from apsp_kernels.algorithms.gpu.multi import launch
-    from apsp_kernels.algorithms.gpu.multi.tuned import whole_checksum
+    from apsp_kernels.core.verify import block_rows_checksum
     cases = _cases()
     per_rank = launch.spawn(ranks, _solve_many, ([g for _, g in cases], lookahead), timeout_s=TIMEOUT_S)
     for k, (label, g) in enumerate(cases):
         infos = [r[k] for r in per_rank]
-        assert whole_checksum(infos) == fletcher64(reference_apsp(g)), label
+        assert block_rows_checksum(infos) == fletcher64(reference_apsp(g)), label
         assert sum(i["rows"] for i in infos) == g.n
         if ranks > 1 and g.n > 128:
             assert max(i["received_bytes"] for i in infos) > 0

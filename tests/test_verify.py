@@ -52,3 +52,13 @@ def test_negative_cycle_is_detected():
     for f in (cpu.fw_sequential, cpu.fw_blocked, cpu.fw_blocked_parallel, cpu.minplus_squaring):
         with pytest.raises(NegativeCycleError):
             f(g)
+
+
+def test_block_rows_on_several_ranks_checksum_to_the_whole_matrix():
+    from apsp_kernels.core.verify import block_rows_checksum, fletcher64
+    d = np.arange(7 * 5, dtype=np.int32).reshape(7, 5) * 7919 - 3
+    blocks = [(b, fletcher64(d[2 * b:2 * b + 2]), d[2 * b:2 * b + 2].size) for b in range(4)]
+    ranks = [{"checksums": [blocks[2], blocks[0]]}, {"checksums": [blocks[3], blocks[1], blocks[1]]}, {}]
+    assert block_rows_checksum(ranks) == fletcher64(d)              # any rank order, a block sent twice once
+    swapped = [{"checksums": [(0, blocks[1][1], blocks[1][2]), (1, blocks[0][1], blocks[0][2]), blocks[2], blocks[3]]}]
+    assert block_rows_checksum(swapped) != fletcher64(d)            # the row order matters

@@ -74,6 +74,17 @@ def fletcher64_combine(parts) -> int:
     return (s2 << 32) | s1
 
 
+def block_rows_checksum(per_rank):
+    """Fletcher-64 of a whole matrix whose block rows lie on several ranks, from each rank's
+    [(block_row, checksum, words)] (under "checksums" in its result dict): the blocks joined in row
+    order (a block sent by two ranks counts once)."""
+    blocks = {}
+    for part in per_rank:
+        for b, value, words in part.get("checksums", []):
+            blocks[b] = (value, words)
+    return fletcher64_combine(blocks[b] for b in sorted(blocks))
+
+
 def first_difference(got, want):
     """None if equal, else (i, j, got[i, j], want[i, j]) for the first differing entry."""
     got, want = np.asarray(got), np.asarray(want)

@@ -247,13 +247,6 @@ def row_checksums(R, row0, n):
     return out
 
 
-def whole_checksum(per_rank):
-    """Fletcher-64 of the whole result from every rank's block-row checksums."""
-    from ....core.verify import fletcher64_combine
-    rows = {b: (v, w) for info in per_rank for b, v, w in info.get("checksums", [])}
-    return fletcher64_combine(rows[b] for b in sorted(rows))
-
-
 def tuned_fw_multi(g: Graph, n_gpus=None, timeout_s=None, lookahead=True):
     """All pairs of ``g`` on ``n_gpus`` GPUs of this host (None: all of them): (the finished int32 n x n distances
     on the host, INF where there is no path; timings: the slowest rank's ``kernel_ms`` and ``e2e_ms``, each rank's

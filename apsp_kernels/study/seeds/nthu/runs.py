@@ -11,7 +11,7 @@ import numpy as np
 from ....algorithms.gpu.multi.rank import solve
 from ....core.generators import kemp
 from ....core.graph import normalise_inf
-from ....core.verify import fletcher64, fletcher64_combine
+from ....core.verify import block_rows_checksum, fletcher64
 
 PER_RANK = ("kernel_ms", "comm_ms", "compute_ms", "phase1_ms", "phase2_ms", "phase3_ms", "received_bytes")
 
@@ -84,20 +84,6 @@ def own_row_checksums(sol, n):
     return out, low
 
 
-def row_checksums(ranks_results):
-    """{block_row: (checksum, words)} from every rank's part of one solve."""
-    rows = {}
-    for res in ranks_results:
-        for b, value, words in res.get("checksums", []):
-            rows[b] = (value, words)
-    return rows
-
-
-def whole_checksum(rows):
-    """Fletcher-64 of the whole n x n result from its block rows' checksums (in row order)."""
-    return fletcher64_combine(rows[b] for b in sorted(rows))
-
-
 def summarise(per_rank):
     """``per_rank``: each rank's list from :func:`run_jobs` (rank 0 first).  One dict per solve:
     rank 0's record (its per-round lists kept apart), the slowest rank's times (``*_max``), the
@@ -109,9 +95,8 @@ def summarise(per_rank):
         for key in PER_RANK:
             rec[f"{key}_max"] = max(s[key] for s in solves)
         rec["min_diagonal"] = min(s.get("min_diagonal", 0) for s in solves)
-        blocks = row_checksums(solves)
-        rec["checksum"] = f"{whole_checksum(blocks):016x}"
-        rec["block_checksums"] = blocks
+        rec["checksum"] = f"{block_rows_checksum(solves):016x}"
+        rec["block_checksums"] = {b: (v, w) for s in solves for b, v, w in s.get("checksums", [])}
         rec["per_round"] = [dict(rank=s["rank"], **s["per_round"]) for s in solves]
         rows.append(rec)
     return rows
