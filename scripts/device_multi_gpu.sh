@@ -7,12 +7,15 @@
 #                                                               # a 2-rank memcheck                     (~6 min)
 #   APSP_GIT_COMMIT=<sha> scripts/device_multi_gpu.sh fw        # tuned_fw_multi 1, 2, 4 GPUs at 16,384 and 32,768
 #                                                               # (~2 min; 65,536 alone: FW_SIZES=65536, ~4 min)
-#   APSP_GIT_COMMIT=<sha> scripts/device_multi_gpu.sh sources   # tuned_frontier's sources over 1, 2, 4 GPUs (~2 min)
+#   APSP_GIT_COMMIT=<sha> scripts/device_multi_gpu.sh sources   # tuned_frontier's sources over 1, 2, 4 GPUs, the
+#                                                               # result on the host (~2 min; SRC_N=32768: another n)
+#   APSP_GIT_COMMIT=<sha> scripts/device_multi_gpu.sh kernels   # the same with every rank's rows left on its GPU:
+#                                                               # the kernels without the host's intake (~2 min)
 #   APSP_GIT_COMMIT=<sha> scripts/device_multi_gpu.sh nthu      # NTHU's faithful FW on 1, 2, 4 GPUs (notebook 09) (~3 min)
 # Every command runs under timeout(1) within the device tool's 10 minutes; the benchmarks rewrite their tables as
 # they go, so a cut run keeps what it finished.
 set -uo pipefail
-stage=${1:?usage: $0 tests|fw|sources|nthu}
+stage=${1:?usage: $0 tests|fw|sources|kernels|nthu}
 : "${APSP_GIT_COMMIT:?set APSP_GIT_COMMIT to the commit this tree is}"
 export OUT=${OUT:-/tmp/out} PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 export PYTHONPATH=$PWD PY=python3 APSP_CACHE_DIR=${APSP_CACHE_DIR:-$PWD/data/cache} APSP_RESULTS_DIR=$OUT
@@ -43,7 +46,10 @@ case $stage in
     timeout 580 python3 scripts/multi_gpu_bench.py --sizes ${FW_SIZES:-16384 32768} --gpus 1 2 4 --repeats 3 \
         --out "$OUT" >> "$log" 2>&1 || rc=$? ;;
   sources)
-    timeout 580 python3 scripts/multi_sources_bench.py --n 65536 --gpus 1 2 4 --out "$OUT" >> "$log" 2>&1 || rc=$? ;;
+    timeout 580 python3 scripts/multi_sources_bench.py --n ${SRC_N:-65536} --gpus 1 2 4 --out "$OUT" >> "$log" 2>&1 || rc=$? ;;
+  kernels)
+    timeout 580 python3 scripts/multi_sources_bench.py --n ${SRC_N:-65536} --gpus 1 2 4 --on-device --out "$OUT" \
+        >> "$log" 2>&1 || rc=$? ;;
   nthu)
     timeout 580 python3 -m apsp_kernels.study measure nthu multi --sizes 16384 32768 --gpus 1 2 4 --syncs row \
         >> "$log" 2>&1 || rc=$? ;;
