@@ -28,8 +28,30 @@ class Structure:
 
 
 def _levels(a, sources):
+    """BFS levels (float, inf where unreached) from each of ``sources``: one row per source."""
+    return np.vstack([_bfs_levels(a, int(x)) for x in sources]) if len(sources) else np.zeros((0, a.shape[0]))
+
+
+def _bfs_levels(a, source):
+    # scipy's breadth_first_order is a plain BFS (O(n + m)); its unweighted shortest_path runs Dijkstra's heap,
+    # 3-4x slower, and this probe is most of a first choice where it runs.  The levels are the BFS tree's depths,
+    # found by pointer jumping (log2(depth) vectorised steps: a ring of 16,384 takes 14, not 8,192 loop turns).
     from scipy.sparse import csgraph
-    return np.atleast_2d(csgraph.shortest_path(a, method="D", unweighted=True, directed=True, indices=sources))
+    n = a.shape[0]
+    order, pred = csgraph.breadth_first_order(a, source, directed=True, return_predecessors=True)
+    up = np.arange(n)
+    up[order[1:]] = pred[order[1:]]            # every reached vertex but the source points at its parent
+    depth = np.zeros(n, np.int64)
+    depth[order[1:]] = 1
+    while True:
+        nxt = up[up]
+        if np.array_equal(nxt, up):
+            break
+        depth += depth[up]
+        up = nxt
+    out = np.full(n, np.inf)
+    out[order] = depth[order]
+    return out
 
 
 _REMEMBERED = {}           # id(graph) -> (a weak reference to it, (sources, seed), its Structure)
