@@ -121,3 +121,14 @@ def test_a_warm_choice_costs_under_a_millisecond_or_two():
     for _ in range(20):
         api.choose(g, **H100)
     assert (time.perf_counter() - t0) / 20 < 5e-3          # 0.2-0.5 ms measured on a shared 2-core machine
+
+
+def test_the_suite_lists_the_hub_graphs_without_a_gpu(capsys):
+    """The suite's plan (``--list``, no GPU needed) holds the hub and Barabasi-Albert graphs at both sizes."""
+    from apsp_kernels import structure_suite
+    assert structure_suite.main(["--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    for name in ("hub", "ba"):
+        for n in (4096, 16384):
+            assert f"{name} {n}" in listed
+    assert listed.count("complete 2048") == 1 and "helsinki-drive (its own n)" in listed
