@@ -104,3 +104,18 @@ def test_the_probes_levels_where_some_are_unreached():
     a = sp.csr_matrix((np.ones(3), ([0, 1, 3], [1, 2, 0])), shape=(5, 5))      # 3 -> 0 -> 1 -> 2, 4 alone
     got = structure._levels(a, [3, 4])
     assert got.tolist() == [[1, 2, 3, 0, np.inf], [np.inf] * 4 + [0]]
+
+
+@pytest.mark.parametrize("name, n", [("complete", 2048), ("hub", 4096), ("ba", 4096), ("kemp", 16384),
+                                     ("helsinki-drive", None)])
+def test_choosing_compiles_and_launches_nothing(name, n, monkeypatch):
+    """The choice is host arithmetic over the rows: no kernel of any code (chosen or not) is compiled or launched
+    to choose, so a first call compiles only the code it runs."""
+    from apsp_kernels.algorithms.gpu import runtime
+
+    def refuse(*a, **k):
+        raise AssertionError("a kernel was compiled or launched to choose")
+    for f in ("module", "kernel", "launch", "compile_options"):
+        monkeypatch.setattr(runtime, f, refuse)
+    g = SG.make(name, n, seed=n or 0)
+    assert api.choose(g, **H100).algorithm.device == "gpu"
