@@ -94,22 +94,35 @@ def test_no_probe_where_the_density_and_degree_decide(name, n, want, monkeypatch
     (90 ms on the complete graph of 2048) cannot change the pick and is not run."""
     def refuse(*a, **k):
         raise AssertionError("probed")
-    monkeypatch.setattr(structure, "probe_once", refuse)
-    monkeypatch.setattr(structure, "probe", refuse)
+    for f in ("probe_once", "probe", "hub_depth_once", "hub_depth"):
+        monkeypatch.setattr(structure, f, refuse)
     g = SG.make(name, n, seed=n or 0)
     c = api.choose(g, **H100)
     assert c.algorithm.name == want
     assert "tuned_sparse" not in c.reason or "at least" in c.reason
 
 
-def test_the_probe_runs_where_the_sweep_code_could_still_win(monkeypatch):
+@pytest.mark.parametrize("name, n, searched, want", [
+    ("ba", 4096, ["hub"], "tuned_frontier"),           # the hub's eccentricity (4) already sinks tuned_sparse
+    ("grid", 16384, ["hub"], "tuned_frontier"), ("ring", 16384, ["hub"], "tuned_frontier"),
+    ("kemp", 16384, ["hub", "probe"], "tuned_sparse"), ("ba", 16384, ["hub", "probe"], "tuned_sparse")])
+def test_the_depth_is_searched_only_as_far_as_the_pick_needs(name, n, searched, want, monkeypatch):
+    """Where the sweep code could still win unprobed, one BFS from the vertex of most out-edges first (its
+    eccentricity, a bound from below on the depth); the probe's 4 BFS only where the sweep code wins even then."""
     calls = []
-    real = structure.probe_once
-    monkeypatch.setattr(structure, "probe_once", lambda g, *a, **k: calls.append(g) or real(g, *a, **k))
-    g = SG.make("ba", 4096, seed=4096)
+    for f, tag in (("hub_depth", "hub"), ("probe", "probe")):
+        real = getattr(structure, f)
+        monkeypatch.setattr(structure, f, lambda g, *a, _real=real, _tag=tag, **k: calls.append(_tag) or _real(g, *a, **k))
+    g = SG.make(name, n, seed=n)
     c = api.choose(g, **H100)
-    assert calls == [g] and c.algorithm.name == "tuned_frontier" and "out-degree 251" in c.reason
-    assert api.choose(SG.make("kemp", 16384, seed=16384), **H100).algorithm.name == "tuned_sparse" and len(calls) == 2
+    assert calls == searched and c.algorithm.name == want
+    api.choose(g, **H100)                                # the same graph object again: nothing searched again
+    assert calls == searched
+
+
+def test_a_sweep_code_sunk_by_the_hubs_depth_is_said_to_be_a_bound():
+    c = api.choose(SG.make("ba", 4096, seed=4096), **H100)
+    assert "tuned_sparse/512 at least" in c.reason and "out-degree 251" in c.reason
 
 
 def test_a_warm_choice_costs_under_a_millisecond_or_two():
