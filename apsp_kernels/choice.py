@@ -1,6 +1,6 @@
 """What ``shortest_paths(method="auto")`` runs: :func:`choose` ranks the codes that can run here by the time
-:mod:`.costs` predicts for the graph (or for its statistics, a :class:`.costs.Shape`), probing the hop depth only
-where it can change the ranking."""
+:mod:`.costs` predicts for the graph (or for its statistics, a :class:`.costs.Shape`), searching the hop depth only
+as far as it can change the ranking.  Host arithmetic only: no kernel is compiled or launched to choose."""
 from __future__ import annotations
 
 import dataclasses
@@ -42,8 +42,9 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
     choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
     results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
-    model (:func:`costs.predict`); by default probed here (milliseconds) only where a candidate's sweeps grow with
-    the hop depth and its time without the probe (a bound from below) could still beat the others; ``False``: none.
+    model (:func:`costs.predict`); by default the depth is searched here only where a candidate's sweeps grow with
+    it and its time at a smaller depth (a bound from below) could still beat the others: one BFS from the vertex of
+    most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series."""
     from .api import as_graph
