@@ -12,7 +12,8 @@ is measured in processes of its own, so that no graph inherits another's state:
   auto, the choice as a first call makes it: the probe where it runs, the lookups; nothing about the graph
   remembered) and again on that object (``warm_ms``).  A code whose checking call took over ``--slow`` times the
   fastest code's is timed once, not in the rounds (it cannot be the fastest: the ring's tuned_sparse, 8 s).
-  auto's ``choose`` is wrapped to time it (``choose_first_ms``, ``choose_warm_ms``) and count its probes.
+  auto's ``choose`` is wrapped to time it (``choose_first_ms``, ``choose_warm_ms``), and its searches of the hop
+  depth are counted (``hub_bfs``: one BFS from the hub; ``probes``: the 4-BFS probe; per first call).
 * two *fresh* processes: ``import apsp_kernels``, the graph made (not timed), then the first ``shortest_paths`` of
   the process, with the CUDA context, the kernels' load and the choice in it: once with auto, once with the
   fastest code (by ``warm_ms``) named.  The kernels are in CuPy's disk cache by then (the warm process compiled
@@ -63,11 +64,13 @@ def _timed_choose(api, log):
     api.choose = choose
 
 
-def _probe_counter(log):
-    """Count the hop-depth probes run (not those remembered for a graph object: probe_once's hits)."""
+def _search_counter(log):
+    """Count the searches of the hop depth run ('hub': one BFS, 'probe': four), not those remembered for a graph
+    object."""
     from apsp_kernels.core import structure
-    real = structure.probe
-    structure.probe = lambda g, *a, **k: log.append(1) or real(g, *a, **k)
+    for f in ("hub_depth", "probe"):
+        real = getattr(structure, f)
+        setattr(structure, f, lambda g, *a, _real=real, _f=f, **k: log.append(_f) or _real(g, *a, **k))
 
 
 def _codes(n, big_codes):
@@ -115,9 +118,9 @@ def warm_child(name, n, rounds, big_codes):
     ok, check_ms = _check(api, g, codes + ["auto"], log)     # auto's result checked too
     best = min(check_ms[c] for c in codes if ok[c])
     timed = [c for c in codes if ok[c] and check_ms[c] <= SLOW * best]
-    choices, probes = [], []
+    choices, searches = [], []
     _timed_choose(api, choices)
-    _probe_counter(probes)
+    _search_counter(searches)
     api.shortest_paths(g)                          # auto's own path warmed once, as the codes' were
     times = {c: {"first": [], "warm": []} for c in timed + ["auto"]}
     chooses = {"first": [], "warm": []}
@@ -134,7 +137,9 @@ def warm_child(name, n, rounds, big_codes):
                 if c == "auto":
                     chooses[key].append(choices[k]["ms"])
     out = dict(graph=name, n=g.n, m=g.m, picked=choices[-1]["picked"], reason=choices[-1]["reason"],
-               probes_per_first_call=len(probes) / max(rounds, 1),     # the warm-up call's probe was remembered
+               # per first call (the warm-up call's searches were remembered for g)
+               hub_bfs_per_first_call=searches.count("hub") / max(rounds, 1),
+               probes_per_first_call=searches.count("probe") / max(rounds, 1),
                choose_first_ms=float(np.median(chooses["first"])), choose_warm_ms=float(np.median(chooses["warm"])),
                codes={c: dict(verified=ok[c], check_ms=check_ms[c],
                               first_ms=float(np.median(times[c]["first"])) if c in times else None,
@@ -192,7 +197,7 @@ def graph_summary(w, fresh_auto, fresh_named):
     row = dict(graph=w["graph"], n=w["n"], auto=w["picked"], fastest=fast, fastest_warm_ms=round(codes[fast]["warm_ms"], 2),
                auto_warm_ms=round(a["warm_ms"], 2), auto_first_ms=round(a["first_ms"], 2),
                choose_first_ms=round(w["choose_first_ms"], 2), choose_warm_ms=round(w["choose_warm_ms"], 3),
-               probes=w["probes_per_first_call"],
+               hub_bfs=w["hub_bfs_per_first_call"], probes=w["probes_per_first_call"],
                warm_ratio=round(a["warm_ms"] / codes[fast]["warm_ms"], 2),
                first_ratio=round(a["first_ms"] / fast_first, 2),
                first_over_warm=round(a["first_ms"] / codes[fast]["warm_ms"], 2),
