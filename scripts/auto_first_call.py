@@ -65,7 +65,7 @@ def _timed_choose(api, log):
 
 
 def _search_counter(log):
-    """Count the searches of the hop depth run ('hub': one BFS, 'probe': four), not those remembered for a graph
+    """Count the searches of the hop depth run ("hub_depth": one BFS, "probe": four), not those remembered for a graph
     object."""
     from apsp_kernels.core import structure
     for f in ("hub_depth", "probe"):
@@ -138,7 +138,7 @@ def warm_child(name, n, rounds, big_codes):
                     chooses[key].append(choices[k]["ms"])
     out = dict(graph=name, n=g.n, m=g.m, picked=choices[-1]["picked"], reason=choices[-1]["reason"],
                # per first call (the warm-up call's searches were remembered for g)
-               hub_bfs_per_first_call=searches.count("hub") / max(rounds, 1),
+               hub_bfs_per_first_call=searches.count("hub_depth") / max(rounds, 1),
                probes_per_first_call=searches.count("probe") / max(rounds, 1),
                choose_first_ms=float(np.median(chooses["first"])), choose_warm_ms=float(np.median(chooses["warm"])),
                codes={c: dict(verified=ok[c], check_ms=check_ms[c],
