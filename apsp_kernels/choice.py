@@ -1,8 +1,9 @@
 """What ``shortest_paths(method="auto")`` runs: :func:`choose` ranks the codes that can run here by the time
-:mod:`.costs` predicts for the graph (or for its statistics, a :class:`.costs.Shape`), probing the hop depth only
-where it can change the ranking."""
+:mod:`.costs` predicts for the graph (or for its statistics, a :class:`.costs.Shape`), searching the hop depth only
+as far as it can change the ranking.  Host arithmetic only: no kernel is compiled or launched to choose."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from . import costs, gpu_device
@@ -41,8 +42,9 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     all-core Dijkstra and the all-core blocked FW (FW where m >= n^2 / 4).  ``gpu``, ``free_bytes``: the device to
     choose for (default: this machine's); ``benchmarks``: folders of benchmark CSVs (default: this machine's
     results, then the recorded ones); ``structure``: a :class:`~.core.structure.Structure` probe for the cost
-    model (:func:`costs.predict`); by default probed here (milliseconds) only where a candidate's sweeps grow with
-    the hop depth and its time without the probe (a bound from below) could still beat the others; ``False``: none.
+    model (:func:`costs.predict`); by default the depth is searched here only where a candidate's sweeps grow with
+    it and its time at a smaller depth (a bound from below) could still beat the others: one BFS from the vertex of
+    most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series."""
     from .api import as_graph
@@ -100,24 +102,38 @@ def choose_devices(g, devices) -> Choice:
 def _ranked(g, pool, benchmarks, structure):
     """(prediction or None, code) for every code of ``pool``, least predicted time first, then codes without rows
     in ``auto_rank`` order.  With ``structure`` None the hop depth is probed only where it can change the order: a
-    sweep code's time unprobed is a bound from below (its sweeps, and its hub's, only grow with the depth), so where
-    that bound already loses to a code whose time the depth does not change, the probe (3-90 ms: 4 breadth-first
-    searches) is skipped."""
+    sweep code's time is a bound from below at any depth below the graph's (its sweeps, and its hub's, only grow
+    with the depth), so where that bound already loses to a code whose time the depth does not change, the depth
+    is not searched further.  Unprobed first (depth 1); then at the eccentricity of the vertex of most out-edges
+    (one BFS, a bound from below on the depth); only then the probe (4 BFS)."""
     key = lambda pa: (pa[0] is None, pa[0].ms if pa[0] is not None else 0.0, pa[1].auto_rank)
     given = structure or None
     ranked = sorted(((costs.predict(a, g, benchmarks, structure=given), a) for a in pool), key=key)
-    if structure is not None:
+    if structure is not None or _decided(ranked):
         return ranked
-    exact = [p.ms for p, a in ranked if p is not None and "sweeps" not in a.complexity]
-    floors = [p.ms for p, a in ranked if p is not None and "sweeps" in a.complexity]
-    if not floors or (exact and min(floors) > min(exact)):       # a tie would go by auto_rank, unprobed
-        return ranked
-    from .core.structure import Structure, probe_once
+    from .core.structure import Structure, hub_depth_once, probe_once
     if isinstance(g, costs.Shape):                 # statistics only: their hop depth, if they have one
         if g.hop_depth is None:
             return ranked
-        probed = Structure(int(g.hop_depth), 1.0, (), 0.0)
-    else:
-        probed = probe_once(g)
-    return sorted(((costs.predict(a, g, benchmarks, structure=probed) if "sweeps" in a.complexity else p, a)
-                   for p, a in ranked), key=key)
+        return _rescored(g, ranked, benchmarks, Structure(int(g.hop_depth), 1.0, (), 0.0), key)
+    floor = _rescored(g, ranked, benchmarks, hub_depth_once(g), key, bound=True)
+    if _decided(floor):
+        return floor
+    return _rescored(g, ranked, benchmarks, probe_once(g), key)
+
+
+def _decided(ranked):
+    """Whether the sweep codes' bounds from below already lose to the least time of a code without sweeps (a tie
+    goes by auto_rank, unsearched)."""
+    exact = [p.ms for p, a in ranked if p is not None and "sweeps" not in a.complexity]
+    floors = [p.ms for p, a in ranked if p is not None and "sweeps" in a.complexity]
+    return not floors or bool(exact and min(floors) > min(exact))
+
+
+def _rescored(g, ranked, benchmarks, depth, key, bound=False):
+    """``ranked`` with the sweep codes predicted at hop depth ``depth`` (a Structure); ``bound``: that depth is a
+    bound from below, and so are their times."""
+    def again(a):
+        p = costs.predict(a, g, benchmarks, structure=depth)
+        return dataclasses.replace(p, floor=True) if bound and p is not None else p
+    return sorted(((again(a) if "sweeps" in a.complexity else p, a) for p, a in ranked), key=key)

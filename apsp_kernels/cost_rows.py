@@ -1,6 +1,8 @@
 """The benchmark rows the cost model reads (:func:`apsp_kernels.costs.table`): every verified row with a time of the
-benchmark CSVs, each code's newest date only, read with the csv module (pandas' per-file cost was most of
-``method="auto"``'s first call: ~120 ms of CPU for 13 small files on a 2-core machine, now ~9)."""
+benchmark CSVs, each code's newest date only, read with the csv module into plain dicts (pandas' per-file cost was
+most of ``method="auto"``'s first call: ~120 ms of CPU for 13 small files on a 2-core machine, now ~9), and pandas
+imported only where a caller asks for the rows as a frame (:func:`frame`): its import was ~150 ms of every process
+that imported the package, auto's or not."""
 from __future__ import annotations
 
 import csv
@@ -8,8 +10,6 @@ import functools
 import json
 import re
 from pathlib import Path
-
-import pandas as pd
 
 FILE = re.compile(r"^(?P<device>.+?)-(?P<date>\d{4}-\d\d-\d\d)(?:-(?P<tag>.+))?\.csv$")
 
@@ -26,9 +26,25 @@ def _number(x):
 
 
 @functools.lru_cache(maxsize=8)
+def frame(folders):
+    """:func:`read`'s rows as one pandas frame (the cost table as reports and tests read it)."""
+    import pandas as pd
+    rows = read(folders)
+    if not rows:
+        return pd.DataFrame(columns=["algorithm", "variant", "n", "updates_per_s", "date", "source"])
+    return pd.DataFrame(list(rows))
+
+
+def _clear():
+    read.cache_clear()
+    frame.cache_clear()
+
+
+@functools.lru_cache(maxsize=8)
 def read(folders):
     """The rows of the benchmark CSVs in ``folders`` (a tuple, read in order; a file name found twice is read
-    from the first), as :func:`apsp_kernels.costs.table` describes them."""
+    from the first), as :func:`apsp_kernels.costs.table` describes them: a tuple of dicts, each code's newest
+    date only."""
     # read with the csv module, not pandas: pandas' per-file cost (~10 ms a file) was most of auto's first call
     seen, rows = set(), []
     for d in folders:
@@ -60,8 +76,6 @@ def read(folders):
                     r["threads"] = threads
                 r.update(date=m.group("date"), source=source, suite=suite)
                 rows.append(r)
-    if not rows:
-        return pd.DataFrame(columns=["algorithm", "variant", "n", "updates_per_s", "date", "source"])
     # a code the benchmark measured (several sizes and densities) is predicted from those rows; the suite's (one
     # density, degree ~4) only for a code the benchmark has none of (tuned_frontier).  Taking the suite's because
     # they were newer left tuned_sparse one density: 12.1 ms predicted at degree 8, n = 4096, for 5.5 measured
@@ -71,7 +85,7 @@ def read(folders):
     newest = {}
     for r in rows:
         newest[r["algorithm"]] = max(newest.get(r["algorithm"], ""), r["date"])
-    return pd.DataFrame([r for r in rows if r["date"] == newest[r["algorithm"]]])
+    return tuple(r for r in rows if r["date"] == newest[r["algorithm"]])
 
 
 

@@ -54,10 +54,14 @@ def table(folders=None):
     benchmark files, plus ``date``, ``source`` and ``suite``; the structure suite's rows only for codes without
     benchmark rows).  ``folders``: a tuple of folders (default: this machine's
     results, then the recorded ones; a file name found in both is read from the first)."""
-    return cost_rows.read(tuple(Path(f) for f in (folders or benchmark_folders())))
+    return cost_rows.frame(_folders(folders))
 
 
-table.cache_clear = cost_rows.read.cache_clear
+def _folders(folders):
+    return tuple(Path(f) for f in (folders or benchmark_folders()))
+
+
+table.cache_clear = cost_rows._clear
 
 
 def threads_here():
@@ -157,16 +161,31 @@ def max_out_degree(g):
 
 def _hub_bound(algo, g, variant, structure, ms):
     """The larger of ``ms`` and the time the code's busiest thread or warp takes on the vertex of most out-edges
-    (the registry's ``hub_ms``): a rate measured on graphs of even degree does not see a hub, whose out-edges one
-    thread or warp walks in series while the others wait (a vertex joined to all: tuned_sparse 5.1x the fastest code
-    at n = 4096)."""
-    d = max_out_degree(g) if algo.hub_ms is not None else None
+    (the registry's ``hub_ms`` at its unit of data/auto.yaml): a rate measured on graphs of even degree does not see
+    a hub, whose out-edges one thread or warp walks in series while the others wait (a vertex joined to all:
+    tuned_sparse 15x tuned_fw's kernel at n = 4096, one H100)."""
+    unit = model()["hub_unit"].get(algo.name) if algo.hub_ms is not None else None
+    d = max_out_degree(g) if unit else None
     if not d:
         return ms, ""
-    bound = algo.hub_ms(g.n, d, structure.hop_depth if structure else None, variant)
+    bound = algo.hub_ms(g.n, d, structure.hop_depth if structure else None, variant, unit)
     if bound <= ms:
         return ms, ""
     return bound, f"; at least {bound:.3g} ms for out-degree {d} (one {'warp' if 'sweeps' in algo.complexity else 'thread'} walks its edges)"
+
+
+MODEL = paths.DATA / "auto.yaml"
+
+
+@functools.lru_cache(maxsize=1)
+def model():
+    """data/auto.yaml, read once a process: the model's inputs besides the benchmark rows (the benchmark graphs'
+    hop depths, the hub bounds' units), each beside the recorded rows it rests on."""
+    import yaml
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    got = yaml.load(MODEL.read_text(), Loader=loader) or {}
+    return {"bench_hop_depth": {int(k): int(v) for k, v in (got.get("bench_hop_depth") or {}).items()},
+            "hub_unit": {str(k): float(v) for k, v in (got.get("hub_unit") or {}).items()}}
 
 
 def _sizes(name, folders):
@@ -176,13 +195,14 @@ def _sizes(name, folders):
 
 def _records(folders):
     """{algorithm: its rows of ``table`` as dicts}, made once per table: what every prediction reads."""
-    # keyed by the table object itself, held here: a new table (cache_clear) is new records.  An id() of a table
-    # since freed can be reused by the next one, and would hand it the old table's records.
-    t = table(folders)
+    # keyed by the rows object itself, held here: new rows (cache_clear) are new records.  An id() of rows
+    # since freed can be reused by the next ones, and would hand them the old rows' records.  Plain dicts, never
+    # the pandas frame: auto's choice imports no pandas.
+    t = cost_rows.read(_folders(folders))
     got = _RECORDS.get(folders)
     if got is None or got[0] is not t:
         by = {}
-        for r in t.to_dict("records"):
+        for r in t:
             by.setdefault(r["algorithm"], []).append(r)
         _RECORDS.clear()
         _RECORDS[folders] = got = (t, by)
@@ -196,7 +216,7 @@ def _points(algo, n0, folders):
     """(points, source, hop depth or None, threads or None) of ``algo``'s rows at ``n0``: one point (log degree,
     variant, ms, rate) per measured density, sorted; computed once per process (a solve's ``choose`` reads it
     again)."""
-    t, key = table(folders), (algo.name, n0, folders)          # the table held beside its points, as _records does
+    t, key = cost_rows.read(_folders(folders)), (algo.name, n0, folders)     # the rows held beside, as _records does
     got = _POINTS.get(key)
     if got is None or got[0] is not t:
         _POINTS[key] = got = (t, _points_of(algo, n0, folders))
@@ -256,9 +276,13 @@ def _hop_scaled(algo, n0, measured, ms, structure):
 @functools.lru_cache(maxsize=16)
 def _bench_graph_depth(n):
     """The hop depth of the graph the benchmark times at ``n`` where its rows did not record it (rows before
-    2026-11-25 evening): ``measure.bench`` generates Kemp's graph ``kemp(n, seed=n)``, deterministic, so the probe
-    of the same graph here gives it.  Rows at other degrees (``--degrees``) are denser, of no greater depth: the
+    2026-11-25 evening): data/auto.yaml's ``bench_hop_depth``, else the probe of that graph made here
+    (``measure.bench`` generates Kemp's graph ``kemp(n, seed=n)``, deterministic; tens of ms, so the sizes the
+    benchmark runs are written down).  Rows at other degrees (``--degrees``) are denser, of no greater depth: the
     scaled time errs toward the code with no sweeps."""
+    known = model()["bench_hop_depth"].get(int(n))
+    if known is not None:
+        return float(known)
     from .core import generators, structure
     return float(structure.probe(generators.kemp(n, seed=n)).hop_depth)
 

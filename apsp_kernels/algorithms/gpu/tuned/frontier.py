@@ -42,16 +42,16 @@ def footprint(n, m, rows=None):
 
 # A vertex of out-degree d is one thread's d relaxations in series (the thread that found its bit), each time it
 # enters a source's frontier, while the block's other threads wait at the round's barrier; the blocks of other
-# sources run beside it.  Per source and out-edge of the hub, 0.98 ns of the whole solve on the H100: fitted on a
-# hub graph (one vertex joined both ways to all beside a sparse random layer), 264 ms end to end at n = 16,384, an
-# upper estimate of the kernel's share.  On Kemp's and Barabasi-Albert graphs the rate's time is the larger.
-HUB_EDGE_NS = 0.98
+# sources run beside it.  The time per source and out-edge of the hub is measured, not derived: data/auto.yaml
+# (hub_unit) holds it with the recorded rows it was fitted on (hub graphs, one H100).
 
 
-def hub_ms(n, max_degree, hop_depth=None, variant=None):
-    """The least time of a solve set by the vertex of ``max_degree`` out-edges, in ms (the hop depth does not
-    enter: the hub's edges are walked in the rounds that lower its distance, not in every round)."""
-    return int(n) * int(max_degree) * HUB_EDGE_NS / 1e6
+def hub_ms(n, max_degree, hop_depth=None, variant=None, unit=None):
+    """The least time of a solve set by the vertex of ``max_degree`` out-edges, in ms, at ``unit`` seconds per
+    source and out-edge (the hop depth does not enter: the hub's edges are walked in the rounds that lower its
+    distance, not in every round)."""
+    return int(n) * int(max_degree) * float(unit) * 1e3
+
 
 def csr_arrays(g, dtype=None, who=NAME, negative_ok=False):
     """(dtype, indptr, indices, weights) as the kernel takes them: int32 CSR, weights int32 or float32

@@ -25,18 +25,15 @@ def footprint(n, m, batch=max(BATCHES)):
 
 # A vertex of out-degree d is one warp's d neighbour segments, read one after another in every sweep of every
 # batch while the other warps finish theirs: a solve takes at least ceil(n / S) batches x sweeps x d of those
-# reads, the sweeps growing with the hop depth.  One read (S = 512, H100) took 1.36 us: fitted on a hub graph
-# (one vertex joined both ways to all beside a sparse random layer, hop depth 2), 89 ms end to end at n = 4096 and
-# 1,435 ms at 16,384, both 1.36-1.37 us; checked on Barabasi-Albert, never fitted to it (hop depth 5 and 6,
-# out-degree 251 and 520: 13.7 and 136 ms predicted, 14.1 and 138 ms of kernel measured in the structure suite).
-HUB_READ_US = 1.36
+# reads, the sweeps growing with the hop depth.  The time of one read is measured, not derived: data/auto.yaml
+# (hub_unit) holds it with the recorded rows it was fitted on (hub graphs and Barabasi-Albert, one H100).
 
 
-def hub_ms(n, max_degree, hop_depth=None, batch=None):
-    """The least time of a solve set by its busiest warp (the vertex of ``max_degree`` out-edges), in ms; without a
-    hop depth, that of depth 1 (a bound from below: the probe gives the depth)."""
+def hub_ms(n, max_degree, hop_depth=None, batch=None, unit=None):
+    """The least time of a solve set by its busiest warp (the vertex of ``max_degree`` out-edges), in ms, at
+    ``unit`` seconds a read; without a hop depth, that of depth 1 (a bound from below: the probe gives the depth)."""
     batch = int(batch) if batch is not None else BATCHES[0]
-    return -(-int(n) // batch) * max(int(hop_depth or 1), 1) * int(max_degree) * HUB_READ_US / 1e3
+    return -(-int(n) // batch) * max(int(hop_depth or 1), 1) * int(max_degree) * float(unit) * 1e3
 
 def tuned_sparse(g: Graph, batch=256, check_every=CHECK_EVERY):
     if g.n == 0:
