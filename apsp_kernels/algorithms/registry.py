@@ -23,6 +23,7 @@ from .gpu.multi import SYNC_DESIGNS
 from .gpu.multi import sources as multi_sources
 from .gpu import tuned
 from .gpu.tuned import fw as tuned_fw_mod, sparse as tuned_sparse_mod, stream as tuned_stream_mod
+from .gpu.tuned import deep as tuned_deep_mod
 from .gpu.tuned import frontier as tuned_frontier_mod
 from .gpu.tuned import elimination as tuned_elimination_mod
 from .gpu.tuned import ooc as tuned_ooc_mod, ooc_plan as tuned_ooc_plan
@@ -253,6 +254,17 @@ _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, fronti
      notes="one block of 128 threads per source, the output row its distances (atomicMin), the frontier two "
            "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
            "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")
+# For deep, thin graphs (paths, rings, long tails), where tuned_frontier's rounds are block barriers: not an "auto"
+# candidate until measured beside it (scripts/deep_measure.py); reachable by name.
+_add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per source, frontier queue, rounds in the warp)",
+     paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_deep_mod.footprint,
+     launcher=tuned.tuned_deep, resident=tuned_deep_mod.tuned_deep_resident, negative_weights=False,
+     faithful=False, complexity="n m (frontier rounds)", float32=True,
+     limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
+     notes="one warp per source (up to 8 a block), the output row its distances (atomicMin), the frontier a queue "
+           "of 64 vertices in shared memory with a bitmap behind it for wider rounds, every round inside the warp "
+           "(__syncwarp only, no block barrier); sources= for some rows; dtype float32 for float weights; work n m "
+           "like Harish's")
 
 # The GPU port of elimination_cpu (docs/elimination.md): like it, not an "auto" candidate until benchmarked beside
 # the others; reachable by name.  Device bytes: the vertex-major result, the permuted n x n result, and the

@@ -55,6 +55,12 @@ inline int atomicMin(int* p, int v)                 // blocks run one after anot
     *p = std::min(old, v);
     return old;
 }
+inline int atomicAdd(int* p, int v)
+{
+    const int old = *p;
+    *p = old + v;
+    return old;
+}
 inline unsigned atomicOr(unsigned* p, unsigned v)
 {
     const unsigned old = *p;
@@ -98,6 +104,7 @@ inline void emu_yield(EmuState s)
 }
 
 inline void __syncthreads() { emu_yield(EMU_BLOCK_WAIT); }
+inline void __syncwarp(unsigned = 0xffffffffu) { emu_yield(EMU_WARP_WAIT); }   // the 32 lanes of the warp (full masks)
 
 inline unsigned emu_tid();
 inline int __syncthreads_or(int pred)       // a barrier that also ORs every thread's pred (read between two waits)
