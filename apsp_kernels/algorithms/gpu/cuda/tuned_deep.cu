@@ -28,8 +28,9 @@
 // relax u's out-edges, lane j taking edges j, j + 32, ... (a hub is spread over the warp); then the words
 // of C holding the queued vertices are zeroed (every set bit of C is queued, so the whole word may go).
 // c > DEEP_QCAP (a wide round: a clique, a grid's middle): the lanes scan C's words as tuned_frontier does,
-// each relaxing the out-edges of the vertices it finds, and zero the words.  __syncwarp; the warp reads
-// N's counter; __syncwarp; lane 0 zeroes C's counter; swap C and N.  Initially D = INF, D[s] = 0, C = {s}.
+// each relaxing the out-edges of the vertices it finds, and zero the words.  __syncwarp; every lane reads
+// N's counter and lane 0 zeroes C's (the next round's N counter); __syncwarp; swap C and N.  Two
+// __syncwarp a round, no block barrier.  Initially D = INF, D[s] = 0, C = {s}.
 // __syncwarp orders the warp's shared and global accesses (CUDA: memory ordering among the threads
 // taking part); reads of D are volatile (other lanes lower D[v] within the round: never served stale
 // from L1, never a data race).  The emulation (tests/emulate/cuda_host.h) runs the lanes as fibers in a
@@ -179,10 +180,12 @@ deep_solve(T* D, const int* __restrict__ indptr, const int* __restrict__ indices
             deep_scan_round(row, indptr, indices, weights, lane, words, cbits, nbits, nq, ncount);
         __syncwarp(DEEP_FULL);                        // N and its queue complete, C zeroed, D's writes seen
         c = *ncount;
-        __syncwarp(DEEP_FULL);                        // every lane has read the count before it is reused
         if (lane == 0)
-            *ccount = 0;                              // C's counter becomes the next round's N counter
-        __syncwarp(DEEP_FULL);
+            *ccount = 0;                              // C's counter becomes the next round's N counter: no one
+                                                      // reads it now (its count was read a round ago, before
+                                                      // that round's second __syncwarp)
+        __syncwarp(DEEP_FULL);                        // the zero seen before the next round's pushes, and
+                                                      // N's count read by all before it is zeroed a round on
         unsigned* tb = cbits;
         cbits = nbits;
         nbits = tb;
