@@ -12,6 +12,14 @@
 # tuned_frontier's int32 kernel runs here (racecheck: its shared bitmaps, atomicOr'd within a round and
 # cleared between two barriers); its float32 one under the sanitizer through its GPU tests:
 #   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_frontier_gpu.py -k "bit_for_bit and not 1000"
+# tuned_deep (cuda/tuned_deep.cu: a warp per source, its queues, bitmaps and counters in shared memory, two
+# __syncwarp a round and no block barrier): the driver's Kemp graphs give its wide (bitmap-scan) rounds; its GPU
+# tests the deep ones (paths, rings, the lollipop whose clique overflows the queue), int32 and float32, and
+# synccheck the __syncwarp masks:
+#   SANITIZE_SIZES="100 300" scripts/sanitize.sh tuned_deep
+#   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_deep_gpu.py -k "every_kind_exact and not 4096 and not 1000"
+#   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_deep_gpu.py -k "(every_kind_exact and (70 or 127)) or bit_for_bit"
+#   compute-sanitizer --tool synccheck python -m pytest -q tests/test_tuned_deep_gpu.py -k "every_kind_exact and 127"
 # tuned_fw's float32 kernels (tfw_phase*_f32) the same way:
 #   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"
 #   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"

@@ -1,0 +1,150 @@
+"""tuned_deep beside tuned_frontier and the all-core CPU Dijkstra on deep, thin graphs: a one-way path, a ring
+(both ways) and a lollipop (a complete digraph of ``--clique`` vertices with a tail to n-1, both ways).
+
+    python3 scripts/deep_measure.py [--sizes 4096 16384] [--codes tuned_deep tuned_frontier] [--repeats 3] [--out CSV]
+
+Per graph and code:
+* ``kernel_ms``    -- the launcher's CUDA-event kernel time (``registry.get(code).run``), median of ``--repeats``
+  after a warm-up, every repeat's int32 result equal to the reference;
+* ``e2e_ms``       -- ``shortest_paths(graph, method=code)`` as a user calls it (float64 result on the host), warm,
+  synchronised wall clock, median of ``--repeats``; ``e2e_int32_ms`` the same with ``dtype=np.int32``; each
+  result equal to the reference;
+* the CPU row -- ``shortest_paths(graph, method="D")``, this package's all-core Dijkstra (the structure suite's CPU
+  row), one warm wall clock; its result is the reference, itself checked against scipy's Dijkstra on sampled rows.
+``speedup`` is the CPU row's time over the code's ``e2e_ms``: the goal is 10x at n = 16384.  A benchmark: it
+reports; nothing here is a pass mark.  Needs a GPU."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from apsp_kernels import api, gpu_device
+from apsp_kernels.algorithms import registry
+from apsp_kernels.core import structure_graphs
+from apsp_kernels.core.distances import from_scipy
+from apsp_kernels.core.graph import Graph
+
+
+def one_way_path(n, seed):
+    """0 -> 1 -> ... -> n-1, weights 1..100: from vertex 0, n - 1 hops deep; from vertex i, n - 1 - i."""
+    i = np.arange(n - 1)
+    return Graph.from_edges(n, i, i + 1, np.random.default_rng(seed).integers(1, 101, n - 1))
+
+
+def lollipop(n, clique, seed):
+    """A complete digraph on vertices 0..clique-1 and a tail clique-1 - clique - ... - n-1, both ways, weights
+    1..100."""
+    a, b = np.meshgrid(np.arange(clique), np.arange(clique), indexing="ij")
+    keep = a != b
+    i = np.arange(clique - 1, n - 1)
+    src, dst = np.r_[a[keep], i, i + 1], np.r_[b[keep], i + 1, i]
+    return Graph.from_edges(n, src, dst, np.random.default_rng(seed).integers(1, 101, src.size))
+
+
+def graphs(n, clique, seed=0):
+    return {"path": one_way_path(n, seed), "ring": structure_graphs.ring(n, seed=seed),
+            "lollipop": lollipop(n, clique, seed)}
+
+
+def wall(fn, repeats=1):
+    """(median synchronised wall ms of ``repeats`` calls, the last result)."""
+    import cupy as cp
+    times, out = [], None
+    for _ in range(repeats):
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        out = fn()
+        cp.cuda.Device().synchronize()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return float(np.median(times)), out
+
+
+def as_int32(d):
+    d = np.asarray(d)
+    return from_scipy(d) if d.dtype.kind == "f" else d
+
+
+def cpu_reference(g, rows=8):
+    """(ms, int32 distances) of the all-core CPU Dijkstra (warm), its sampled rows checked against scipy's."""
+    import scipy.sparse.csgraph as csg
+    api.shortest_paths(g, method="D")
+    ms, d = wall(lambda: api.shortest_paths(g, method="D"))
+    ref = as_int32(d)
+    pick = np.random.default_rng(g.n).choice(g.n, size=min(rows, g.n), replace=False)
+    want = from_scipy(csg.dijkstra(g.to_scipy(), directed=True, indices=pick))
+    if not np.array_equal(ref[pick], want):
+        raise SystemExit("the CPU Dijkstra disagrees with scipy's: no reference to verify against")
+    return ms, ref
+
+
+def kernel_row(code, g, ref, repeats):
+    """(median kernel ms, every repeat equal to ``ref``, the last timings)."""
+    a = registry.get(code)
+    a.run(g)                                                 # compiled, loaded
+    times, ok, t = [], True, {}
+    for _ in range(repeats):
+        d, t = a.run(g)
+        times.append(t["kernel_ms"])
+        ok = ok and np.array_equal(as_int32(d), ref)
+        del d
+    return float(np.median(times)), ok, t
+
+
+def e2e_row(code, g, ref, repeats):
+    """{column: median wall ms} of shortest_paths float64 and int32, warm, and whether every result equals ``ref``."""
+    out, ok = {}, True
+    for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32))):
+        api.shortest_paths(g, method=code, **kw)
+        ms, d = wall(lambda: api.shortest_paths(g, method=code, **kw), repeats)
+        out[col] = ms
+        ok = ok and np.array_equal(as_int32(d), ref)
+        del d
+    return out, ok
+
+
+def measure(sizes, codes, clique, repeats, log=print):
+    rows = []
+    for n in sizes:
+        for name, g in graphs(n, clique).items():
+            cpu_ms, ref = cpu_reference(g)
+            log(f"{name} n={n} m={g.m}: CPU Dijkstra ({os.cpu_count()} cores) {cpu_ms:.1f} ms")
+            rows.append(dict(graph=name, n=n, code="dijkstra_cpu_parallel", e2e_ms=cpu_ms, verified=True, speedup=1.0))
+            for code in codes:
+                kms, kok, t = kernel_row(code, g, ref, repeats)
+                e2e, eok = e2e_row(code, g, ref, repeats)
+                r = dict(graph=name, n=n, code=code, kernel_ms=kms, **e2e, verified=kok and eok,
+                         speedup=cpu_ms / e2e["e2e_ms"], rounds_max=t.get("rounds_max"))
+                rows.append(r)
+                log(f"  {code:15s} kernel {kms:8.1f} ms  e2e {e2e['e2e_ms']:8.1f} ms (int32 {e2e['e2e_int32_ms']:8.1f})"
+                    f"  {r['speedup']:5.1f}x the CPU  verified={r['verified']}")
+            del ref
+    return pd.DataFrame(rows)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384])
+    ap.add_argument("--codes", nargs="+", default=["tuned_deep", "tuned_frontier"])
+    ap.add_argument("--clique", type=int, default=128)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--out", help="CSV of the rows")
+    a = ap.parse_args(argv)
+    ok, why = gpu_device.gpu_status()
+    if not ok:
+        raise SystemExit(f"deep_measure needs a GPU: {why}")
+    df = measure(a.sizes, a.codes, a.clique, a.repeats)
+    with pd.option_context("display.width", 200, "display.float_format", "{:.1f}".format):
+        print(df.to_string(index=False))
+    if a.out:
+        df.to_csv(a.out, index=False)
+        print(f"written {a.out}")
+    return 0 if df["verified"].all() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
