@@ -9,7 +9,7 @@
 // latency bound (7-9x the 16-core CPU at n = 16384).  Here a round is a warp's: no block barrier (a
 // __syncwarp costs a few cycles), and when the frontier is small (the deep case) the round walks a queue
 // of the frontier's vertices instead of scanning the bitmap, so a path's round is one vertex's latency
-// chain (its queue slot, du, its CSR row, D[v], atomicMin, the pushes).  A block holds WARPS sources
+// chain (its queue slot, du and its CSR row, the edge, atomicMin, the pushes: no pre-read of D[v] there).  A block holds WARPS sources
 // (blockDim.x / 32, the launcher's choice from shared memory), so an SM holds up to 64 sources at once,
 // not 16-32 blocks of tuned_frontier.  Options weighed: delta-stepping buckets help weighted wide
 // graphs, not a path (one vertex a bucket either way); a label-correcting queue without rounds needs a
@@ -71,15 +71,19 @@ __device__ __forceinline__ float deep_atomic_min(float* p, float x)      // exac
 template <typename T>
 __device__ __forceinline__ T deep_load(const T* p) { return *reinterpret_cast<const volatile T*>(p); }
 
-// One warp's shared slice: [C bits | N bits | QC | QN | count C, count N], as ints.
+// One warp's shared slice, as ints: two bitmaps, two queues, two counters (round t: C the halves of parity
+// t & 1, N the others).
 __device__ __forceinline__ int deep_slice_words(int words) { return 2 * words + 2 * DEEP_QCAP + 2; }
 
 // Lower D[v] to nd if that is lower; the lane that lowers it puts v in the next frontier (bit, and a queue
-// slot if its bit was off and a slot is left).
-template <typename T>
+// slot if its bit was off and a slot is left).  PREREAD: a plain read of D[v] first, so that an edge that
+// lowers nothing costs a load, not an atomic (the wide rounds: most of a clique's edges lower nothing); the
+// queued rounds go straight to the atomic, which returns the old value anyway: on a path every edge lowers
+// its head, and the read would be one more memory round trip in the round's latency chain.
+template <bool PREREAD, typename T>
 __device__ __forceinline__ void deep_relax(T* row, int v, T nd, unsigned* nbits, int* nq, int* ncount)
 {
-    if (!(nd < deep_load(row + v)))
+    if (PREREAD && !(nd < deep_load(row + v)))
         return;
     if (!(nd < deep_atomic_min(row + v, nd)))
         return;                                       // another lane got there first with as low a value
@@ -103,7 +107,7 @@ __device__ __forceinline__ void deep_queue_round(T* row, const int* __restrict__
         const T du = deep_load(row + u);
         const int e1 = indptr[u + 1];
         for (int e = indptr[u] + lane; e < e1; e += 32)
-            deep_relax(row, indices[e], du + weights[e], nbits, nq, ncount);
+            deep_relax<false>(row, indices[e], du + weights[e], nbits, nq, ncount);
     }
     for (int j = lane; j < c; j += 32)
         cbits[cq[j] >> 5] = 0u;
@@ -125,7 +129,7 @@ __device__ __forceinline__ void deep_scan_round(T* row, const int* __restrict__ 
             const T du = deep_load(row + u);
             const int e1 = indptr[u + 1];
             for (int e = indptr[u]; e < e1; ++e)
-                deep_relax(row, indices[e], du + weights[e], nbits, nq, ncount);
+                deep_relax<true>(row, indices[e], du + weights[e], nbits, nq, ncount);
         }
     }
 }
@@ -149,52 +153,45 @@ deep_solve(T* D, const int* __restrict__ indptr, const int* __restrict__ indices
         return;                                       // the whole warp: no barrier waits for it
     const int words = (n + 31) >> 5;
     int* const slice = smem + (size_t)warp * deep_slice_words(words);
-    unsigned* cbits = reinterpret_cast<unsigned*>(slice);
-    unsigned* nbits = cbits + words;
-    int* cq = slice + 2 * words;
-    int* nq = cq + DEEP_QCAP;
-    int* ccount = nq + DEEP_QCAP;
-    int* ncount = ccount + 1;
+    unsigned* const bits = reinterpret_cast<unsigned*>(slice);      // C and N: halves by the round's parity
+    int* const queues = slice + 2 * words;
+    int* const counts = queues + 2 * DEEP_QCAP;
     const int s = sources[r];
     T* const row = D + (size_t)r * (size_t)n;
     const T inf = deep_inf(row);
 
     for (int v = lane; v < n; v += 32)
         row[v] = v == s ? T(0) : inf;
-    for (int i = lane; i < words; i += 32) {
-        cbits[i] = i == (s >> 5) ? 1u << (s & 31) : 0u;
-        nbits[i] = 0u;
-    }
+    for (int i = lane; i < 2 * words; i += 32)
+        bits[i] = i == (s >> 5) ? 1u << (s & 31) : 0u;
     if (lane == 0) {
-        cq[0] = s;
-        *ccount = 1;
-        *ncount = 0;
+        queues[0] = s;
+        counts[0] = 1;
+        counts[1] = 0;
     }
     __syncwarp(DEEP_FULL);
 
+    // The round's C and N are computed from its parity p, not kept as six swapped pointers: fewer live
+    // registers (the pointers spilled under the launch bound).
     int rnd = 0, c = 1;
     while (c > 0 && rnd <= n) {                       // at most n rounds are needed (header); n + 1 allowed
+        const int p = rnd & 1;
+        unsigned* const cbits = bits + p * words;
+        unsigned* const nbits = bits + (p ^ 1) * words;
+        int* const cq = queues + p * DEEP_QCAP;
+        int* const nq = queues + (p ^ 1) * DEEP_QCAP;
         if (c <= DEEP_QCAP)
-            deep_queue_round(row, indptr, indices, weights, lane, c, cbits, cq, nbits, nq, ncount);
+            deep_queue_round(row, indptr, indices, weights, lane, c, cbits, cq, nbits, nq, counts + (p ^ 1));
         else
-            deep_scan_round(row, indptr, indices, weights, lane, words, cbits, nbits, nq, ncount);
+            deep_scan_round(row, indptr, indices, weights, lane, words, cbits, nbits, nq, counts + (p ^ 1));
         __syncwarp(DEEP_FULL);                        // N and its queue complete, C zeroed, D's writes seen
-        c = *ncount;
+        c = counts[p ^ 1];
         if (lane == 0)
-            *ccount = 0;                              // C's counter becomes the next round's N counter: no one
+            counts[p] = 0;                            // C's counter becomes the next round's N counter: no one
                                                       // reads it now (its count was read a round ago, before
                                                       // that round's second __syncwarp)
         __syncwarp(DEEP_FULL);                        // the zero seen before the next round's pushes, and
                                                       // N's count read by all before it is zeroed a round on
-        unsigned* tb = cbits;
-        cbits = nbits;
-        nbits = tb;
-        int* tq = cq;
-        cq = nq;
-        nq = tq;
-        int* tc = ccount;
-        ccount = ncount;
-        ncount = tc;
         ++rnd;
     }
     if (lane == 0)
