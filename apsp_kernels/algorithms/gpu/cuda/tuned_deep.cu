@@ -9,9 +9,10 @@
 // latency bound (7-9x the 16-core CPU at n = 16384).  Here a round is a warp's: no block barrier (a
 // __syncwarp costs a few cycles), and when the frontier is small (the deep case) the round walks a queue
 // of the frontier's vertices instead of scanning the bitmap, so a path's round is one vertex's latency
-// chain (its queue slot, du and its CSR row, the edge, atomicMin, the pushes: no pre-read of D[v] there).  A block holds WARPS sources
-// (blockDim.x / 32, the launcher's choice from shared memory), so an SM holds up to 64 sources at once,
-// not 16-32 blocks of tuned_frontier.  Options weighed: delta-stepping buckets help weighted wide
+// chain (its queue slot, du and its CSR row, the edge, atomicMin, the pushes; no pre-read of D[v] there).
+// A block holds WARPS sources (blockDim.x / 32, the launcher's choice from shared memory), so an SM runs
+// as many sources as it holds warps (48 at n = 16384, where the shared slices are the limit), not the
+// 16-32 blocks of tuned_frontier.  Options weighed: delta-stepping buckets help weighted wide
 // graphs, not a path (one vertex a bucket either way); a label-correcting queue without rounds needs a
 // dedupe and an overflow story too, and its exactness argument is the same; rounds with a queue keep
 // tuned_frontier's invariant word for word.
