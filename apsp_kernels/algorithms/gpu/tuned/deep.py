@@ -100,8 +100,8 @@ def _solve(g, sources, dtype):
     timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
     start, end = cp.cuda.Event(), cp.cuda.Event()
     start.record()
-    gpu_runtime.launch(NAME, fn, (-(-k // warps),), (32 * warps,), (D, Va, Ea, Wa, Sa, np.int32(n), np.int32(k), rounds),
-                       shared_mem=smem)
+    args = (D, Va, Ea, Wa, Sa, np.int32(n), np.int32(k), rounds)
+    gpu_runtime.launch(NAME, fn, (-(-k // warps),), (32 * warps,), args, shared_mem=smem)
     end.record()
     end.synchronize()
     r = rounds.get()
