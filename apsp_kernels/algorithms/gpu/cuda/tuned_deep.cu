@@ -25,8 +25,9 @@
 // them.  A lane that lowers D[v] (atomicMin returned more than nd) sets bit v of N with atomicOr; the
 // lane that turned the bit on takes a slot (atomicAdd on the counter) and writes v there if the slot is
 // below DEEP_QCAP.  So a vertex enters a round's queue at most once.
-// A round with c vertices: c <= DEEP_QCAP: for each queued u in turn (warp-uniform loop) the 32 lanes
-// relax u's out-edges, lane j taking edges j, j + 32, ... (a hub is spread over the warp); then the words
+// A round with c vertices: c <= DEEP_QCAP: the warp splits into min(32, c rounded up to a power of two)
+// groups of lanes, a queued vertex a group, the group's lanes striding over its out-edges (one vertex: all 32
+// lanes on its edges, a hub spread over the warp; a ring's two at once); then the words
 // of C holding the queued vertices are zeroed (every set bit of C is queued, so the whole word may go).
 // c > DEEP_QCAP (a wide round: a clique, a grid's middle): the lanes scan C's words as tuned_frontier does,
 // each relaxing the out-edges of the vertices it finds, and zero the words.  __syncwarp; every lane reads
@@ -52,8 +53,8 @@
 //
 // Deviations from the brief's sketch: rounds are kept (a round is a warp's, not a block's); a queue slot
 // per vertex, not per push.  Known costs: a wide frontier (over DEEP_QCAP) is scanned by 32 lanes, not
-// 128, and a queued round walks its vertices one after another (a wide, shallow graph is tuned_frontier's
-// or tuned_sparse's); the shared slice is 8 ceil(n/32) + 8 DEEP_QCAP + 8 bytes a source.
+// 128, and a queued round gives a vertex 32 / groups lanes whatever its degree (a wide, shallow graph is
+// tuned_frontier's or tuned_sparse's); the shared slice is 8 ceil(n/32) + 8 DEEP_QCAP + 8 bytes a source.
 #include "common.cuh"
 
 #define DEEP_MAX_WARPS 8      // launch bound: 256 threads; the launcher's WARPS is at most this
@@ -96,18 +97,25 @@ __device__ __forceinline__ void deep_relax(T* row, int v, T nd, unsigned* nbits,
         nq[slot] = v;
 }
 
-// A queued round: the warp relaxes each queued vertex's out-edges, the lanes striding over them; then the
-// words of C that held them are zeroed (each set bit of C is queued).
+// A queued round: the warp splits into groups, as many as the queue has vertices (a power of two, at most
+// 32), each of 32 / groups lanes; group g relaxes the out-edges of queued vertices g, g + groups, ..., its
+// lanes striding over them (one vertex: the whole warp on its edges; a ring's two: 16 lanes each, in
+// parallel, not one after the other).  Then the words of C that held them are zeroed (each set bit of C is
+// queued).
 template <typename T>
 __device__ __forceinline__ void deep_queue_round(T* row, const int* __restrict__ indptr, const int* __restrict__ indices,
                                                  const T* __restrict__ weights, int lane, int c, unsigned* cbits,
                                                  const int* cq, unsigned* nbits, int* nq, int* ncount)
 {
-    for (int j = 0; j < c; ++j) {
+    int groups = 1;                                   // the next power of two >= c, at most 32
+    while (groups < c && groups < 32)
+        groups <<= 1;
+    const int width = 32 / groups, g = lane / width, gl = lane % width;
+    for (int j = g; j < c; j += groups) {
         const int u = cq[j];
         const T du = deep_load(row + u);
         const int e1 = indptr[u + 1];
-        for (int e = indptr[u] + lane; e < e1; e += 32)
+        for (int e = indptr[u] + gl; e < e1; e += width)
             deep_relax<false>(row, indices[e], du + weights[e], nbits, nq, ncount);
     }
     for (int j = lane; j < c; j += 32)
