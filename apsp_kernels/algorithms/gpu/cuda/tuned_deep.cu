@@ -51,7 +51,7 @@
 // the left-to-right float32 sum, whatever the order).  int32: du <= INF = 2^30 - 1, w <= MAX_PATH_WEIGHT
 // < 2^29, so du + w < 2^31.
 //
-// Deviations from the brief's sketch: rounds are kept (a round is a warp's, not a block's); a queue slot
+// Choices: rounds are kept (a round is a warp's, not a block's); a queue slot
 // per vertex, not per push.  Known costs: a wide frontier (over DEEP_QCAP) is scanned by 32 lanes, not
 // 128, and a queued round gives a vertex 32 / groups lanes whatever its degree (a wide, shallow graph is
 // tuned_frontier's or tuned_sparse's); the shared slice is 8 ceil(n/32) + 8 DEEP_QCAP + 8 bytes a source.
