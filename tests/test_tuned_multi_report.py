@@ -18,8 +18,9 @@ SOURCES = BENCH / "NVIDIA_H200-2026-11-28-multi-sources-x4.csv"
 N = 65536
 
 
-def _row(t, code, gpus, n=N, graph=None):
-    r = t[(t["code"].str.startswith(code + " ")) & (t["GPUs (count)"] == gpus) & (t["n (vertices)"] == n)]
+def _row(t, code, gpus, n=N, graph=None, on_device=False):
+    r = t[(t["code"].str.startswith(code + " ")) & (t["GPUs (count)"] == gpus) & (t["n (vertices)"] == n)
+          & (t["code"].str.contains("rows left on each GPU") == on_device)]
     if graph:
         r = r[r["graph"] == graph]
     assert len(r) == 1, r
@@ -200,7 +201,7 @@ def test_notebook_11_renders_the_section_on_recorded_data(tmp_path):
                         assert len(re.sub(r"\D", "", num).lstrip("0")) <= 4, txt
                     if tag == "td" and re.fullmatch(r"-?\d+(\.\d+)?", txt.strip()):
                         assert re.search(r"\([^()]+\)$", head[j]), head[j]
-    assert "cut-at-330s.log" in cells[i + 2].source and "not measured" in cells[i + 2].source.lower()
+    assert "left on its GPU" in cells[i + 2].source and "not measured" in cells[i + 2].source.lower()
 
 
 @pytest.mark.parametrize("tag, prov, machine", [
@@ -231,3 +232,30 @@ def test_the_sources_rows_say_how_fast_their_rows_left_and_what_that_may_mean():
     fast.loc[fast.n_gpus == 4, "efficiency"] = 284.0              # as if 11.4x on 4 GPUs
     assert "beyond the GPU count" in M.intake_caveat(fast) and "not a finding" in M.intake_caveat(fast)
     assert M.intake_caveat(p[p["kind"] == "fw"]) == ""
+
+
+ON_DEVICE = BENCH / "NVIDIA_H200-2026-11-28-multi-sources-on-device-x4.csv"
+
+
+def test_rows_left_on_each_gpu_are_their_own_series_against_their_own_one_gpu():
+    """multi_sources_bench.py --on-device times the kernels without the host's intake: its rows are never pooled with
+    the streamed ones, each speed-up is over the same kind's one-GPU call, and the caveat quotes both, computed."""
+    df = M.read([SOURCES, ON_DEVICE])
+    assert set(df.loc[df["file"] == ON_DEVICE.name, "kind"]) == {"sources_device"}
+    assert set(df.loc[df["file"] == SOURCES.name, "kind"]) == {"sources"}
+    p = M.points(df)
+    raw = pd.read_csv(ON_DEVICE)
+    dev = p[(p["kind"] == "sources_device") & (p["graph"] == "geometric") & (p["n_gpus"] == 4)].iloc[0]
+    one = raw[(raw.graph == "geometric") & (raw.n_gpus == 1)].kernel_ms.iloc[0]
+    four = raw[(raw.graph == "geometric") & (raw.n_gpus == 4)].kernel_ms.iloc[0]
+    assert dev["speedup"] == pytest.approx(one / four) and np.isnan(dev["intake_Bps"])
+    text = M.intake_caveat(p)
+    assert f"{M.fmt(one / four)}x on the geometric graph" in text and "none is recorded" not in text
+    assert f"{M.fmt(one / 1e3)} s left on the GPU" in text
+    t = M.table(df)
+    assert t["code"].str.contains("rows left on each GPU").sum() == len(raw)
+    assert _row(t, "tuned_frontier", 4, graph="grid", on_device=True)["one GPU is"] == "its own call on 1 GPU"
+    failed = pd.concat([df[df["kind"] == "sources"], df[df["kind"] == "sources_device"].assign(verified=False)])
+    q = M.points(failed)                                        # a failed on-device row is never a time
+    assert q.loc[q["kind"] == "sources_device", "median_ms"].isna().all()
+    assert "s left on the GPU" not in M.intake_caveat(q) and "FAILED on the geometric graph" in M.intake_caveat(q)

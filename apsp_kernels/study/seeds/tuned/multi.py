@@ -3,8 +3,9 @@
 Files (``data/results/benchmarks/``, this machine's results first): ``<device>-<date>-multi-gpu-x<P>.csv``
 (``scripts/multi_gpu_bench.py``: ``tuned_fw`` on one GPU, then ``tuned_fw_multi`` with its block rows split over
 1, 2, 4 ... GPUs, Kemp's random graph of seed n) and ``<device>-<date>-multi-sources-x<P>.csv``
-(``scripts/multi_sources_bench.py``: ``tuned_frontier`` with its sources split over the GPUs); ``x<P>`` is how many
-GPUs the machine had.  Every file found joins; a file of another GPU model (its provenance's ``gpu``) is its own
+(``scripts/multi_sources_bench.py``: ``tuned_frontier`` with its sources split over the GPUs, every rank's rows
+streamed into one host result; with ``--on-device``, ``result`` "left on each GPU": the kernels alone, kind
+``sources_device``); ``x<P>`` is how many GPUs the machine had.  Every file found joins; a file of another GPU model (its provenance's ``gpu``) is its own
 group, never pooled with another model's rows.
 
 Times are the slowest rank's kernel time (CUDA events).  The speed-up over one GPU is taken against the
@@ -33,7 +34,8 @@ FW_SPLIT, FW_ONE, FW_PAPER = (_C[k].algorithm for k in ("split_fw", "one_gpu_fw"
 PATTERNS = {"fw": "*-multi-gpu-*.csv", "sources": "*-multi-sources-*.csv"}
 BASELINE = {FW_SPLIT: FW_ONE}       # a split code -> the established one-GPU code it is measured against
 FW_GRAPH = "kemp"                                # multi_gpu_bench.py: Kemp's random graph, degree 2-6, seed n
-SPLIT = {"fw": "block rows split", "sources": "sources split"}
+SPLIT = {"fw": "block rows split", "sources": "sources split", "sources_device": "sources split, rows left on each GPU"}
+ON_DEVICE = "left on each GPU"                   # multi_sources_bench.py --on-device: its rows' ``result``
 NTHU_LABEL = "nthu_multi: NTHU's multi-GPU FW (the paper's code, faithful)"
 _MACHINE = re.compile(r"(?:^|-)x(\d+)(?:-|$)")     # "-x4" in the file name: the host's GPUs, where the provenance lacks them
 
@@ -73,6 +75,8 @@ def read(files):
         x = _MACHINE.search((m.group("tag") or "") if m else "")
         count = prov.get("gpus_on_host") or (x.group(1) if x else None)
         t["kind"] = _kind(f.name)
+        if "result" in t:                        # rows left on each GPU time the kernels without the host's intake
+            t.loc[t["result"].astype(str) == ON_DEVICE, "kind"] = "sources_device"
         t["gpu"] = gpu
         t["machine"] = f"{count} x {gpu}" if count else gpu
         t["date"] = m.group("date") if m else ""
@@ -115,9 +119,11 @@ def _baseline(df, r):
     code = BASELINE.get(r["code"], r["code"])
     d = df[(df["gpu"] == r["gpu"]) & (df["code"] == code) & (df["graph"] == r["graph"]) & (df["n"] == r["n"])
            & (df["n_gpus"] == 1) & df["verified"] & df["kernel_ms"].notna()]
+    if r["kind"] != "fw":                        # a sources split against its own call of the same kind
+        d = d[d["kind"] == r["kind"]]
     if (d["machine"] == r["machine"]).any():
         d = d[d["machine"] == r["machine"]]
-    return d["kernel_ms"], ("its own call on 1 GPU" if r["kind"] == "sources" else f"{code} on 1 GPU")
+    return d["kernel_ms"], ("its own call on 1 GPU" if r["kind"] != "fw" else f"{code} on 1 GPU")
 
 
 def points(df):
@@ -396,6 +402,35 @@ def finding(multi, nthu=None):
     return " ".join(x for x in out if x)
 
 
+def _speedups(rows):
+    return " and ".join(f"{fmt(r.speedup)}x on the {r.graph} graph" if r.speedup == r.speedup else
+                        f"FAILED on the {r.graph} graph" for r in rows.itertuples())
+
+
+def on_device(p):
+    """The sources split with every rank's rows left on its GPU (the kernels alone), at its largest n and most GPUs,
+    beside the same split streaming into the host at that n where it is recorded (a sentence, or '')."""
+    dev = p[(p["kind"] == "sources_device") & (p["n_gpus"] > 1)] if len(p) else p
+    if dev is None or dev.empty:
+        return ""
+    k, n = dev["n_gpus"].max(), dev[dev["n_gpus"] == dev["n_gpus"].max()]["n"].max()
+    d = dev[(dev["n_gpus"] == k) & (dev["n"] == n)]
+    text = (f"With every rank's rows left on its GPU (the kernels alone; sampled rows checked against scipy) the split "
+            f"gives {_speedups(d)} on {int(k)} GPUs at n = {int(n):,}")
+    host = p[(p["kind"] == "sources") & (p["n_gpus"] == k) & (p["n"] == n)]
+    timed = p["median_ms"].notna()                 # a failed call is never a time
+    one_dev = p[(p["kind"] == "sources_device") & (p["n_gpus"] == 1) & (p["n"] == n) & timed]
+    one_host = p[(p["kind"] == "sources") & (p["n_gpus"] == 1) & (p["n"] == n) & timed]
+    if len(host):
+        text += f", against {_speedups(host)} with the rows streamed into the host"
+    both = one_dev.merge(one_host, on=["gpu", "graph"], suffixes=("_dev", "_host"))
+    if len(both):
+        text += ("; on one GPU the same kernel takes " + " and ".join(
+            f"{fmt(r.median_ms_dev / 1e3)} s left on the GPU against {fmt(r.median_ms_host / 1e3)} s streaming "
+            f"({r.graph})" for r in both.itertuples()) + ": streaming the rows out slows the kernel itself")
+    return text + "."
+
+
 def intake_caveat(p):
     """What may bound the sources split's times (a sentence, or ''): each rank's rows stream into the host result while
     its kernel runs; the rates a rank's rows left at, at the largest n, are the table's."""
@@ -406,8 +441,9 @@ def intake_caveat(p):
     lo, hi = big["intake_Bps"].min() / 1e9, big["intake_Bps"].max() / 1e9
     return (f"These times are not the kernels alone: each rank's rows stream into the host result while its kernel runs, "
             f"and at n = {int(big['n'].iloc[0]):,} a rank's rows left at {fmt(lo)}-{fmt(hi)} GB/s whatever the GPU count, "
-            f"which points to the host's intake, not the kernels, as what sets these times (a run with the rows left "
-            f"on each GPU, scripts/multi_sources_bench.py --on-device, would tell; none is recorded)." + _beyond_ideal(src))
+            f"which points to the host's intake, not the kernels, as what sets these times"
+            + (f". {on_device(p)}" if on_device(p) else " (a run with the rows left on each GPU, "
+               "scripts/multi_sources_bench.py --on-device, would tell; none is recorded).") + _beyond_ideal(src))
 
 
 def _beyond_ideal(src):
