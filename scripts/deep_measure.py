@@ -16,9 +16,11 @@ reports; nothing here is a pass mark.  Needs a GPU."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,6 +30,7 @@ from apsp_kernels.algorithms import registry
 from apsp_kernels.core import structure_graphs
 from apsp_kernels.core.distances import from_scipy
 from apsp_kernels.core.graph import Graph
+from apsp_kernels.measure import provenance
 
 
 def one_way_path(n, seed):
@@ -132,7 +135,7 @@ def main(argv=None):
     ap.add_argument("--codes", nargs="+", default=["tuned_deep", "tuned_frontier"])
     ap.add_argument("--clique", type=int, default=128)
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", help="CSV of the rows")
+    ap.add_argument("--out", help="CSV of the rows (its provenance beside it, .provenance.json)")
     a = ap.parse_args(argv)
     ok, why = gpu_device.gpu_status()
     if not ok:
@@ -142,7 +145,9 @@ def main(argv=None):
         print(df.to_string(index=False))
     if a.out:
         df.to_csv(a.out, index=False)
-        print(f"written {a.out}")
+        prov = provenance.collect("deep_measure", vars(a))           # GPU, driver, CUDA, CuPy, CPU, commit
+        Path(a.out).with_suffix(".provenance.json").write_text(json.dumps(prov, indent=1, default=str))
+        print(f"written {a.out} and its provenance")
     return 0 if df["verified"].all() else 1
 
 
