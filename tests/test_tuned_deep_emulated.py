@@ -4,8 +4,8 @@
 against the reference on the graphs of deep_graphs.py.  The emulation runs each lane as a fiber to its next
 __syncwarp in a shuffled order (no lock step) and the blocks in an order the test picks: it checks the kernel's
 logic (the queue, its overflow to the bitmap scan, the warp's rounds, the stop test, warps past the last
-source, int and float paths), not the GPU's memory model; tests/test_tuned_deep_gpu.py runs the checks on the
-device at n = 4096 to 16384."""
+source, int and float paths), not the GPU's memory model; tests/test_tuned_deep_gpu.py and tests/test_tuned_per_source_gpu.py
+run the checks on the device, up to n = 16384."""
 import ctypes
 import re
 

@@ -3,7 +3,8 @@
 launches it (one block per source, the bitmaps in the emulated dynamic shared memory), exact against the
 reference on the graphs of frontier_graphs.py.  The emulation runs each thread to its next barrier in a
 shuffled order: it checks the kernel's logic (bitmaps, rounds, striding, the stop test, int and float
-paths), not the GPU's memory model; tests/test_tuned_frontier_gpu.py runs the same checks on the device."""
+paths), not the GPU's memory model; tests/test_tuned_frontier_gpu.py and
+tests/test_tuned_per_source_gpu.py run the same checks on the device."""
 import ctypes
 import re
 
