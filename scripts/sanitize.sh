@@ -17,9 +17,10 @@
 # tests the deep ones (paths, rings, the lollipop whose clique overflows the queue), int32 and float32, and
 # synccheck the __syncwarp masks:
 #   SANITIZE_SIZES="100 300" scripts/sanitize.sh tuned_deep
-#   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_deep_gpu.py -k "every_kind_exact and not 4096 and not 1000"
-#   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_deep_gpu.py -k "(every_kind_exact and (70 or 127)) or bit_for_bit"
-#   compute-sanitizer --tool synccheck python -m pytest -q tests/test_tuned_deep_gpu.py -k "every_kind_exact and 127"
+#   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_per_source_gpu.py -k "every_kind_exact and tuned_deep and not 1000"
+#   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_per_source_gpu.py tests/test_tuned_deep_gpu.py \
+#       -k "(every_kind_exact and tuned_deep and (70 or 127) and not 4096) or bit_for_bit"
+#   compute-sanitizer --tool synccheck python -m pytest -q tests/test_tuned_per_source_gpu.py -k "every_kind_exact and tuned_deep and 127"
 # tuned_fw's float32 kernels (tfw_phase*_f32) the same way:
 #   compute-sanitizer --tool memcheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"
 #   compute-sanitizer --tool racecheck python -m pytest -q tests/test_tuned_gpu.py -k "float32 and (33 or 129)"

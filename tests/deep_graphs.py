@@ -1,5 +1,5 @@
 """The graphs tuned_deep is checked on, in the CPU emulation (test_tuned_deep_emulated.py) and on the GPU
-(test_tuned_deep_gpu.py): the deep, thin ones it is built for (a one-way path, a path both ways, a ring, a
+(test_tuned_deep_gpu.py, test_tuned_per_source_gpu.py): the deep, thin ones it is built for (a one-way path, a path both ways, a ring, a
 clique with a long tail, a deep tree) beside those that exercise its other paths (a clique wider than the
 frontier queue, a hub, random sparse, disconnected pieces, zero weights and duplicate edges, weights at the
 int32 bound).  frontier_graphs.py keeps tuned_frontier's set and the float32 references."""

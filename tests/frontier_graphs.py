@@ -1,5 +1,5 @@
 """The graphs tuned_frontier is checked on, in the CPU emulation (test_tuned_frontier_cpu.py) and on the
-GPU (test_tuned_frontier_gpu.py): deep ones (rings both ways, directed paths, grids), a hub of high
+GPU (test_tuned_frontier_gpu.py, test_tuned_per_source_gpu.py): deep ones (rings both ways, directed paths, grids), a hub of high
 degree, disconnected pieces, zero weights, weights at the int32 bound; raw CSR that keeps parallel edges
 and self-loops (Graph.from_edges removes them, so only a Graph built around its arrays shows the kernel
 any); the float32 references (scipy in float64, and float32 Dijkstra, exact)."""

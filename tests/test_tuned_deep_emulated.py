@@ -1,11 +1,12 @@
-"""tuned_deep without a GPU: its launcher's refusals and choices, and the real kernel source
-(cuda/tuned_deep.cu) on the CPU emulation of tests/emulate/cuda_host.h, launched as the launcher launches it
-(a warp per source, ``warps`` sources a block, each warp's slice of the emulated dynamic shared memory), exact
-against the reference on the graphs of deep_graphs.py.  The emulation runs each lane as a fiber to its next
-__syncwarp in a shuffled order (no lock step) and the blocks in an order the test picks: it checks the kernel's
-logic (the queue, its overflow to the bitmap scan, the warp's rounds, the stop test, warps past the last
-source, int and float paths), not the GPU's memory model; tests/test_tuned_deep_gpu.py runs the checks on the
-device at n = 4096 to 16384."""
+"""tuned_deep without a GPU: its launcher's choices (its refusals, as tuned_frontier's, in
+tests/test_tuned_per_source_launchers.py), and the real kernel source (cuda/tuned_deep.cu) on the CPU emulation
+of tests/emulate/cuda_host.h, launched as the launcher launches it (a warp per source, ``warps`` sources a block,
+each warp's slice of the emulated dynamic shared memory), exact against the reference on the graphs of
+deep_graphs.py.  The emulation runs each lane as a fiber to its next __syncwarp in a shuffled order (no lock
+step) and the blocks in an order the test picks: it checks the kernel's logic (the queue, its overflow to the
+bitmap scan, the warp's rounds, the stop test, warps past the last source, int and float paths), not the GPU's
+memory model; tests/test_tuned_deep_gpu.py and tests/test_tuned_per_source_gpu.py run the checks on the device,
+up to n = 16384."""
 import ctypes
 import re
 
@@ -17,7 +18,7 @@ import deep_graphs as DG
 import emulation
 import frontier_graphs as F
 
-from apsp_kernels import Graph, GraphError, reference_apsp
+from apsp_kernels import reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR
 from apsp_kernels.algorithms.gpu.tuned import deep
@@ -63,28 +64,6 @@ def test_registry_entry_is_tuned_and_not_auto():
     assert not a.faithful and a.auto_rank is None and a.float32 and not a.negative_weights
     assert a.device == "gpu" and a.representation == "csr" and a.resident is not None
     assert a not in registry.auto_candidates()
-
-
-def test_refusals_in_one_line_before_any_gpu_work():
-    a = registry.get("tuned_deep")
-    with pytest.raises(GraphError, match="tuned_deep needs non-negative edge weights"):
-        a.run(Graph.from_edges(2, [0], [1], [-1]))
-    with pytest.raises(GraphError, match="beyond float32"):
-        a.run(Graph.from_edges(2, [0], [1], [1e39], dtype="auto"))
-    with pytest.raises(GraphError, match="needs int32 weights"):
-        a.run(Graph.from_edges(2, [0], [1], [0.5], dtype="auto"), dtype="int32")
-    with pytest.raises(ValueError, match="dtype must be one of"):
-        a.run(F.path(3, 0), dtype="float64")
-    with pytest.raises(ValueError, match="source 3 is not a vertex"):
-        a.run(F.path(3, 0), sources=[0, 3])
-
-
-def test_nothing_to_solve_needs_no_gpu():
-    a = registry.get("tuned_deep")
-    d, t = a.run(F.path(5, 0), sources=[])
-    assert d.shape == (0, 5) and d.dtype == np.int32 and t["sources"] == 0
-    d, t = a.run(Graph.from_edges(0, [], [], []), dtype="float32")
-    assert d.shape == (0, 0) and d.dtype == np.float32
 
 
 def test_shared_memory_and_warps_a_block():

@@ -1,9 +1,11 @@
-"""tuned_frontier without a GPU: its launcher's refusals and choices, and the real kernel source
+"""tuned_frontier without a GPU: its launcher's choices (its refusals, as tuned_deep's, in
+tests/test_tuned_per_source_launchers.py), and the real kernel source
 (cuda/tuned_frontier.cu) on the CPU emulation of tests/emulate/cuda_host.h, launched as the launcher
 launches it (one block per source, the bitmaps in the emulated dynamic shared memory), exact against the
 reference on the graphs of frontier_graphs.py.  The emulation runs each thread to its next barrier in a
 shuffled order: it checks the kernel's logic (bitmaps, rounds, striding, the stop test, int and float
-paths), not the GPU's memory model; tests/test_tuned_frontier_gpu.py runs the same checks on the device."""
+paths), not the GPU's memory model; tests/test_tuned_frontier_gpu.py and
+tests/test_tuned_per_source_gpu.py run the same checks on the device."""
 import ctypes
 import re
 
@@ -48,36 +50,6 @@ def run(lib, g, sources=None, threads=frontier.THREADS, dtype=None):
 def test_block_size_is_written_once():
     text = (CUDA_DIR / "tuned_frontier.cu").read_text()
     assert int(re.search(r"#define TFR_THREADS (\d+)", text).group(1)) == frontier.THREADS
-
-
-def test_refusals_in_one_line_before_any_gpu_work():
-    a = registry.get("tuned_frontier")
-    with pytest.raises(GraphError, match="tuned_frontier needs non-negative edge weights"):
-        a.run(Graph.from_edges(2, [0], [1], [-1]))
-    with pytest.raises(GraphError, match="non-negative"):
-        a.run(Graph.from_edges(2, [0], [1], [-1.5], dtype="auto"))
-    with pytest.raises(GraphError, match="beyond float32"):
-        a.run(Graph.from_edges(2, [0], [1], [1e39], dtype="auto"))
-    with pytest.raises(GraphError, match="needs int32 weights"):                   # floats asked to be int32
-        a.run(Graph.from_edges(2, [0], [1], [0.5], dtype="auto"), dtype="int32")
-    with pytest.raises(GraphError, match="needs int32 weights"):                   # int64 weights: not silently float
-        a.run(Graph.from_edges(3, [0, 1], [1, 2], [2**40, 1], dtype="auto"))
-    with pytest.raises(ValueError, match="dtype must be one of"):
-        a.run(F.path(3, 0), dtype="float64")
-    with pytest.raises(ValueError, match="source 3 is not a vertex"):
-        a.run(F.path(3, 0), sources=[0, 3])
-    with pytest.raises(ValueError, match="integers"):
-        a.run(F.path(3, 0), sources=[0.5])
-
-
-def test_nothing_to_solve_needs_no_gpu():
-    a = registry.get("tuned_frontier")
-    d, t = a.run(F.path(5, 0), sources=[])
-    assert d.shape == (0, 5) and d.dtype == np.int32 and t["sources"] == 0
-    d, t = a.run(Graph.from_edges(0, [], [], []))
-    assert d.shape == (0, 0)
-    d, t = a.run(Graph.from_edges(0, [], [], []), dtype="float32")
-    assert d.shape == (0, 0) and d.dtype == np.float32
 
 
 def test_dtype_follows_the_weights_and_minus_zero_becomes_plus_zero():

@@ -275,3 +275,17 @@ void emu_launch(emu_dim3 grid, emu_dim3 block, bool fibers, F body)
                 }
             }
 }
+
+// The most rounds any row (source) of a per-source kernel reported (tuned_frontier's, tuned_deep's), or -1
+// where a row is negative: a frontier left after n + 1 rounds, or a row the kernel never wrote (the harnesses
+// start the counts negative).
+inline int emu_most_rounds(const std::vector<int>& rounds)
+{
+    int most = 0;
+    for (int r : rounds) {
+        if (r < 0)
+            return -1;
+        most = std::max(most, r);
+    }
+    return most;
+}

@@ -28,13 +28,7 @@ static int emu_deep(T* D, int n, const int* indptr, const int* indices, const T*
             deep_solve<T>(D, indptr, indices, weights, sources, n, rows, rounds.data());
         });
     }
-    int most = 0;
-    for (int r : rounds) {
-        if (r < 0)
-            return -1;
-        most = std::max(most, r);
-    }
-    return most;
+    return emu_most_rounds(rounds);
 }
 
 extern "C" int emu_deep_int(int* D, int n, const int* indptr, const int* indices, const int* weights,

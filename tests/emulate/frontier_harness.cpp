@@ -17,13 +17,7 @@ static int emu_frontier(T* D, int n, const int* indptr, const int* indices, cons
     std::vector<int> rounds(rows, -7);
     emu_launch({(unsigned)rows, 1, 1}, {(unsigned)threads, 1, 1}, true,
                [&] { tfr_solve<T>(D, indptr, indices, weights, sources, n, rounds.data()); });
-    int most = 0;
-    for (int r : rounds) {
-        if (r < 0)
-            return -1;
-        most = std::max(most, r);
-    }
-    return most;
+    return emu_most_rounds(rounds);
 }
 
 extern "C" int emu_tfr_int(int* D, int n, const int* indptr, const int* indices, const int* weights,

@@ -88,16 +88,7 @@ def _solve(g, sources, dtype):
     fn = gpu_runtime.kernel("tuned_deep.cu", f"deep_solve<{'int' if dtype == 'int32' else 'float'}>",
                             name_expressions=EXPRS)
     warps, smem = _shared_opt_in(cp, fn, n)
-    gpu_device.check_fits(NAME, footprint(n, len(indices), k), hint="fewer sources or a smaller graph")
-    t0 = time.perf_counter()
-    D = cp.empty((k, n), np_t)
-    rounds = cp.empty(k, cp.int32)
-    cp.cuda.Device().synchronize()
-    timings["alloc_ms"] = (time.perf_counter() - t0) * 1e3
-    t0 = time.perf_counter()
-    Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
-    cp.cuda.Device().synchronize()
-    timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
+    D, rounds, Va, Ea, Wa, Sa = frontier.device_arrays(cp, NAME, n, k, np_t, indptr, indices, weights, src, timings)
     start, end = cp.cuda.Event(), cp.cuda.Event()
     start.record()
     args = (D, Va, Ea, Wa, Sa, np.int32(n), np.int32(k), rounds)

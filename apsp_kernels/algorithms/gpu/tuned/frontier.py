@@ -78,6 +78,25 @@ def csr_arrays(g, dtype=None, who=NAME, negative_ok=False):
     return dtype, g.indptr.astype(np.int32), g.indices.astype(np.int32), np.ascontiguousarray(w32)
 
 
+def device_arrays(cp, who, n, rows, np_t, indptr, indices, weights, src, timings):
+    """The device side of a launch of ``who`` (tuned_frontier, tuned_deep): refuses, in one line, where
+    ``rows`` x n distances, the CSR and per row a source and a round count do not fit (:func:`footprint`);
+    allocates the (rows x n) ``np_t`` distances and the rows' int32 round counts, unset (the kernel writes
+    every entry), and uploads the CSR and the sources as int32.  Sets timings' alloc_ms and h2d_ms (each
+    step waited for).  Returns (D, rounds, indptr, indices, weights, sources) on the device."""
+    gpu_device.check_fits(who, footprint(n, len(indices), rows), hint="fewer sources or a smaller graph")
+    t0 = time.perf_counter()
+    D = cp.empty((rows, n), np_t)
+    rounds = cp.empty(rows, cp.int32)
+    cp.cuda.Device().synchronize()
+    timings["alloc_ms"] = (time.perf_counter() - t0) * 1e3
+    t0 = time.perf_counter()
+    Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
+    cp.cuda.Device().synchronize()
+    timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
+    return D, rounds, Va, Ea, Wa, Sa
+
+
 def _shared_limit(cp, fn, smem):
     """Opt the kernel in to ``smem`` bytes of dynamic shared memory where it needs more than 48 KiB."""
     if smem <= DEFAULT_SHARED:
@@ -164,16 +183,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
     _shared_limit(cp, fn, smem)
     c = max(1, min(int(chunk_rows or resident_blocks(cp, fn, smem)), k))
     rows = k if sink is None else 2 * c
-    gpu_device.check_fits(NAME, footprint(n, len(indices), rows), hint="fewer sources or a smaller graph")
-    t0 = time.perf_counter()
-    D = cp.empty((rows, n), np_t)
-    rounds = cp.empty(rows, cp.int32)
-    cp.cuda.Device().synchronize()
-    timings["alloc_ms"] = (time.perf_counter() - t0) * 1e3
-    t0 = time.perf_counter()
-    Va, Ea, Wa, Sa = (cp.asarray(a) for a in (indptr, indices, weights, src.astype(np.int32)))
-    cp.cuda.Device().synchronize()
-    timings["h2d_ms"] = (time.perf_counter() - t0) * 1e3
+    D, rounds, Va, Ea, Wa, Sa = device_arrays(cp, NAME, n, rows, np_t, indptr, indices, weights, src, timings)
     starts = list(range(0, k, c))
     timings.update(chunks=len(starts), chunk_rows=c)
     streams = [cp.cuda.Stream(non_blocking=True) for _ in range(3)]
