@@ -1,7 +1,7 @@
 """tuned_elimination's real kernels (cuda/tuned_elimination.cu) on the CPU emulation of CUDA
 (tests/emulate/cuda_host.h), launched as the launcher launches them: its host phases (``prepare``), its launch
 list (``plan``, batched per tree level or one supernode a launch) and its epilogue (``result``), run launch by
-launch by tests/emulate/elimination_harness.cpp.  Exact against the reference on grids, kNN geometric graphs,
+launch by tests/emulate/elimination_harness.cpp; and the device-resident form, its permutation kernel included.  Exact against the reference on grids, kNN geometric graphs,
 rings, trees, a forest with isolated vertices, n = 1, negative edges; a negative cycle refused; both cp.async
 modes.  tests/test_tuned_elimination_gpu.py runs the same kinds, and larger graphs, on the device."""
 import ctypes

@@ -4,8 +4,9 @@ PPoPP'20, SuperFW lineage; ``cuda/tuned_elimination.cu`` says how and why, ``doc
 The host runs the CPU package's ordering and symbolic phases (``algorithms/cpu/elimination``) on the REVERSED
 graph and loads its edges into the factor's blocks; the device eliminates the factor and sweeps it into the
 vertex-major result, which for the reversed graph is the distance matrix row-major (nested-dissection numbering),
-then permutes it into the original numbering.  :func:`plan` is the launch list (pure numpy: the CPU emulation in
-``tests/emulate/elimination_harness.cpp`` runs the same list).  int32 only; negative edges allowed; a negative
+then permutes it into the original numbering: copied back by the launcher, or left on the device by
+:func:`tuned_elimination_resident` (``shortest_paths``' path).  :func:`plan` is the launch list (pure numpy: the
+CPU emulation in ``tests/emulate/elimination_harness.cpp`` runs the same list).  int32 only; negative edges allowed; a negative
 cycle raises NegativeCycleError as ``elimination_cpu`` does (the vertex named may differ: the supernodes of one
 level of the tree are closed together)."""
 from __future__ import annotations
