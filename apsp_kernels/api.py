@@ -119,7 +119,8 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
     negative one counts from the end, floats are cast toward zero, a 2-D array gives rows of its shape): a CPU code
     computes only those rows (Dijkstra, or Johnson where weights are negative, whichever CPU method was named:
     an FW has no per-source form); a GPU code whose device-resident form takes sources (tuned_frontier) computes
-    only those rows, the others all pairs, returning the rows.  ``dtype=np.float32`` on a graph of non-negative
+    only those rows (tuned_elimination computes all pairs and keeps only those rows), the others all pairs,
+    returning the rows.  ``dtype=np.float32`` on a graph of non-negative
     float weights, with a GPU: the float32 GPU code (registry ``float32``), its sums in float32 (within
     (1 + 2**-24)**(2 (n - 1)) - 1 relative of scipy's float64 answer; exact for integer-valued weights up to 2**24).  ``device=True``: the distances (and predecessors) as CuPy
     arrays left on the GPU (DLPack-ready; no copy to the host).  ``out``: a C-contiguous numpy array of the result's

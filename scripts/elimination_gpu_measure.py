@@ -3,7 +3,7 @@ graphs, its three phases apart, beside tuned_frontier (the project's sparse GPU 
 tuned_frontier's exactly (or scipy's with --scipy).  Prints one row per graph; writes nothing.  Needs a GPU.
 
     python scripts/elimination_gpu_measure.py [--sizes 4000 16000] [--leaf 32] [--repeats 3] [--scipy]
-                                              [--no-frontier] [--unbatched] [--sample K]
+                                              [--no-frontier] [--unbatched] [--sample K] [--e2e]
 
 --sample K: every pair is still computed on the device, but only K evenly spaced rows come back, each checked
 against scipy's Dijkstra (the whole n x n result stays on the device: the size a road user's OD matrix has).
@@ -11,7 +11,19 @@ against scipy's Dijkstra (the whole n x n result stays on the device: the size a
 Columns: host ordering and symbolic ms; kernel ms (the least of the repeats, CUDA events around every launch) and
 its split (elimination, upward, downward: events between the phases, from a separate run); the min-plus operations
 the three phases do (symbolic.stats: useful ones, the masked rows of narrow supernodes not counted) over the kernel
-time; tuned_frontier's kernel ms on the same graph."""
+time; tuned_frontier's kernel ms on the same graph.
+
+--e2e: also the solver's end-to-end calls, as a user makes them: ``shortest_paths(g, method="tuned_elimination")``
+(the float64 result on the host: tuned_elimination's resident form, converted on the device, one copy through the
+reused page-locked staging buffers; the registry's default leaf, not --leaf) and the same call with ``device=True``
+(the result left on the GPU as a CuPy array), beside tuned_frontier's same two calls (not with --no-frontier).  Each
+call warm (made once first), timed by the wall clock between two device synchronisations, the median of --repeats;
+each result checked against scipy's Dijkstra: every row up to E2E_FULL_CHECK vertices, else E2E_ROWS evenly spaced
+rows (the --sample rows where given).  Above E2E_HOST_MAX vertices the host result is skipped (at 100,000 an
+80 GB float64 matrix, which shortest_paths counts as 120 GB of host memory with the int32 result) and device=True
+is timed with dtype=np.int32 (40 GB at 100,000 beside the 40 GB vertex-major working matrix; float64 would add an
+80 GB copy on the device and the same 120 GB host-memory check).  Extra columns: e2e host ms, e2e device ms (its
+dtype), tuned_frontier's two, and whether every checked result was exact."""
 from __future__ import annotations
 
 import argparse
@@ -23,10 +35,15 @@ from scipy.sparse import csgraph
 
 from elimination_measure import GRIDS, grid, knn       # this folder (the script is run as a file)
 
+import apsp_kernels as ak
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.tuned import elimination as TE
 from apsp_kernels.core.distances import from_scipy
-from apsp_kernels.core.graph import Graph
+from apsp_kernels.core.graph import INF, Graph
+
+E2E_HOST_MAX = 50_000       # above: no host result in --e2e (the n x n float64 result, 20 GB at 50,000)
+E2E_FULL_CHECK = 5_000      # up to: every row of an --e2e result against scipy's; above, E2E_ROWS rows
+E2E_ROWS = 64
 
 
 def graphs(sizes):
@@ -34,6 +51,71 @@ def graphs(sizes):
         r, c = GRIDS.get(n, (int(math.sqrt(n)), n // int(math.sqrt(n))))
         yield f"grid {r} x {c}", Graph.from_scipy(grid(r, c))
         yield f"kNN6 {n}", Graph.from_scipy(knn(n))
+
+
+def e2e_rows(n, sample_rows=None):
+    """The rows an --e2e result is checked on: the --sample rows where given, every row (None) up to
+    E2E_FULL_CHECK vertices, else E2E_ROWS evenly spaced ones."""
+    if sample_rows is not None:
+        return np.asarray(sample_rows, np.int64)
+    return None if n <= E2E_FULL_CHECK else np.linspace(0, n - 1, min(E2E_ROWS, n)).astype(np.int64)
+
+
+def agrees(d, rows, ref):
+    """Whether the result ``d`` (numpy or CuPy; float with inf, or int32 with INF, for no path) holds ``ref``
+    (int32, INF: no path, scipy's rows ``rows``, or all of them where None) exactly, in d's own dtype."""
+    if rows is not None:
+        d = d[rows] if isinstance(d, np.ndarray) else d[_device(rows)]
+    d = d if isinstance(d, np.ndarray) else d.get()
+    want = np.where(ref == INF, np.inf, ref.astype(np.float64)) if d.dtype.kind == "f" else ref
+    return d.shape == want.shape and bool(np.array_equal(d, want.astype(d.dtype)))
+
+
+def _device(a):
+    import cupy as cp
+    return cp.asarray(a)
+
+
+def wall_median(call, repeats):
+    """(median ms of ``repeats`` warm calls, the last call's result): ``call`` made once first, each timed call
+    between two device synchronisations; a result is dropped before the next call (n x n at 100,000 is 40 GB)."""
+    import cupy as cp
+    call()
+    times, out = [], None
+    for _ in range(max(repeats, 1)):
+        out = None
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        out = call()
+        cp.cuda.Device().synchronize()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return float(np.median(times)), out
+
+
+def e2e(g, repeats, sample_rows, frontier=True):
+    """The --e2e columns of one graph: (text of the columns, every checked result exact)."""
+    import cupy as cp
+    cp.get_default_memory_pool().free_all_blocks()          # the launcher runs' cached blocks (40 GB at 100,000)
+    rows = e2e_rows(g.n, sample_rows)
+    ref = from_scipy(csgraph.dijkstra(g.to_scipy(), indices=np.arange(g.n) if rows is None else rows))
+    host = g.n <= E2E_HOST_MAX
+    dtype = np.float64 if host else np.int32
+    cols, ok = [], []
+    for method in ("tuned_elimination",) + (("tuned_frontier",) if frontier else ()):
+        if host:
+            ms, d = wall_median(lambda: ak.shortest_paths(g, method=method), repeats)
+            ok.append(isinstance(d, np.ndarray) and agrees(d, rows, ref))
+            cols.append(f"{ms:.1f}")
+            del d
+        else:
+            cols.append("skipped (n x n float64 on the host)")
+        ms, d = wall_median(lambda: ak.shortest_paths(g, method=method, device=True, dtype=dtype), repeats)
+        ok.append(not isinstance(d, np.ndarray) and d.dtype == dtype and agrees(d, rows, ref))
+        cols.append(f"{ms:.1f} ({np.dtype(dtype).name})")
+        del d
+    if not frontier:
+        cols += ["-", "-"]
+    return " | ".join(cols), all(ok)
 
 
 def main():
@@ -45,11 +127,14 @@ def main():
     ap.add_argument("--no-frontier", action="store_true")
     ap.add_argument("--unbatched", action="store_true", help="one supernode a launch")
     ap.add_argument("--sample", type=int, default=0, help="bring back K rows only, checked against scipy's")
+    ap.add_argument("--e2e", action="store_true", help="also shortest_paths' host and device=True calls, both codes")
     a = ap.parse_args()
     batch = not a.unbatched
     frontier = registry.get("tuned_frontier")
     print("graph | n | supernodes | launches | order ms | symbolic ms | kernel ms | elim / up / down ms | "
-          "useful Gops | T ops/s | d2h ms | total ms | tuned_frontier kernel ms | equal")
+          "useful Gops | T ops/s | d2h ms | total ms | tuned_frontier kernel ms | equal"
+          + (" | e2e host ms | e2e device ms | tuned_frontier e2e host ms | tuned_frontier e2e device ms | e2e equal"
+             if a.e2e else ""))
     for name, g in graphs(a.sizes):
         rows = np.linspace(0, g.n - 1, a.sample).astype(np.int64) if a.sample else None
         TE.tuned_elimination(g, leaf=a.leaf, batch=batch, sources=rows)    # compile and warm up
@@ -78,7 +163,8 @@ def main():
               f"{best['symbolic_ms']:.0f} | {best['kernel_ms']:.2f} | {tp['elimination_ms']:.2f} / "
               f"{tp['upward_ms']:.2f} / {tp['downward_ms']:.2f} | {ops / 1e9:.2f} | "
               f"{ops / max(best['kernel_ms'] * 1e-3, 1e-12) / 1e12:.3f} | {best['d2h_ms']:.1f} | {best['total_ms']:.0f} | {fms:.2f} | "
-              f"{all(equal) if equal else 'unchecked'}", flush=True)
+              f"{all(equal) if equal else 'unchecked'}"
+              + (" | {} | {}".format(*e2e(g, a.repeats, rows, not a.no_frontier)) if a.e2e else ""), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """tuned_elimination's real kernels (cuda/tuned_elimination.cu) on the CPU emulation of CUDA
 (tests/emulate/cuda_host.h), launched as the launcher launches them: its host phases (``prepare``), its launch
 list (``plan``, batched per tree level or one supernode a launch) and its epilogue (``result``), run launch by
-launch by tests/emulate/elimination_harness.cpp.  Exact against the reference on grids, kNN geometric graphs,
+launch by tests/emulate/elimination_harness.cpp; and the device-resident form, its permutation kernel included.  Exact against the reference on grids, kNN geometric graphs,
 rings, trees, a forest with isolated vertices, n = 1, negative edges; a negative cycle refused; both cp.async
 modes.  tests/test_tuned_elimination_gpu.py runs the same kinds, and larger graphs, on the device."""
 import ctypes
@@ -15,7 +15,7 @@ import emulation
 from apsp_kernels import reference_apsp
 from apsp_kernels.algorithms.gpu.tuned import elimination as TE
 from apsp_kernels.core.distances import NegativeCycleError
-from apsp_kernels.core.graph import INF
+from apsp_kernels.core.graph import INF, MAX_PATH_WEIGHT
 
 P64 = ctypes.POINTER(ctypes.c_longlong)
 P32 = ctypes.POINTER(ctypes.c_int)
@@ -170,7 +170,7 @@ def test_the_tuned_kinds(emu, n):
 
 class _NumpyAsCupy:
     """What tuned_elimination() asks of CuPy, from numpy (no device): arrays, a device that synchronises, events."""
-    asarray, full, int32, arange, asnumpy = np.asarray, np.full, np.int32, np.arange, np.asarray
+    asarray, full, empty, int32, arange, asnumpy = np.asarray, np.full, np.empty, np.int32, np.arange, np.asarray
 
     class cuda:
         class Device:
@@ -186,16 +186,26 @@ class _NumpyAsCupy:
             return 1.0
 
 
-def test_the_launcher_itself(emu, monkeypatch):
-    """tuned_elimination() as written, its CuPy calls on numpy and each kernel launch on the emulation: the
-    descriptors' addresses, the arguments of each kernel, the negative-cycle flag, the final permutation."""
+def _on_the_emulation(emu, monkeypatch):
+    """The launcher's CuPy calls on numpy and each kernel launch on the emulation; returns the list of the kernels
+    launched (their index in TE.KERNELS, or the name of tel_vertex_rows)."""
     from apsp_kernels import gpu_device
     from apsp_kernels.algorithms.gpu import runtime
     z32, z64 = np.zeros(4, np.int32), np.zeros(2, np.int64)
     launched = []
 
+    def vertex_rows(grid, block, args):
+        Gt, r, c, D, k, n, ld = args
+        assert block == (TE.THREADS,) and len(grid) == 2 and Gt.dtype == D.dtype == np.int32
+        assert r.dtype == c.dtype == np.int64 and D.shape == (k, n) and Gt.shape[1] == ld
+        launched.append("tel_vertex_rows")
+        emu.emu_tel_vertex_rows(_p(Gt, P32), _p(r, P64), _p(c, P64), _p(D, P32), *map(ctypes.c_longlong, (k, n, ld)),
+                                *map(ctypes.c_uint, grid))
+
     def kernel(filename, name):
         assert filename == "tuned_elimination.cu"
+        if name == "tel_vertex_rows":
+            return vertex_rows
         kern = TE.KERNELS.index(name)
 
         def launch(grid, block, args):
@@ -232,6 +242,13 @@ def test_the_launcher_itself(emu, monkeypatch):
         def __exit__(self, *exc):
             pass
     monkeypatch.setattr(runtime, "EventTimer", Timer)
+    return launched
+
+
+def test_the_launcher_itself(emu, monkeypatch):
+    """tuned_elimination() as written, its CuPy calls on numpy and each kernel launch on the emulation: the
+    descriptors' addresses, the arguments of each kernel, the negative-cycle flag, the final permutation."""
+    launched = _on_the_emulation(emu, monkeypatch)
     monkeypatch.setattr(TE, "CHUNK_BYTES", 4 * 120 * 7)          # the result back 7 rows at a time
     g = CASES["negative grid 10x12"]()
     ref = reference_apsp(g)
@@ -248,3 +265,77 @@ def test_the_launcher_itself(emu, monkeypatch):
     # a vertex of the cycle 40 -> 41 -> 50: which one depends on the ordering
     with pytest.raises(NegativeCycleError, match="^negative cycle through vertex (40|41|50)$"):
         TE.tuned_elimination(EG.negative_cycle())
+    assert "tel_vertex_rows" not in launched                          # the launcher's host copy is its own
+
+
+def _finished(D):
+    """What gpu/resident.finish makes of unfinished int32 distances: past MAX_PATH_WEIGHT is no path."""
+    return np.where(D > MAX_PATH_WEIGHT, INF, D)
+
+
+@pytest.mark.parametrize("name", ["negative grid 10x12", "forest", "knn 300", "n=1"])
+def test_the_resident_form_itself(emu, monkeypatch, name):
+    """tuned_elimination_resident() as written, on the emulation: the rows asked for in the original numbering,
+    permuted by tel_vertex_rows on the device, int32 and not yet finished (unreachable pairs past MAX_PATH_WEIGHT),
+    for all rows and for some (unsorted, repeated); the timings the resident forms give."""
+    launched = _on_the_emulation(emu, monkeypatch)
+    g = CASES[name]()
+    ref = reference_apsp(g)
+    D, t = TE.tuned_elimination_resident(g)
+    assert D.dtype == np.int32 and D.shape == (g.n, g.n) and D.flags.c_contiguous
+    np.testing.assert_array_equal(_finished(D), ref, err_msg=name)
+    assert launched.count("tel_vertex_rows") == 1
+    assert t["d2h_ms"] == 0.0 and t["permute_ms"] >= 0 and {"order_ms", "symbolic_ms", "h2d_ms", "kernel_ms"} <= set(t)
+    rows = [g.n - 1, 0, g.n // 2, g.n - 1]
+    D, _ = TE.tuned_elimination_resident(g, sources=rows, leaf=8)
+    assert D.shape == (4, g.n)
+    np.testing.assert_array_equal(_finished(D), ref[rows], err_msg=name)
+    D, _ = TE.tuned_elimination_resident(g, sources=[])
+    assert D.shape == (0, g.n) and launched.count("tel_vertex_rows") == 2         # nothing to permute: no launch
+
+
+def test_the_permutation_loops_over_rows_and_columns(emu, monkeypatch):
+    """tel_vertex_rows on a grid smaller than the result both ways (one block across 300 columns of 256 threads,
+    7 blocks down 300 rows): every cell still written once, from its own place."""
+    _on_the_emulation(emu, monkeypatch)
+    monkeypatch.setattr(TE, "vertex_grid", lambda k, n: (1, 7))
+    g = CASES["knn 300"]()
+    D, _ = TE.tuned_elimination_resident(g)
+    np.testing.assert_array_equal(_finished(D), reference_apsp(g))
+
+
+def test_a_negative_cycle_is_refused_by_the_resident_form(emu, monkeypatch):
+    _on_the_emulation(emu, monkeypatch)
+    with pytest.raises(NegativeCycleError, match="^negative cycle through vertex (40|41|50)$"):
+        TE.tuned_elimination_resident(EG.negative_cycle())
+
+
+def test_vertex_index_and_grid():
+    """The ordering's inverse at the rows asked for: Gt (the matrix in the ordering's numbering) at those rows and
+    columns is the matrix in the original numbering; the grid stays within CUDA's limits."""
+    rng = np.random.default_rng(5)
+    n = 37
+    M = rng.integers(0, 1000, (n, n))
+    perm = rng.permutation(n)                                   # perm[new] = old
+    Gt = M[perm][:, perm]                                       # Gt[new_a, new_b] = M[perm[new_a], perm[new_b]]
+    r, c = TE.vertex_index(perm)
+    np.testing.assert_array_equal(Gt[r][:, c], M)
+    rows = [36, 0, 5, 5]
+    r, c = TE.vertex_index(perm, rows)
+    assert r.dtype == c.dtype == np.int64
+    np.testing.assert_array_equal(Gt[r][:, c], M[rows])
+    assert TE.vertex_grid(100_000, 100_000) == (391, 65535)
+    assert TE.vertex_grid(3, 257) == (2, 3) and TE.vertex_grid(0, 0) == (1, 1)
+    assert TE.vertex_grid(10, 10 ** 7) == (1024, 10)
+
+
+def test_registered_with_a_resident_form_not_auto():
+    """shortest_paths runs tuned_elimination through its resident form (sources passed, converted on the device,
+    one staged copy: no sink), and auto never picks it."""
+    import inspect
+    from apsp_kernels.algorithms import registry
+    a = registry.get("tuned_elimination")
+    assert a.resident is TE.tuned_elimination_resident and a.auto_rank is None
+    assert a not in registry.auto_candidates()
+    takes = inspect.signature(a.resident).parameters
+    assert "sources" in takes and "sink" not in takes and a.variant_param in takes

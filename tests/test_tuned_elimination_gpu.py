@@ -1,17 +1,23 @@
 """tuned_elimination on the GPU (marker ``gpu``; skipped, with the reason, without one): exact against scipy on
 the kinds of tests/test_elimination_emulated.py (grids, kNN geometric graphs, rings, trees, a forest with isolated
 vertices, n = 1, negative edges), supernodes over 128, batched and one supernode a launch, some rows, a negative
-cycle refused, and 2,000-5,000-vertex grids and kNN graphs.  tests/test_tuned_gpu.py also runs it (every tuned
-code) on the tuned kinds; tests/test_elimination_emulated.py runs the same kernels on the CPU emulation."""
+cycle refused, and 2,000-5,000-vertex grids and kNN graphs; its device-resident form through ``shortest_paths``
+(device=True, the host result through pinned staging, ``out=``, ``indices``, every dtype).  tests/test_tuned_gpu.py
+also runs it (every tuned code) on the tuned kinds, tests/test_resident_gpu.py (every resident form) on its graphs;
+tests/test_elimination_emulated.py runs the same kernels on the CPU emulation."""
 import numpy as np
 import pytest
 from scipy.sparse import csgraph
+
+import apsp_kernels as ak
 
 import elimination_graphs as EG
 
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.tuned import elimination as TE
 from apsp_kernels.core.distances import NegativeCycleError, from_scipy
+from apsp_kernels.core.graph import INF
+from apsp_kernels.core.wide import INF64
 
 pytestmark = pytest.mark.gpu
 
@@ -85,3 +91,85 @@ def test_large(name):
     np.testing.assert_array_equal(d, scipy_ref(g), err_msg=name)
     print(f"{name}: n={g.n} supernodes={t['supernodes']} launches={t['launches']} kernel {t['kernel_ms']:.1f} ms, "
           f"order {t['order_ms']:.0f} ms, symbolic {t['symbolic_ms']:.0f} ms, d2h {t['d2h_ms']:.1f} ms")
+
+
+# the resident form's graphs: grids, kNN, unreachable pairs (the forest: components that never meet, isolated
+# vertices), negative edges, n = 1, and a 2,000-vertex kNN graph
+RESIDENT = {k: CASES[k] for k in ("n=1", "grid 9x9", "grid 7x30 directed", "knn 300", "forest", "negative knn 150")}
+RESIDENT["knn 2000"] = LARGE["knn 2000"]
+
+
+def _as(ref, dtype):
+    """The CPU reference (int32, INF: no path) as shortest_paths gives ``dtype``."""
+    none = {np.dtype(np.int32): INF, np.dtype(np.int64): INF64}.get(np.dtype(dtype), np.inf)
+    return np.where(ref == INF, none, ref).astype(dtype)
+
+
+@pytest.mark.parametrize("name", list(RESIDENT))
+def test_resident_on_the_device_and_on_the_host(name, monkeypatch):
+    """shortest_paths(method="tuned_elimination"): device=True a CuPy array left on the GPU, the host result through
+    the resident path (never the launcher's pageable copy), both exactly the CPU reference, in float64 and int32."""
+    import cupy as cp
+    from apsp_kernels import reference_apsp
+    g = RESIDENT[name]()
+    ref = reference_apsp(g)
+    assert np.array_equal(ref, scipy_ref(g))
+    monkeypatch.setattr(TE, "result", lambda *a, **k: pytest.fail("the host path took the launcher's copy"))
+    for dtype in (np.float64, np.int32):
+        d = ak.shortest_paths(g, method="tuned_elimination", device=True, dtype=dtype)
+        assert isinstance(d, cp.ndarray) and d.dtype == np.dtype(dtype) and d.shape == (g.n, g.n)
+        np.testing.assert_array_equal(d.get(), _as(ref, dtype), err_msg=f"{name} device {np.dtype(dtype)}")
+        h = ak.shortest_paths(g, method="tuned_elimination", dtype=dtype)
+        assert isinstance(h, np.ndarray) and h.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(h, _as(ref, dtype), err_msg=f"{name} host {np.dtype(dtype)}")
+
+
+def test_resident_rows_out_and_dtypes():
+    """indices (unsorted, repeated; one int: one row; a 2-D array: its shape) on the device and the host, ``out``
+    (page-locked) written in place, int64 and float32, predecessors on the device, every leaf."""
+    import cupy as cp
+    from apsp_kernels import reference_apsp
+    from apsp_kernels.algorithms.gpu.resident import pinned_like
+    g = CASES["knn 200 one-way"]()
+    ref = reference_apsp(g)
+    want = _as(ref, np.float64)
+    rows = [199, 0, 5, 5, 77]
+    d = ak.shortest_paths(g, method="tuned_elimination", indices=rows, device=True)
+    assert isinstance(d, cp.ndarray) and d.shape == (5, g.n)
+    np.testing.assert_array_equal(d.get(), want[rows])
+    np.testing.assert_array_equal(ak.shortest_paths(g, method="tuned_elimination", indices=rows), want[rows])
+    np.testing.assert_array_equal(ak.shortest_paths(g, method="tuned_elimination", indices=7), want[7])
+    np.testing.assert_array_equal(ak.shortest_paths(g, method="tuned_elimination", indices=[[1, 2], [3, 4]]),
+                                  want[[[1, 2], [3, 4]]])
+    out = pinned_like((g.n, g.n))
+    assert ak.shortest_paths(g, method="tuned_elimination", out=out) is out
+    np.testing.assert_array_equal(out, want)
+    out = np.empty((len(rows), g.n), np.int32)
+    assert ak.shortest_paths(g, method="tuned_elimination", indices=rows, dtype=np.int32, out=out) is out
+    np.testing.assert_array_equal(out, ref[rows])
+    for dtype in (np.int64, np.float32):
+        np.testing.assert_array_equal(ak.shortest_paths(g, method="tuned_elimination", dtype=dtype), _as(ref, dtype))
+    for leaf in TE.LEAVES:
+        np.testing.assert_array_equal(ak.shortest_paths(g, method="tuned_elimination", variant=leaf), want)
+    d, pred = ak.shortest_paths(g, method="tuned_elimination", return_predecessors=True, device=True)
+    _, ref_pred = ak.shortest_paths(g, method="D", return_predecessors=True)
+    assert isinstance(pred, cp.ndarray) and np.array_equal(d.get(), want) and pred.shape == ref_pred.shape
+    assert np.array_equal(pred.get() == -9999, ref_pred == -9999)
+
+
+def test_resident_form_directly():
+    """The registry's resident form: int32 rows in vertex order on the device, unfinished (finish() normalises),
+    the timings of the resident forms (d2h_ms 0, permute_ms), the vertex-major result freed."""
+    import cupy as cp
+    from apsp_kernels.algorithms.gpu.resident import finish
+    a = registry.get("tuned_elimination")
+    g = CASES["negative grid 10x12"]()
+    ref = scipy_ref(g)
+    D, t = a.run_resident(g)
+    assert isinstance(D, cp.ndarray) and D.dtype == cp.int32 and D.shape == (g.n, g.n) and D.flags.c_contiguous
+    np.testing.assert_array_equal(finish(D).get(), ref)
+    assert t["d2h_ms"] == 0.0 and t["permute_ms"] >= 0 and t["kernel_ms"] > 0 and t["launches"] > 0
+    D, _ = a.run_resident(g, variant=64, sources=[3, 119, 3])
+    np.testing.assert_array_equal(finish(D, square=False).get(), ref[[3, 119, 3]])
+    with pytest.raises(NegativeCycleError):
+        ak.shortest_paths(EG.negative_cycle(), method="tuned_elimination", device=True)

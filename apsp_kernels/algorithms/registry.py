@@ -267,17 +267,20 @@ _add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per sou
            "like Harish's")
 
 # The GPU port of elimination_cpu (docs/elimination.md): like it, not an "auto" candidate until benchmarked beside
-# the others; reachable by name.  Device bytes: the vertex-major result, the permuted n x n result, and the
-# factor (every ordered pair at most once: n^2 int32 at most).
+# the others; reachable by name.  Device bytes: the vertex-major result beside the factor (every ordered pair at
+# most once: n^2 int32 at most), then, the factor freed, beside the permuted result.
 _add(name="tuned_elimination", label="Tuned supernodal min-plus elimination (nested dissection, grouped products)",
      paper="Sao et al. 2020 (SuperFW, PPoPP'20): supernodal APSP, our dissection and row sweeps, on the GPU",
      kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_elimination_mod.footprint,
-     launcher=tuned.tuned_elimination, variants=tuned_elimination_mod.LEAVES, variant_param="leaf", faithful=False,
+     launcher=tuned.tuned_elimination, resident=tuned_elimination_mod.tuned_elimination_resident,
+     variants=tuned_elimination_mod.LEAVES, variant_param="leaf", faithful=False,
      complexity="sum of supernode blocks (n^2 |separator| on grids)", limit_kind="minplus",
      notes="host: nested dissection and symbolic phase of elimination_cpu on the reversed graph; device: closure, "
            "panels and Schur (atomicMin into the ancestors) one launch per tree level, then the upward and "
            "downward sweeps as grouped min-plus products on tuned_fw's register tiling (128 x 128, 64 x 256 or "
-           "32 x 512 tiles by the supernode's size), B rows gathered by cp.async; int32; sources= for some rows")
+           "32 x 512 tiles by the supernode's size), B rows gathered by cp.async; int32; sources= for some rows; "
+           "the resident form permutes the result into vertex order on the device (shortest_paths: device=True "
+           "leaves it there, the host result is one copy through pinned staging)")
 
 # ------------------------------------------- the tuned line over the GPUs of one host
 # One process per GPU, the result in one shared host block (gpu/multi/host_rows.py); footprint_per_gpu(n, m, k) is

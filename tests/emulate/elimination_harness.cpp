@@ -60,3 +60,10 @@ extern "C" int emu_tuned_elimination(const long long* descs, const long long* la
     return emu_tuned_elimination_ordered(descs, launches, L, val, Gt, start, sn, fptr, fidx, off_ss, off_sf, off_fs,
                                          bad, n, 0);
 }
+
+// tel_vertex_rows on a grid of gx x gy blocks (the launcher's vertex_grid): D, k x n, from Gt (ld columns a row).
+extern "C" void emu_tel_vertex_rows(const int* Gt, const long long* r, const long long* c, int* D, long long k,
+                                    long long n, long long ld, unsigned gx, unsigned gy)
+{
+    emu_launch({gx, gy, 1}, {TEL_THREADS, 1, 1}, false, [&] { tel_vertex_rows(Gt, r, c, D, k, n, ld); });
+}

@@ -379,3 +379,20 @@ tel_close(const long long* dsc, int* val, int* bad, int n)
         }
     }
 }
+
+// The device-resident result in the original numbering: D[i][j] = Gt[r[i] * ld + c[j]] for k rows of n columns,
+// r the Gt row of each row asked for and c the Gt column of each vertex (the ordering's inverse, from the
+// launcher).  A thread a column, blockIdx.y a row, both looping (the grid's y is at most 65535): each block reads
+// one Gt row through the column permutation (a row of Gt is 4 N bytes, in L2) and writes contiguous cells.
+extern "C" __global__ void __launch_bounds__(TEL_THREADS)
+tel_vertex_rows(const int* Gt, const long long* r, const long long* c, int* D, long long k, long long n,
+                long long ld)
+{
+    for (long long i = blockIdx.y; i < k; i += gridDim.y) {
+        const int* g = Gt + r[i] * ld;
+        int* d = D + i * n;
+        for (long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x; j < n;
+             j += (long long)gridDim.x * blockDim.x)
+            d[j] = g[c[j]];
+    }
+}

@@ -4,8 +4,9 @@ PPoPP'20, SuperFW lineage; ``cuda/tuned_elimination.cu`` says how and why, ``doc
 The host runs the CPU package's ordering and symbolic phases (``algorithms/cpu/elimination``) on the REVERSED
 graph and loads its edges into the factor's blocks; the device eliminates the factor and sweeps it into the
 vertex-major result, which for the reversed graph is the distance matrix row-major (nested-dissection numbering),
-then permutes it into the original numbering.  :func:`plan` is the launch list (pure numpy: the CPU emulation in
-``tests/emulate/elimination_harness.cpp`` runs the same list).  int32 only; negative edges allowed; a negative
+then permutes it into the original numbering: copied back by the launcher, or left on the device by
+:func:`tuned_elimination_resident` (``shortest_paths``' path).  :func:`plan` is the launch list (pure numpy: the
+CPU emulation in ``tests/emulate/elimination_harness.cpp`` runs the same list).  int32 only; negative edges allowed; a negative
 cycle raises NegativeCycleError as ``elimination_cpu`` does (the vertex named may differ: the supernodes of one
 level of the tree are closed together)."""
 from __future__ import annotations
@@ -27,7 +28,8 @@ DESC = 17           # int64 fields of a descriptor (TEL_DESC)
 KERNELS = ("tel_close", "tel_product", "tel_product_rows", "tel_schur")
 PHASES = ("elimination", "upward", "downward")
 LEAVES = (32, 64, 128)
-CHUNK_BYTES = 1 << 28   # rows of the result permuted and copied back at a time
+CHUNK_BYTES = 1 << 28   # rows of the result permuted and copied back at a time (the launcher's host result)
+NAME = "tuned_elimination"
 
 
 def padded(n):
@@ -35,8 +37,9 @@ def padded(n):
 
 
 def footprint(n, m=0):
-    """Device bytes, a bound: the vertex-major result (n x N), the factor (its blocks hold every ordered pair at
-    most once: n^2 int32 at most), its index arrays (about 8 int64 a vertex) and one chunk of permuted rows."""
+    """Device bytes, a bound: the vertex-major result (n x N) beside the factor (its blocks hold every ordered pair
+    at most once: n^2 int32 at most) and its index arrays (about 8 int64 a vertex), then, the factor freed, beside
+    the permuted result (n x n, the device-resident form) or the chunks of the launcher's host copy."""
     n = max(int(n), 1)
     return 4 * n * padded(n) + 4 * n * n + 64 * n + 2 * CHUNK_BYTES
 
@@ -201,14 +204,26 @@ def plan(sym, batch=True):
     return d, np.array(launches, np.int64).reshape(-1, 5)
 
 
+def vertex_index(perm, rows=None):
+    """(the row of the vertex-major result ``Gt`` that holds each row asked for, the column of ``Gt`` that holds
+    each vertex): the ordering's inverse ``ip[old] = new`` at ``rows`` (every vertex where None), and whole."""
+    ip = np.argsort(perm).astype(np.int64)
+    return (ip if rows is None else ip[np.asarray(rows, np.int64)]), ip
+
+
+def vertex_grid(k, n):
+    """tel_vertex_rows' grid for k rows of n columns: blocks of THREADS columns (at most 1024 across, each
+    looping) by rows (at most 65535 down, the y limit, each looping)."""
+    return max(1, min(-(-int(n) // THREADS), 1024)), max(1, min(int(k), 65535))
+
+
 def result(xp, Gt, perm, rows=None, to_host=np.asarray):
     """The finished matrix on the host from the vertex-major result ``Gt`` (n x N, nested-dissection numbering;
     ``xp`` numpy or cupy, ``to_host`` its copy to numpy): rows ``rows`` (all where None) and every column in the
     original numbering, anything above MAX_PATH_WEIGHT as INF (a no-path value plus a negative edge is still no
     path).  Gathered CHUNK_BYTES of rows at a time, so the device holds no second n x n matrix."""
     n = Gt.shape[0]
-    ip_host = np.argsort(perm).astype(np.int64)                 # ip[old] = new
-    r_host = ip_host if rows is None else ip_host[np.asarray(rows, np.int64)]
+    r_host, ip_host = vertex_index(perm, rows)
     ip = xp.asarray(ip_host)
     out = np.empty((r_host.size, n), np.int32)
     step = max(1, CHUNK_BYTES // max(4 * n, 1))
@@ -227,19 +242,58 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
     (cpu.elimination.nested_dissection); ``batch``: the supernodes of a tree level share a launch (else one
     supernode a launch); ``phases=True`` adds elimination_ms, upward_ms, downward_ms (CUDA events between the
     phases: a diagnostic)."""
+    cp = gpu_device.require_gpu()
+    rows = None if sources is None else as_sources(sources, g.n)
+    Gt, perm, timings = _solve(g, leaf, batch, bisector, cap, phases, 2 * CHUNK_BYTES)
+    t0 = time.perf_counter()
+    d = result(cp, Gt, perm, rows, cp.asnumpy)
+    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
+    return d, timings
+
+
+def tuned_elimination_resident(g: Graph, leaf=32, sources=None, batch=True, bisector=None, cap=None):
+    """The solver's end-to-end path (``shortest_paths``): the int32 rows of ``sources`` (all by default) in the
+    original numbering, every column, left on the device, INF not yet normalised, and the timings (the
+    launcher's, with permute_ms for the permutation on the device and d2h_ms 0).  The vertex-major result is
+    permuted by one launch of tel_vertex_rows into a new k x n matrix and then freed; the factor is freed before
+    (device bytes: :func:`footprint`)."""
+    from .. import runtime as gpu_runtime
+    cp = gpu_device.require_gpu()
+    n = g.n
+    rows = None if sources is None else as_sources(sources, n)
+    k = n if rows is None else int(rows.size)
+    Gt, perm, timings = _solve(g, leaf, batch, bisector, cap, False, 4 * k * n)
+    t0 = time.perf_counter()
+    r, c = vertex_index(perm, rows)
+    D = cp.empty((k, n), cp.int32)
+    if D.size:
+        fn = gpu_runtime.kernel("tuned_elimination.cu", "tel_vertex_rows")
+        gpu_runtime.launch(NAME, fn, vertex_grid(k, n), (THREADS,),
+                           (Gt, cp.asarray(r), cp.asarray(c), D, np.int64(k), np.int64(n), np.int64(Gt.shape[1])))
+    cp.cuda.Device().synchronize()
+    del Gt
+    timings.update(permute_ms=(time.perf_counter() - t0) * 1e3, d2h_ms=0.0)
+    return D, timings
+
+
+def _solve(g, leaf, batch, bisector, cap, phases, extra):
+    """The host phases, the upload and every launch: (the vertex-major result Gt, n x N int32 on the device in
+    nested-dissection numbering; the ordering ``perm``; the timings).  The factor and its index arrays are freed on
+    return.  ``extra``: device bytes the caller makes beside Gt after that (checked before anything is made).
+    A negative cycle raises NegativeCycleError."""
     from ....core.distances import NegativeCycleError
     from .. import runtime as gpu_runtime
     cp = gpu_device.require_gpu()
-    name = "tuned_elimination"
+    name = NAME
     n = g.n
-    rows = None if sources is None else as_sources(sources, n)
     pre = prepare(g, leaf=leaf, bisector=bisector, cap=cap)
     sym = pre.sym
     t0 = time.perf_counter()
     descs, launches = plan(sym, batch)
     t_plan = (time.perf_counter() - t0) * 1e3
     N = padded(n)
-    need = 4 * n * N + 4 * pre.val.size + 8 * (descs.size + 4 * sym.start.size + sym.fidx.size) + 2 * CHUNK_BYTES
+    # the factor and its index arrays are freed before the caller's ``extra`` is made: Gt beside the larger
+    need = 4 * n * N + max(4 * pre.val.size + 8 * (descs.size + 4 * sym.start.size + sym.fidx.size), int(extra))
     gpu_device.check_fits(name, need, hint="a smaller graph")
     fns = [gpu_runtime.kernel("tuned_elimination.cu", k) for k in KERNELS]
     t0 = time.perf_counter()
@@ -289,7 +343,4 @@ def tuned_elimination(g: Graph, leaf=32, sources=None, batch=True, bisector=None
     if b < n:
         v = int(pre.perm[b])
         raise NegativeCycleError(f"negative cycle through vertex {v}", vertex=v)
-    t0 = time.perf_counter()
-    d = result(cp, Gt, pre.perm, rows, cp.asnumpy)
-    timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
-    return d, timings
+    return Gt, pre.perm, timings

@@ -1,0 +1,126 @@
+"""scripts/elimination_gpu_measure.py's host-side pieces of --e2e, without a GPU: which rows a result is checked on,
+and the check itself (exact, in the result's own dtype, no path as inf or INF); and that --e2e is an option."""
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from apsp_kernels.core.graph import INF
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+@pytest.fixture(scope="module")
+def measure():
+    import sys
+    sys.path.insert(0, str(SCRIPTS))                 # the script imports elimination_measure from its folder
+    try:
+        spec = importlib.util.spec_from_file_location("elimination_gpu_measure", SCRIPTS / "elimination_gpu_measure.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+def test_the_rows_checked(measure):
+    assert measure.e2e_rows(measure.E2E_FULL_CHECK) is None                        # every row
+    big = measure.e2e_rows(100_000)
+    assert big.dtype == np.int64 and big.size == measure.E2E_ROWS and big[0] == 0 and big[-1] == 99_999
+    assert np.array_equal(measure.e2e_rows(100_000, [5, 3]), [5, 3])                # the --sample rows
+    assert measure.E2E_FULL_CHECK < measure.E2E_HOST_MAX < 100_000                  # 100,000: device only
+
+
+def test_agrees_is_exact_in_the_results_dtype(measure):
+    ref = np.array([[0, 4, INF], [INF, 0, 7], [2, 6, 0]], np.int32)
+    f = np.where(ref == INF, np.inf, ref.astype(np.float64))
+    assert measure.agrees(f, None, ref) and measure.agrees(ref.copy(), None, ref)
+    assert measure.agrees(f, np.array([2, 0]), ref[[2, 0]])
+    assert not measure.agrees(f, np.array([0, 2]), ref[[2, 0]])                     # the rows' order counts
+    wrong = f.copy()
+    wrong[1, 2] += 1
+    assert not measure.agrees(wrong, None, ref)
+    unreachable = f.copy()
+    unreachable[0, 2] = INF                                                         # INF in a float result: a value
+    assert not measure.agrees(unreachable, None, ref)
+    i = ref.copy()
+    i[0, 2] = -1
+    assert not measure.agrees(i, None, ref)
+    assert not measure.agrees(f[:2], None, ref)                                     # a missing row
+
+
+class _OnDevice:
+    """A result 'on the device': not a numpy array, indexed and brought back as a CuPy array is."""
+    def __init__(self, a):
+        self.a = a
+        self.dtype = a.dtype
+
+    def __getitem__(self, i):
+        return _OnDevice(self.a[i])
+
+    def get(self):
+        return self.a
+
+
+class _FakeCupy:
+    asarray = staticmethod(np.asarray)
+
+    class cuda:
+        class Device:
+            def synchronize(self):
+                pass
+
+    @staticmethod
+    def get_default_memory_pool():
+        class Pool:
+            def free_all_blocks(self):
+                pass
+        return Pool()
+
+
+def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True):
+    """e2e() with shortest_paths answering from scipy (device=True: a device-like array), the calls recorded;
+    ``off_by_one``: (method, device) whose result is one cell wrong."""
+    import sys
+    from scipy.sparse import csgraph
+    monkeypatch.setitem(sys.modules, "cupy", _FakeCupy)
+    calls = []
+
+    def shortest_paths(g, method, device=False, dtype=np.float64):
+        calls.append((method, device, np.dtype(dtype).name))
+        d = csgraph.dijkstra(g.to_scipy())
+        d = np.where(np.isinf(d), np.inf if np.dtype(dtype).kind == "f" else INF, d).astype(dtype)
+        if (method, device) == off_by_one:
+            d[0, 1] += 1                                                  # a reachable pair of the tree
+        return _OnDevice(d) if device else d
+    monkeypatch.setattr(measure.ak, "shortest_paths", shortest_paths)
+    text, ok = measure.e2e(g, 2, None, frontier)
+    return text.split(" | "), ok, calls
+
+
+def test_e2e_times_and_checks_each_call(measure, monkeypatch):
+    """Both codes' host and device calls, each warm and twice (repeats 2), every result checked: one wrong cell in
+    any of them makes the row's verdict False; above E2E_HOST_MAX the host call is skipped and device=True asks
+    for int32."""
+    import elimination_graphs as EG
+    g = EG.forest()                                                   # unreachable pairs
+    cols, ok, calls = _run_e2e(measure, monkeypatch, g)
+    assert ok and len(cols) == 4 and all(c.replace(" (float64)", "").replace(".", "").isdigit() for c in cols)
+    assert calls == [(m, dev, "float64") for m in ("tuned_elimination", "tuned_frontier") for dev in (False, True)
+                     for _ in range(3)]
+    for wrong in [(m, dev) for m in ("tuned_elimination", "tuned_frontier") for dev in (False, True)]:
+        assert not _run_e2e(measure, monkeypatch, g, off_by_one=wrong)[1], wrong
+    cols, ok, calls = _run_e2e(measure, monkeypatch, g, frontier=False)
+    assert ok and cols[2:] == ["-", "-"] and {c[0] for c in calls} == {"tuned_elimination"}
+    monkeypatch.setattr(measure, "E2E_HOST_MAX", g.n - 1)
+    cols, ok, calls = _run_e2e(measure, monkeypatch, g)
+    assert ok and cols[0] == cols[2] == "skipped (n x n float64 on the host)" and cols[1].endswith("(int32)")
+    assert {c[1:] for c in calls} == {(True, "int32")}
+    assert not _run_e2e(measure, monkeypatch, g, off_by_one=("tuned_elimination", True))[1]
+
+
+def test_e2e_is_an_option():
+    from script_runs import run_script
+    r = run_script(SCRIPTS / "elimination_gpu_measure.py", "--help", timeout=120)
+    assert r.returncode == 0 and "--e2e" in r.stdout, r.stderr[-2000:]
