@@ -1,12 +1,14 @@
 """Times tuned_elimination (the GPU port of elimination_cpu, docs/elimination.md) on 2-D grids and kNN geometric
 graphs, its three phases apart, beside tuned_frontier (the project's sparse GPU code), each result checked against
-tuned_frontier's exactly (or scipy's with --scipy).  Prints one row per graph; writes nothing.  Needs a GPU.
+tuned_frontier's exactly (or scipy's with --scipy).  Prints one row per graph (--out: a CSV too).  Needs a GPU.
 
     python scripts/elimination_gpu_measure.py [--sizes 4000 16000] [--leaf 32] [--repeats 3] [--scipy]
-                                              [--no-frontier] [--unbatched] [--sample K] [--e2e]
+                                              [--no-frontier] [--unbatched] [--sample K] [--e2e] [--out CSV]
 
 --sample K: every pair is still computed on the device, but only K evenly spaced rows come back, each checked
 against scipy's Dijkstra (the whole n x n result stays on the device: the size a road user's OD matrix has).
+
+--out CSV: the rows also as a CSV (rewritten after every graph) with its provenance beside it.
 
 Columns: host ordering and symbolic ms; kernel ms (the least of the repeats, CUDA events around every launch) and
 its split (elimination, upward, downward: events between the phases, from a separate run); the min-plus operations
@@ -93,29 +95,33 @@ def wall_median(call, repeats):
 
 
 def e2e(g, repeats, sample_rows, frontier=True):
-    """The --e2e columns of one graph: (text of the columns, every checked result exact)."""
+    """The --e2e columns of one graph: (text of the columns, every checked result exact, the same numbers for the
+    CSV: ``<code>_e2e_host_ms`` (NaN where skipped), ``<code>_e2e_device_ms``, ``e2e_device_dtype``)."""
     import cupy as cp
     cp.get_default_memory_pool().free_all_blocks()          # the launcher runs' cached blocks (40 GB at 100,000)
     rows = e2e_rows(g.n, sample_rows)
     ref = from_scipy(csgraph.dijkstra(g.to_scipy(), indices=np.arange(g.n) if rows is None else rows))
     host = g.n <= E2E_HOST_MAX
     dtype = np.float64 if host else np.int32
-    cols, ok = [], []
+    cols, ok, nums = [], [], {"e2e_device_dtype": np.dtype(dtype).name}
     for method in ("tuned_elimination",) + (("tuned_frontier",) if frontier else ()):
         if host:
             ms, d = wall_median(lambda: ak.shortest_paths(g, method=method), repeats)
             ok.append(isinstance(d, np.ndarray) and agrees(d, rows, ref))
             cols.append(f"{ms:.1f}")
+            nums[f"{method}_e2e_host_ms"] = ms
             del d
         else:
             cols.append("skipped (n x n float64 on the host)")
+            nums[f"{method}_e2e_host_ms"] = math.nan
         ms, d = wall_median(lambda: ak.shortest_paths(g, method=method, device=True, dtype=dtype), repeats)
         ok.append(not isinstance(d, np.ndarray) and d.dtype == dtype and agrees(d, rows, ref))
         cols.append(f"{ms:.1f} ({np.dtype(dtype).name})")
+        nums[f"{method}_e2e_device_ms"] = ms
         del d
     if not frontier:
         cols += ["-", "-"]
-    return " | ".join(cols), all(ok)
+    return " | ".join(cols), all(ok), nums
 
 
 def main():
@@ -128,7 +134,9 @@ def main():
     ap.add_argument("--unbatched", action="store_true", help="one supernode a launch")
     ap.add_argument("--sample", type=int, default=0, help="bring back K rows only, checked against scipy's")
     ap.add_argument("--e2e", action="store_true", help="also shortest_paths' host and device=True calls, both codes")
+    ap.add_argument("--out", help="also write the rows to this CSV, its provenance beside it (.provenance.json)")
     a = ap.parse_args()
+    records = []
     batch = not a.unbatched
     frontier = registry.get("tuned_frontier")
     print("graph | n | supernodes | launches | order ms | symbolic ms | kernel ms | elim / up / down ms | "
@@ -159,12 +167,32 @@ def main():
             equal.append(np.array_equal(d, df))
         if a.scipy:
             equal.append(np.array_equal(d, from_scipy(csgraph.shortest_path(g.to_scipy(), method="D"))))
+        text, e2e_ok, nums = e2e(g, a.repeats, rows, not a.no_frontier) if a.e2e else ("", None, {})
         print(f"{name} | {g.n} | {best['supernodes']} | {best['launches']} | {best['order_ms']:.0f} | "
               f"{best['symbolic_ms']:.0f} | {best['kernel_ms']:.2f} | {tp['elimination_ms']:.2f} / "
               f"{tp['upward_ms']:.2f} / {tp['downward_ms']:.2f} | {ops / 1e9:.2f} | "
               f"{ops / max(best['kernel_ms'] * 1e-3, 1e-12) / 1e12:.3f} | {best['d2h_ms']:.1f} | {best['total_ms']:.0f} | {fms:.2f} | "
-              f"{all(equal) if equal else 'unchecked'}"
-              + (" | {} | {}".format(*e2e(g, a.repeats, rows, not a.no_frontier)) if a.e2e else ""), flush=True)
+              f"{all(equal) if equal else 'unchecked'}" + (f" | {text} | {e2e_ok}" if a.e2e else ""), flush=True)
+        records.append(dict(graph=name, n=g.n, supernodes=best["supernodes"], launches=best["launches"],
+                            order_ms=best["order_ms"], symbolic_ms=best["symbolic_ms"], kernel_ms=best["kernel_ms"],
+                            elimination_ms=tp["elimination_ms"], upward_ms=tp["upward_ms"], downward_ms=tp["downward_ms"],
+                            useful_ops=ops, d2h_ms=best["d2h_ms"], total_ms=best["total_ms"], frontier_kernel_ms=fms,
+                            verified=all(equal) if equal else None, e2e_verified=e2e_ok, **nums))
+        if a.out:                                                  # after every graph: a cut run keeps its rows
+            write(records, a.out, vars(a))
+
+
+def write(records, out, parameters):
+    """The rows as a CSV at ``out`` and ``provenance.collect``'s record (GPU, driver, CUDA, CuPy, CPU, commit, the
+    parameters) beside it."""
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+    from apsp_kernels.measure import provenance
+    pd.DataFrame(records).to_csv(out, index=False)
+    prov = provenance.collect("elimination_gpu_measure", parameters)
+    Path(out).with_suffix(".provenance.json").write_text(json.dumps(prov, indent=1, default=str))
 
 
 if __name__ == "__main__":

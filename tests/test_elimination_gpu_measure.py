@@ -95,7 +95,13 @@ def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True):
             d[0, 1] += 1                                                  # a reachable pair of the tree
         return _OnDevice(d) if device else d
     monkeypatch.setattr(measure.ak, "shortest_paths", shortest_paths)
-    text, ok = measure.e2e(g, 2, None, frontier)
+    text, ok, nums = measure.e2e(g, 2, None, frontier)
+    shown = [c.split(" ")[0] for c in text.split(" | ")]
+    for method, i in (("tuned_elimination", 0), ("tuned_frontier", 2)):   # the CSV's numbers are the printed ones
+        if frontier or i == 0:
+            host = nums[f"{method}_e2e_host_ms"]
+            assert (np.isnan(host) and shown[i] == "skipped") or f"{host:.1f}" == shown[i]
+            assert f"{nums[f'{method}_e2e_device_ms']:.1f}" == shown[i + 1]
     return text.split(" | "), ok, calls
 
 
@@ -124,3 +130,15 @@ def test_e2e_is_an_option():
     from script_runs import run_script
     r = run_script(SCRIPTS / "elimination_gpu_measure.py", "--help", timeout=120)
     assert r.returncode == 0 and "--e2e" in r.stdout, r.stderr[-2000:]
+
+
+def test_out_writes_the_rows_and_their_provenance(measure, tmp_path):
+    import json
+    import pandas as pd
+    rows = [dict(graph="grid 2 x 2", n=4, kernel_ms=1.5, verified=True), dict(graph="kNN6 4", n=4, kernel_ms=2.5, verified=False)]
+    out = tmp_path / "elim.csv"
+    measure.write(rows, out, {"sizes": [4]})
+    back = pd.read_csv(out)
+    assert back["kernel_ms"].tolist() == [1.5, 2.5] and back["verified"].tolist() == [True, False]
+    prov = json.loads((tmp_path / "elim.provenance.json").read_text())
+    assert prov["profile"] == "elimination_gpu_measure" and prov["parameters"] == {"sizes": [4]} and "git_commit" in prov
