@@ -40,12 +40,17 @@ def grid(r, c, seed=0):
 
 
 def knn(n, k=6, seed=0):
-    """Points in the unit square joined to their k nearest (both ways), integer Euclidean weights (x 10^4)."""
+    """Points in the unit square, each joined both ways to its k nearest; an edge weighs its Euclidean length
+    (x 10^4, rounded, at least 1) once, however many of its two ends chose it (a sparse matrix built from both
+    choices would sum them: twice the length on mutual neighbours, 70 % of the edges at k = 6)."""
     pts = np.random.default_rng(seed).random((n, 2))
     dist, nb = cKDTree(pts).query(pts, k + 1)
     s, d = np.repeat(np.arange(n), k), nb[:, 1:].ravel()
     w = np.maximum(1, np.rint(dist[:, 1:].ravel() * 1e4)).astype(np.int64)
-    return sp.csr_matrix((np.concatenate([w, w]), (np.concatenate([s, d]), np.concatenate([d, s]))), shape=(n, n))
+    lo, hi = np.minimum(s, d), np.maximum(s, d)
+    _, first = np.unique(lo * n + hi, return_index=True)          # one copy of each pair: both have its length
+    lo, hi, w = lo[first], hi[first], w[first]
+    return sp.csr_matrix((np.concatenate([w, w]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n))
 
 
 def timed(fn, *a, **k):

@@ -31,7 +31,8 @@ def grid(r, c, seed=0):
 
 
 def knn(n, k=6, seed=0):
-    """Points in the unit square, each joined to its k nearest, weights the Euclidean length (x 1000, rounded)."""
+    """Points in the unit square, each joined to its k nearest, weights the Euclidean length (x 1000, rounded);
+    where both ends chose an edge the matrix sums the two copies (twice the length): a test graph, any weights do."""
     pts = np.random.default_rng(seed).random((n, 2))
     dist, nb = cKDTree(pts).query(pts, k + 1)
     s = np.repeat(np.arange(n), k)

@@ -142,3 +142,17 @@ def test_out_writes_the_rows_and_their_provenance(measure, tmp_path):
     assert back["kernel_ms"].tolist() == [1.5, 2.5] and back["verified"].tolist() == [True, False]
     prov = json.loads((tmp_path / "elim.provenance.json").read_text())
     assert prov["profile"] == "elimination_gpu_measure" and prov["parameters"] == {"sizes": [4]} and "git_commit" in prov
+
+
+def test_the_knn_stand_in_weighs_each_edge_its_euclidean_length(measure):
+    """Every stored edge of the road-like stand-in is its endpoints' distance (x 10^4, rounded), both ways, once:
+    mutual nearest neighbours are not summed to twice their length."""
+    import elimination_measure as EM
+    from scipy.spatial import cKDTree  # noqa: F401  (the generator's own dependency)
+    n = 500
+    a = EM.knn(n).tocoo()
+    pts = np.random.default_rng(0).random((n, 2))
+    want = np.maximum(1, np.rint(np.linalg.norm(pts[a.row] - pts[a.col], axis=1) * 1e4))
+    assert np.array_equal(a.data, want) and (abs(a - a.T)).nnz == 0
+    deg = np.diff(EM.knn(n).indptr)
+    assert deg.min() >= 6 and a.nnz < 2 * 6 * n                    # each chose 6; mutual choices stored once
