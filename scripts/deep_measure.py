@@ -29,29 +29,12 @@ from apsp_kernels import api, gpu_device
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import structure_graphs
 from apsp_kernels.core.distances import from_scipy
-from apsp_kernels.core.graph import Graph
 from apsp_kernels.measure import provenance
 
 
-def one_way_path(n, seed):
-    """0 -> 1 -> ... -> n-1, weights 1..100: from vertex 0, n - 1 hops deep; from vertex i, n - 1 - i."""
-    i = np.arange(n - 1)
-    return Graph.from_edges(n, i, i + 1, np.random.default_rng(seed).integers(1, 101, n - 1))
-
-
-def lollipop(n, clique, seed):
-    """A complete digraph on vertices 0..clique-1 and a tail clique-1 - clique - ... - n-1, both ways, weights
-    1..100."""
-    a, b = np.meshgrid(np.arange(clique), np.arange(clique), indexing="ij")
-    keep = a != b
-    i = np.arange(clique - 1, n - 1)
-    src, dst = np.r_[a[keep], i, i + 1], np.r_[b[keep], i + 1, i]
-    return Graph.from_edges(n, src, dst, np.random.default_rng(seed).integers(1, 101, src.size))
-
-
 def graphs(n, clique, seed=0):
-    return {"path": one_way_path(n, seed), "ring": structure_graphs.ring(n, seed=seed),
-            "lollipop": lollipop(n, clique, seed)}
+    return {"path": structure_graphs.path(n, seed=seed), "ring": structure_graphs.ring(n, seed=seed),
+            "lollipop": structure_graphs.lollipop(n, clique=clique, seed=seed)}
 
 
 def wall(fn, repeats=1):

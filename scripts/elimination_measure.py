@@ -17,11 +17,11 @@ import time
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
-from scipy.spatial import cKDTree
 
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.cpu import elimination as E
 from apsp_kernels.algorithms.cpu.units import cpu_threads
+from apsp_kernels.core import structure_graphs
 from apsp_kernels.core.graph import INF, Graph
 
 GRIDS = {1000: (40, 25), 4000: (80, 50), 16000: (160, 100), 100000: (400, 250)}
@@ -40,17 +40,9 @@ def grid(r, c, seed=0):
 
 
 def knn(n, k=6, seed=0):
-    """Points in the unit square, each joined both ways to its k nearest; an edge weighs its Euclidean length
-    (x 10^4, rounded, at least 1) once, however many of its two ends chose it (a sparse matrix built from both
-    choices would sum them: twice the length on mutual neighbours, 70 % of the edges at k = 6)."""
-    pts = np.random.default_rng(seed).random((n, 2))
-    dist, nb = cKDTree(pts).query(pts, k + 1)
-    s, d = np.repeat(np.arange(n), k), nb[:, 1:].ravel()
-    w = np.maximum(1, np.rint(dist[:, 1:].ravel() * 1e4)).astype(np.int64)
-    lo, hi = np.minimum(s, d), np.maximum(s, d)
-    _, first = np.unique(lo * n + hi, return_index=True)          # one copy of each pair: both have its length
-    lo, hi, w = lo[first], hi[first], w[first]
-    return sp.csr_matrix((np.concatenate([w, w]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n))
+    """The structure suite's road-like stand-in (:func:`apsp_kernels.core.structure_graphs.knn`: each point joined
+    both ways to its k nearest, an edge its Euclidean length x 10^4) as a scipy matrix."""
+    return structure_graphs.knn(n, k=k, seed=seed).to_scipy()
 
 
 def timed(fn, *a, **k):

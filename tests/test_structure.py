@@ -46,6 +46,34 @@ def test_suite_generators_are_seeded_and_shaped(n):
         assert S.make("ba", n).m == 2 * (10 + 4 * (n - 5))              # a 5-clique, then 4 edges a vertex
 
 
+@pytest.mark.parametrize("n", [1, 2, 7, 200, 1000])
+def test_the_road_like_and_deep_classes_are_what_they_say(n):
+    """knn: every edge its endpoints' Euclidean length (x 10^4, rounded, >= 1), both ways, each pair once, every
+    vertex with at least min(6, n - 1) neighbours; path: n - 1 hops from vertex 0, one way; lollipop: a complete
+    digraph on min(128, n) vertices and a two-way tail; all seeded, scipy's distances."""
+    for name in S.EXTRA:
+        g, again = S.make(name, n, seed=3), S.make(name, n, seed=3)
+        assert g == again and g.n == n and not g.has_negative
+    from apsp_kernels.core import structure_graphs as SGR
+    k = SGR.knn(n, seed=5)
+    src, dst, w = k.edges()
+    pts = np.random.default_rng(5).random((n, 2))
+    want = np.maximum(1, np.rint(np.linalg.norm(pts[src] - pts[dst], axis=1) * SGR.KNN_SCALE))
+    assert np.array_equal(w, want)
+    pairs = set(zip(src.tolist(), dst.tolist()))
+    assert all((b, a) in pairs for a, b in pairs) and len(pairs) == k.m
+    assert n == 1 or np.bincount(src, minlength=n).min() >= min(SGR.KNN_K, n - 1)
+    p = SGR.path(n)
+    assert p.m == n - 1 and np.array_equal(p.edges()[1] - p.edges()[0], np.ones(n - 1, np.int64))
+    lp = SGR.lollipop(n)
+    c = min(SGR.LOLLIPOP_CLIQUE, n)
+    assert lp.m == c * (c - 1) + 2 * (n - c)
+    if n >= 2:
+        d = csgraph.dijkstra(p.to_scipy(), indices=0)
+        assert np.isfinite(d).all() and d[-1] == p.weights.sum()             # the only way from 0 to n - 1
+        assert structure.probe(lp).hop_depth >= n - c
+
+
 def test_probe_sees_large_hop_depth_on_grids_rings_and_roads_small_on_random_and_power_law():
     n = 1024
     depth = {name: structure.probe(S.make(name, n, seed=1)).hop_depth for name in ("kemp", "grid", "ring", "ba")}

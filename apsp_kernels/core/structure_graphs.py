@@ -9,6 +9,12 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
 * ``hub``      -- Kemp's random graph with one vertex (n // 2) joined both ways to every other, weights 1..1000:
                   hop diameter 2, one out-degree of n - 1 (a code that gives a vertex's out-edges to one thread or
                   warp waits on it).
+* ``knn``      -- a road-like stand-in: n uniform points of the unit square, each joined both ways to its 6 nearest,
+                  an edge weighing its Euclidean length (x 10^4, rounded, at least 1): small separators, hop
+                  diameter ~ sqrt(n).
+* ``path``     -- the one-way path 0 -> 1 -> ... -> n-1, weights 1..100: from vertex i, n - 1 - i hops deep.
+* ``lollipop`` -- a complete digraph on 128 vertices with a tail to n - 1 walked both ways, weights 1..100: a dense
+                  knot whose rounds are wide, then a long thin tail.
 (The suite by name, with the road networks of :mod:`apsp_kernels.io.roads`: :mod:`apsp_kernels.io.suite_graphs`.)
 
 Each undirected edge has one weight used both ways."""
@@ -24,6 +30,10 @@ from .graph import Graph, GraphError
 MAX_WEIGHT = 1000
 GRID_WEIGHTS = (1, 20)
 BA_EDGES = 4
+KNN_K = 6
+KNN_SCALE = 1e4               # a kNN edge's weight: its length in units of 1 / KNN_SCALE of the square's side
+DEEP_MAX_WEIGHT = 100
+LOLLIPOP_CLIQUE = 128
 
 
 def _both_ways(n, u, v, w, meta):
@@ -94,3 +104,43 @@ def hub(n, max_weight=MAX_WEIGHT, seed=0) -> Graph:
     return Graph.from_edges(n, np.concatenate([src, np.full(others.size, h), others]),
                             np.concatenate([dst, others, np.full(others.size, h)]), np.concatenate([bw, w, w]),
                             meta=dict(generator="hub", hub=h, seed=seed, max_weight=max_weight))
+
+
+def knn(n, k=KNN_K, seed=0) -> Graph:
+    """n uniform points of the unit square, each joined both ways to its ``k`` nearest; an edge weighs its
+    Euclidean length (x KNN_SCALE, rounded, at least 1), the same both ways and once however many of its ends
+    chose it."""
+    from scipy.spatial import cKDTree
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    pts = np.random.default_rng(seed).random((n, 2))
+    q = min(k + 1, n)
+    dist, nb = cKDTree(pts).query(pts, q)
+    dist, nb = np.asarray(dist).reshape(n, q), np.asarray(nb).reshape(n, q)
+    u, v = np.repeat(np.arange(n), q - 1), nb[:, 1:].ravel()
+    w = np.maximum(1, np.rint(dist[:, 1:].ravel() * KNN_SCALE)).astype(np.int64)
+    lo, hi = np.minimum(u, v), np.maximum(u, v)
+    _, first = np.unique(lo * n + hi, return_index=True)          # one copy of each pair: both have its length
+    return _both_ways(n, lo[first], hi[first], w[first], dict(generator="knn", k=k, seed=seed, scale=KNN_SCALE))
+
+
+def path(n, max_weight=DEEP_MAX_WEIGHT, seed=0) -> Graph:
+    """The one-way path 0 -> 1 -> ... -> n-1."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    i = np.arange(n - 1)
+    return Graph.from_edges(n, i, i + 1, np.random.default_rng(seed).integers(1, max_weight + 1, n - 1),
+                            meta=dict(generator="path", seed=seed, max_weight=max_weight))
+
+
+def lollipop(n, clique=LOLLIPOP_CLIQUE, max_weight=DEEP_MAX_WEIGHT, seed=0) -> Graph:
+    """A complete digraph on vertices 0..c-1 (c = min(clique, n)) and a tail c-1 - c - ... - n-1 walked both ways."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    c = min(int(clique), n)
+    a, b = np.meshgrid(np.arange(c), np.arange(c), indexing="ij")
+    keep = a != b
+    i = np.arange(c - 1, n - 1)
+    src, dst = np.r_[a[keep], i, i + 1], np.r_[b[keep], i + 1, i]
+    return Graph.from_edges(n, src, dst, np.random.default_rng(seed).integers(1, max_weight + 1, src.size),
+                            meta=dict(generator="lollipop", clique=c, seed=seed, max_weight=max_weight))

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from ..core import generators
 from ..core.graph import Graph
-from ..core.structure_graphs import barabasi_albert, grid, hub, ring
+from ..core.structure_graphs import barabasi_albert, grid, hub, knn, lollipop, path, ring
 
 SUITE = ("kemp", "grid", "ring", "ba", "hub", "complete")
 ROADS = ("helsinki-walk", "helsinki-drive")
+EXTRA = ("knn", "path", "lollipop")       # by name only (--graphs): the road-like stand-in and the deep graphs
 
 
 def make(name, n=None, seed=0) -> Graph:
-    """One graph of the suite: a class of ``SUITE`` at ``n`` vertices, or a road network of ``ROADS`` (its own n;
-    ``n`` ignored)."""
+    """One graph of the suite: a class of ``SUITE`` or ``EXTRA`` at ``n`` vertices, or a road network of ``ROADS``
+    (its own n; ``n`` ignored)."""
     if name in ROADS:
         from . import roads
         return roads.load(name)
@@ -21,9 +22,10 @@ def make(name, n=None, seed=0) -> Graph:
     build = {"kemp": lambda: generators.kemp(n, seed=seed), "grid": lambda: grid(n, seed=seed),
              "ring": lambda: ring(n, seed=seed), "ba": lambda: barabasi_albert(n, seed=seed),
              "hub": lambda: hub(n, seed=seed),
-             "complete": lambda: generators.complete(n, seed=seed)}
+             "complete": lambda: generators.complete(n, seed=seed), "knn": lambda: knn(n, seed=seed),
+             "path": lambda: path(n, seed=seed), "lollipop": lambda: lollipop(n, seed=seed)}
     if name not in build:
-        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + ROADS)}")
+        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + EXTRA + ROADS)}")
     return build[name]()
 
 
