@@ -1,11 +1,12 @@
 """The structure suite, end to end: on graphs whose shape, not only n and m, decides
 a code's work (io/suite_graphs: Kemp random, 2-D grid, ring, power law, a hub joined to all, complete, the Helsinki
-road networks), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
+road networks; by name, ``--graphs knn path lollipop``: a road-like k-nearest-neighbour stand-in and two deep graphs), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
 pick instead, and auto's own pick.  A benchmark: it reports; the tests on its recorded rows hold auto's pick to
 1.25x (+ 2 ms end to end).
 
     python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph] [--append]
     python3 -m apsp_kernels.structure_suite --list      # the graphs it would measure, no GPU needed
+    python3 -m apsp_kernels.structure_suite --graphs knn path lollipop --extra tuned_deep tuned_elimination
 
 Per graph: the hop-depth probe (core/structure) and, per code, one row with
 * ``kernel_ms``  -- CUDA events of the code's launcher (median of ``repeats`` after a warm-up), every repeat's
