@@ -1,6 +1,7 @@
 """The structure suite, end to end: on graphs whose shape, not only n and m, decides
 a code's work (io/suite_graphs: Kemp random, 2-D grid, ring, power law, a hub joined to all, complete, the Helsinki
-road networks; by name, ``--graphs knn path lollipop``: a road-like k-nearest-neighbour stand-in and two deep graphs), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
+road networks; by name, ``--graphs knn path lollipop``: a road-like k-nearest-neighbour stand-in and two deep
+graphs), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
 pick instead, and auto's own pick.  A benchmark: it reports; the tests on its recorded rows hold auto's pick to
 1.25x (+ 2 ms end to end).
 
