@@ -34,7 +34,6 @@ import argparse
 import dataclasses
 import datetime as _dt
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -47,26 +46,10 @@ from .core.distances import from_scipy
 from .core.verify import fletcher64
 from .core import structure
 from .io import suite_graphs as SG
-from .measure import harness, provenance
+from .measure import harness, provenance, wall
 
 LIBRARIES = ("scipy", "networkit", "igraph")
 BOUND = (1.25, 2.0)           # auto's end-to-end time within 1.25x the fastest verified code's, plus 2 ms
-
-
-def _wall(fn, repeats=1):
-    """(median synchronised wall ms of ``repeats`` calls of ``fn``, its last result)."""
-    times, out = [], None
-    for _ in range(repeats):
-        if gpu_device.available():
-            import cupy as cp
-            cp.cuda.Device().synchronize()
-        t0 = time.perf_counter()
-        out = fn()
-        if gpu_device.available():
-            import cupy as cp
-            cp.cuda.Device().synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return float(np.median(times)), out
 
 
 def _checksum(d):
@@ -86,7 +69,7 @@ def _end_to_end(g, ref, repeats, warm, **method):
     for col, kw in MODES:
         if warm:
             api.shortest_paths(g, **method, **kw)        # kernels loaded, staging buffers and host threads made
-        ms, d = _wall(lambda: api.shortest_paths(g, **method, **kw), repeats)
+        ms, d = wall.median_ms(lambda: api.shortest_paths(g, **method, **kw), repeats)
         times[col] = ms
         ok = ok and _checksum(d.get() if kw.get("device") else d) == ref
         del d
@@ -174,7 +157,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
             rows.append(dict(base, algorithm=name, kind="cpu", verified=False,
                              error=f"skipped: one thread, n m = {g.n * g.m:.3g} (run up to n = 4096 and {cpu_budget_s:g} s)"))
             continue
-        ms, d = _wall(fn, 1)
+        ms, d = wall.median_ms(fn, 1)
         ok = _checksum(d) == ref
         rows.append(dict(base, algorithm=name, kind="cpu", verified=ok, kernel_ms=ms, e2e_ms=ms, threads=(
             1 if name in ("scipy", "igraph") else os.cpu_count())))
@@ -183,7 +166,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     times, warm_same = _end_to_end(g, ref, 1 if big else repeats, True)
     api.shortest_paths(g)                 # float64 once more: the state each code's e2e_ms met after its warm call
     fresh = dataclasses.replace(g)        # a new object: nothing about it remembered, its first call
-    first, d = _wall(lambda: api.shortest_paths(fresh))
+    first, d = wall.median_ms(lambda: api.shortest_paths(fresh))
     same = _checksum(d) == ref
     del d
     r = dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name, choice=str(choice), probe_ms=probe.ms,

@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,25 +28,12 @@ from apsp_kernels import api, gpu_device
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import structure_graphs
 from apsp_kernels.core.distances import from_scipy
-from apsp_kernels.measure import provenance
+from apsp_kernels.measure import provenance, wall
 
 
 def graphs(n, clique, seed=0):
     return {"path": structure_graphs.path(n, seed=seed), "ring": structure_graphs.ring(n, seed=seed),
             "lollipop": structure_graphs.lollipop(n, clique=clique, seed=seed)}
-
-
-def wall(fn, repeats=1):
-    """(median synchronised wall ms of ``repeats`` calls, the last result)."""
-    import cupy as cp
-    times, out = [], None
-    for _ in range(repeats):
-        cp.cuda.Device().synchronize()
-        t0 = time.perf_counter()
-        out = fn()
-        cp.cuda.Device().synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return float(np.median(times)), out
 
 
 def as_int32(d):
@@ -59,7 +45,7 @@ def cpu_reference(g, rows=8):
     """(ms, int32 distances) of the all-core CPU Dijkstra (warm), its sampled rows checked against scipy's."""
     import scipy.sparse.csgraph as csg
     api.shortest_paths(g, method="D")
-    ms, d = wall(lambda: api.shortest_paths(g, method="D"))
+    ms, d = wall.median_ms(lambda: api.shortest_paths(g, method="D"), gpu=True)
     ref = as_int32(d)
     pick = np.random.default_rng(g.n).choice(g.n, size=min(rows, g.n), replace=False)
     want = from_scipy(csg.dijkstra(g.to_scipy(), directed=True, indices=pick))
@@ -86,7 +72,7 @@ def e2e_row(code, g, ref, repeats):
     out, ok = {}, True
     for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32))):
         api.shortest_paths(g, method=code, **kw)
-        ms, d = wall(lambda: api.shortest_paths(g, method=code, **kw), repeats)
+        ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), repeats, gpu=True)
         out[col] = ms
         ok = ok and np.array_equal(as_int32(d), ref)
         del d

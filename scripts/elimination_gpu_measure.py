@@ -42,6 +42,7 @@ from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.tuned import elimination as TE
 from apsp_kernels.core.distances import from_scipy
 from apsp_kernels.core.graph import INF, Graph
+from apsp_kernels.measure import wall
 
 E2E_HOST_MAX = 50_000       # above: no host result in --e2e (the n x n float64 result, 20 GB at 50,000)
 E2E_FULL_CHECK = 5_000      # up to: every row of an --e2e result against scipy's; above, E2E_ROWS rows
@@ -78,22 +79,6 @@ def _device(a):
     return cp.asarray(a)
 
 
-def wall_median(call, repeats):
-    """(median ms of ``repeats`` warm calls, the last call's result): ``call`` made once first, each timed call
-    between two device synchronisations; a result is dropped before the next call (n x n at 100,000 is 40 GB)."""
-    import cupy as cp
-    call()
-    times, out = [], None
-    for _ in range(max(repeats, 1)):
-        out = None
-        cp.cuda.Device().synchronize()
-        t0 = time.perf_counter()
-        out = call()
-        cp.cuda.Device().synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return float(np.median(times)), out
-
-
 def e2e(g, repeats, sample_rows, frontier=True):
     """The --e2e columns of one graph: (text of the columns, every checked result exact, the same numbers for the
     CSV: ``<code>_e2e_host_ms`` (NaN where skipped), ``<code>_e2e_device_ms``, ``e2e_device_dtype``)."""
@@ -106,7 +91,8 @@ def e2e(g, repeats, sample_rows, frontier=True):
     cols, ok, nums = [], [], {"e2e_device_dtype": np.dtype(dtype).name}
     for method in ("tuned_elimination",) + (("tuned_frontier",) if frontier else ()):
         if host:
-            ms, d = wall_median(lambda: ak.shortest_paths(g, method=method), repeats)
+            ms, d = wall.median_ms(lambda: ak.shortest_paths(g, method=method), repeats, warm=True, drop=True,
+                                   gpu=True)
             ok.append(isinstance(d, np.ndarray) and agrees(d, rows, ref))
             cols.append(f"{ms:.1f}")
             nums[f"{method}_e2e_host_ms"] = ms
@@ -114,7 +100,8 @@ def e2e(g, repeats, sample_rows, frontier=True):
         else:
             cols.append("skipped (n x n float64 on the host)")
             nums[f"{method}_e2e_host_ms"] = math.nan
-        ms, d = wall_median(lambda: ak.shortest_paths(g, method=method, device=True, dtype=dtype), repeats)
+        ms, d = wall.median_ms(lambda: ak.shortest_paths(g, method=method, device=True, dtype=dtype), repeats,
+                               warm=True, drop=True, gpu=True)
         ok.append(not isinstance(d, np.ndarray) and d.dtype == dtype and agrees(d, rows, ref))
         cols.append(f"{ms:.1f} ({np.dtype(dtype).name})")
         nums[f"{method}_e2e_device_ms"] = ms
