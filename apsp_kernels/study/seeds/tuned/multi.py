@@ -393,11 +393,9 @@ def finding(multi, nthu=None):
         k = src["n_gpus"].max()
         s = src[src["n_gpus"] == k]
         s = s[s["n"] == s["n"].max()]                   # the headline at the largest n; the table has the rest
-        parts = [f"{fmt(r.speedup)}x on the {r.graph} graph" if r.speedup == r.speedup else f"FAILED on the {r.graph} graph"
-                 for r in s.itertuples()]
         calls = sorted(set(s["repeats"]))
         out.append(f"Splitting tuned_frontier's sources over {int(k)} GPUs (n = {', '.join(f'{int(v):,}' for v in sorted(set(s['n'])))}): "
-                   f"{' and '.join(parts)}, over its one-GPU call ({'one call' if calls == [1] else 'median of the calls'} each).")
+                   f"{_speedups(s)}, over its one-GPU call ({'one call' if calls == [1] else 'median of the calls'} each).")
         out.append(intake_caveat(p))
     return " ".join(x for x in out if x)
 
@@ -439,10 +437,11 @@ def intake_caveat(p):
         return ""
     big = src[src["n"] == src["n"].max()]
     lo, hi = big["intake_Bps"].min() / 1e9, big["intake_Bps"].max() / 1e9
+    kernels_alone = on_device(p)
     return (f"These times are not the kernels alone: each rank's rows stream into the host result while its kernel runs, "
             f"and at n = {int(big['n'].iloc[0]):,} a rank's rows left at {fmt(lo)}-{fmt(hi)} GB/s whatever the GPU count, "
             f"which points to the host's intake, not the kernels, as what sets these times"
-            + (f". {on_device(p)}" if on_device(p) else " (a run with the rows left on each GPU, "
+            + (f". {kernels_alone}" if kernels_alone else " (a run with the rows left on each GPU, "
                "scripts/multi_sources_bench.py --on-device, would tell; none is recorded).") + _beyond_ideal(src))
 
 
