@@ -72,12 +72,13 @@ def _as_graph(graph, directed, weight, unweighted, dtype):
                     f"not {type(graph).__name__}")
 
 
-def _method(g, method, variant, indices=False):
-    """(the code to run, its variant) for ``method`` on ``g``: 'auto', one of scipy's names, or a registry name."""
+def _method(g, method, variant, indices=False, device=False):
+    """(the code to run, its variant) for ``method`` on ``g``: 'auto', one of scipy's names, or a registry name;
+    ``device``: the result is wanted on the GPU (auto's choice may differ, where all pairs are asked for)."""
     if method == "auto" and isinstance(g, WideGraph):
         return W.for_scipy_name(g, "auto", indices), None
     if method == "auto":
-        c = choose(g)
+        c = choose(g, result=None if indices else ("device" if device else "host"))
         return c.algorithm, variant if variant is not None else c.variant
     if method in W.SCIPY_NAMES:
         if isinstance(g, WideGraph):
@@ -164,7 +165,7 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
         check_resources(g, f32, False, np.float32)
         d, pred = placed(f32.run(g, sources=sources, dtype="float32")[0], None, device, out)
     else:
-        algo, variant = _method(g, method, variant, indices is not None)
+        algo, variant = _method(g, method, variant, indices is not None, device)
         if isinstance(algo, registry.Algorithm) and algo.device == "cpu" and sources is not None:
             algo = W.INT64_JOHNSON if g.has_negative else W.INT64_DIJKSTRA       # only the rows asked for
         if isinstance(algo, W.CpuMethod):

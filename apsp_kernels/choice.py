@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from . import costs, gpu_device
+from . import costs, elimination_choice, gpu_device
 from .algorithms import registry
 from .algorithms.cpu import wide as W
 from .core.graph import GraphError
@@ -28,7 +28,7 @@ class Choice:
 
 
 def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None, free_bytes=None, benchmarks=None,
-           structure=None) -> Choice:
+           structure=None, result=None) -> Choice:
     """What ``method="auto"`` runs on ``graph`` here (anything :func:`~.api.shortest_paths` takes, or a
     :class:`costs.Shape`: the statistics auto reads, for a choice without the graph).  A graph beyond int32
     (float weights, or paths past the int32 bound) goes to the CPU codes of :mod:`.algorithms.cpu.wide` (the GPU
@@ -46,7 +46,9 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     it and its time at a smaller depth (a bound from below) could still beat the others: one BFS from the vertex of
     most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
-    series."""
+    series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
+    where tuned_frontier wins, :func:`.elimination_choice.instead` may hand the graph to tuned_elimination (its
+    recorded crossing with tuned_frontier for that result, and the graph's separators small)."""
     from .api import as_graph
     g = graph if isinstance(graph, costs.Shape) else as_graph(graph, directed=directed, weight=weight,
                                                               unweighted=unweighted)
@@ -79,6 +81,11 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     where = (("on the GPU, in core" if algo.forced_params is None else "on the GPU, out of core (no in-core dense "
               "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
     others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
+    if gpu and not isinstance(g, costs.Shape):
+        el = registry.get(elimination_choice.TO)
+        swap = elimination_choice.instead(g, algo, result, fits=el.footprint(g.n, g.m) <= 0.9 * free)
+        if swap:
+            return Choice(el, None, f"{swap}; the cost model's pick: {best}")
     why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density
            else f"least predicted time {where}: {best}" if best is not None
            else f"first by preference {where} (no benchmark rows for any of them)")

@@ -2,8 +2,12 @@
 graphs, its three phases apart, beside tuned_frontier (the project's sparse GPU code), each result checked against
 tuned_frontier's exactly (or scipy's with --scipy).  Prints one row per graph (--out: a CSV too).  Needs a GPU.
 
-    python scripts/elimination_gpu_measure.py [--sizes 4000 16000] [--leaf 32] [--repeats 3] [--scipy]
-                                              [--no-frontier] [--unbatched] [--sample K] [--e2e] [--out CSV]
+    python scripts/elimination_gpu_measure.py [--sizes 4000 16000] [--graphs grid knn] [--leaf 32] [--repeats 3]
+                                              [--scipy] [--no-frontier] [--unbatched] [--sample K] [--e2e] [--auto]
+                                              [--out CSV]
+
+--graphs: the classes (default grid knn: the 2-D grid and the k-nearest-neighbour geometric graph, the rows auto's
+crossing is learned from); also path, ring, lollipop (the structure suite's, io/suite_graphs).
 
 --sample K: every pair is still computed on the device, but only K evenly spaced rows come back, each checked
 against scipy's Dijkstra (the whole n x n result stays on the device: the size a road user's OD matrix has).
@@ -25,7 +29,11 @@ rows (the --sample rows where given).  Above E2E_HOST_MAX vertices the host resu
 80 GB float64 matrix, which shortest_paths counts as 120 GB of host memory with the int32 result) and device=True
 is timed with dtype=np.int32 (40 GB at 100,000 beside the 40 GB vertex-major working matrix; float64 would add an
 80 GB copy on the device and the same 120 GB host-memory check).  Extra columns: e2e host ms, e2e device ms (its
-dtype), tuned_frontier's two, and whether every checked result was exact."""
+dtype), tuned_frontier's two, and whether every checked result was exact.
+
+--auto (with --e2e): ``method="auto"``'s same two calls beside them, and what it picked for each (``api.choose`` with
+``result="host"`` and ``"device"``, as shortest_paths asks it): columns auto e2e host ms, auto e2e device ms and
+the picks.  The choice is made in every call (its hub BFS remembered for the graph object after the first)."""
 from __future__ import annotations
 
 import argparse
@@ -38,6 +46,7 @@ from scipy.sparse import csgraph
 from elimination_measure import GRIDS, grid, knn       # this folder (the script is run as a file)
 
 import apsp_kernels as ak
+from apsp_kernels import choice
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.tuned import elimination as TE
 from apsp_kernels.core.distances import from_scipy
@@ -49,11 +58,17 @@ E2E_FULL_CHECK = 5_000      # up to: every row of an --e2e result against scipy'
 E2E_ROWS = 64
 
 
-def graphs(sizes):
+def graphs(sizes, classes=("grid", "knn")):
+    from apsp_kernels.io import suite_graphs as SG
     for n in sizes:
-        r, c = GRIDS.get(n, (int(math.sqrt(n)), n // int(math.sqrt(n))))
-        yield f"grid {r} x {c}", Graph.from_scipy(grid(r, c))
-        yield f"kNN6 {n}", Graph.from_scipy(knn(n))
+        for cls in classes:
+            if cls == "grid":
+                r, c = GRIDS.get(n, (int(math.sqrt(n)), n // int(math.sqrt(n))))
+                yield f"grid {r} x {c}", Graph.from_scipy(grid(r, c))
+            elif cls == "knn":
+                yield f"kNN6 {n}", Graph.from_scipy(knn(n))
+            else:
+                yield f"{cls} {n}", SG.make(cls, n, seed=n)
 
 
 def e2e_rows(n, sample_rows=None):
@@ -79,9 +94,10 @@ def _device(a):
     return cp.asarray(a)
 
 
-def e2e(g, repeats, sample_rows, frontier=True):
+def e2e(g, repeats, sample_rows, frontier=True, auto=False):
     """The --e2e columns of one graph: (text of the columns, every checked result exact, the same numbers for the
-    CSV: ``<code>_e2e_host_ms`` (NaN where skipped), ``<code>_e2e_device_ms``, ``e2e_device_dtype``)."""
+    CSV: ``<code>_e2e_host_ms`` (NaN where skipped), ``<code>_e2e_device_ms``, ``e2e_device_dtype``; with ``auto``
+    also ``auto_host_pick`` and ``auto_device_pick``)."""
     import cupy as cp
     cp.get_default_memory_pool().free_all_blocks()          # the launcher runs' cached blocks (40 GB at 100,000)
     rows = e2e_rows(g.n, sample_rows)
@@ -89,7 +105,10 @@ def e2e(g, repeats, sample_rows, frontier=True):
     host = g.n <= E2E_HOST_MAX
     dtype = np.float64 if host else np.int32
     cols, ok, nums = [], [], {"e2e_device_dtype": np.dtype(dtype).name}
-    for method in ("tuned_elimination",) + (("tuned_frontier",) if frontier else ()):
+    if auto:
+        for res in ("host", "device"):
+            nums[f"auto_{res}_pick"] = choice.choose(g, result=res).algorithm.name
+    for method in ("tuned_elimination",) + (("tuned_frontier",) if frontier else ()) + (("auto",) if auto else ()):
         if host:
             ms, d = wall.median_ms(lambda: ak.shortest_paths(g, method=method), repeats, warm=True, drop=True,
                                    gpu=True)
@@ -107,13 +126,16 @@ def e2e(g, repeats, sample_rows, frontier=True):
         nums[f"{method}_e2e_device_ms"] = ms
         del d
     if not frontier:
-        cols += ["-", "-"]
+        cols[2:2] = ["-", "-"]
+    if auto:
+        cols[-2:] = [f"{c} [{nums[f'auto_{r}_pick']}]" for c, r in zip(cols[-2:], ("host", "device"))]
     return " | ".join(cols), all(ok), nums
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[4000, 16000])
+    ap.add_argument("--graphs", nargs="+", default=["grid", "knn"], choices=["grid", "knn", "path", "ring", "lollipop"])
     ap.add_argument("--leaf", type=int, default=32)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--scipy", action="store_true", help="check against scipy (slow at 16,000) too")
@@ -121,6 +143,7 @@ def main():
     ap.add_argument("--unbatched", action="store_true", help="one supernode a launch")
     ap.add_argument("--sample", type=int, default=0, help="bring back K rows only, checked against scipy's")
     ap.add_argument("--e2e", action="store_true", help="also shortest_paths' host and device=True calls, both codes")
+    ap.add_argument("--auto", action="store_true", help="with --e2e: method='auto' too, and its picks")
     ap.add_argument("--out", help="also write the rows to this CSV, its provenance beside it (.provenance.json)")
     a = ap.parse_args()
     records = []
@@ -128,9 +151,10 @@ def main():
     frontier = registry.get("tuned_frontier")
     print("graph | n | supernodes | launches | order ms | symbolic ms | kernel ms | elim / up / down ms | "
           "useful Gops | T ops/s | d2h ms | total ms | tuned_frontier kernel ms | equal"
-          + (" | e2e host ms | e2e device ms | tuned_frontier e2e host ms | tuned_frontier e2e device ms | e2e equal"
+          + (" | e2e host ms | e2e device ms | tuned_frontier e2e host ms | tuned_frontier e2e device ms"
+             + (" | auto e2e host ms [pick] | auto e2e device ms [pick]" if a.auto else "") + " | e2e equal"
              if a.e2e else ""))
-    for name, g in graphs(a.sizes):
+    for name, g in graphs(a.sizes, a.graphs):
         rows = np.linspace(0, g.n - 1, a.sample).astype(np.int64) if a.sample else None
         TE.tuned_elimination(g, leaf=a.leaf, batch=batch, sources=rows)    # compile and warm up
         best = None
@@ -154,7 +178,7 @@ def main():
             equal.append(np.array_equal(d, df))
         if a.scipy:
             equal.append(np.array_equal(d, from_scipy(csgraph.shortest_path(g.to_scipy(), method="D"))))
-        text, e2e_ok, nums = e2e(g, a.repeats, rows, not a.no_frontier) if a.e2e else ("", None, {})
+        text, e2e_ok, nums = e2e(g, a.repeats, rows, not a.no_frontier, a.auto) if a.e2e else ("", None, {})
         print(f"{name} | {g.n} | {best['supernodes']} | {best['launches']} | {best['order_ms']:.0f} | "
               f"{best['symbolic_ms']:.0f} | {best['kernel_ms']:.2f} | {tp['elimination_ms']:.2f} / "
               f"{tp['upward_ms']:.2f} / {tp['downward_ms']:.2f} | {ops / 1e9:.2f} | "

@@ -79,7 +79,7 @@ class _FakeCupy:
         return Pool()
 
 
-def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True):
+def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True, auto=False):
     """e2e() with shortest_paths answering from scipy (device=True: a device-like array), the calls recorded;
     ``off_by_one``: (method, device) whose result is one cell wrong."""
     import sys
@@ -95,7 +95,7 @@ def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True):
             d[0, 1] += 1                                                  # a reachable pair of the tree
         return _OnDevice(d) if device else d
     monkeypatch.setattr(measure.ak, "shortest_paths", shortest_paths)
-    text, ok, nums = measure.e2e(g, 2, None, frontier)
+    text, ok, nums = measure.e2e(g, 2, None, frontier, auto)
     shown = [c.split(" ")[0] for c in text.split(" | ")]
     for method, i in (("tuned_elimination", 0), ("tuned_frontier", 2)):   # the CSV's numbers are the printed ones
         if frontier or i == 0:
@@ -103,6 +103,28 @@ def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True):
             assert (np.isnan(host) and shown[i] == "skipped") or f"{host:.1f}" == shown[i]
             assert f"{nums[f'{method}_e2e_device_ms']:.1f}" == shown[i + 1]
     return text.split(" | "), ok, calls
+
+
+def test_auto_is_timed_beside_them_with_its_picks(measure, monkeypatch):
+    """--auto: method='auto''s two calls after the codes', each column showing what choose() picked for that
+    result, and a wrong auto result fails the row as any other does."""
+    import types
+    import elimination_graphs as EG
+    g = EG.forest()
+    asked = []
+
+    def choose(g, result=None):
+        asked.append(result)
+        return types.SimpleNamespace(algorithm=types.SimpleNamespace(
+            name="tuned_elimination" if result == "device" else "tuned_frontier"))
+    monkeypatch.setattr(measure.choice, "choose", choose)
+    cols, ok, calls = _run_e2e(measure, monkeypatch, g, auto=True)
+    assert ok and len(cols) == 6 and asked == ["host", "device"]
+    assert cols[4].endswith("[tuned_frontier]") and cols[5].endswith("(float64) [tuned_elimination]")
+    assert [c for c in calls if c[0] == "auto"] == [("auto", dev, "float64") for dev in (False, True) for _ in range(3)]
+    assert not _run_e2e(measure, monkeypatch, g, off_by_one=("auto", True), auto=True)[1]
+    cols, ok, _ = _run_e2e(measure, monkeypatch, g, frontier=False, auto=True)
+    assert ok and cols[2:4] == ["-", "-"] and cols[4].endswith("[tuned_frontier]")
 
 
 def test_e2e_times_and_checks_each_call(measure, monkeypatch):

@@ -22,6 +22,7 @@ class Structure:
     mean_reach: float       # mean fraction of vertices each BFS reached
     sources: tuple          # the BFS sources, in order
     ms: float               # time the probe took
+    widest: int = 0         # the most vertices at one BFS level (hub_depth's BFS; 0 where not counted)
 
     def __str__(self):
         return f"hop depth >= {self.hop_depth} ({len(self.sources)} BFS, {self.mean_reach:.0%} reached, {self.ms:.3g} ms)"
@@ -83,14 +84,18 @@ def hub_depth_once(g) -> Structure:
 def hub_depth(g) -> Structure:
     """A bound from below on the hop depth at a quarter of the probe's cost: the largest finite level of one BFS,
     from the vertex of most out-edges (no vertex's eccentricity exceeds the hop diameter).  From the hub, since a
-    graph with one is where the sweep codes' time grows fastest with the depth (every sweep walks the hub)."""
+    graph with one is where the sweep codes' time grows fastest with the depth (every sweep walks the hub).  Its
+    ``widest`` level counts the vertices at its most populous level: where every edge goes both ways, an edge joins
+    one level or two adjacent ones, so each level separates those before it from those after; about sqrt(n) on a
+    grid or a road network, a large fraction of n on a random graph or one with a hub."""
     t0 = time.perf_counter()
     if g.n == 0:
         return Structure(0, 0.0, (), 0.0)
     hub = int(np.argmax(np.diff(g.indptr)))
     lv = _levels(_adjacency(g), [hub])
     finite = np.isfinite(lv)
-    return Structure(int(lv[finite].max()), float(finite.mean()), (hub,), (time.perf_counter() - t0) * 1e3)
+    widest = int(np.bincount(lv[finite].astype(np.int64)).max())
+    return Structure(int(lv[finite].max()), float(finite.mean()), (hub,), (time.perf_counter() - t0) * 1e3, widest)
 
 
 def _adjacency(g):

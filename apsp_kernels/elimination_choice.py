@@ -1,0 +1,122 @@
+"""When ``method="auto"`` runs ``tuned_elimination`` where it would run ``tuned_frontier``: a rule learned from
+recorded rows, in two tests, each able to say no.
+
+1. **The size, from the crossing rows.**  ``scripts/elimination_gpu_measure.py --e2e --out`` times both codes'
+   ``shortest_paths`` end to end (warm, median of its repeats, every result checked against scipy's Dijkstra), on a
+   2-D grid and a k-nearest-neighbour geometric graph at each size, the result on the host (float64) and left on
+   the device (``device=True``).  Those rows, newest file of ``data/results/elimination/*-crossing.csv``, give per
+   size and result the ratio of the two times, the *largest* over the graphs measured at that size (elimination
+   only where it beat tuned_frontier on each of them); between sizes the ratio is interpolated on log n, beyond the
+   largest the largest's is kept (the gap widens with n: tuned_frontier grows as ~n^2.3, the elimination as ~n^2).
+   Below the smallest recorded size nothing is learned and tuned_frontier stays.  Elimination is taken where that
+   ratio is below 1.
+2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
+   (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
+   or a graph with a hub has levels holding a large part of n (at 16,384: 51-128 sqrt(n)), and there nested
+   dissection finds no small separator.  The test: the hub BFS (:func:`~.core.structure.hub_depth_once`, which
+   auto's depth search makes anyway and remembers for the graph) reaches at least ``REACH`` of the vertices and its
+   widest level holds at most ``WIDEST`` sqrt(n).  Its bound was set from the measured classes' widest levels
+   (grid 1.0, kNN 1.8-3.2 sqrt(n) at 16,384-65,536; the Helsinki networks 0.5-1.3) before any auto row of this rule
+   was measured; 3-D grids (4.3 at 32,768: unmeasured for the elimination) fall outside it.
+
+Only for all pairs: with ``indices`` tuned_frontier computes just those rows, the elimination all of them."""
+from __future__ import annotations
+
+import csv
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import cost_rows, paths
+
+FROM, TO = "tuned_frontier", "tuned_elimination"
+RESULTS = ("host", "device")
+WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
+REACH = 0.9           # ... and that BFS reaching at least this fraction of the vertices
+SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """The recorded ratios, elimination's time over tuned_frontier's: ``sizes`` ascending, ``ratios[result]`` one a
+    size (NaN where that result was not measured), ``source`` the file."""
+    sizes: tuple
+    ratios: dict
+    source: str
+
+    def ratio(self, n, result):
+        """The ratio at ``n`` vertices (interpolated on log n), or None below the smallest size or where ``result``
+        has no rows."""
+        pts = [(s, r) for s, r in zip(self.sizes, self.ratios.get(result, ())) if not math.isnan(r)]
+        if not pts or n < pts[0][0] / SAME_SIZE:
+            return None
+        if n >= pts[-1][0]:
+            return pts[-1][1]
+        for (s0, r0), (s1, r1) in zip(pts, pts[1:]):
+            if n <= s1:
+                f = (math.log(max(n, s0)) - math.log(s0)) / (math.log(s1) - math.log(s0))
+                return r0 + f * (r1 - r0)
+        return pts[-1][1]
+
+
+def folder():
+    return paths.RECORDED / "elimination"
+
+
+@functools.lru_cache(maxsize=4)
+def crossing(where=None):
+    """The newest ``*-crossing.csv`` of ``where`` (default: the recorded folder) as a :class:`Crossing`, or None."""
+    dated = [(m.group("date"), f.name, f) for f in Path(where or folder()).glob("*-crossing.csv")
+             if (m := cost_rows.FILE.match(f.name))]
+    files = [f for _, _, f in sorted(dated)]
+    if not files:
+        return None
+    with open(files[-1], newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if str(r.get("e2e_verified")) == "True"]
+    rows.sort(key=lambda r: int(r["n"]))
+    groups = []
+    for r in rows:
+        if groups and int(r["n"]) <= SAME_SIZE * int(groups[-1][0]["n"]):
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+
+    def worst(group, result):
+        rs = [_number(r.get(f"{TO}_e2e_{result}_ms")) / _number(r.get(f"{FROM}_e2e_{result}_ms")) for r in group]
+        rs = [x for x in rs if not math.isnan(x)]
+        return max(rs) if len(rs) == len(group) else math.nan
+    sizes = tuple(int(g[0]["n"]) for g in groups)
+    return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, files[-1].name)
+
+
+def _number(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def separators_small(g):
+    """(whether ``g`` passes test 2, the hub BFS's Structure)."""
+    from .core.structure import hub_depth_once
+    s = hub_depth_once(g)
+    return (s.mean_reach >= REACH and s.widest <= WIDEST * math.sqrt(max(g.n, 1))), s
+
+
+def instead(g, algo, result, fits=True, where=None):
+    """Why ``tuned_elimination`` runs instead of ``algo`` on ``g`` (one line), or None where it does not: ``algo``
+    is not tuned_frontier, ``result`` is not 'host' or 'device' (None: rows, not all pairs), the elimination does
+    not fit (``fits``), or either test says no."""
+    if getattr(algo, "name", None) != FROM or result not in RESULTS or not fits:
+        return None
+    c = crossing(where)
+    r = None if c is None else c.ratio(g.n, result)
+    if r is None or not r < 1.0:
+        return None
+    small, s = separators_small(g)
+    if not small:
+        return None
+    return (f"{TO} instead of {FROM}: at n = {g.n} with the result on the {result}, the recorded rows ({c.source}) "
+            f"put its time at {r:.2f}x {FROM}'s, and the graph's separators are small (the hub BFS's widest level "
+            f"{s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")

@@ -1,0 +1,162 @@
+"""When ``method="auto"`` hands a graph to tuned_elimination (apsp_kernels/elimination_choice.py): the crossing learned
+from the recorded rows, the separator test on the graph classes, and auto's picks held to the structure suite's
+bound (1.25x + 2 ms end to end) on every recorded crossing row."""
+import math
+import sys
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from apsp_kernels import choice, elimination_choice as E
+from apsp_kernels.core.graph import Graph
+from apsp_kernels.io import suite_graphs as SG
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import elimination_measure as EM  # noqa: E402  (the crossing rows' graph generators)
+
+H200 = dict(gpu=True, free_bytes=140e9)     # the crossing rows' device, whatever this machine has
+TOLERANCE, SLACK_MS = 1.25, 2.0             # the structure suite's bound
+
+
+def _csv(path, rows):
+    pd.DataFrame(rows).to_csv(path, index=False)
+
+
+def _row(n, elim_host, fr_host, elim_dev, fr_dev, ok=True):
+    return dict(graph=f"g {n}", n=n, e2e_verified=ok, tuned_elimination_e2e_host_ms=elim_host,
+                tuned_frontier_e2e_host_ms=fr_host, tuned_elimination_e2e_device_ms=elim_dev,
+                tuned_frontier_e2e_device_ms=fr_dev)
+
+
+def test_the_crossing_takes_the_worst_graph_of_each_size_and_interpolates_on_log_n(tmp_path):
+    _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [
+        _row(1000, 30, 10, 5, 10), _row(1010, 12, 10, 8, 10),          # one size (within 2 %): the worse ratio
+        _row(4000, 5, 10, 2, 10), _row(4000, 1, 10, 1, 10, ok=False),  # an unverified row is not read
+        _row(16000, math.nan, math.nan, 1, 10)])                       # host not measured there
+    E.crossing.cache_clear()
+    c = E.crossing(tmp_path)
+    assert c.sizes == (1000, 4000, 16000) and c.source == "GPU-2026-01-01-crossing.csv"
+    assert c.ratios["host"][:2] == (3.0, 0.5) and math.isnan(c.ratios["host"][2])
+    assert c.ratios["device"] == (0.8, 0.2, 0.1)
+    assert c.ratio(500, "device") is None and c.ratio(990, "device") == 0.8       # 990: within 2 % of 1,000
+    assert c.ratio(2010, "device") == pytest.approx(0.8 - 0.6 * math.log(2010 / 1000) / math.log(4000 / 1000))
+    assert c.ratio(10 ** 6, "device") == 0.1 and c.ratio(10 ** 6, "host") == 0.5    # beyond: the largest size's
+    assert c.ratio(4000, "rows") is None
+
+
+def test_a_newer_file_replaces_an_older_one(tmp_path):
+    _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [_row(1000, 1, 10, 1, 10)])
+    _csv(tmp_path / "GPU-2026-02-01-crossing.csv", [_row(1000, 20, 10, 20, 10)])
+    E.crossing.cache_clear()
+    assert E.crossing(tmp_path).ratio(1000, "host") == 2.0
+    E.crossing.cache_clear()
+    assert E.crossing(tmp_path / "none") is None
+
+
+def _grid3d(k):
+    return Graph.from_scipy(sp.csr_matrix(nx.to_scipy_sparse_array(nx.grid_graph((k, k, k)), format="csr")))
+
+
+def _small_world(n):
+    return Graph.from_scipy(sp.csr_matrix(nx.to_scipy_sparse_array(nx.watts_strogatz_graph(n, 6, 0.1, seed=0),
+                                                                    format="csr")))
+
+
+@pytest.mark.parametrize("make, small", [
+    (lambda: Graph.from_scipy(EM.grid(128, 128)), True), (lambda: Graph.from_scipy(EM.knn(16384)), True),
+    (lambda: SG.make("path", 16384), True), (lambda: SG.make("ring", 16384), True),
+    (lambda: SG.make("lollipop", 16384), True), (lambda: SG.make("helsinki-walk"), True),
+    (lambda: SG.make("helsinki-drive"), True),
+    (lambda: SG.make("kemp", 16384), False), (lambda: SG.make("ba", 16384), False),
+    (lambda: SG.make("hub", 16384), False), (lambda: _small_world(16384), False), (lambda: _grid3d(32), False)])
+def test_the_separator_test_on_each_class(make, small):
+    g = make()
+    ok, s = E.separators_small(g)
+    assert ok == small, (s.widest / math.sqrt(g.n), s.mean_reach)
+
+
+def test_a_graph_the_hub_bfs_barely_reaches_is_not_taken_for_one_with_small_separators():
+    # a directed star out of vertex 0 into a random graph that cannot reach back: the hub's levels are narrow only
+    # because it reaches little
+    rng = np.random.default_rng(0)
+    n = 4096
+    src, dst = rng.integers(1, n, 4 * n), rng.integers(1, n, 4 * n)
+    src, dst = np.r_[src, np.zeros(60, np.int64)], np.r_[dst, np.arange(1, 61)]
+    g = Graph.from_scipy(sp.csr_matrix((np.ones(src.size), (dst, src)), shape=(n, n)))
+    ok, s = E.separators_small(g)
+    assert not ok and (s.mean_reach < E.REACH or s.widest > E.WIDEST * math.sqrt(n))
+
+
+class _Algo:
+    def __init__(self, name):
+        self.name = name
+
+
+def test_instead_says_no_unless_every_condition_holds():
+    E.crossing.cache_clear()
+    g = Graph.from_scipy(EM.grid(219, 219))                      # 47,961: past the host crossing
+    fr = _Algo("tuned_frontier")
+    why = E.instead(g, fr, "host")
+    assert why.startswith("tuned_elimination instead of tuned_frontier") and "crossing.csv" in why
+    assert E.instead(g, _Algo("tuned_sparse"), "host") is None   # only where tuned_frontier won
+    assert E.instead(g, fr, None) is None                         # rows, not all pairs
+    assert E.instead(g, fr, "host", fits=False) is None
+    assert E.instead(Graph.from_scipy(EM.grid(126, 127)), fr, "device") is None    # 16,002: below the rows
+    assert E.instead(SG.make("kemp", 48000, seed=1), fr, "host") is None           # large separators
+
+
+def test_auto_through_choose_and_its_reason():
+    g = Graph.from_scipy(EM.knn(48000))
+    host, dev, rows = (choice.choose(g, result=r, **H200) for r in ("host", "device", None))
+    assert host.algorithm.name == dev.algorithm.name == "tuned_elimination"
+    assert "the cost model's pick: tuned_frontier" in host.reason and "result on the host" in host.reason
+    assert rows.algorithm.name == "tuned_frontier"
+    assert choice.choose(g, result="device", gpu=False, free_bytes=0).algorithm.device == "cpu"
+    assert choice.choose(g, result="device", gpu=True, free_bytes=1e9).algorithm.name != "tuned_elimination"
+
+
+# Measured misses of the bound (named, each a strict xfail, so that it fails once auto gets it right): the grid of
+# 31,862 with the result on the host, where the elimination is 694 ms and tuned_frontier 885 (1.28x), but the
+# kNN graph of 32,000 the other way (780 against 600); the rule takes the worse of the two.
+MISSES = {("grid 178 x 179", "host")}
+
+
+def _crossing_cases():
+    f = sorted(E.folder().glob("*-crossing.csv"))
+    if not f:
+        return [pytest.param("none", "host", marks=pytest.mark.skip(reason="no recorded crossing rows"))]
+    df = pd.read_csv(f[-1])
+    return [pytest.param(g, r, marks=pytest.mark.xfail(strict=True, reason="a measured miss")) if (g, r) in MISSES
+            else (g, r) for g in df.graph for r in ("host", "device")]
+
+
+def _graph(name):
+    cls, rest = name.split(" ", 1)
+    if cls == "grid":
+        r, c = (int(x) for x in rest.split(" x "))
+        return Graph.from_scipy(EM.grid(r, c))
+    if cls == "kNN6":
+        return Graph.from_scipy(EM.knn(int(rest)))
+    return SG.make(cls, int(rest), seed=int(rest))
+
+
+@pytest.mark.parametrize("gname, result", _crossing_cases())
+def test_auto_is_within_the_bound_on_every_recorded_crossing_row(gname, result):
+    """auto's pick (as choose makes it here, from the recorded rows) against the faster of the two codes on the
+    recorded row of that graph and result; where the rows also timed auto itself (--auto), its own time too."""
+    E.crossing.cache_clear()
+    df = pd.read_csv(sorted(E.folder().glob("*-crossing.csv"))[-1])
+    row = df[df.graph == gname].iloc[0]
+    times = {c: row[f"{c}_e2e_{result}_ms"] for c in ("tuned_elimination", "tuned_frontier")}
+    if any(math.isnan(t) for t in times.values()):
+        pytest.skip(f"{result} not measured at n = {row.n}")
+    pick = choice.choose(_graph(gname), result=result, **H200).algorithm.name
+    best = min(times.values())
+    assert times[pick] <= TOLERANCE * best + SLACK_MS, (pick, times)
+    if f"auto_e2e_{result}_ms" in row and not math.isnan(row[f"auto_e2e_{result}_ms"]):
+        assert row[f"auto_{result}_pick"] == pick
+        assert row[f"auto_e2e_{result}_ms"] <= TOLERANCE * best + SLACK_MS, (row[f"auto_e2e_{result}_ms"], times)
