@@ -124,7 +124,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     ref = reference_checksum(g)
     base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
     rows = []
-    choice = api.choose(g, structure=probe)
+    choice = api.choose(g, structure=probe, result="host")      # what its float64 end-to-end call runs
     codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
     codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS and registry.get(x) not in codes]
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []

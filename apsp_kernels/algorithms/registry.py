@@ -266,10 +266,10 @@ _add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per sou
            "(__syncwarp only, no block barrier); sources= for some rows; dtype float32 for float weights; work n m "
            "like Harish's")
 
-# The GPU port of elimination_cpu (docs/elimination.md): not an "auto" candidate until auto can tell where it beats
-# tuned_frontier (its host ordering costs what tuned_frontier's whole kernel does at n = 16,000; it wins at 100,000
-# with the result on the device); reachable by name.  Device bytes: the vertex-major result beside the factor (every ordered pair at
-# most once: n^2 int32 at most), then, the factor freed, beside the permuted result.
+# The GPU port of elimination_cpu (docs/elimination.md): not ranked by the cost model (its time is its host ordering's
+# and the result's, not a rate of n m); auto hands it a graph in tuned_frontier's place where the recorded crossing
+# and the graph's separators say so (elimination_choice.py).  Device bytes: the vertex-major result beside the factor
+# (every ordered pair at most once: n^2 int32 at most), then, the factor freed, beside the permuted result.
 _add(name="tuned_elimination", label="Tuned supernodal min-plus elimination (nested dissection, grouped products)",
      paper="Sao et al. 2020 (SuperFW, PPoPP'20): supernodal APSP, our dissection and row sweeps, on the GPU",
      kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_elimination_mod.footprint,

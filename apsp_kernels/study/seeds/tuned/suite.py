@@ -11,12 +11,15 @@ from .... import paths
 ORDER = ["kemp", "ba", "grid", "ring", "complete", "helsinki-walk", "helsinki-drive"]
 
 
-def load(where=None):
+def load(where=None, tag="structure"):
     """(the suite's rows, auto's rows) of the newest recorded files, or empty frames.  Auto's rows come from the
     suite's own file (the same run as the CPU rows they are divided by) unless a ``*-auto.csv`` (an ``--auto-only``
-    run) is of a later date."""
+    run) is of a later date.  ``tag``: the file's tag (``structure-deep-road``: the deep and road-like classes)."""
     d = (paths.RECORDED / "benchmarks") if where is None else where
-    found = {tag: sorted(d.glob(f"*-{tag}.csv"), key=_date) for tag in ("structure", "auto")}
+    found = {t: sorted(d.glob(f"*-{t}.csv"), key=_date) for t in (tag, "auto")}
+    found["structure"] = found.pop(tag)
+    if tag != "structure":
+        found["auto"] = []                     # an --auto-only run belongs to the main suite
     rows = pd.read_csv(found["structure"][-1]) if found["structure"] else pd.DataFrame()
     if found["auto"] and (not found["structure"] or _date(found["auto"][-1]) > _date(found["structure"][-1])):
         return rows, pd.read_csv(found["auto"][-1])
@@ -95,3 +98,44 @@ def finding(rows, auto):
     return (f"Through `shortest_paths` (auto, float64 result on the host, warm) the GPU's speed-up over this package's "
             f"all-core CPU Dijkstra runs from {lo[col]:g}x ({lo.graph}, n = {lo['n (vertices)']}{slower}) to {hi[col]:g}x "
             f"({hi.graph}, n = {hi['n (vertices)']}) over the {len(v)} graphs of the suite (median {np.median(v[col]):.3g}x).")
+
+
+def deep_finding(rows, auto):
+    """The deep and road-like classes' sentence, computed: per graph where ``tuned_deep`` is the fastest end to end,
+    its speed-up over the all-core CPU Dijkstra and networkit; auto's pick against it, on the host and on the device;
+    ``tuned_elimination``'s kernel range."""
+    ok = rows[(rows.verified.astype(str) == "True")]
+    parts, device, host, picked = [], [], [], set()
+    for (g, n), t in ok.groupby(["graph", "n"], sort=False):
+        gpu = t[t.kind == "gpu"].set_index("algorithm")
+        cpu = t[t.kind == "cpu"].set_index("algorithm")
+        if "tuned_deep" not in gpu.index or gpu.e2e_ms.idxmin() != "tuned_deep":
+            continue
+        d = gpu.loc["tuned_deep"]
+        libs = " and ".join(f"{cpu.loc[c].e2e_ms / d.e2e_ms:.1f}x {c.replace('dijkstra_cpu_parallel', 'the all-core CPU Dijkstra')}"
+                            for c in ("dijkstra_cpu_parallel", "networkit") if c in cpu.index)
+        parts.append(f"{g} ({libs})")
+        a = auto[(auto.graph == g) & (auto.n == n)]
+        if len(a):
+            picked.add(str(a.picked.iloc[0]))
+            host.append(a.e2e_ms.iloc[0] / gpu.e2e_ms.min())
+            device.append(f"{a.e2e_device_ms.iloc[0] / gpu.e2e_device_ms.min():.1f}x on the {g}")
+    el = ok[(ok.algorithm == "tuned_elimination")]
+    n = int(ok.n.iloc[0]) if len(ok) else 0
+    out = (f"At n = {n:,}, `tuned_deep` is the fastest code end to end (float64 to the host) on "
+           + "; ".join(parts) + "." if parts else "No deep graph where `tuned_deep` is the fastest.")
+    if device:
+        span = f"{min(host):.2f}" + (f"-{max(host):.2f}" if f"{max(host):.2f}" != f"{min(host):.2f}" else "")
+        out += (f" `method=\"auto\"` picks {', '.join(f'`{p}`' for p in sorted(picked))} there ({span}x the "
+                f"fastest end to end on the host), but with the result left on the GPU its time "
+                "is " + ", ".join(device) + " the fastest code's: auto does not pick `tuned_deep` yet.")
+    if len(el):
+        lo, hi = f"{el.kernel_ms.min():.1f}", f"{el.kernel_ms.max():.1f}"
+        gpu = ok[ok.kind == "gpu"]
+        fastest = sum(t.loc[t.kernel_ms.idxmin(), "algorithm"] == "tuned_elimination" for _, t in gpu.groupby("graph"))
+        where = "every class" if fastest == gpu.graph.nunique() else f"{fastest} of {gpu.graph.nunique()} classes"
+        e2e = [g for g, t in gpu.groupby("graph") if t.loc[t.e2e_ms.idxmin(), "algorithm"] == "tuned_elimination"]
+        out += (f" `tuned_elimination`'s kernels are the fastest on {where} ({lo}{'' if lo == hi else '-' + hi} ms)"
+                + (f", and it is the fastest end to end on {', '.join(e2e)}." if e2e else
+                   ", but end to end (its host ordering first) it is the fastest on none at this size."))
+    return out

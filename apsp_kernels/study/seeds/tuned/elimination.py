@@ -1,0 +1,127 @@
+"""Notebook 11's elimination section: ``tuned_elimination`` against ``tuned_frontier`` end to end as n grows
+(``scripts/elimination_gpu_measure.py --e2e``, recorded under data/results/elimination/), the crossing auto learned
+from (``*-crossing.csv``) and the check of auto's picks measured after its rule was fixed (``*-auto-check*.csv``)."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .... import elimination_choice as E
+from .... import paths
+
+CODES = ("tuned_elimination", "tuned_frontier")
+RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host"}
+
+
+def load(where=None):
+    """(the crossing rows, the auto-check rows with a ``file`` column), or empty frames."""
+    d = paths.RECORDED / "elimination" if where is None else where
+    cross = sorted(d.glob("*-crossing.csv"))
+    checks = sorted(d.glob("*-auto-check*.csv"))
+    rows = pd.read_csv(cross[-1]) if cross else pd.DataFrame()
+    check = (pd.concat([pd.read_csv(f).assign(file=f.name) for f in checks], ignore_index=True) if checks
+             else pd.DataFrame())
+    return rows, check
+
+
+def _cls(graph):
+    return graph.split(" ")[0].replace("kNN6", "kNN")
+
+
+def long(rows):
+    """One row per (graph, code or auto, result) with its end-to-end ms: the rows as the figure plots them."""
+    out = []
+    for r in rows.itertuples(index=False):
+        r = r._asdict()
+        for res in RESULTS:
+            for c in CODES + ("auto",):
+                ms = r.get(f"{c}_e2e_{res}_ms", math.nan)
+                if isinstance(ms, float) and not math.isnan(ms):
+                    out.append(dict(graph=_cls(r["graph"]), n=int(r["n"]), code=c, result=res, ms=ms,
+                                    pick=r.get(f"auto_{res}_pick", "")))
+    return pd.DataFrame(out)
+
+
+def figure(rows, check):
+    """End-to-end ms against n (log-log), one panel per result: both codes on each graph class (the crossing rows
+    and the check's), auto's own calls as black crosses."""
+    import matplotlib.pyplot as plt
+    t = long(pd.concat([rows, check], ignore_index=True)) if len(check) else long(rows)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True)
+    colour = {c: f"C{i}" for i, c in enumerate(dict.fromkeys(t.graph))}       # one colour a graph class
+    for ax, (res, what) in zip(axes, RESULTS.items()):
+        p = t[t.result == res]
+        for (cls, code), s in p[p.code != "auto"].groupby(["graph", "code"]):
+            s = s.groupby("n").ms.median()                                       # two runs at a size: their median
+            ax.plot(s.index, s.values, marker="o" if code == CODES[0] else "s", color=colour[cls],
+                    ls="-" if code == CODES[0] else "--", label=f"{code}, {cls}")
+        a = p[p.code == "auto"]
+        if len(a):
+            ax.scatter(a.n, a.ms, marker="x", color="black", s=40, zorder=5, label="auto's own call")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("n (vertices, log scale)")
+        ax.set_title(what, fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("end to end (ms, log scale)")
+    axes[1].legend(fontsize=7, ncol=2, loc="upper left")
+    fig.suptitle("tuned_elimination (solid) against tuned_frontier (dashed) through shortest_paths, one H200 "
+                 "(warm; each point a run's median of 3 or 7 calls)")
+    fig.tight_layout()
+    return fig
+
+
+def crossing_table(where=None):
+    """The learned ratios (elimination's time over tuned_frontier's, the worse graph of each size) per size."""
+    c = E.crossing(where)
+    if c is None:
+        return pd.DataFrame()
+    return pd.DataFrame({"n (vertices)": c.sizes,
+                         **{f"ratio, {RESULTS[r]} (x)": [round(x, 2) for x in c.ratios[r]] for r in RESULTS}})
+
+
+def check_table(check):
+    """Per checked row and result: auto's pick, its own time, the two codes' and whether each is within the bound."""
+    out = []
+    for r in check.itertuples(index=False):
+        r = r._asdict()
+        for res in RESULTS:
+            auto = r.get(f"auto_e2e_{res}_ms", math.nan)
+            if math.isnan(auto):
+                continue
+            times = {c: r.get(f"{c}_e2e_{res}_ms", math.nan) for c in CODES}
+            times = {c: v for c, v in times.items() if not math.isnan(v)}
+            best = min(times.values())
+            pick = r[f"auto_{res}_pick"]
+            out.append({"graph": r["graph"], "result": res, "auto picks": pick,
+                        "auto's call (ms)": round(auto, 1),
+                        **{f"{c} (ms)": round(times[c], 1) if c in times else None for c in CODES},
+                        # a re-run that timed the elimination alone checks auto's call, not its pick
+                        "pick within 1.25x + 2 ms": (bool(times[pick] <= 1.25 * best + 2) if len(times) == len(CODES)
+                                                     else None),
+                        "auto's call within": bool(auto <= 1.25 * best + 2),
+                        "run": "median of 7" if "repeat7" in r["file"] else "median of 3"})
+    return pd.DataFrame(out)
+
+
+def finding(rows, check):
+    """The section's sentence, computed from the rows: where elimination wins with each result, and auto's record."""
+    if not len(rows):
+        return "No elimination rows recorded."
+    c = E.crossing()
+    parts = []
+    for res in RESULTS:
+        wins = [n for n, x in zip(c.sizes, c.ratios[res]) if not math.isnan(x) and x < 1]
+        meas = [(n, x) for n, x in zip(c.sizes, c.ratios[res]) if not math.isnan(x)]
+        if wins:
+            n_last, x_last = meas[-1]
+            parts.append(f"with the {RESULTS[res]} from n = {wins[0]:,} (its time {x_last:.2f}x tuned_frontier's at "
+                         f"n = {n_last:,}, the worse of the two graphs)")
+    t = check_table(check) if len(check) else pd.DataFrame()
+    both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
+    picks = (f" Checked after the rule was fixed, auto's pick was within 1.25x + 2 ms of the faster code on "
+             f"{int(both['pick within 1.25x + 2 ms'].astype(bool).sum())} of {len(both)} rows" if len(both) else "")
+    return ("End to end, `tuned_elimination` beats `tuned_frontier` on the grid and the kNN graph "
+            + "; ".join(parts) + ", and `method=\"auto\"` now takes it there on graphs with small separators." + picks
+            + ("." if picks else ""))
