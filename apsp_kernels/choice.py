@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from . import costs, elimination_choice, gpu_device
+from . import costs, deep_choice, elimination_choice, gpu_device
 from .algorithms import registry
 from .algorithms.cpu import wide as W
 from .core.graph import GraphError
@@ -48,7 +48,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
     where tuned_frontier wins, :func:`.elimination_choice.instead` may hand the graph to tuned_elimination (its
-    recorded crossing with tuned_frontier for that result, and the graph's separators small)."""
+    recorded crossing with tuned_frontier for that result, and the graph's separators small); failing that, on a
+    deep graph, :func:`.deep_choice.instead` to tuned_deep."""
     from .api import as_graph
     g = graph if isinstance(graph, costs.Shape) else as_graph(graph, directed=directed, weight=weight,
                                                               unweighted=unweighted)
@@ -82,10 +83,11 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
               "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
     others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
     if gpu and not isinstance(g, costs.Shape):
-        el = registry.get(elimination_choice.TO)
-        swap = elimination_choice.instead(g, algo, result, fits=el.footprint(g.n, g.m) <= 0.9 * free)
-        if swap:
-            return Choice(el, None, f"{swap}; the cost model's pick: {best}")
+        for rule in (elimination_choice, deep_choice):       # the elimination's first: past its crossing it wins
+            other = registry.get(rule.TO)
+            swap = rule.instead(g, algo, result, fits=other.footprint(g.n, g.m) <= 0.9 * free)
+            if swap:
+                return Choice(other, None, f"{swap}; the cost model's pick: {best}")
     why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density
            else f"least predicted time {where}: {best}" if best is not None
            else f"first by preference {where} (no benchmark rows for any of them)")

@@ -1,14 +1,17 @@
 """tuned_deep beside tuned_frontier and the all-core CPU Dijkstra on deep, thin graphs: a one-way path, a ring
 (both ways) and a lollipop (a complete digraph of ``--clique`` vertices with a tail to n-1, both ways).
 
-    python3 scripts/deep_measure.py [--sizes 4096 16384] [--codes tuned_deep tuned_frontier] [--repeats 3] [--out CSV]
+    python3 scripts/deep_measure.py [--sizes 4096 16384] [--codes tuned_deep tuned_frontier auto] [--repeats 3]
+                                    [--out CSV]
 
 Per graph and code:
 * ``kernel_ms``    -- the launcher's CUDA-event kernel time (``registry.get(code).run``), median of ``--repeats``
   after a warm-up, every repeat's int32 result equal to the reference;
 * ``e2e_ms``       -- ``shortest_paths(graph, method=code)`` as a user calls it (float64 result on the host), warm,
   synchronised wall clock, median of ``--repeats``; ``e2e_int32_ms`` the same with ``dtype=np.int32``; each
-  result equal to the reference;
+  result equal to the reference; ``e2e_device_ms`` the same with ``device=True`` (float64, left on the GPU);
+* ``auto`` among the codes: ``method="auto"``'s same three calls (no kernel row), and what it picks for the host
+  and the device result (``auto_host_pick``, ``auto_device_pick``: ``api.choose`` as shortest_paths asks it);
 * the CPU row -- ``shortest_paths(graph, method="D")``, this package's all-core Dijkstra (the structure suite's CPU
   row), one warm wall clock; its result is the reference, itself checked against scipy's Dijkstra on sampled rows.
 ``speedup`` is the CPU row's time over the code's ``e2e_ms``: the goal is 10x at n = 16384.  A benchmark: it
@@ -24,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from apsp_kernels import api, gpu_device
+from apsp_kernels import api, choice, gpu_device
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import structure_graphs
 from apsp_kernels.core.distances import from_scipy
@@ -68,18 +71,20 @@ def kernel_row(code, g, ref, repeats):
 
 
 def e2e_row(code, g, ref, repeats):
-    """{column: median wall ms} of shortest_paths float64 and int32, warm, and whether every result equals ``ref``."""
+    """{column: median wall ms} of shortest_paths float64 and int32 on the host and float64 on the device, warm,
+    and whether every result equals ``ref``."""
     out, ok = {}, True
-    for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32))):
-        api.shortest_paths(g, method=code, **kw)
-        ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), repeats, gpu=True)
+    for col, kw in (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True))):
+        ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), repeats, warm=True, drop=True,
+                               gpu=True)
         out[col] = ms
-        ok = ok and np.array_equal(as_int32(d), ref)
+        ok = ok and np.array_equal(as_int32(d if isinstance(d, np.ndarray) else d.get()), ref)
         del d
     return out, ok
 
 
-def measure(sizes, codes, clique, repeats, log=print):
+def measure(sizes, codes, clique, repeats, log=print, out=None):
+    """The rows (a frame); ``out``: called with the rows so far after every graph (a cut run keeps them)."""
     rows = []
     for n in sizes:
         for name, g in graphs(n, clique).items():
@@ -87,14 +92,20 @@ def measure(sizes, codes, clique, repeats, log=print):
             log(f"{name} n={n} m={g.m}: CPU Dijkstra ({os.cpu_count()} cores) {cpu_ms:.1f} ms")
             rows.append(dict(graph=name, n=n, code="dijkstra_cpu_parallel", e2e_ms=cpu_ms, verified=True, speedup=1.0))
             for code in codes:
-                kms, kok, t = kernel_row(code, g, ref, repeats)
+                kms, kok, t = kernel_row(code, g, ref, repeats) if code != "auto" else (np.nan, True, {})
                 e2e, eok = e2e_row(code, g, ref, repeats)
                 r = dict(graph=name, n=n, code=code, kernel_ms=kms, **e2e, verified=kok and eok,
                          speedup=cpu_ms / e2e["e2e_ms"], rounds_max=t.get("rounds_max"))
+                if code == "auto":
+                    r.update({f"auto_{res}_pick": choice.choose(g, result=res).algorithm.name
+                              for res in ("host", "device")})
                 rows.append(r)
-                log(f"  {code:15s} kernel {kms:8.1f} ms  e2e {e2e['e2e_ms']:8.1f} ms (int32 {e2e['e2e_int32_ms']:8.1f})"
-                    f"  {r['speedup']:5.1f}x the CPU  verified={r['verified']}")
+                log(f"  {code:17s} kernel {kms:8.1f} ms  e2e {e2e['e2e_ms']:8.1f} ms (int32 {e2e['e2e_int32_ms']:8.1f},"
+                    f" device {e2e['e2e_device_ms']:8.1f})  {r['speedup']:5.1f}x the CPU  verified={r['verified']}"
+                    + (f"  picks {r['auto_host_pick']} / {r['auto_device_pick']}" if code == "auto" else ""))
             del ref
+            if out is not None:
+                out(pd.DataFrame(rows))
     return pd.DataFrame(rows)
 
 
@@ -109,13 +120,14 @@ def main(argv=None):
     ok, why = gpu_device.gpu_status()
     if not ok:
         raise SystemExit(f"deep_measure needs a GPU: {why}")
-    df = measure(a.sizes, a.codes, a.clique, a.repeats)
-    with pd.option_context("display.width", 200, "display.float_format", "{:.1f}".format):
-        print(df.to_string(index=False))
-    if a.out:
+    def write(df):
         df.to_csv(a.out, index=False)
         prov = provenance.collect("deep_measure", vars(a))           # GPU, driver, CUDA, CuPy, CPU, commit
         Path(a.out).with_suffix(".provenance.json").write_text(json.dumps(prov, indent=1, default=str))
+    df = measure(a.sizes, a.codes, a.clique, a.repeats, out=write if a.out else None)
+    with pd.option_context("display.width", 200, "display.float_format", "{:.1f}".format):
+        print(df.to_string(index=False))
+    if a.out:
         print(f"written {a.out} and its provenance")
     return 0 if df["verified"].all() else 1
 
