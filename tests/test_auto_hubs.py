@@ -91,20 +91,25 @@ def test_an_even_graph_keeps_its_rate_prediction():
                                            ("helsinki-drive", None, "tuned_frontier")])
 def test_no_probe_where_the_density_and_degree_decide(name, n, want, monkeypatch):
     """The sweep code's time without the hop depth is a bound from below; where it already loses, the probe
-    (90 ms on the complete graph of 2048) cannot change the pick and is not run."""
+    (90 ms on the complete graph of 2048) cannot change the pick and is not run.  Where tuned_frontier wins, one
+    BFS from the hub (0.3-1.3 ms on these graphs) asks whether the graph is deep (deep_choice), no more."""
     def refuse(*a, **k):
         raise AssertionError("probed")
-    for f in ("probe_once", "probe", "hub_depth_once", "hub_depth"):
+    hub_bfs = []
+    real = structure.hub_depth
+    for f in ("probe_once", "probe"):
         monkeypatch.setattr(structure, f, refuse)
+    monkeypatch.setattr(structure, "hub_depth", lambda g: hub_bfs.append(1) or real(g))
     g = SG.make(name, n, seed=n or 0)
     c = api.choose(g, **H100)
     assert c.algorithm.name == want
+    assert len(hub_bfs) == (1 if want == "tuned_frontier" else 0)
     assert "tuned_sparse" not in c.reason or "at least" in c.reason
 
 
 @pytest.mark.parametrize("name, n, searched, want", [
     ("ba", 4096, ["hub"], "tuned_frontier"),           # the hub's eccentricity (4) already sinks tuned_sparse
-    ("grid", 16384, ["hub"], "tuned_frontier"), ("ring", 16384, ["hub"], "tuned_frontier"),
+    ("grid", 16384, ["hub"], "tuned_frontier"), ("ring", 16384, ["hub"], "tuned_deep"),
     ("kemp", 16384, ["hub", "probe"], "tuned_sparse"), ("ba", 16384, ["hub", "probe"], "tuned_sparse")])
 def test_the_depth_is_searched_only_as_far_as_the_pick_needs(name, n, searched, want, monkeypatch):
     """Where the sweep code could still win unprobed, one BFS from the vertex of most out-edges first (its

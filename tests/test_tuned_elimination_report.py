@@ -64,5 +64,21 @@ def test_the_deep_sentence_from_rows():
     auto = pd.DataFrame([dict(graph="path", n=1000, picked="tuned_frontier", e2e_ms=12.5, e2e_device_ms=9.0, verified=True)])
     text = SU.deep_finding(rows, auto)
     assert "path (13.0x the all-core CPU Dijkstra and 20.0x networkit)" in text and "grid" not in text
-    assert "picks `tuned_frontier` there (1.25x" in text and "3.0x on the path" in text
+    assert "picked `tuned_frontier` there (1.25x" in text and "3.0x on the path" in text and "Since" not in text
     assert "fastest on 1 of 2 classes (0.5 ms)" in text
+
+
+def test_the_deep_check_counts_graphs_within_the_bound_in_every_mode():
+    def rows(graph, n, auto_dev):
+        b = dict(graph=graph, n=n, verified=True)
+        return [dict(b, code="dijkstra_cpu_parallel", e2e_ms=900.0),
+                dict(b, code="tuned_deep", e2e_ms=10.0, e2e_int32_ms=8.0, e2e_device_ms=4.0),
+                dict(b, code="tuned_frontier", e2e_ms=12.0, e2e_int32_ms=11.0, e2e_device_ms=9.0),
+                dict(b, code="auto", e2e_ms=10.5, e2e_int32_ms=8.1, e2e_device_ms=auto_dev)]
+    check = pd.DataFrame(rows("path", 100, 4.2) + rows("ring", 100, 9.0) + rows("path", 400, 7.0))
+    assert SU.deep_check(check) == (2, 3, [100, 400])        # ring: 9.0 > 1.25 x 4.0 + 2 on the device
+    base = dict(n=100, m=99, hop_depth=99, verified=True)
+    suite = pd.DataFrame([dict(base, graph="path", algorithm="tuned_deep", kind="gpu", kernel_ms=2, e2e_ms=10,
+                               e2e_device_ms=3)])
+    text = SU.deep_finding(suite, pd.DataFrame(columns=["graph", "n"]), check)
+    assert "(path, ring; n = 100 to 400)" in text and "on 2 of 3 graphs" in text

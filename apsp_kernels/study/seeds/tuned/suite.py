@@ -100,10 +100,11 @@ def finding(rows, auto):
             f"({hi.graph}, n = {hi['n (vertices)']}) over the {len(v)} graphs of the suite (median {np.median(v[col]):.3g}x).")
 
 
-def deep_finding(rows, auto):
+def deep_finding(rows, auto, check=None):
     """The deep and road-like classes' sentence, computed: per graph where ``tuned_deep`` is the fastest end to end,
-    its speed-up over the all-core CPU Dijkstra and networkit; auto's pick against it, on the host and on the device;
-    ``tuned_elimination``'s kernel range."""
+    its speed-up over the all-core CPU Dijkstra and networkit; auto's pick in that run against it, on the host and on
+    the device; ``tuned_elimination``'s kernel range; and, given ``check`` (``scripts/deep_measure.py`` rows with
+    ``auto`` among the codes: :func:`deep_check`), auto since its deep graphs' rule."""
     ok = rows[(rows.verified.astype(str) == "True")]
     parts, device, host, picked = [], [], [], set()
     for (g, n), t in ok.groupby(["graph", "n"], sort=False):
@@ -126,9 +127,16 @@ def deep_finding(rows, auto):
            + "; ".join(parts) + "." if parts else "No deep graph where `tuned_deep` is the fastest.")
     if device:
         span = f"{min(host):.2f}" + (f"-{max(host):.2f}" if f"{max(host):.2f}" != f"{min(host):.2f}" else "")
-        out += (f" `method=\"auto\"` picks {', '.join(f'`{p}`' for p in sorted(picked))} there ({span}x the "
-                f"fastest end to end on the host), but with the result left on the GPU its time "
-                "is " + ", ".join(device) + " the fastest code's: auto does not pick `tuned_deep` yet.")
+        out += (f" In that run `method=\"auto\"` picked {', '.join(f'`{p}`' for p in sorted(picked))} there "
+                f"({span}x the fastest end to end on the host), and with the result left on the GPU its time "
+                "was " + ", ".join(device) + " the fastest code's.")
+    if check is not None and len(check):
+        within, total, sizes = deep_check(check)
+        classes = ", ".join(dict.fromkeys(check[check.code == "auto"].graph))
+        out += (f" Since, auto takes `tuned_deep` where the hub BFS reaches depth >= n/4 (`deep_choice.py`); "
+                f"measured after that rule was fixed ({classes}; n = {min(sizes):,} to {max(sizes):,}),"
+                f" auto's own call was within 1.25x + 2 ms of the fastest code in all three modes on {within} of {total} "
+                "graphs.")
     if len(el):
         lo, hi = f"{el.kernel_ms.min():.1f}", f"{el.kernel_ms.max():.1f}"
         gpu = ok[ok.kind == "gpu"]
@@ -139,3 +147,25 @@ def deep_finding(rows, auto):
                 + (f", and it is the fastest end to end on {', '.join(e2e)}." if e2e else
                    ", but end to end (its host ordering first) it is the fastest on none at this size."))
     return out
+
+
+def deep_check(check):
+    """(graphs where auto's call was within 1.25x + 2 ms of the fastest code in every mode, graphs, sizes) of
+    ``scripts/deep_measure.py`` rows with ``auto`` among the codes."""
+    ok = total = 0
+    modes = [m for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms") if m in check]
+    for _, t in check[check.verified.astype(str) == "True"].groupby(["graph", "n"]):
+        t = t.set_index("code").drop(index="dijkstra_cpu_parallel", errors="ignore")
+        if "auto" not in t.index or len(t) < 2:
+            continue
+        codes = t.drop(index="auto")
+        total += 1
+        ok += all(t.loc["auto", m] <= 1.25 * codes[m].min() + 2.0 for m in modes)
+    return ok, total, sorted(int(n) for n in check[check.code == "auto"].n.unique())
+
+
+def load_deep_check(where=None):
+    """The newest recorded ``*-deep-auto-check.csv`` (data/results/solver), or an empty frame."""
+    d = (paths.RECORDED / "solver") if where is None else where
+    f = sorted(d.glob("*-deep-auto-check.csv"), key=_date)
+    return pd.read_csv(f[-1]) if f else pd.DataFrame()

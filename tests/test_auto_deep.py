@@ -1,0 +1,98 @@
+"""When ``method="auto"`` hands a graph to tuned_deep (apsp_kernels/deep_choice.py): the depth test on the graph
+classes, its place after the elimination's rule, and auto held to the structure suite's bound (1.25x + 2 ms end to
+end, in each of the three modes) on the rows measured after the rule was fixed
+(``data/results/solver/*-deep-auto-check.csv``, ``scripts/deep_measure.py --codes ... auto``)."""
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from apsp_kernels import choice, deep_choice as D, paths
+from apsp_kernels.core import structure_graphs
+from apsp_kernels.core.graph import Graph
+from apsp_kernels.io import suite_graphs as SG
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import elimination_measure as EM  # noqa: E402
+
+H200 = dict(gpu=True, free_bytes=140e9)
+MODES = ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")
+RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device"}
+
+
+class _Algo:
+    def __init__(self, name):
+        self.name = name
+
+
+@pytest.mark.parametrize("make, deep", [
+    (lambda: SG.make("path", 4096, seed=4096), True), (lambda: SG.make("ring", 16384, seed=16384), True),
+    (lambda: SG.make("lollipop", 16384, seed=16384), True),
+    (lambda: SG.make("grid", 16384, seed=16384), False), (lambda: Graph.from_scipy(EM.knn(16384)), False),
+    (lambda: SG.make("kemp", 4096, seed=4096), False), (lambda: SG.make("helsinki-drive"), False),
+    (lambda: SG.make("hub", 4096, seed=4096), False)])
+def test_the_depth_test_on_each_class(make, deep):
+    g = make()
+    assert (D.instead(g, _Algo("tuned_frontier")) is not None) == deep
+
+
+def test_only_in_tuned_frontiers_place_and_where_it_fits():
+    g = SG.make("path", 4096, seed=4096)
+    assert D.instead(g, _Algo("tuned_sparse")) is None and D.instead(g, _Algo("tuned_frontier"), fits=False) is None
+    assert "depth 4095" in D.instead(g, _Algo("tuned_frontier"), result="device")
+
+
+def test_after_the_elimination_and_for_some_rows_too():
+    big = structure_graphs.path(48000, seed=0)                       # past the elimination's host crossing
+    assert choice.choose(big, result="host", **H200).algorithm.name == "tuned_elimination"
+    assert choice.choose(big, result=None, **H200).algorithm.name == "tuned_deep"     # rows: not the elimination
+    c = choice.choose(SG.make("ring", 4096, seed=4096), result="host", **H200)
+    assert c.algorithm.name == "tuned_deep" and "the cost model's pick: tuned_frontier" in c.reason
+
+
+def _check_file():
+    f = sorted((paths.RECORDED / "solver").glob("*-deep-auto-check.csv"))
+    return f[-1] if f else None
+
+
+# Measured misses of the pick (a strict xfail each): the path of 24,000 with the result on the device, where the
+# elimination's rule (first) takes it: named, the elimination took 139.8 ms against tuned_deep's 81.2 (1.72x;
+# auto's own call, running the elimination, took 96.4: within the bound).
+PICK_MISSES = {("path", 24000, "e2e_device_ms")}
+
+
+def _cases():
+    f = _check_file()
+    if f is None:
+        return [pytest.param("none", 0, "e2e_ms", marks=pytest.mark.skip(reason="no recorded deep check"))]
+    df = pd.read_csv(f)
+    a = df[df.code == "auto"]
+    return [(g, int(n), m) for g, n in a[["graph", "n"]].itertuples(index=False) for m in MODES]
+
+
+def _rows(gname, n):
+    df = pd.read_csv(_check_file())
+    t = df[(df.graph == gname) & (df.n == n) & (df.verified.astype(str) == "True")].set_index("code")
+    return t.drop(index="dijkstra_cpu_parallel", errors="ignore")
+
+
+@pytest.mark.parametrize("gname, n, mode", _cases())
+def test_autos_own_call_is_within_the_bound(gname, n, mode):
+    t = _rows(gname, n)
+    codes = t.drop(index="auto")
+    assert t.loc["auto", mode] <= 1.25 * codes[mode].min() + 2.0, (mode, t[mode].to_dict())
+
+
+@pytest.mark.parametrize("gname, n, mode", [
+    pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="a measured miss")) if c in PICK_MISSES else c
+    for c in _cases()])
+def test_the_checked_pick_is_todays_and_within_the_bound(gname, n, mode):
+    t = _rows(gname, n)
+    res = RESULT[mode]
+    pick = t.loc["auto", f"auto_{res}_pick"]
+    g = {"path": structure_graphs.path, "ring": structure_graphs.ring}.get(gname)
+    g = g(n, seed=0) if g else structure_graphs.lollipop(n, clique=128, seed=0)
+    assert choice.choose(g, result=res, **H200).algorithm.name == pick
+    codes = t.drop(index="auto")
+    assert codes.loc[pick, mode] <= 1.25 * codes[mode].min() + 2.0, (pick, mode, codes[mode].to_dict())
