@@ -19,9 +19,15 @@ def _links(md):
 
 
 def _slug(heading):
-    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
-    h = re.sub(r"[`*_]", "", heading.strip().lower())
+    """GitHub's anchor for a heading: lower case, punctuation but hyphens and underscores dropped, spaces to
+    hyphens (the heading as rendered: code ticks and emphasis stars are not in it)."""
+    h = re.sub(r"[`*]", "", heading.strip().lower())
     return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", h))
+
+
+def test_the_anchor_rule_is_githubs():
+    assert _slug("`tuned_deep`: deep, thin graphs") == "tuned_deep-deep-thin-graphs"
+    assert _slug("**Findings** (one H100)") == "findings-one-h100"
 
 
 def _anchors(md):
