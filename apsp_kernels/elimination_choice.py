@@ -7,16 +7,17 @@ recorded rows, in two tests, each able to say no.
    the device (``device=True``).  Those rows, newest file of ``data/results/elimination/*-crossing.csv``, give per
    size and result the ratio of the two times, the *largest* over the graphs measured at that size (elimination
    only where it beat tuned_frontier on each of them); between sizes the ratio is interpolated on log n, beyond the
-   largest the largest's is kept (the gap widens with n: tuned_frontier grows as ~n^2.3, the elimination as ~n^2).
-   Below the smallest recorded size nothing is learned and tuned_frontier stays.  Elimination is taken where that
+   largest measured for that result the largest's is kept (the gap widens with n: from 24,000 to 65,536 vertices
+   tuned_frontier's time grew as n^2.4-2.7 and the elimination's as n^1.0-1.9).
+   Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) nothing is learned and tuned_frontier stays.  Elimination is taken where that
    ratio is below 1.
 2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
-   or a graph with a hub has levels holding a large part of n (at 16,384: 51-128 sqrt(n)), and there nested
+   or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
    dissection finds no small separator.  The test: the hub BFS (:func:`~.core.structure.hub_depth_once`, which
    auto's depth search makes anyway and remembers for the graph) reaches at least ``REACH`` of the vertices and its
    widest level holds at most ``WIDEST`` sqrt(n).  Its bound was set from the measured classes' widest levels
-   (grid 1.0, kNN 1.8-3.2 sqrt(n) at 16,384-65,536; the Helsinki networks 0.5-1.3) before any auto row of this rule
+   (grid 1.0, kNN 1.8-3.1 sqrt(n) at 16,384-65,536; the Helsinki networks 0.5-1.3) before any auto row of this rule
    was measured; 3-D grids (4.3 at 32,768: unmeasured for the elimination) fall outside it.
 
 Only for all pairs: with ``indices`` tuned_frontier computes just those rows, the elimination all of them."""
