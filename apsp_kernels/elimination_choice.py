@@ -9,8 +9,8 @@ recorded rows, in two tests, each able to say no.
    only where it beat tuned_frontier on each of them); between sizes the ratio is interpolated on log n, beyond the
    largest measured for that result the largest's is kept (the gap widens with n: from 24,000 to 65,536 vertices
    tuned_frontier's time grew as n^2.4-2.7 and the elimination's as n^1.0-1.9).
-   Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) nothing is learned and tuned_frontier stays.  Elimination is taken where that
-   ratio is below 1.
+   Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) nothing is learned and
+   tuned_frontier stays.  Elimination is taken where that ratio is below 1.
 2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
