@@ -18,7 +18,8 @@ def _row(graph, n, eh, ed, fh, fd, ah=None, ad=None, pick_h="tuned_frontier", pi
 
 
 def test_the_check_table_and_its_count(tmp_path):
-    pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40)]).to_csv(tmp_path / "G-2026-01-01-crossing.csv", index=False)
+    pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40)]).to_csv(tmp_path / "G-2026-01-01-crossing.csv",
+                                                                      index=False)
     pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40, ah=21, ad=11),
                   _row("ring 100", 100, 10, 10, 20, 40, ah=20, ad=30)]).to_csv(
         tmp_path / "G-2026-01-02-auto-check.csv", index=False)
@@ -61,7 +62,8 @@ def test_the_deep_sentence_from_rows():
         dict(base, graph="path", algorithm="networkit", kind="cpu", e2e_ms=200, threads=16),
         dict(base, graph="grid", algorithm="tuned_deep", kind="gpu", kernel_ms=9, e2e_ms=20, e2e_device_ms=10),
         dict(base, graph="grid", algorithm="tuned_frontier", kind="gpu", kernel_ms=3, e2e_ms=8, e2e_device_ms=4)])
-    auto = pd.DataFrame([dict(graph="path", n=1000, picked="tuned_frontier", e2e_ms=12.5, e2e_device_ms=9.0, verified=True)])
+    auto = pd.DataFrame([dict(graph="path", n=1000, picked="tuned_frontier", e2e_ms=12.5, e2e_device_ms=9.0,
+                              verified=True)])
     text = SU.deep_finding(rows, auto)
     assert "path (13.0x the all-core CPU Dijkstra and 20.0x networkit)" in text and "grid" not in text
     assert "picked `tuned_frontier` there (1.25x" in text and "3.0x on the path" in text and "Since" not in text

@@ -113,7 +113,8 @@ def deep_finding(rows, auto, check=None):
         if "tuned_deep" not in gpu.index or gpu.e2e_ms.idxmin() != "tuned_deep":
             continue
         d = gpu.loc["tuned_deep"]
-        libs = " and ".join(f"{cpu.loc[c].e2e_ms / d.e2e_ms:.1f}x {c.replace('dijkstra_cpu_parallel', 'the all-core CPU Dijkstra')}"
+        name = {"dijkstra_cpu_parallel": "the all-core CPU Dijkstra"}
+        libs = " and ".join(f"{cpu.loc[c].e2e_ms / d.e2e_ms:.1f}x {name.get(c, c)}"
                             for c in ("dijkstra_cpu_parallel", "networkit") if c in cpu.index)
         parts.append(f"{g} ({libs})")
         a = auto[(auto.graph == g) & (auto.n == n)]
@@ -135,8 +136,8 @@ def deep_finding(rows, auto, check=None):
         classes = ", ".join(dict.fromkeys(check[check.code == "auto"].graph))
         out += (f" Since, auto takes `tuned_deep` where the hub BFS reaches depth >= n/4 (`deep_choice.py`); "
                 f"measured after that rule was fixed ({classes}; n = {min(sizes):,} to {max(sizes):,}),"
-                f" auto's own call was within 1.25x + 2 ms of the fastest code in all three modes on {within} of {total} "
-                "graphs.")
+                f" auto's own call was within 1.25x + 2 ms of the fastest code in all three modes on {within} of "
+                f"{total} graphs.")
     if len(el):
         lo, hi = f"{el.kernel_ms.min():.1f}", f"{el.kernel_ms.max():.1f}"
         gpu = ok[ok.kind == "gpu"]
