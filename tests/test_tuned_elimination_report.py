@@ -45,10 +45,15 @@ def test_the_finding_is_the_recorded_rows(monkeypatch):
     text = EL.finding(rows, check)
     c = E.crossing()
     first_device = min(n for n, x in zip(c.sizes, c.ratios["device"]) if x < 1)
-    assert f"from n = {first_device:,}" in text
+    first_host = min(n for n, x in zip(c.sizes, c.ratios["host"]) if x < 1)
+    assert f"at every size measured (the smallest, n = {first_device:,}" in text and first_device == c.sizes[0]
+    assert f"on the host from n = {first_host:,}" in text and first_host > c.sizes[0]
     t = EL.check_table(check)
     both = t.dropna(subset=["pick within 1.25x + 2 ms"])
-    assert f"on {int(both['pick within 1.25x + 2 ms'].astype(bool).sum())} of {len(both)} rows" in text
+    picks = int(both["pick within 1.25x + 2 ms"].astype(bool).sum())
+    assert f"on {picks} of the {len(both)} rows that timed both" in text
+    calls = int(t["auto's call within"].sum())
+    assert f"auto's own call on {calls} of {len(t)}" in text
     assert EL.finding(pd.DataFrame(), pd.DataFrame()) == "No elimination rows recorded."
 
 
