@@ -84,7 +84,7 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
     if gpu and not isinstance(g, costs.Shape):
         for rule in (elimination_choice, deep_choice):       # the elimination's first: past its crossing it wins
-            other = registry.get(rule.TO)
+            other = rule.target()
             swap = rule.instead(g, algo, result, fits=other.footprint(g.n, g.m) <= 0.9 * free)
             if swap:
                 return Choice(other, None, f"{swap}; the cost model's pick: {best}")

@@ -12,19 +12,27 @@ with the float64 result on the host and 0.41-0.42x with it left on the device; o
 (:mod:`.elimination_choice`), which takes the graphs past its crossing."""
 from __future__ import annotations
 
-FROM, TO = "tuned_frontier", "tuned_deep"
+from .algorithms import registry
+
+FROM, TO = "auto_frontier", "auto_deep_graphs"        # registry roles: the code replaced, the code run
 DEPTH_FRACTION = 0.25
+
+
+def target():
+    """The registry's code this rule runs (role ``auto_deep_graphs``)."""
+    return registry.by_role(TO)
 
 
 def instead(g, algo, result=None, fits=True):
     """Why ``tuned_deep`` runs instead of ``algo`` on ``g`` (one line), or None: ``algo`` is not tuned_frontier,
     tuned_deep does not fit (``fits``), or the hub BFS is shallower than ``DEPTH_FRACTION`` n.  Any ``result``
     (host, device, or some rows: tuned_deep computes only the sources asked for, as tuned_frontier does)."""
-    if getattr(algo, "name", None) != FROM or not fits or g.n < 2:
+    if algo is not registry.by_role(FROM) or not fits or g.n < 2:
         return None
     from .core.structure import hub_depth_once
     s = hub_depth_once(g)
     if s.hop_depth < DEPTH_FRACTION * g.n:
         return None
-    return (f"{TO} instead of {FROM}: the graph is deep (the hub BFS reaches depth {s.hop_depth} >= "
-            f"{DEPTH_FRACTION:g} n), where {TO}'s rounds stay inside a warp and {FROM}'s each cost a kernel round trip")
+    to, frm = target().name, algo.name
+    return (f"{to} instead of {frm}: the graph is deep (the hub BFS reaches depth {s.hop_depth} >= "
+            f"{DEPTH_FRACTION:g} n), where {to}'s rounds stay inside a warp and {frm}'s each cost a kernel round trip")

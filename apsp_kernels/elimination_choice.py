@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import cost_rows, paths
+from .algorithms import registry
 
-FROM, TO = "tuned_frontier", "tuned_elimination"
+FROM, TO = "auto_frontier", "auto_small_separators"        # registry roles: the code replaced, the code run
 RESULTS = ("host", "device")
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.9           # ... and that BFS reaching at least this fraction of the vertices
@@ -83,8 +84,10 @@ def crossing(where=None):
         else:
             groups.append([r])
 
+    to, frm = target().name, registry.by_role(FROM).name
+
     def worst(group, result):
-        rs = [_number(r.get(f"{TO}_e2e_{result}_ms")) / _number(r.get(f"{FROM}_e2e_{result}_ms")) for r in group]
+        rs = [_number(r.get(f"{to}_e2e_{result}_ms")) / _number(r.get(f"{frm}_e2e_{result}_ms")) for r in group]
         rs = [x for x in rs if not math.isnan(x)]
         return max(rs) if len(rs) == len(group) else math.nan
     sizes = tuple(int(g[0]["n"]) for g in groups)
@@ -98,6 +101,11 @@ def _number(x):
         return math.nan
 
 
+def target():
+    """The registry's code this rule runs (role ``auto_small_separators``)."""
+    return registry.by_role(TO)
+
+
 def separators_small(g):
     """(whether ``g`` passes test 2, the hub BFS's Structure)."""
     from .core.structure import hub_depth_once
@@ -109,7 +117,7 @@ def instead(g, algo, result, fits=True, where=None):
     """Why ``tuned_elimination`` runs instead of ``algo`` on ``g`` (one line), or None where it does not: ``algo``
     is not tuned_frontier, ``result`` is not 'host' or 'device' (None: rows, not all pairs), the elimination does
     not fit (``fits``), or either test says no."""
-    if getattr(algo, "name", None) != FROM or result not in RESULTS or not fits:
+    if algo is not registry.by_role(FROM) or result not in RESULTS or not fits:
         return None
     c = crossing(where)
     r = None if c is None else c.ratio(g.n, result)
@@ -118,6 +126,7 @@ def instead(g, algo, result, fits=True, where=None):
     small, s = separators_small(g)
     if not small:
         return None
-    return (f"{TO} instead of {FROM}: at n = {g.n} with the result on the {result}, the recorded rows ({c.source}) "
-            f"put its time at {r:.2f}x {FROM}'s, and the graph's separators are small (the hub BFS's widest level "
+    to, frm = target().name, algo.name
+    return (f"{to} instead of {frm}: at n = {g.n} with the result on the {result}, the recorded rows ({c.source}) "
+            f"put its time at {r:.2f}x {frm}'s, and the graph's separators are small (the hub BFS's widest level "
             f"{s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")

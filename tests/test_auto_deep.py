@@ -10,6 +10,7 @@ import pytest
 
 from apsp_kernels import choice, deep_choice as D, paths
 from apsp_kernels.core import structure_graphs
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
 from apsp_kernels.io import suite_graphs as SG
 
@@ -21,11 +22,6 @@ MODES = ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")
 RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device"}
 
 
-class _Algo:
-    def __init__(self, name):
-        self.name = name
-
-
 @pytest.mark.parametrize("make, deep", [
     (lambda: SG.make("path", 4096, seed=4096), True), (lambda: SG.make("ring", 16384, seed=16384), True),
     (lambda: SG.make("lollipop", 16384, seed=16384), True),
@@ -34,13 +30,13 @@ class _Algo:
     (lambda: SG.make("hub", 4096, seed=4096), False)])
 def test_the_depth_test_on_each_class(make, deep):
     g = make()
-    assert (D.instead(g, _Algo("tuned_frontier")) is not None) == deep
+    assert (D.instead(g, registry.get("tuned_frontier")) is not None) == deep
 
 
 def test_only_in_tuned_frontiers_place_and_where_it_fits():
     g = SG.make("path", 4096, seed=4096)
-    assert D.instead(g, _Algo("tuned_sparse")) is None and D.instead(g, _Algo("tuned_frontier"), fits=False) is None
-    assert "depth 4095" in D.instead(g, _Algo("tuned_frontier"), result="device")
+    assert D.instead(g, registry.get("tuned_sparse")) is None and D.instead(g, registry.get("tuned_frontier"), fits=False) is None
+    assert "depth 4095" in D.instead(g, registry.get("tuned_frontier"), result="device")
 
 
 def test_after_the_elimination_and_for_some_rows_too():

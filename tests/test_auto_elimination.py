@@ -12,6 +12,7 @@ import pytest
 import scipy.sparse as sp
 
 from apsp_kernels import choice, elimination_choice as E
+from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
 from apsp_kernels.io import suite_graphs as SG
 
@@ -91,18 +92,13 @@ def test_a_graph_the_hub_bfs_barely_reaches_is_not_taken_for_one_with_small_sepa
     assert not ok and (s.mean_reach < E.REACH or s.widest > E.WIDEST * math.sqrt(n))
 
 
-class _Algo:
-    def __init__(self, name):
-        self.name = name
-
-
 def test_instead_says_no_unless_every_condition_holds():
     E.crossing.cache_clear()
     g = Graph.from_scipy(EM.grid(219, 219))                      # 47,961: past the host crossing
-    fr = _Algo("tuned_frontier")
+    fr = registry.get("tuned_frontier")
     why = E.instead(g, fr, "host")
     assert why.startswith("tuned_elimination instead of tuned_frontier") and "crossing.csv" in why
-    assert E.instead(g, _Algo("tuned_sparse"), "host") is None   # only where tuned_frontier won
+    assert E.instead(g, registry.get("tuned_sparse"), "host") is None   # only where tuned_frontier won
     assert E.instead(g, fr, None) is None                         # rows, not all pairs
     assert E.instead(g, fr, "host", fits=False) is None
     assert E.instead(Graph.from_scipy(EM.grid(126, 127)), fr, "device") is None    # 16,002: below the rows
@@ -205,7 +201,7 @@ def test_the_checked_picks_are_todays_and_within_the_bound(fname, gname, result)
     row = _check_row(fname, gname)
     pick = row[f"auto_{result}_pick"]
     g = _graph(gname)
-    said = E.instead(g, _Algo("tuned_frontier"), result) is not None
+    said = E.instead(g, registry.get("tuned_frontier"), result) is not None
     assert said == (pick == "tuned_elimination")
     now = choice.choose(g, result=result, **H200).algorithm.name
     assert now == pick or (not said and now == "tuned_deep")

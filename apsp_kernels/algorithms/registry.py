@@ -249,16 +249,17 @@ _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman
 _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, frontier bitmap, rounds inside the block)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_frontier_mod.footprint,
      launcher=tuned.tuned_frontier, resident=tuned_frontier_mod.tuned_frontier_resident, negative_weights=False,
-     faithful=False, complexity="n m (frontier rounds)", auto_rank=8, float32=True,
+     faithful=False, complexity="n m (frontier rounds)", auto_rank=8, float32=True, roles=("auto_frontier",),
      limit_kind="bandwidth", work=lambda g: float(g.n) * g.m, hub_ms=tuned_frontier_mod.hub_ms,
      notes="one block of 128 threads per source, the output row its distances (atomicMin), the frontier two "
            "bitmaps in shared memory, every round inside the block (no launch per round: depth costs rounds of "
            "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")
-# For deep, thin graphs (paths, rings, long tails), where tuned_frontier's rounds are block barriers: not an "auto"
-# candidate until measured beside it (scripts/deep_measure.py); reachable by name.
+# For deep, thin graphs (paths, rings, long tails), where tuned_frontier's rounds are block barriers: not ranked by
+# the cost model; auto runs it in tuned_frontier's place on deep graphs (deep_choice.py, role auto_deep_graphs).
 _add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per source, frontier queue, rounds in the warp)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_deep_mod.footprint,
      launcher=tuned.tuned_deep, resident=tuned_deep_mod.tuned_deep_resident, negative_weights=False,
+     roles=("auto_deep_graphs",),
      faithful=False, complexity="n m (frontier rounds)", float32=True,
      limit_kind="bandwidth", work=lambda g: float(g.n) * g.m,
      notes="one warp per source (up to 8 a block), the output row its distances (atomicMin), the frontier a queue "
@@ -268,13 +269,13 @@ _add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per sou
 
 # The GPU port of elimination_cpu (docs/elimination.md): not ranked by the cost model (its time is its host ordering's
 # and the result's, not a rate of n m); auto hands it a graph in tuned_frontier's place where the recorded crossing
-# and the graph's separators say so (elimination_choice.py).  Device bytes: the vertex-major result beside the factor
+# and the graph's separators say so (elimination_choice.py, role auto_small_separators).  Device bytes: the vertex-major result beside the factor
 # (every ordered pair at most once: n^2 int32 at most), then, the factor freed, beside the permuted result.
 _add(name="tuned_elimination", label="Tuned supernodal min-plus elimination (nested dissection, grouped products)",
      paper="Sao et al. 2020 (SuperFW, PPoPP'20): supernodal APSP, our dissection and row sweeps, on the GPU",
      kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_elimination_mod.footprint,
      launcher=tuned.tuned_elimination, resident=tuned_elimination_mod.tuned_elimination_resident,
-     variants=tuned_elimination_mod.LEAVES, variant_param="leaf", faithful=False,
+     variants=tuned_elimination_mod.LEAVES, variant_param="leaf", faithful=False, roles=("auto_small_separators",),
      complexity="sum of supernode blocks (n^2 |separator| on grids)", limit_kind="minplus",
      notes="host: nested dissection and symbolic phase of elimination_cpu on the reversed graph; device: closure, "
            "panels and Schur (atomicMin into the ancestors) one launch per tree level, then the upward and "

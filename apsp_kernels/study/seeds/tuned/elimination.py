@@ -9,8 +9,10 @@ import pandas as pd
 
 from .... import elimination_choice as E
 from .... import paths
+from ....algorithms import registry
 
-CODES = ("tuned_elimination", "tuned_frontier")
+# the elimination and the code it replaces (registry roles, as elimination_choice reads them)
+CODES = tuple(registry.by_role(r).name for r in (E.TO, E.FROM))
 RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host"}
 
 

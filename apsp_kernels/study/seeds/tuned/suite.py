@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .... import paths
+from ....algorithms import registry
 
 ORDER = ["kemp", "ba", "grid", "ring", "complete", "helsinki-walk", "helsinki-drive"]
 
@@ -106,23 +107,24 @@ def deep_finding(rows, auto, check=None):
     the device; ``tuned_elimination``'s kernel range; and, given ``check`` (``scripts/deep_measure.py`` rows with
     ``auto`` among the codes: :func:`deep_check`), auto since its deep graphs' rule."""
     ok = rows[(rows.verified.astype(str) == "True")]
+    deep, elim = (registry.by_role(r).name for r in ("auto_deep_graphs", "auto_small_separators"))
     parts, device, host, picked = [], [], [], set()
     for (g, n), t in ok.groupby(["graph", "n"], sort=False):
         gpu = t[t.kind == "gpu"].set_index("algorithm")
         cpu = t[t.kind == "cpu"].set_index("algorithm")
-        if "tuned_deep" not in gpu.index or gpu.e2e_ms.idxmin() != "tuned_deep":
+        if deep not in gpu.index or gpu.e2e_ms.idxmin() != deep:
             continue
-        d = gpu.loc["tuned_deep"]
-        name = {"dijkstra_cpu_parallel": "the all-core CPU Dijkstra"}
-        libs = " and ".join(f"{cpu.loc[c].e2e_ms / d.e2e_ms:.1f}x {name.get(c, c)}"
-                            for c in ("dijkstra_cpu_parallel", "networkit") if c in cpu.index)
+        d = gpu.loc[deep]
+        libs = " and ".join(f"{c.e2e_ms / d.e2e_ms:.1f}x "
+                            + (c.Index if c.Index == "networkit" else "the all-core CPU Dijkstra")
+                            for c in cpu.itertuples() if c.threads > 1)
         parts.append(f"{g} ({libs})")
         a = auto[(auto.graph == g) & (auto.n == n)]
         if len(a):
             picked.add(str(a.picked.iloc[0]))
             host.append(a.e2e_ms.iloc[0] / gpu.e2e_ms.min())
             device.append(f"{a.e2e_device_ms.iloc[0] / gpu.e2e_device_ms.min():.1f}x on the {g}")
-    el = ok[(ok.algorithm == "tuned_elimination")]
+    el = ok[(ok.algorithm == elim)]
     n = int(ok.n.iloc[0]) if len(ok) else 0
     out = (f"At n = {n:,}, `tuned_deep` is the fastest code end to end (float64 to the host) on "
            + "; ".join(parts) + "." if parts else "No deep graph where `tuned_deep` is the fastest.")
@@ -141,9 +143,9 @@ def deep_finding(rows, auto, check=None):
     if len(el):
         lo, hi = f"{el.kernel_ms.min():.1f}", f"{el.kernel_ms.max():.1f}"
         gpu = ok[ok.kind == "gpu"]
-        fastest = sum(t.loc[t.kernel_ms.idxmin(), "algorithm"] == "tuned_elimination" for _, t in gpu.groupby("graph"))
+        fastest = sum(t.loc[t.kernel_ms.idxmin(), "algorithm"] == elim for _, t in gpu.groupby("graph"))
         where = "every class" if fastest == gpu.graph.nunique() else f"{fastest} of {gpu.graph.nunique()} classes"
-        e2e = [g for g, t in gpu.groupby("graph") if t.loc[t.e2e_ms.idxmin(), "algorithm"] == "tuned_elimination"]
+        e2e = [g for g, t in gpu.groupby("graph") if t.loc[t.e2e_ms.idxmin(), "algorithm"] == elim]
         out += (f" `tuned_elimination`'s kernels are the fastest on {where} ({lo}{'' if lo == hi else '-' + hi} ms)"
                 + (f", and it is the fastest end to end on {', '.join(e2e)}." if e2e else
                    ", but end to end (its host ordering first) it is the fastest on none at this size."))
@@ -156,7 +158,8 @@ def deep_check(check):
     ok = total = 0
     modes = [m for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms") if m in check]
     for _, t in check[check.verified.astype(str) == "True"].groupby(["graph", "n"]):
-        t = t.set_index("code").drop(index="dijkstra_cpu_parallel", errors="ignore")
+        t = t.set_index("code")
+        t = t.drop(index=[c for c in t.index if c in registry.ALGORITHMS and registry.get(c).device == "cpu"])
         if "auto" not in t.index or len(t) < 2:
             continue
         codes = t.drop(index="auto")
