@@ -87,18 +87,12 @@ def crossing(where=None):
     to, frm = target().name, registry.by_role(FROM).name
 
     def worst(group, result):
-        rs = [_number(r.get(f"{to}_e2e_{result}_ms")) / _number(r.get(f"{frm}_e2e_{result}_ms")) for r in group]
+        rs = [cost_rows._number(r.get(f"{to}_e2e_{result}_ms")) / cost_rows._number(r.get(f"{frm}_e2e_{result}_ms"))
+              for r in group]
         rs = [x for x in rs if not math.isnan(x)]
         return max(rs) if len(rs) == len(group) else math.nan
     sizes = tuple(int(g[0]["n"]) for g in groups)
     return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, files[-1].name)
-
-
-def _number(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return math.nan
 
 
 def target():

@@ -8,6 +8,7 @@ import pandas as pd
 
 from .... import paths
 from ....algorithms import registry
+from ....structure_suite import within_bound
 
 ORDER = ["kemp", "ba", "grid", "ring", "complete", "helsinki-walk", "helsinki-drive"]
 
@@ -164,7 +165,7 @@ def deep_check(check):
             continue
         codes = t.drop(index="auto")
         total += 1
-        ok += all(t.loc["auto", m] <= 1.25 * codes[m].min() + 2.0 for m in modes)
+        ok += all(within_bound(t.loc["auto", m], codes[m].min()) for m in modes)
     return ok, total, sorted(int(n) for n in check[check.code == "auto"].n.unique())
 
 
