@@ -47,9 +47,9 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
-    where tuned_frontier wins, :func:`.elimination_choice.instead` may hand the graph to tuned_elimination (its
-    recorded crossing with tuned_frontier for that result, and the graph's separators small); failing that, on a
-    deep graph, :func:`.deep_choice.instead` to tuned_deep."""
+    where tuned_frontier wins, :func:`.deep_choice.instead` hands a deep graph to tuned_deep, and then
+    :func:`.elimination_choice.instead` may hand it to tuned_elimination (the recorded crossing with whichever of the
+    two would run, for that result, and the graph's separators small)."""
     from .api import as_graph
     g = graph if isinstance(graph, costs.Shape) else as_graph(graph, directed=directed, weight=weight,
                                                               unweighted=unweighted)
@@ -83,11 +83,15 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
               "code fits)") if gpu else "on the CPU" + ("" if has_gpu else " (no GPU here)"))
     others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
     if gpu and not isinstance(g, costs.Shape):
-        for rule in (elimination_choice, deep_choice):       # the elimination's first: past its crossing it wins
+        swaps = []
+        for rule in (deep_choice, elimination_choice):    # the elimination weighs itself against the code then run
             other = rule.target()
             swap = rule.instead(g, algo, result, fits=other.footprint(g.n, g.m) <= 0.9 * free)
             if swap:
-                return Choice(other, None, f"{swap}; the cost model's pick: {best}")
+                algo = other
+                swaps.append(swap)
+        if swaps:
+            return Choice(algo, None, "; ".join(swaps) + f"; the cost model's pick: {best}")
     why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density
            else f"least predicted time {where}: {best}" if best is not None
            else f"first by preference {where} (no benchmark rows for any of them)")

@@ -8,8 +8,8 @@ recorded before it (one H200; ``data/results/device-logs/h200-20261128-2003-deep
 ``data/results/benchmarks/NVIDIA_H200-2026-11-28-structure-deep-road.csv``): on the path, the ring and the lollipop
 (depth n/2 to n) at 4,096 and 16,384, tuned_deep's kernels took 0.34-0.71x tuned_frontier's, end to end 0.74-1.02x
 with the float64 result on the host and 0.41-0.42x with it left on the device; on the grid and the kNN graph (depth
-0.9-2 sqrt(n): under n/60 at 16,384) tuned_deep was the slower, 1.35-1.9x.  Applied after the elimination's rule
-(:mod:`.elimination_choice`), which takes the graphs past its crossing."""
+0.9-2 sqrt(n): under n/60 at 16,384) tuned_deep was the slower, 1.35-1.9x.  Applied before the elimination's rule
+(:mod:`.elimination_choice`), which then weighs the elimination against tuned_deep by its deep graphs' crossing."""
 from __future__ import annotations
 
 from .algorithms import registry

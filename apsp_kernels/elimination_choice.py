@@ -20,7 +20,14 @@ recorded rows, in two tests, each able to say no.
    (grid 1.0, kNN 1.8-3.1 sqrt(n) at 16,384-65,536; the Helsinki networks 0.5-1.3) before any auto row of this rule
    was measured; 3-D grids (4.3 at 32,768: unmeasured for the elimination) fall outside it.
 
-Only for all pairs: with ``indices`` tuned_frontier computes just those rows, the elimination all of them."""
+The same two tests weigh the elimination against ``tuned_deep`` where auto's deep-graph rule
+(:mod:`.deep_choice`, applied first) has put it in tuned_frontier's place: the ratios then come from the newest
+``*-crossing-deep.csv``, the same script's rows on the deep classes (a path, a ring, a lollipop) with
+``--against tuned_deep``, because deep graphs cross at other sizes than the grid and the kNN graph (their host
+crossing earlier, their device crossing later: tuned_deep is faster there than tuned_frontier).
+
+Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
+them."""
 from __future__ import annotations
 
 import csv
@@ -33,6 +40,8 @@ from . import cost_rows, paths
 from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_small_separators"        # registry roles: the code replaced, the code run
+DEEP = "auto_deep_graphs"                                  # the other code it may replace (after deep_choice)
+TAGS = {FROM: "crossing", DEEP: "crossing-deep"}           # the replaced code's role -> its crossing files' tag
 RESULTS = ("host", "device")
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.9           # ... and that BFS reaching at least this fraction of the vertices
@@ -66,10 +75,12 @@ def folder():
     return paths.RECORDED / "elimination"
 
 
-@functools.lru_cache(maxsize=4)
-def crossing(where=None):
-    """The newest ``*-crossing.csv`` of ``where`` (default: the recorded folder) as a :class:`Crossing`, or None."""
-    dated = [(m.group("date"), f.name, f) for f in Path(where or folder()).glob("*-crossing.csv")
+@functools.lru_cache(maxsize=8)
+def crossing(where=None, against=FROM):
+    """The newest crossing file of ``where`` (default: the recorded folder) for the code of role ``against`` (a key
+    of ``TAGS``: ``*-crossing.csv`` against tuned_frontier, ``*-crossing-deep.csv`` against tuned_deep) as a
+    :class:`Crossing`, or None."""
+    dated = [(m.group("date"), f.name, f) for f in Path(where or folder()).glob(f"*-{TAGS[against]}.csv")
              if (m := cost_rows.FILE.match(f.name))]
     files = [f for _, _, f in sorted(dated)]
     if not files:
@@ -84,7 +95,7 @@ def crossing(where=None):
         else:
             groups.append([r])
 
-    to, frm = target().name, registry.by_role(FROM).name
+    to, frm = target().name, registry.by_role(against).name
 
     def worst(group, result):
         rs = [cost_rows._number(r.get(f"{to}_e2e_{result}_ms")) / cost_rows._number(r.get(f"{frm}_e2e_{result}_ms"))
@@ -109,11 +120,13 @@ def separators_small(g):
 
 def instead(g, algo, result, fits=True, where=None):
     """Why ``tuned_elimination`` runs instead of ``algo`` on ``g`` (one line), or None where it does not: ``algo``
-    is not tuned_frontier, ``result`` is not 'host' or 'device' (None: rows, not all pairs), the elimination does
-    not fit (``fits``), or either test says no."""
-    if algo is not registry.by_role(FROM) or result not in RESULTS or not fits:
+    is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not 'host' or 'device' (None:
+    rows, not all pairs), the elimination does not fit (``fits``), or either test, with ``algo``'s crossing rows,
+    says no."""
+    against = next((role for role in TAGS if registry.by_role(role) is algo), None)
+    if against is None or result not in RESULTS or not fits:
         return None
-    c = crossing(where)
+    c = crossing(where, against)
     r = None if c is None else c.ratio(g.n, result)
     if r is None or not r < 1.0:
         return None

@@ -1,13 +1,15 @@
 """Times tuned_elimination (the GPU port of elimination_cpu, docs/elimination.md) on 2-D grids and kNN geometric
-graphs, its three phases apart, beside tuned_frontier (the project's sparse GPU code), each result checked against
-tuned_frontier's exactly (or scipy's with --scipy).  Prints one row per graph (--out: a CSV too).  Needs a GPU.
+graphs, its three phases apart, beside tuned_frontier (the project's sparse GPU code; --against tuned_deep: the deep
+graphs' code), each result checked against that code's exactly (or scipy's with --scipy).  Prints one row per graph
+(--out: a CSV too).  Needs a GPU.
 
     python scripts/elimination_gpu_measure.py [--sizes 4000 16000] [--graphs grid knn] [--leaf 32] [--repeats 3]
-                                              [--scipy] [--no-frontier] [--unbatched] [--sample K] [--e2e] [--auto]
-                                              [--out CSV]
+                                              [--scipy] [--against CODE | --alone] [--unbatched] [--sample K]
+                                              [--e2e] [--auto] [--out CSV]
 
 --graphs: the classes (default grid knn: the 2-D grid and the k-nearest-neighbour geometric graph, the rows auto's
-crossing is learned from); also path, ring, lollipop (the structure suite's, io/suite_graphs).
+crossing is learned from); also path, ring, lollipop (the structure suite's, io/suite_graphs: the deep graphs, whose
+crossing with tuned_deep, ``--graphs path ring lollipop --against tuned_deep --e2e``, auto learns from too).
 
 --sample K: every pair is still computed on the device, but only K evenly spaced rows come back, each checked
 against scipy's Dijkstra (the whole n x n result stays on the device: the size a road user's OD matrix has).
@@ -17,19 +19,19 @@ against scipy's Dijkstra (the whole n x n result stays on the device: the size a
 Columns: host ordering and symbolic ms; kernel ms (the least of the repeats, CUDA events around every launch) and
 its split (elimination, upward, downward: events between the phases, from a separate run); the min-plus operations
 the three phases do (symbolic.stats: useful ones, the masked rows of narrow supernodes not counted) over the kernel
-time; tuned_frontier's kernel ms on the same graph.
+time; the --against code's kernel ms on the same graph (``<code>_kernel_ms``; not with --sample).
 
 --e2e: also the solver's end-to-end calls, as a user makes them: ``shortest_paths(g, method="tuned_elimination")``
 (the float64 result on the host: tuned_elimination's resident form, converted on the device, one copy through the
 reused page-locked staging buffers; the registry's default leaf, not --leaf) and the same call with ``device=True``
-(the result left on the GPU as a CuPy array), beside tuned_frontier's same two calls (not with --no-frontier).  Each
+(the result left on the GPU as a CuPy array), beside the --against code's same two calls (not with --alone).  Each
 call warm (made once first), timed by the wall clock between two device synchronisations, the median of --repeats;
 each result checked against scipy's Dijkstra: every row up to E2E_FULL_CHECK vertices, else E2E_ROWS evenly spaced
 rows (the --sample rows where given).  Above E2E_HOST_MAX vertices the host result is skipped (at 100,000 an
 80 GB float64 matrix, which shortest_paths counts as 120 GB of host memory with the int32 result) and device=True
 is timed with dtype=np.int32 (40 GB at 100,000 beside the 40 GB vertex-major working matrix; float64 would add an
 80 GB copy on the device and the same 120 GB host-memory check).  Extra columns: e2e host ms, e2e device ms (its
-dtype), tuned_frontier's two, and whether every checked result was exact.
+dtype), the --against code's two, and whether every checked result was exact.
 
 --auto (with --e2e): ``method="auto"``'s same two calls beside them, and what it picked for each (``api.choose`` with
 ``result="host"`` and ``"device"``, as shortest_paths asks it): columns auto e2e host ms, auto e2e device ms and
@@ -94,10 +96,11 @@ def _device(a):
     return cp.asarray(a)
 
 
-def e2e(g, repeats, sample_rows, frontier=True, auto=False):
+def e2e(g, repeats, sample_rows, against=None, auto=False):
     """The --e2e columns of one graph: (text of the columns, every checked result exact, the same numbers for the
     CSV: ``<code>_e2e_host_ms`` (NaN where skipped), ``<code>_e2e_device_ms``, ``e2e_device_dtype``; with ``auto``
-    also ``auto_host_pick`` and ``auto_device_pick``)."""
+    also ``auto_host_pick`` and ``auto_device_pick``).  ``against``: the other code timed (a registry name), or
+    None."""
     import cupy as cp
     cp.get_default_memory_pool().free_all_blocks()          # the launcher runs' cached blocks (40 GB at 100,000)
     rows = e2e_rows(g.n, sample_rows)
@@ -108,7 +111,7 @@ def e2e(g, repeats, sample_rows, frontier=True, auto=False):
     if auto:
         for res in ("host", "device"):
             nums[f"auto_{res}_pick"] = choice.choose(g, result=res).algorithm.name
-    for method in ("tuned_elimination",) + (("tuned_frontier",) if frontier else ()) + (("auto",) if auto else ()):
+    for method in ("tuned_elimination",) + ((against,) if against else ()) + (("auto",) if auto else ()):
         if host:
             ms, d = wall.median_ms(lambda: ak.shortest_paths(g, method=method), repeats, warm=True, drop=True,
                                    gpu=True)
@@ -125,7 +128,7 @@ def e2e(g, repeats, sample_rows, frontier=True, auto=False):
         cols.append(f"{ms:.1f} ({np.dtype(dtype).name})")
         nums[f"{method}_e2e_device_ms"] = ms
         del d
-    if not frontier:
+    if not against:
         cols[2:2] = ["-", "-"]
     if auto:
         cols[-2:] = [f"{c} [{nums[f'auto_{r}_pick']}]" for c, r in zip(cols[-2:], ("host", "device"))]
@@ -139,7 +142,9 @@ def main():
     ap.add_argument("--leaf", type=int, default=32)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--scipy", action="store_true", help="check against scipy (slow at 16,000) too")
-    ap.add_argument("--no-frontier", action="store_true")
+    ap.add_argument("--against", default="tuned_frontier", choices=["tuned_frontier", "tuned_deep"],
+                    help="the code timed beside it (default tuned_frontier)")
+    ap.add_argument("--alone", action="store_true", help="no other code")
     ap.add_argument("--unbatched", action="store_true", help="one supernode a launch")
     ap.add_argument("--sample", type=int, default=0, help="bring back K rows only, checked against scipy's")
     ap.add_argument("--e2e", action="store_true", help="also shortest_paths' host and device=True calls, both codes")
@@ -148,10 +153,11 @@ def main():
     a = ap.parse_args()
     records = []
     batch = not a.unbatched
-    frontier = registry.get("tuned_frontier")
+    other = None if a.alone else registry.get(a.against)
+    who = a.against
     print("graph | n | supernodes | launches | order ms | symbolic ms | kernel ms | elim / up / down ms | "
-          "useful Gops | T ops/s | d2h ms | total ms | tuned_frontier kernel ms | equal"
-          + (" | e2e host ms | e2e device ms | tuned_frontier e2e host ms | tuned_frontier e2e device ms"
+          f"useful Gops | T ops/s | d2h ms | total ms | {who} kernel ms | equal"
+          + (f" | e2e host ms | e2e device ms | {who} e2e host ms | {who} e2e device ms"
              + (" | auto e2e host ms [pick] | auto e2e device ms [pick]" if a.auto else "") + " | e2e equal"
              if a.e2e else ""))
     for name, g in graphs(a.sizes, a.graphs):
@@ -171,14 +177,15 @@ def main():
         if rows is not None:
             ref = csgraph.dijkstra(g.to_scipy(), indices=rows)
             equal.append(np.array_equal(d, from_scipy(ref)))
-        if not a.no_frontier and rows is None:
-            frontier.run(g)                                                 # warm up
-            df, tf = frontier.run(g)
+        if other is not None and rows is None:
+            other.run(g)                                                    # warm up
+            df, tf = other.run(g)
             fms = tf["kernel_ms"]
             equal.append(np.array_equal(d, df))
         if a.scipy:
             equal.append(np.array_equal(d, from_scipy(csgraph.shortest_path(g.to_scipy(), method="D"))))
-        text, e2e_ok, nums = e2e(g, a.repeats, rows, not a.no_frontier, a.auto) if a.e2e else ("", None, {})
+        text, e2e_ok, nums = (e2e(g, a.repeats, rows, None if a.alone else a.against, a.auto) if a.e2e
+                              else ("", None, {}))
         print(f"{name} | {g.n} | {best['supernodes']} | {best['launches']} | {best['order_ms']:.0f} | "
               f"{best['symbolic_ms']:.0f} | {best['kernel_ms']:.2f} | {tp['elimination_ms']:.2f} / "
               f"{tp['upward_ms']:.2f} / {tp['downward_ms']:.2f} | {ops / 1e9:.2f} | "
@@ -187,7 +194,7 @@ def main():
         records.append(dict(graph=name, n=g.n, supernodes=best["supernodes"], launches=best["launches"],
                             order_ms=best["order_ms"], symbolic_ms=best["symbolic_ms"], kernel_ms=best["kernel_ms"],
                             elimination_ms=tp["elimination_ms"], upward_ms=tp["upward_ms"], downward_ms=tp["downward_ms"],
-                            useful_ops=ops, d2h_ms=best["d2h_ms"], total_ms=best["total_ms"], frontier_kernel_ms=fms,
+                            useful_ops=ops, d2h_ms=best["d2h_ms"], total_ms=best["total_ms"], **{f"{who}_kernel_ms": fms},
                             verified=all(equal) if equal else None, e2e_verified=e2e_ok, **nums))
         if a.out:                                                  # after every graph: a cut run keeps its rows
             write(records, a.out, vars(a))

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from apsp_kernels import choice, elimination_choice as E
+from apsp_kernels import choice, deep_choice as D, elimination_choice as E
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
 from apsp_kernels.io import suite_graphs as SG
@@ -65,6 +65,26 @@ def _grid3d(k):
 def _small_world(n):
     return Graph.from_scipy(sp.csr_matrix(nx.to_scipy_sparse_array(nx.watts_strogatz_graph(n, 6, 0.1, seed=0),
                                                                     format="csr")))
+
+
+def test_against_tuned_deep_its_own_crossing_file(tmp_path):
+    """The deep graphs' rows (``*-crossing-deep.csv``, the elimination against tuned_deep) are read apart from
+    ``*-crossing.csv`` (against tuned_frontier), and decide where tuned_deep would run."""
+    _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [_row(1000, 1, 10, 1, 10)])
+    _csv(tmp_path / "GPU-2026-01-02-crossing-deep.csv", [dict(
+        graph="path 1000", n=1000, e2e_verified=True, tuned_elimination_e2e_host_ms=20, tuned_deep_e2e_host_ms=10,
+        tuned_elimination_e2e_device_ms=5, tuned_deep_e2e_device_ms=10)])
+    E.crossing.cache_clear()
+    front, deep = E.crossing(tmp_path), E.crossing(tmp_path, E.DEEP)
+    assert front.source == "GPU-2026-01-01-crossing.csv" and front.ratio(1000, "host") == 0.1
+    assert deep.source == "GPU-2026-01-02-crossing-deep.csv"
+    assert deep.ratio(1000, "host") == 2.0 and deep.ratio(1000, "device") == 0.5
+    g = SG.make("path", 1000, seed=1000)
+    td = registry.get("tuned_deep")
+    assert "tuned_elimination instead of tuned_deep" in E.instead(g, td, "device", where=tmp_path)
+    assert E.instead(g, td, "host", where=tmp_path) is None
+    assert E.instead(g, registry.get("tuned_sparse"), "device", where=tmp_path) is None
+    E.crossing.cache_clear()
 
 
 @pytest.mark.parametrize("make, small", [
@@ -194,9 +214,9 @@ def _times(row, result):
     for c in _check_rows()])
 def test_the_checked_picks_are_todays_and_within_the_bound(fname, gname, result):
     """The elimination's rule decides each checked row as it did when the row was measured (tuned_elimination
-    recorded where it says yes; tuned_frontier where it says no, which the deep graphs' rule has since replaced by
-    tuned_deep: tests/test_auto_deep.py), and the recorded pick's own time on the row is within the bound of the
-    faster code measured there."""
+    recorded where it says yes, tuned_frontier where it says no), today's choice is that pick on graphs that are
+    not deep (deep ones go to tuned_deep first and the elimination is weighed against it: tests/test_auto_deep.py),
+    and the recorded pick's own time on the row is within the bound of the faster code measured there."""
     E.crossing.cache_clear()
     row = _check_row(fname, gname)
     pick = row[f"auto_{result}_pick"]
@@ -204,7 +224,11 @@ def test_the_checked_picks_are_todays_and_within_the_bound(fname, gname, result)
     said = E.instead(g, registry.get("tuned_frontier"), result) is not None
     assert said == (pick == "tuned_elimination")
     now = choice.choose(g, result=result, **H200).algorithm.name
-    assert now == pick or (not said and now == "tuned_deep")
+    if D.instead(g, registry.get("tuned_frontier")) is None:
+        assert now == pick
+    else:                        # a deep graph: tuned_deep first, then the elimination against it (test_auto_deep)
+        deep_said = E.instead(g, registry.get("tuned_deep"), result) is not None
+        assert now == ("tuned_elimination" if deep_said else "tuned_deep")
     times = _times(row, result)
     if pick in times:
         assert times[pick] <= TOLERANCE * min(times.values()) + SLACK_MS, (pick, times)
