@@ -99,109 +99,97 @@ def _levels(sym):
 
 def tile_rows(m):
     """The tile shape of an m-row product: the fewest rows of TILE_ROWS that hold m (narrow supernodes get wide,
-    short tiles: a 21-vertex one fills 66 % of a 32 x 512 tile, 16 % of a 128 x 128 one)."""
-    return next((t for t in TILE_ROWS if m <= t), TILE_ROWS[-1])
+    short tiles: a 21-vertex one fills 66 % of a 32 x 512 tile, 16 % of a 128 x 128 one).  ``m`` a number or an
+    array."""
+    m = np.asarray(m)
+    tm = np.select([m <= t for t in TILE_ROWS[:-1]], TILE_ROWS[:-1], TILE_ROWS[-1])
+    return int(tm) if tm.ndim == 0 else tm
 
 
 def _tiles(m, clo, chi, tm):
+    """(row tiles, column tiles) of a product of m rows over columns [clo, chi) in tiles of tm rows (arrays)."""
     tn = TILE * TILE // tm
     return -(-m // tm), -(-(chi - clo // tn * tn) // tn)
 
 
+def _products(m, k, a, b, c, cols, loop_rows=False, loop_cols=False):
+    """Descriptors of one product per supernode, [len(m), DESC]: m rows, k the inner dimension, a, b, c the
+    operands' (offset, stride i, stride k) / (offset, leading dimension, index offset; -1: contiguous) triples,
+    cols the C columns [lo, hi); ``loop_rows`` / ``loop_cols``: one CTA walks every tile along that dimension (its
+    B rows, or its A, are its own C)."""
+    m = np.asarray(m, np.int64)
+    d = np.zeros((m.size, DESC), np.int64)
+    tm = tile_rows(m) if m.size else np.zeros(0, np.int64)
+    mt, nt = _tiles(m, *cols, tm)
+    d[:, TM], d[:, M], d[:, K] = tm, m, k
+    for fields, values in (((AOFF, ASI, ASK), a), ((BOFF, LDB, BIDX), b), ((COFF, LDC, CIDX), c),
+                           ((CLO, CHI), cols)):
+        for f, v in zip(fields, values):
+            d[:, f] = v
+    d[:, MTC] = 1 if loop_rows else mt
+    d[:, NTC] = 1 if loop_cols else nt
+    return d
+
+
 def plan(sym, batch=True):
     """The launches: (descriptors, int64 [d, DESC]; launches, int64 [L, 5] of kernel index in KERNELS, first
-    descriptor, descriptor count, CTAs, phase in PHASES).  ``batch``: the supernodes of one level of the tree share a launch;
-    False, one supernode a launch (the same order of levels)."""
+    descriptor, descriptor count, CTAs, phase in PHASES).  ``batch``: the supernodes of one level of the tree share a
+    launch (elimination and upward sweep by height, children first; downward sweep by depth, parents first); False,
+    one supernode a launch (the same order).  Within a launch the descriptors follow the supernodes' order (the
+    downward sweep's descending) and a descriptor's first CTA (CTA0) is the CTAs before it in its launch.
+
+    Every product of every supernode is made at once (numpy over the supernodes), then sorted into launches by
+    (phase, level, step, supernode): the host cost of this list was 120-200 ms at 48,000 vertices one supernode
+    at a time."""
     n = int(sym.n)
     N = padded(n)
-    start, first, fptr = sym.start, sym.first, sym.fptr
+    start = np.asarray(sym.start, np.int64)
+    first, fptr = np.asarray(sym.first, np.int64), np.asarray(sym.fptr, np.int64)
     ns = start.size - 1
+    s = np.arange(ns, dtype=np.int64)
+    k = np.diff(start)
+    f = np.diff(fptr)
+    ss, sf, fs = (np.asarray(o, np.int64) for o in (sym.off_ss, sym.off_sf, sym.off_fs))
     height, depth = _levels(sym)
-    descs, launches = [], []
-
-    def product(m, k, a, b, c, cols, loop_rows=False, loop_cols=False):
-        tm = tile_rows(m)
-        mt, nt = _tiles(m, *cols, tm)
-        d = np.zeros(DESC, np.int64)
-        d[TM] = tm
-        d[[M, K]] = m, k
-        d[[AOFF, ASI, ASK]] = a
-        d[[BOFF, LDB, BIDX]] = b
-        d[[COFF, LDC, CIDX]] = c
-        d[[CLO, CHI]] = cols
-        d[MTC] = 1 if loop_rows else mt
-        d[NTC] = 1 if loop_cols else nt
-        return d
-
-    def emit(kernel, group, phase):
-        group = [d for d in group if d is not None]
-        if not group:
-            return
-        ctas = 0
-        for d in group:
-            d[CTA0] = ctas
-            ctas += 1 if kernel == 0 else int(d[MTC] * d[NTC])
-        launches.append((kernel, len(descs), len(group), ctas, phase))
-        descs.extend(group)
-
-    def groups(key, order):
-        if not batch:
-            return [[s] for s in order]
-        by = {}
-        for s in order:
-            by.setdefault(int(key[s]), []).append(s)
-        return [by[h] for h in sorted(by)]
-
-    def close(s):
-        d = np.zeros(DESC, np.int64)
-        d[M] = start[s + 1] - start[s]
-        d[AOFF] = sym.off_ss[s]
-        d[BOFF] = start[s]
-        return d
-
-    def panels(s):
-        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
-        if f == 0:
-            return [None]
-        ss, sf, fs = int(sym.off_ss[s]), int(sym.off_sf[s]), int(sym.off_fs[s])
-        return [product(k, k, (ss, k, 1), (sf, f, -1), (sf, f, -1), (0, f), loop_rows=True),    # D[S,S] (x) D[S,F]
-                product(f, k, (fs, k, 1), (ss, k, -1), (fs, k, -1), (0, k), loop_cols=True)]    # D[F,S] (x) D[S,S]
-
-    def schur(s):
-        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
-        if f == 0:
-            return None
-        return product(f, k, (sym.off_fs[s], k, 1), (sym.off_sf[s], f, -1), (0, 0, fptr[s]), (0, f))
-
-    def up_own(s):
-        k = int(start[s + 1] - start[s])
-        return product(k, k, (sym.off_ss[s], 1, k), (start[s] * N, N, -1), (start[s] * N, N, -1),
-                       (first[s], start[s + 1]), loop_rows=True)
-
-    def up_front(s):
-        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
-        if f == 0:
-            return None
-        return product(f, k, (sym.off_sf[s], 1, f), (start[s] * N, N, -1), (0, N, fptr[s]), (first[s], start[s + 1]))
-
-    def down(s):
-        k, f = int(start[s + 1] - start[s]), int(fptr[s + 1] - fptr[s])
-        if f == 0:
-            return None
-        return product(k, f, (sym.off_fs[s], 1, k), (0, N, fptr[s]), (start[s] * N, N, -1), (0, n))
-
-    up = groups(height, range(ns))
-    for grp in up:                                          # elimination, children first
-        emit(0, [close(s) for s in grp], 0)
-        emit(1, [d for s in grp for d in panels(s)], 0)
-        emit(3, [schur(s) for s in grp], 0)
-    for grp in up:                                          # upward sweep
-        emit(2, [up_own(s) for s in grp], 1)
-        emit(2, [up_front(s) for s in grp], 1)
-    for grp in groups(depth, range(ns - 1, -1, -1)):        # downward sweep, parents first
-        emit(2, [down(s) for s in grp], 2)
-    d = np.array(descs, np.int64).reshape(-1, DESC)
-    return d, np.array(launches, np.int64).reshape(-1, 5)
+    if not batch:                             # one supernode a level, in the sweeps' order
+        height, depth = s, ns - 1 - s
+    lo, hi = start[:-1] * N, start[1:]
+    close = np.zeros((ns, DESC), np.int64)
+    close[:, M], close[:, AOFF], close[:, BOFF] = k, ss, start[:-1]
+    # (kernel, phase, level, step, descriptors, supernodes, which of them): the launch lists' items
+    items = [
+        (0, 0, height, 0, close, s, None),
+        (1, 0, height, 1, _products(k, k, (ss, k, 1), (sf, f, -1), (sf, f, -1), (0, f), loop_rows=True), s, f > 0),
+        (1, 0, height, 1, _products(f, k, (fs, k, 1), (ss, k, -1), (fs, k, -1), (0, k), loop_cols=True), s, f > 0),
+        (3, 0, height, 2, _products(f, k, (fs, k, 1), (sf, f, -1), (0, 0, fptr[:-1]), (0, f)), s, f > 0),
+        (2, 1, height, 0, _products(k, k, (ss, 1, k), (lo, N, -1), (lo, N, -1), (first, hi), loop_rows=True), s, None),
+        (2, 1, height, 1, _products(f, k, (sf, 1, f), (lo, N, -1), (0, N, fptr[:-1]), (first, hi)), s, f > 0),
+        (2, 2, depth, 0, _products(k, f, (fs, 1, k), (0, N, fptr[:-1]), (lo, N, -1), (0, n)), -s, f > 0),
+    ]
+    keys, descs, kern = [], [], []
+    for i, (kernel, phase, level, step, d, order, keep) in enumerate(items):
+        sel = slice(None) if keep is None else keep
+        m = d[sel].shape[0]
+        # sort key: phase, level, step, supernode (in the sweep's order), then the item (a panel pair's two)
+        keys.append(np.stack([np.full(m, phase), level[sel], np.full(m, step), order[sel], np.full(m, i)]))
+        descs.append(d[sel])
+        kern.append(np.full(m, kernel, np.int64))
+    keys, descs, kern = np.concatenate(keys, axis=1), np.concatenate(descs), np.concatenate(kern)
+    idx = np.lexsort(keys[::-1])
+    keys, descs, kern = keys[:, idx], descs[idx], kern[idx]
+    if not descs.shape[0]:
+        return descs.reshape(-1, DESC), np.zeros((0, 5), np.int64)
+    group = keys[:3]                          # a launch: one (phase, level, step)
+    new = np.ones(descs.shape[0], bool)
+    new[1:] = (group[:, 1:] != group[:, :-1]).any(axis=0)
+    heads = np.flatnonzero(new)
+    ctas = np.where(kern == 0, 1, descs[:, MTC] * descs[:, NTC])
+    total = np.cumsum(ctas)
+    before = np.repeat(total[heads] - ctas[heads], np.diff(np.append(heads, descs.shape[0])))
+    descs[:, CTA0] = total - ctas - before
+    counts = np.diff(np.append(heads, descs.shape[0]))
+    launches = np.stack([kern[heads], heads, counts, np.add.reduceat(ctas, heads), keys[0, heads]], axis=1)
+    return descs, launches.astype(np.int64)
 
 
 def vertex_index(perm, rows=None):
