@@ -57,9 +57,11 @@ def _check_file():
     return f[-1] if f else None
 
 
-# Measured misses of today's pick (a strict xfail each): none.  (When these rows were measured the elimination's
-# rule came first and took the path of 24,000 with the result on the device: 139.8 ms against tuned_deep's 81.2.)
-PICK_MISSES = set()
+# Measured misses of the recorded pick (a strict xfail each): the path of 24,000 with the result on the device, where
+# the elimination's rule, then applied first, took it: named, the elimination took 139.8 ms against tuned_deep's
+# 81.2 (1.72x; auto's own call, running the elimination, took 96.4: within the bound).  The rules have since changed
+# order and the elimination's launch list its cost (tests/test_auto_elimination.py checks today's picks).
+PICK_MISSES = {("path", 24000, "e2e_device_ms")}
 
 
 def _cases():
@@ -87,14 +89,9 @@ def test_autos_own_call_is_within_the_bound(gname, n, mode):
 @pytest.mark.parametrize("gname, n, mode", [
     pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="a measured miss")) if c in PICK_MISSES else c
     for c in _cases()])
-def test_todays_pick_is_within_the_bound(gname, n, mode):
-    """auto's choice as made today (not the pick recorded with the row, which an older rule order made) against the
-    codes timed on the recorded row."""
+def test_the_recorded_pick_is_within_the_bound(gname, n, mode):
+    """The pick recorded with each row (the rules as they were then) against the codes timed on it."""
     t = _rows(gname, n)
-    res = RESULT[mode]
-    g = {"path": structure_graphs.path, "ring": structure_graphs.ring}.get(gname)
-    g = g(n, seed=0) if g else structure_graphs.lollipop(n, clique=128, seed=0)
-    E.crossing.cache_clear()
-    pick = choice.choose(g, result=res, **H200).algorithm.name
+    pick = t.loc["auto", f"auto_{RESULT[mode]}_pick"]
     codes = t.drop(index="auto")
     assert codes.loc[pick, mode] <= 1.25 * codes[mode].min() + 2.0, (pick, mode, codes[mode].to_dict())
