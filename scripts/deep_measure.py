@@ -1,8 +1,9 @@
 """tuned_deep beside tuned_frontier and the all-core CPU Dijkstra on deep, thin graphs: a one-way path, a ring
-(both ways) and a lollipop (a complete digraph of ``--clique`` vertices with a tail to n-1, both ways).
+(both ways) and a lollipop (a complete digraph of ``--clique`` vertices with a tail to n-1, both ways); with
+``--graphs`` also the 2-D grid and kNN geometric graph of the elimination's crossing rows (``grid``, ``knn``).
 
-    python3 scripts/deep_measure.py [--sizes 4096 16384] [--codes tuned_deep tuned_frontier auto] [--repeats 3]
-                                    [--out CSV]
+    python3 scripts/deep_measure.py [--sizes 4096 16384] [--graphs path ring lollipop] [--repeats 3]
+                                    [--codes tuned_deep tuned_frontier tuned_elimination auto] [--out CSV]
 
 Per graph and code:
 * ``kernel_ms``    -- the launcher's CUDA-event kernel time (``registry.get(code).run``), median of ``--repeats``
@@ -34,9 +35,21 @@ from apsp_kernels.core.distances import from_scipy
 from apsp_kernels.measure import provenance, wall
 
 
-def graphs(n, clique, seed=0):
-    return {"path": structure_graphs.path(n, seed=seed), "ring": structure_graphs.ring(n, seed=seed),
-            "lollipop": structure_graphs.lollipop(n, clique=clique, seed=seed)}
+CLASSES = ("path", "ring", "lollipop", "grid", "knn")
+
+
+def graphs(n, clique, classes=CLASSES[:3], seed=0):
+    """{name: graph} of ``classes`` at n vertices: the deep ones, and the 2-D grid and kNN geometric graph of the
+    elimination's crossing rows (scripts/elimination_measure.py; the grid is the nearest r x c to n)."""
+    import math
+
+    from elimination_measure import GRIDS, grid, knn        # this folder (the script is run as a file)
+    from apsp_kernels.core.graph import Graph
+    make = {"path": lambda: structure_graphs.path(n, seed=seed), "ring": lambda: structure_graphs.ring(n, seed=seed),
+            "lollipop": lambda: structure_graphs.lollipop(n, clique=clique, seed=seed),
+            "grid": lambda: Graph.from_scipy(grid(*GRIDS.get(n, (int(math.sqrt(n)), n // int(math.sqrt(n)))))),
+            "knn": lambda: Graph.from_scipy(knn(n))}
+    return {c: make[c]() for c in classes}
 
 
 def as_int32(d):
@@ -83,18 +96,18 @@ def e2e_row(code, g, ref, repeats):
     return out, ok
 
 
-def measure(sizes, codes, clique, repeats, log=print, out=None):
+def measure(sizes, codes, clique, repeats, classes=CLASSES[:3], log=print, out=None):
     """The rows (a frame); ``out``: called with the rows so far after every graph (a cut run keeps them)."""
     rows = []
     for n in sizes:
-        for name, g in graphs(n, clique).items():
+        for name, g in graphs(n, clique, classes).items():
             cpu_ms, ref = cpu_reference(g)
             log(f"{name} n={n} m={g.m}: CPU Dijkstra ({os.cpu_count()} cores) {cpu_ms:.1f} ms")
-            rows.append(dict(graph=name, n=n, code="dijkstra_cpu_parallel", e2e_ms=cpu_ms, verified=True, speedup=1.0))
+            rows.append(dict(graph=name, n=g.n, code="dijkstra_cpu_parallel", e2e_ms=cpu_ms, verified=True, speedup=1.0))
             for code in codes:
                 kms, kok, t = kernel_row(code, g, ref, repeats) if code != "auto" else (np.nan, True, {})
                 e2e, eok = e2e_row(code, g, ref, repeats)
-                r = dict(graph=name, n=n, code=code, kernel_ms=kms, **e2e, verified=kok and eok,
+                r = dict(graph=name, n=g.n, code=code, kernel_ms=kms, **e2e, verified=kok and eok,
                          speedup=cpu_ms / e2e["e2e_ms"], rounds_max=t.get("rounds_max"))
                 if code == "auto":
                     r.update({f"auto_{res}_pick": choice.choose(g, result=res).algorithm.name
@@ -113,6 +126,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384])
     ap.add_argument("--codes", nargs="+", default=["tuned_deep", "tuned_frontier"])
+    ap.add_argument("--graphs", nargs="+", default=list(CLASSES[:3]), choices=CLASSES)
     ap.add_argument("--clique", type=int, default=128)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", help="CSV of the rows (its provenance beside it, .provenance.json)")
@@ -124,7 +138,7 @@ def main(argv=None):
         df.to_csv(a.out, index=False)
         prov = provenance.collect("deep_measure", vars(a))           # GPU, driver, CUDA, CuPy, CPU, commit
         Path(a.out).with_suffix(".provenance.json").write_text(json.dumps(prov, indent=1, default=str))
-    df = measure(a.sizes, a.codes, a.clique, a.repeats, out=write if a.out else None)
+    df = measure(a.sizes, a.codes, a.clique, a.repeats, a.graphs, out=write if a.out else None)
     with pd.option_context("display.width", 200, "display.float_format", "{:.1f}".format):
         print(df.to_string(index=False))
     if a.out:
