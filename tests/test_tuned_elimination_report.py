@@ -17,44 +17,80 @@ def _row(graph, n, eh, ed, fh, fd, ah=None, ad=None, pick_h="tuned_frontier", pi
     return r
 
 
-def test_the_check_table_and_its_count(tmp_path):
-    pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40)]).to_csv(tmp_path / "G-2026-01-01-crossing.csv",
-                                                                      index=False)
+def _deep(graph, n, eh, ed, dh, dd, ah=None, ad=None, pick_h="tuned_deep", pick_d="tuned_elimination"):
+    r = dict(graph=graph, n=n, e2e_verified=True, tuned_elimination_e2e_host_ms=eh, tuned_elimination_e2e_device_ms=ed,
+             tuned_deep_e2e_host_ms=dh, tuned_deep_e2e_device_ms=dd)
+    if ah is not None:
+        r.update(auto_e2e_host_ms=ah, auto_e2e_device_ms=ad, auto_host_pick=pick_h, auto_device_pick=pick_d)
+    return r
+
+
+def _files(d):
+    pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40), _row("grid 20 x 20", 400, 50, 10, 40, 40)]).to_csv(
+        d / "G-2026-01-02-crossing.csv", index=False)
+    pd.DataFrame([_deep("path 100", 100, 30, 30, 20, 20), _deep("path 400", 400, 10, 10, 20, 20)]).to_csv(
+        d / "G-2026-01-02-crossing-deep.csv", index=False)
+    pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40, ah=99, ad=99)]).to_csv(        # before the rows: not read
+        d / "G-2026-01-01-auto-check.csv", index=False)
     pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40, ah=21, ad=11),
-                  _row("ring 100", 100, 10, 10, 20, 40, ah=20, ad=30)]).to_csv(
-        tmp_path / "G-2026-01-02-auto-check.csv", index=False)
-    pd.DataFrame([_row("ring 100", 100, float("nan"), 10, float("nan"), float("nan"), ah=float("nan"), ad=12)]
-                 ).drop(columns=["tuned_frontier_e2e_host_ms", "tuned_frontier_e2e_device_ms"]).to_csv(
-        tmp_path / "G-2026-01-03-auto-check-repeat7-ring.csv", index=False)
+                  _row("kNN6 100", 100, 10, 10, 20, 40, ah=20, ad=30)]).to_csv(d / "G-2026-01-03-auto-check.csv",
+                                                                               index=False)
+    pd.DataFrame([_deep("ring 200", 200, 10, 10, 20, 40, ah=20, ad=11)]).to_csv(
+        d / "G-2026-01-03-auto-check-deep.csv", index=False)
+
+
+def test_the_check_table_and_its_count(tmp_path):
+    _files(tmp_path)
+    E.crossing.cache_clear()
     rows, check = EL.load(tmp_path)
+    assert set(rows.against) == {"tuned_frontier", "tuned_deep"} and len(rows) == 4
+    assert set(check.file) == {"G-2026-01-03-auto-check.csv", "G-2026-01-03-auto-check-deep.csv"}
     t = EL.check_table(check)
-    assert len(t) == 5
-    ring_host = t[(t.graph == "ring 100") & (t.result == "host") & (t.run == "median of 3")].iloc[0]
-    assert not ring_host["pick within 1.25x + 2 ms"]          # frontier 20 against the elimination's 10
-    ring_dev = t[(t.graph == "ring 100") & (t.result == "device") & (t.run == "median of 3")].iloc[0]
-    assert ring_dev["pick within 1.25x + 2 ms"] and not ring_dev["auto's call within"]    # 30 against 10
-    rerun = t[t.run == "median of 7"].iloc[0]
-    assert rerun["pick within 1.25x + 2 ms"] is None and rerun["auto's call within"]       # one code timed: no pick
+    assert len(t) == 6
+    knn_host = t[(t.graph == "kNN6 100") & (t.result == "host")].iloc[0]
+    assert not knn_host["pick within 1.25x + 2 ms"]          # frontier 20 against the elimination's 10
+    knn_dev = t[(t.graph == "kNN6 100") & (t.result == "device")].iloc[0]
+    assert knn_dev["pick within 1.25x + 2 ms"] and not knn_dev["auto's call within"]    # 30 against 10
+    ring_host = t[(t.graph == "ring 200") & (t.result == "host")].iloc[0]
+    assert not ring_host["pick within 1.25x + 2 ms"] and ring_host["tuned_deep (ms)"] == 20
     fig = EL.figure(rows, check)
     assert len([a for a in fig.axes if a.lines]) == 2
+    c = EL.crossing_table(tmp_path)
+    assert c[c.against == "tuned_deep"].graphs.iloc[0] == "path" and len(c) == 4
+    learned = EL.learned(tmp_path)
+    assert learned[("tuned_deep", "host")] is not None and 100 < learned[("tuned_deep", "host")] < 400
+    assert learned[("tuned_frontier", "host")] is None                    # 1.5 and 1.25: never below 1
+    assert learned[("tuned_frontier", "device")] == 100                   # 0.25 from the smallest size
+    E.crossing.cache_clear()
 
 
-def test_the_finding_is_the_recorded_rows(monkeypatch):
+def test_the_finding_is_the_recorded_rows():
     E.crossing.cache_clear()
     rows, check = EL.load()
     text = EL.finding(rows, check)
-    c = E.crossing()
-    first_device = min(n for n, x in zip(c.sizes, c.ratios["device"]) if x < 1)
-    first_host = min(n for n, x in zip(c.sizes, c.ratios["host"]) if x < 1)
-    assert f"at every size measured (the smallest, n = {first_device:,}" in text and first_device == c.sizes[0]
-    assert f"on the host from n = {first_host:,}" in text and first_host > c.sizes[0]
+    for (code, res), n in EL.learned().items():
+        if n is not None:
+            assert f"from about n = {round(n, -2):,}" in text and f"`{code}`" in text
     t = EL.check_table(check)
     both = t.dropna(subset=["pick within 1.25x + 2 ms"])
     picks = int(both["pick within 1.25x + 2 ms"].astype(bool).sum())
-    assert f"on {picks} of the {len(both)} rows that timed both" in text
+    assert f"on {picks} of {len(both)} rows" in text
     calls = int(t["auto's call within"].sum())
     assert f"auto's own call on {calls} of {len(t)}" in text
     assert EL.finding(pd.DataFrame(), pd.DataFrame()) == "No elimination rows recorded."
+
+
+def test_the_rows_with_the_cpu_beside(tmp_path):
+    b = dict(graph="path", n=1000, verified=True)
+    pd.DataFrame([dict(b, code="dijkstra_cpu_parallel", e2e_ms=900.0),
+                  dict(b, code="tuned_deep", kernel_ms=2.0, e2e_ms=10.0, e2e_device_ms=4.0),
+                  dict(b, code="auto", kernel_ms=float("nan"), e2e_ms=9.0, e2e_device_ms=4.0,
+                       auto_host_pick="tuned_deep", auto_device_pick="tuned_deep")]).to_csv(
+        tmp_path / "G-2026-01-01-cpu-beside-deep.csv", index=False)
+    t = EL.cpu_beside(tmp_path)
+    assert list(t["CPU / host end to end (x)"]) == [90.0, 100.0]
+    assert t.code.iloc[1] == "auto (picks tuned_deep / tuned_deep)" and pd.isna(t["kernel (ms)"].iloc[1])
+    assert len(EL.cpu_beside(tmp_path / "none")) == 0
 
 
 def test_the_deep_sentence_from_rows():

@@ -1,31 +1,53 @@
-"""Notebook 11's elimination section: ``tuned_elimination`` against ``tuned_frontier`` end to end as n grows
-(``scripts/elimination_gpu_measure.py --e2e``, recorded under data/results/elimination/), the crossing auto learned
-from (``*-crossing.csv``) and the check of auto's picks measured after its rule was fixed (``*-auto-check*.csv``)."""
+"""Notebook 11's elimination section: ``tuned_elimination`` end to end as n grows against the code auto would run
+otherwise (``scripts/elimination_gpu_measure.py --e2e``, recorded under data/results/elimination/): tuned_frontier on
+the grid and the kNN graph (``*-crossing.csv``), tuned_deep on the deep graphs (``*-crossing-deep.csv``); the
+crossings auto learned from those rows, the checks of its picks measured with them (``*-auto-check*.csv`` dated on or
+after the newest crossing file), and the rows with the all-core CPU Dijkstra beside
+(``scripts/deep_measure.py --graphs ...``, data/results/solver/``*-cpu-beside-*.csv``)."""
 from __future__ import annotations
 
 import math
 
 import pandas as pd
 
-from .... import elimination_choice as E
+from .... import cost_rows, elimination_choice as E, paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
 
-# the elimination and the code it replaces (registry roles, as elimination_choice reads them)
-CODES = tuple(registry.by_role(r).name for r in (E.TO, E.FROM))
+# the elimination and the codes it replaces (registry roles, as elimination_choice reads them), in that order
+ROLES = (E.TO,) + tuple(E.TAGS)
+CODES = tuple(registry.by_role(r).name for r in ROLES)
+ELIM = CODES[0]
 RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host"}
 
 
+def _date(name):
+    m = cost_rows.FILE.match(name)
+    return m.group("date") if m else ""
+
+
+def crossings(where=None):
+    """{role of the code replaced: its :class:`~apsp_kernels.elimination_choice.Crossing`} for the crossings
+    recorded (tuned_frontier's, tuned_deep's)."""
+    return {role: c for role in E.TAGS if (c := E.crossing(where, role)) is not None}
+
+
+def current(fname, where=None):
+    """Whether a check file was measured with the crossing rows auto reads today: dated on or after the newest
+    crossing file of either kind (an older check tested an older rule, or the rule on older rows)."""
+    dates = [_date(c.source) for c in crossings(where).values()]
+    return bool(dates) and _date(fname) >= max(dates)
+
+
 def load(where=None):
-    """(the crossing rows: the file auto's rule learned from, the auto-check rows with a ``file`` column), or empty
-    frames."""
+    """(the crossing rows of both kinds, with an ``against`` column; the checks measured with today's rows, with a
+    ``file`` column), or empty frames."""
     d = E.folder() if where is None else where
-    c = E.crossing(where)
-    checks = sorted(d.glob("*-auto-check*.csv"))
-    rows = pd.read_csv(d / c.source) if c is not None else pd.DataFrame()
-    check = (pd.concat([pd.read_csv(f).assign(file=f.name) for f in checks], ignore_index=True) if checks
-             else pd.DataFrame())
-    return rows, check
+    rows = [pd.read_csv(d / c.source).assign(against=registry.by_role(role).name)
+            for role, c in crossings(where).items()]
+    checks = [pd.read_csv(f).assign(file=f.name) for f in sorted(d.glob("*-auto-check*.csv")) if current(f.name, where)]
+    return (pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(),
+            pd.concat(checks, ignore_index=True) if checks else pd.DataFrame())
 
 
 def _cls(graph):
@@ -39,26 +61,29 @@ def long(rows):
         r = r._asdict()
         for res in RESULTS:
             for c in CODES + ("auto",):
-                ms = r.get(f"{c}_e2e_{res}_ms", math.nan)
-                if isinstance(ms, float) and not math.isnan(ms):
-                    out.append(dict(graph=_cls(r["graph"]), n=int(r["n"]), code=c, result=res, ms=ms,
+                ms = r.get(f"{c}_e2e_{res}_ms")
+                if pd.notna(ms):
+                    out.append(dict(graph=_cls(r["graph"]), n=int(r["n"]), code=c, result=res, ms=float(ms),
                                     pick=r.get(f"auto_{res}_pick", "")))
     return pd.DataFrame(out)
 
 
+STYLE = {0: ("o", "-"), 1: ("s", "--"), 2: ("^", ":")}      # elimination solid, tuned_frontier dashed, tuned_deep dotted
+
+
 def figure(rows, check):
-    """End-to-end ms against n (log-log), one panel per result: both codes on each graph class (the crossing rows
-    and the check's), auto's own calls as black crosses."""
+    """End-to-end ms against n (log-log), one panel per result: the elimination and the code it is weighed against
+    on each graph class (the crossing rows and the check's), auto's own calls as black crosses."""
     import matplotlib.pyplot as plt
     t = long(pd.concat([rows, check], ignore_index=True)) if len(check) else long(rows)
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
     colour = {c: f"C{i}" for i, c in enumerate(dict.fromkeys(t.graph))}       # one colour a graph class
     for ax, (res, what) in zip(axes, RESULTS.items()):
         p = t[t.result == res]
         for (cls, code), s in p[p.code != "auto"].groupby(["graph", "code"]):
             s = s.groupby("n").ms.median()                                       # two runs at a size: their median
-            ax.plot(s.index, s.values, marker="o" if code == CODES[0] else "s", color=colour[cls],
-                    ls="-" if code == CODES[0] else "--", label=f"{code}, {cls}")
+            marker, ls = STYLE[CODES.index(code)]
+            ax.plot(s.index, s.values, marker=marker, color=colour[cls], ls=ls, ms=4, label=f"{code}, {cls}")
         a = p[p.code == "auto"]
         if len(a):
             ax.scatter(a.n, a.ms, marker="x", color="black", s=40, zorder=5, label="auto's own call")
@@ -69,24 +94,48 @@ def figure(rows, check):
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("end to end (ms, log scale)")
     axes[1].legend(fontsize=7, ncol=2, loc="upper left")
-    fig.suptitle("tuned_elimination (solid) against tuned_frontier (dashed) through shortest_paths, one H200 "
-                 "(warm; each point a run's median of 3 or 7 calls)")
+    fig.suptitle(f"{ELIM} (solid) against {CODES[1]} (dashed; grid, kNN) and {CODES[2]} (dotted; path, ring, "
+                 "lollipop) through shortest_paths, one H200 (warm; each point a run's median of 3 calls)",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 
 
 def crossing_table(where=None):
-    """The learned ratios (elimination's time over tuned_frontier's, the worse graph of each size) per size."""
-    c = E.crossing(where)
-    if c is None:
-        return pd.DataFrame()
-    return pd.DataFrame({"n (vertices)": c.sizes,
-                         **{f"tuned_elimination / tuned_frontier end to end, {RESULTS[r]}, the worse graph (x)":
-                            [round(x, 2) for x in c.ratios[r]] for r in RESULTS}})
+    """The learned ratios (the elimination's time over the other code's, the worse graph of each size) per code
+    and size."""
+    out = []
+    d = E.folder() if where is None else where
+    for role, c in crossings(where).items():
+        graphs = ", ".join(dict.fromkeys(_cls(g) for g in pd.read_csv(d / c.source).graph))
+        for i, n in enumerate(c.sizes):
+            out.append({"against": registry.by_role(role).name, "graphs": graphs, "n (vertices)": n,
+                        **{f"{ELIM} / it, {res} (x)": round(c.ratios[res][i], 2) for res in RESULTS}})
+    return pd.DataFrame(out)
+
+
+def learned(where=None):
+    """{(code replaced, result): the least n from which the learned ratio stays below 1 (None: not below 1 at the
+    largest size recorded)}, found in 1 % steps of n from the smallest size recorded to the largest."""
+    out = {}
+    for role, c in crossings(where).items():
+        for res in RESULTS:
+            hi, n, since = c.sizes[-1], float(c.sizes[0]), None
+            while n <= hi:
+                r = c.ratio(int(n), res)
+                since = (since or int(n)) if r is not None and r < 1 else None
+                n *= 1.01
+            out[(registry.by_role(role).name, res)] = since
+    return out
+
+
+def _times(r, res):
+    times = {c: r.get(f"{c}_e2e_{res}_ms") for c in CODES}
+    return {c: float(v) for c, v in times.items() if pd.notna(v)}
 
 
 def check_table(check):
-    """Per checked row and result: auto's pick, its own time, the two codes' and whether each is within the bound."""
+    """Per checked row and result: auto's pick, its own time, the codes' and whether each is within the bound."""
     out = []
     for r in check.itertuples(index=False):
         r = r._asdict()
@@ -94,43 +143,65 @@ def check_table(check):
             auto = r.get(f"auto_e2e_{res}_ms", math.nan)
             if math.isnan(auto):
                 continue
-            times = {c: r.get(f"{c}_e2e_{res}_ms", math.nan) for c in CODES}
-            times = {c: v for c, v in times.items() if not math.isnan(v)}
+            times = _times(r, res)
             best = min(times.values())
             pick = r[f"auto_{res}_pick"]
             out.append({"graph": r["graph"], "result": res, "auto picks": pick,
                         "auto's call (ms)": round(auto, 1),
                         **{f"{c} (ms)": round(times[c], 1) if c in times else None for c in CODES},
-                        # a re-run that timed the elimination alone checks auto's call, not its pick
-                        "pick within 1.25x + 2 ms": (bool(within_bound(times[pick], best)) if len(times) == len(CODES)
-                                                     else None),
-                        "auto's call within": bool(within_bound(auto, best)),
-                        "run": "median of 7" if "repeat7" in r["file"] else "median of 3"})
+                        "pick within 1.25x + 2 ms": bool(within_bound(times[pick], best)) if pick in times else None,
+                        "auto's call within": bool(within_bound(auto, best))})
     return pd.DataFrame(out)
 
 
-def finding(rows, check):
-    """The section's sentence, computed from the rows: where elimination wins with each result, and auto's record."""
+def finding(rows, check, where=None):
+    """The section's sentence, computed from the rows: where the elimination wins against each code with each
+    result (as auto learned it), and auto's record on the check."""
     if not len(rows):
         return "No elimination rows recorded."
-    c = E.crossing()
-    parts = []
-    for res in RESULTS:
-        meas = [(n, x) for n, x in zip(c.sizes, c.ratios[res]) if not math.isnan(x)]
-        wins = [(n, x) for n, x in meas if x < 1]
-        if not wins:
-            continue
-        (n0, x0), (n1, x1) = wins[0], meas[-1]
-        before = [(n, x) for n, x in meas if n < n0]
-        start = (f"at every size measured (the smallest, n = {n0:,}: {x0:.2f}x its time" if not before else
-                 f"from n = {n0:,} ({x0:.2f}x its time; {before[-1][1]:.2f}x at n = {before[-1][0]:,}")
-        parts.append(f"with the {RESULTS[res]} {start}" + (f"; {x1:.2f}x at n = {n1:,})" if n1 != n0 else ")"))
+    since = learned(where)
+    said = []
+    for code, what in ((CODES[1], "the grid and the kNN graph"), (CODES[2], "the deep graphs (path, ring, lollipop)")):
+        parts = [f"{RESULTS[res].split(' (')[0]} from about n = {round(since[(code, res)], -2):,}" for res in RESULTS
+                 if since.get((code, res))]
+        if parts:
+            said.append(f"against `{code}` on {what}: with the " + ", with the ".join(parts))
     t = check_table(check) if len(check) else pd.DataFrame()
     both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
-    calls = int(t["auto's call within"].astype(bool).sum()) if len(t) else 0
-    picks = (f" Checked after the rule was fixed, the picked code's own time was within 1.25x + 2 ms of the faster "
-             f"code on {int(both['pick within 1.25x + 2 ms'].astype(bool).sum())} of the {len(both)} rows that timed "
-             f"both, and auto's own call on {calls} of {len(t)}" if len(both) else "")
-    return ("End to end, `tuned_elimination` beats `tuned_frontier` on the grid and the kNN graph (the worse of the "
-            "two at each size; time as a fraction of tuned_frontier's) " + "; ".join(parts)
-            + ". `method=\"auto\"` takes it there on graphs with small separators." + picks + ("." if picks else ""))
+    picks = ""
+    if len(both):
+        miss = both[~both["pick within 1.25x + 2 ms"].astype(bool)]
+        calls = int(t["auto's call within"].astype(bool).sum())
+        picks = (f" Checked on sizes those rows did not have, the picked code's own time was within 1.25x + 2 ms of "
+                 f"the faster code on {len(both) - len(miss)} of {len(both)} rows, auto's own call on {calls} of "
+                 f"{len(t)}; the picks that missed: " + ", ".join(f"{g} ({r})" for g, r in zip(miss.graph, miss.result))
+                 + ".")
+    return (f"End to end, `{ELIM}` is the faster code (as `method=\"auto\"` learned it, the worse graph of each size) "
+            + "; ".join(said) + f". auto takes it there on graphs with small separators, and `{CODES[2]}` on deep "
+            "graphs below that size." + picks)
+
+
+def cpu_beside(where=None):
+    """The rows with the all-core CPU Dijkstra beside (``*-cpu-beside-*.csv`` of data/results/solver): per graph and
+    code, kernel ms, end to end on the host (float64) and on the device, and the CPU's time over each."""
+    d = (paths.RECORDED / "solver") if where is None else where
+    files = sorted(d.glob("*-cpu-beside-*.csv"))
+    if not files:
+        return pd.DataFrame()
+    df = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
+    out = []
+    for (g, n), t in df[df.verified.astype(str) == "True"].groupby(["graph", "n"], sort=False):
+        t = t.set_index("code")
+        cpu = [c for c in t.index if c in registry.ALGORITHMS and registry.get(c).device == "cpu"]
+        if not cpu or len(t) < 2:
+            continue
+        base = t.loc[cpu[0], "e2e_ms"]
+        for code, r in t.drop(index=cpu).iterrows():
+            out.append({"graph": g, "n": int(n), "code": code + (f" (picks {r.auto_host_pick} / {r.auto_device_pick})"
+                                                                  if code == "auto" else ""),
+                        "kernel (ms)": None if math.isnan(r.kernel_ms) else round(r.kernel_ms, 1),
+                        "end to end, host float64 (ms)": round(r.e2e_ms, 1),
+                        "end to end, device (ms)": round(r.e2e_device_ms, 1),
+                        "all-core CPU Dijkstra (ms)": round(base, 1),
+                        "CPU / host end to end (x)": round(base / r.e2e_ms, 1)})
+    return pd.DataFrame(out)
