@@ -17,7 +17,6 @@ quantity and pool setting, the median, the least, the most and most / least; ``-
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import pandas as pd
@@ -29,14 +28,7 @@ import apsp_kernels as ak
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.distances import from_scipy
 from apsp_kernels.core.graph import INF
-
-
-def timed(fn, cp):
-    cp.cuda.Device().synchronize()
-    t0 = time.perf_counter()
-    out = fn()
-    cp.cuda.Device().synchronize()
-    return (time.perf_counter() - t0) * 1e3, out
+from apsp_kernels.measure import wall
 
 
 def exact(d, rows, ref, cp):
@@ -72,7 +64,7 @@ def main():
             if empty:
                 pool.free_all_blocks()
             held = pool.total_bytes()
-            ms, out = timed(fn, cp)
+            ms, out = wall.median_ms(fn, 1, gpu=True)            # one call between two synchronisations
             d, t = out if isinstance(out, tuple) else (out, {})
             ok = exact(d, rows, ref, cp)
             del d, out

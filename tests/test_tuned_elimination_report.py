@@ -9,20 +9,18 @@ from apsp_kernels.study.seeds.tuned import elimination as EL, suite as SU
 matplotlib.use("Agg")
 
 
-def _row(graph, n, eh, ed, fh, fd, ah=None, ad=None, pick_h="tuned_frontier", pick_d="tuned_elimination"):
+def _row(graph, n, eh, ed, oh, od, ah=None, ad=None, pick_h="tuned_frontier", pick_d="tuned_elimination",
+         other="tuned_frontier"):
+    """A crossing or check row: the elimination's and ``other``'s end-to-end ms (host, device), auto's if given."""
     r = dict(graph=graph, n=n, e2e_verified=True, tuned_elimination_e2e_host_ms=eh, tuned_elimination_e2e_device_ms=ed,
-             tuned_frontier_e2e_host_ms=fh, tuned_frontier_e2e_device_ms=fd)
+             **{f"{other}_e2e_host_ms": oh, f"{other}_e2e_device_ms": od})
     if ah is not None:
         r.update(auto_e2e_host_ms=ah, auto_e2e_device_ms=ad, auto_host_pick=pick_h, auto_device_pick=pick_d)
     return r
 
 
-def _deep(graph, n, eh, ed, dh, dd, ah=None, ad=None, pick_h="tuned_deep", pick_d="tuned_elimination"):
-    r = dict(graph=graph, n=n, e2e_verified=True, tuned_elimination_e2e_host_ms=eh, tuned_elimination_e2e_device_ms=ed,
-             tuned_deep_e2e_host_ms=dh, tuned_deep_e2e_device_ms=dd)
-    if ah is not None:
-        r.update(auto_e2e_host_ms=ah, auto_e2e_device_ms=ad, auto_host_pick=pick_h, auto_device_pick=pick_d)
-    return r
+def _deep(*a, pick_h="tuned_deep", **k):
+    return _row(*a, pick_h=pick_h, other="tuned_deep", **k)
 
 
 def _files(d):

@@ -272,7 +272,6 @@ def _solve(g, leaf, batch, bisector, cap, phases, extra):
     from ....core.distances import NegativeCycleError
     from .. import runtime as gpu_runtime
     cp = gpu_device.require_gpu()
-    name = NAME
     n = g.n
     pre = prepare(g, leaf=leaf, bisector=bisector, cap=cap)
     sym = pre.sym
@@ -282,7 +281,7 @@ def _solve(g, leaf, batch, bisector, cap, phases, extra):
     N = padded(n)
     # the factor and its index arrays are freed before the caller's ``extra`` is made: Gt beside the larger
     need = 4 * n * N + max(4 * pre.val.size + 8 * (descs.size + 4 * sym.start.size + sym.fidx.size), int(extra))
-    gpu_device.check_fits(name, need, hint="a smaller graph")
+    gpu_device.check_fits(NAME, need, hint="a smaller graph")
     fns = [gpu_runtime.kernel("tuned_elimination.cu", k) for k in KERNELS]
     t0 = time.perf_counter()
     i64 = lambda a: cp.asarray(np.ascontiguousarray(a, np.int64))
@@ -299,7 +298,7 @@ def _solve(g, leaf, batch, bisector, cap, phases, extra):
     h2d_ms = (time.perf_counter() - t0) * 1e3
     n32 = np.int32(n)
     marks = []
-    with gpu_runtime.named_errors(name), gpu_runtime.EventTimer() as t:
+    with gpu_runtime.named_errors(NAME), gpu_runtime.EventTimer() as t:
         for kern, d0, nd, ctas, phase in launches.tolist():
             if phases and (not marks or marks[-1][0] != phase):
                 ev = cp.cuda.Event()
