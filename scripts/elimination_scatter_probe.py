@@ -11,8 +11,8 @@ One graph; ``--rounds`` rounds, interleaved (not one code's calls in a block); e
   plan; ``h2d_ms``: the factor's upload and the n x N working matrix allocated and filled; kernel by CUDA events;
   the permutation);
 * tuned_frontier's same shortest_paths call, so that another code's allocations come between.
-Odd rounds keep CuPy's memory pool as a user's process does; even rounds empty it before every call, so that every
-allocation is a cudaMalloc.  Every result's sampled rows are checked against scipy's Dijkstra.  Prints, per
+Rounds 0, 2, 4, ... keep CuPy's memory pool as a user's process does; rounds 1, 3, 5, ... empty it before every call,
+so that every allocation is a cudaMalloc.  Every result's sampled rows are checked against scipy's Dijkstra.  Prints, per
 quantity and pool setting, the median, the least, the most and most / least; ``--out`` writes one row a call."""
 from __future__ import annotations
 

@@ -48,9 +48,9 @@ def test_the_check_table_and_its_count(tmp_path):
     knn_host = t[(t.graph == "kNN6 100") & (t.result == "host")].iloc[0]
     assert not knn_host["pick within 1.25x + 2 ms"]          # frontier 20 against the elimination's 10
     knn_dev = t[(t.graph == "kNN6 100") & (t.result == "device")].iloc[0]
-    assert knn_dev["pick within 1.25x + 2 ms"] and not knn_dev["auto's call within"]    # 30 against 10
+    assert knn_dev["pick within 1.25x + 2 ms"] and not knn_dev["auto's call within 1.25x + 2 ms"]    # 30 against 10
     ring_host = t[(t.graph == "ring 200") & (t.result == "host")].iloc[0]
-    assert not ring_host["pick within 1.25x + 2 ms"] and ring_host["tuned_deep (ms)"] == 20
+    assert not ring_host["pick within 1.25x + 2 ms"] and ring_host["tuned_deep (ms)"] == "20.0"
     fig = EL.figure(rows, check)
     assert len([a for a in fig.axes if a.lines]) == 2
     c = EL.crossing_table(tmp_path)
@@ -68,13 +68,13 @@ def test_the_finding_is_the_recorded_rows():
     text = EL.finding(rows, check)
     for (code, res), n in EL.learned().items():
         if n is not None:
-            assert f"from about n = {round(n, -2):,}" in text and f"`{code}`" in text
+            assert f"from about n = {round(n, -2):,} with" in text and f"`{code}`" in text
     t = EL.check_table(check)
     both = t.dropna(subset=["pick within 1.25x + 2 ms"])
     picks = int(both["pick within 1.25x + 2 ms"].astype(bool).sum())
-    assert f"on {picks} of {len(both)} rows" in text
-    calls = int(t["auto's call within"].sum())
-    assert f"auto's own call on {calls} of {len(t)}" in text
+    assert f"the faster of the two on {picks} of {len(both)} rows" in text
+    calls = int(t["auto's call within 1.25x + 2 ms"].sum())
+    assert f"auto's own call (its choice included) on {calls} of {len(t)}" in text
     assert EL.finding(pd.DataFrame(), pd.DataFrame()) == "No elimination rows recorded."
 
 
@@ -87,7 +87,7 @@ def test_the_rows_with_the_cpu_beside(tmp_path):
         tmp_path / "G-2026-01-01-cpu-beside-deep.csv", index=False)
     t = EL.cpu_beside(tmp_path)
     assert list(t["CPU / host end to end (x)"]) == [90.0, 100.0]
-    assert t.code.iloc[1] == "auto (picks tuned_deep / tuned_deep)" and pd.isna(t["kernel (ms)"].iloc[1])
+    assert t.code.iloc[1] == "auto (host: tuned_deep, device: tuned_deep)" and pd.isna(t["kernel (ms)"].iloc[1])
     assert len(EL.cpu_beside(tmp_path / "none")) == 0
 
 
@@ -104,7 +104,7 @@ def test_the_deep_sentence_from_rows():
     auto = pd.DataFrame([dict(graph="path", n=1000, picked="tuned_frontier", e2e_ms=12.5, e2e_device_ms=9.0,
                               verified=True)])
     text = SU.deep_finding(rows, auto)
-    assert "path (13.0x the all-core CPU Dijkstra and 20.0x networkit)" in text and "grid" not in text
+    assert "on the path (13.0x the all-core CPU Dijkstra and 20.0x networkit)." in text and "grid" not in text
     assert "picked `tuned_frontier` there (1.25x" in text and "3.0x on the path" in text and "Since" not in text
     assert "fastest on 1 of 2 classes (0.5 ms)" in text
 

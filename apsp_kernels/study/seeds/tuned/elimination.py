@@ -109,23 +109,29 @@ def crossing_table(where=None):
     for role, c in crossings(where).items():
         graphs = ", ".join(dict.fromkeys(_cls(g) for g in pd.read_csv(d / c.source).graph))
         for i, n in enumerate(c.sizes):
+            x = {res: c.ratios[res][i] for res in RESULTS}
             out.append({"against": registry.by_role(role).name, "graphs": graphs, "n (vertices)": n,
-                        **{f"{ELIM} / it, {res} (x)": round(c.ratios[res][i], 2) for res in RESULTS}})
+                        **{f"elimination's time / the 'against' code's, {res} result": "-" if math.isnan(v) else
+                           f"{v:.2f}x" for res, v in x.items()}})
     return pd.DataFrame(out)
 
 
 def learned(where=None):
-    """{(code replaced, result): the least n from which the learned ratio stays below 1 (None: not below 1 at the
-    largest size recorded)}, found in 1 % steps of n from the smallest size recorded to the largest."""
+    """{(code replaced, result): the least n from which the learned ratio stays below 1, as the rule computes it
+    (linear in log n between the recorded sizes; None where it is not below 1 at the largest size)}."""
     out = {}
     for role, c in crossings(where).items():
         for res in RESULTS:
-            hi, n, since = c.sizes[-1], float(c.sizes[0]), None
-            while n <= hi:
-                r = c.ratio(int(n), res)
-                since = (since or int(n)) if r is not None and r < 1 else None
-                n *= 1.01
-            out[(registry.by_role(role).name, res)] = since
+            pts = [(n, x) for n, x in zip(c.sizes, c.ratios[res]) if not math.isnan(x)]
+            above = [i for i, (_, x) in enumerate(pts) if not x < 1]
+            if not pts or (above and above[-1] == len(pts) - 1):
+                since = None
+            elif not above:
+                since = pts[0][0]
+            else:
+                (n0, x0), (n1, x1) = pts[above[-1]], pts[above[-1] + 1]
+                since = math.exp(math.log(n0) + (x0 - 1) / (x0 - x1) * (math.log(n1) - math.log(n0)))
+            out[(registry.by_role(role).name, res)] = None if since is None else int(math.ceil(since))
     return out
 
 
@@ -147,10 +153,10 @@ def check_table(check):
             best = min(times.values())
             pick = r[f"auto_{res}_pick"]
             out.append({"graph": r["graph"], "result": res, "auto picks": pick,
-                        "auto's call (ms)": round(auto, 1),
-                        **{f"{c} (ms)": round(times[c], 1) if c in times else None for c in CODES},
+                        "auto's call (ms)": f"{auto:.1f}",
+                        **{f"{c} (ms)": f"{times[c]:.1f}" if c in times else None for c in CODES},
                         "pick within 1.25x + 2 ms": bool(within_bound(times[pick], best)) if pick in times else None,
-                        "auto's call within": bool(within_bound(auto, best))})
+                        "auto's call within 1.25x + 2 ms": bool(within_bound(auto, best))})
     return pd.DataFrame(out)
 
 
@@ -162,23 +168,29 @@ def finding(rows, check, where=None):
     since = learned(where)
     said = []
     for code, what in ((CODES[1], "the grid and the kNN graph"), (CODES[2], "the deep graphs (path, ring, lollipop)")):
-        parts = [f"{RESULTS[res].split(' (')[0]} from about n = {round(since[(code, res)], -2):,}" for res in RESULTS
-                 if since.get((code, res))]
+        at = {res: round(since[(code, res)], -2) for res in RESULTS if since.get((code, res))}
+        if len(at) == len(RESULTS) and len(set(at.values())) == 1:
+            parts = [f"from about n = {next(iter(at.values())):,} with either result"]
+        else:
+            parts = [f"from about n = {n:,} with the {RESULTS[res].split(' (')[0]}" for res, n in at.items()]
         if parts:
-            said.append(f"against `{code}` on {what}: with the " + ", with the ".join(parts))
+            said.append(f"against `{code}` on {what} " + " and ".join(parts))
     t = check_table(check) if len(check) else pd.DataFrame()
     both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
     picks = ""
     if len(both):
         miss = both[~both["pick within 1.25x + 2 ms"].astype(bool)]
-        calls = int(t["auto's call within"].astype(bool).sum())
-        picks = (f" Checked on sizes those rows did not have, the picked code's own time was within 1.25x + 2 ms of "
-                 f"the faster code on {len(both) - len(miss)} of {len(both)} rows, auto's own call on {calls} of "
-                 f"{len(t)}; the picks that missed: " + ", ".join(f"{g} ({r})" for g, r in zip(miss.graph, miss.result))
-                 + ".")
-    return (f"End to end, `{ELIM}` is the faster code (as `method=\"auto\"` learned it, the worse graph of each size) "
-            + "; ".join(said) + f". auto takes it there on graphs with small separators, and `{CODES[2]}` on deep "
-            "graphs below that size." + picks)
+        calls = int(t["auto's call within 1.25x + 2 ms"].astype(bool).sum())
+        picks = (f" Checked on sizes those rows did not have, the code auto picked, timed by name, was within "
+                 f"1.25x + 2 ms of the faster of the two on {len(both) - len(miss)} of {len(both)} rows, and "
+                 f"auto's own call (its choice included) on {calls} of {len(t)}. The picks that missed ("
+                 + "; ".join(f"{g} on the {r}" for g, r in zip(miss.graph, miss.result)) + "): the rule waits for "
+                 "the least favourable graph of each class, so a graph that crosses earlier keeps the slower code "
+                 "until then, and times of tens of milliseconds scatter between runs.")
+    return (f"End to end on the all-pairs (n x n) result, `{ELIM}` is the faster code, as `method=\"auto\"` "
+            "learned it (at each size the graph least favourable to the elimination), " + "; ".join(said)
+            + f". auto takes `{ELIM}` there where one BFS finds the graph's separators small (its widest level at "
+            f"most {E.WIDEST:g} sqrt(n) vertices), and `{CODES[2]}` on deep graphs below that size." + picks)
 
 
 def cpu_beside(where=None):
@@ -197,8 +209,8 @@ def cpu_beside(where=None):
             continue
         base = t.loc[cpu[0], "e2e_ms"]
         for code, r in t.drop(index=cpu).iterrows():
-            out.append({"graph": g, "n": int(n), "code": code + (f" (picks {r.auto_host_pick} / {r.auto_device_pick})"
-                                                                  if code == "auto" else ""),
+            out.append({"graph": g, "n": int(n), "code": code + (f" (host: {r.auto_host_pick}, device: "
+                                                                  f"{r.auto_device_pick})" if code == "auto" else ""),
                         "kernel (ms)": None if math.isnan(r.kernel_ms) else round(r.kernel_ms, 1),
                         "end to end, host float64 (ms)": round(r.e2e_ms, 1),
                         "end to end, device (ms)": round(r.e2e_device_ms, 1),

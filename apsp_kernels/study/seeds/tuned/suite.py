@@ -119,7 +119,7 @@ def deep_finding(rows, auto, check=None):
         libs = " and ".join(f"{c.e2e_ms / d.e2e_ms:.1f}x "
                             + (c.Index if c.Index == "networkit" else "the all-core CPU Dijkstra")
                             for c in cpu.itertuples() if c.threads > 1)
-        parts.append(f"{g} ({libs})")
+        parts.append(f"the {g} ({libs})")
         a = auto[(auto.graph == g) & (auto.n == n)]
         if len(a):
             picked.add(str(a.picked.iloc[0]))
@@ -127,8 +127,9 @@ def deep_finding(rows, auto, check=None):
             device.append(f"{a.e2e_device_ms.iloc[0] / gpu.e2e_device_ms.min():.1f}x on the {g}")
     el = ok[(ok.algorithm == elim)]
     n = int(ok.n.iloc[0]) if len(ok) else 0
-    out = (f"At n = {n:,}, `tuned_deep` is the fastest code end to end (float64 to the host) on "
-           + "; ".join(parts) + "." if parts else "No deep graph where `tuned_deep` is the fastest.")
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    out = (f"At n = {n:,}, `tuned_deep` is the fastest code end to end (float64 to the host) on " + listed + "."
+           if parts else "No deep graph where `tuned_deep` is the fastest.")
     if device:
         span = f"{min(host):.2f}" + (f"-{max(host):.2f}" if f"{max(host):.2f}" != f"{min(host):.2f}" else "")
         out += (f" In that run `method=\"auto\"` picked {', '.join(f'`{p}`' for p in sorted(picked))} there "
@@ -137,10 +138,10 @@ def deep_finding(rows, auto, check=None):
     if check is not None and len(check):
         within, total, sizes = deep_check(check)
         classes = ", ".join(dict.fromkeys(check[check.code == "auto"].graph))
-        out += (f" Since, auto takes `tuned_deep` where the hub BFS reaches depth >= n/4 (`deep_choice.py`); "
+        out += (f" Since then, auto takes `tuned_deep` where the hub BFS reaches depth >= n/4 (`deep_choice.py`); "
                 f"measured after that rule was fixed ({classes}; n = {min(sizes):,} to {max(sizes):,}),"
-                f" auto's own call was within 1.25x + 2 ms of the fastest code in all three modes on {within} of "
-                f"{total} graphs.")
+                f" auto's own call was within 1.25x + 2 ms of the fastest code on {within} of {total} graphs in all "
+                "three modes (float64 and int32 to the host, float64 left on the GPU).")
     if len(el):
         lo, hi = f"{el.kernel_ms.min():.1f}", f"{el.kernel_ms.max():.1f}"
         gpu = ok[ok.kind == "gpu"]
