@@ -133,3 +133,14 @@ def test_on_large_graphs(n):
 def test_the_tile_shapes():
     assert [TE.tile_rows(m) for m in (1, 32, 33, 64, 65, 128, 129, 300)] == [32, 32, 64, 64, 128, 128, 128, 128]
     assert TE.tile_rows(np.array([1, 33, 200])).tolist() == [32, 64, 128]
+
+
+@pytest.mark.parametrize("a", [np.zeros((0, 0)), np.zeros((5, 5)), np.array([[0, 3], [0, 0]])],
+                         ids=["no vertices", "isolated vertices", "one edge"])
+def test_degenerate_graphs(a):
+    import scipy.sparse as sp
+    from apsp_kernels.core.graph import Graph
+    sym = TE.prepare(Graph.from_scipy(sp.csr_matrix(a))).sym
+    for batch in (True, False):
+        want, got = plan_one_by_one(sym, batch), TE.plan(sym, batch)
+        assert all(g.dtype == np.int64 and g.shape == w.shape and np.array_equal(g, w) for g, w in zip(got, want))
