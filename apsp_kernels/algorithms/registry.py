@@ -268,9 +268,9 @@ _add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per sou
            "like Harish's")
 
 # The GPU port of elimination_cpu (docs/elimination.md): not ranked by the cost model (its time is its host ordering's
-# and the result's, not a rate of n m); auto hands it a graph in tuned_frontier's place where the recorded crossing
-# (or tuned_deep's, on deep graphs) where the recorded crossing and the graph's separators say so
-# (elimination_choice.py, role auto_small_separators).  Device bytes: the vertex-major result beside the factor
+# and the result's, not a rate of n m); auto hands it a graph in tuned_frontier's place (or tuned_deep's, on deep
+# graphs) where the recorded crossing and the graph's separators say so (elimination_choice.py, role
+# auto_small_separators).  Device bytes: the vertex-major result beside the factor
 # (every ordered pair at most once: n^2 int32 at most), then, the factor freed, beside the permuted result.
 _add(name="tuned_elimination", label="Tuned supernodal min-plus elimination (nested dissection, grouped products)",
      paper="Sao et al. 2020 (SuperFW, PPoPP'20): supernodal APSP, our dissection and row sweeps, on the GPU",
