@@ -79,9 +79,9 @@ class _FakeCupy:
         return Pool()
 
 
-def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True, auto=False):
+def _run_e2e(measure, monkeypatch, g, off_by_one=None, against="tuned_frontier", auto=False):
     """e2e() with shortest_paths answering from scipy (device=True: a device-like array), the calls recorded;
-    ``off_by_one``: (method, device) whose result is one cell wrong."""
+    ``off_by_one``: (method, device) whose result is one cell wrong; ``against``: the other code (None: alone)."""
     import sys
     from scipy.sparse import csgraph
     monkeypatch.setitem(sys.modules, "cupy", _FakeCupy)
@@ -95,10 +95,10 @@ def _run_e2e(measure, monkeypatch, g, off_by_one=None, frontier=True, auto=False
             d[0, 1] += 1                                                  # a reachable pair of the tree
         return _OnDevice(d) if device else d
     monkeypatch.setattr(measure.ak, "shortest_paths", shortest_paths)
-    text, ok, nums = measure.e2e(g, 2, None, frontier, auto)
+    text, ok, nums = measure.e2e(g, 2, None, against, auto)
     shown = [c.split(" ")[0] for c in text.split(" | ")]
-    for method, i in (("tuned_elimination", 0), ("tuned_frontier", 2)):   # the CSV's numbers are the printed ones
-        if frontier or i == 0:
+    for method, i in (("tuned_elimination", 0), (against, 2)):           # the CSV's numbers are the printed ones
+        if method:
             host = nums[f"{method}_e2e_host_ms"]
             assert (np.isnan(host) and shown[i] == "skipped") or f"{host:.1f}" == shown[i]
             assert f"{nums[f'{method}_e2e_device_ms']:.1f}" == shown[i + 1]
@@ -123,7 +123,7 @@ def test_auto_is_timed_beside_them_with_its_picks(measure, monkeypatch):
     assert cols[4].endswith("[tuned_frontier]") and cols[5].endswith("(float64) [tuned_elimination]")
     assert [c for c in calls if c[0] == "auto"] == [("auto", dev, "float64") for dev in (False, True) for _ in range(3)]
     assert not _run_e2e(measure, monkeypatch, g, off_by_one=("auto", True), auto=True)[1]
-    cols, ok, _ = _run_e2e(measure, monkeypatch, g, frontier=False, auto=True)
+    cols, ok, _ = _run_e2e(measure, monkeypatch, g, against=None, auto=True)
     assert ok and cols[2:4] == ["-", "-"] and cols[4].endswith("[tuned_frontier]")
 
 
@@ -139,8 +139,10 @@ def test_e2e_times_and_checks_each_call(measure, monkeypatch):
                      for _ in range(3)]
     for wrong in [(m, dev) for m in ("tuned_elimination", "tuned_frontier") for dev in (False, True)]:
         assert not _run_e2e(measure, monkeypatch, g, off_by_one=wrong)[1], wrong
-    cols, ok, calls = _run_e2e(measure, monkeypatch, g, frontier=False)
+    cols, ok, calls = _run_e2e(measure, monkeypatch, g, against=None)
     assert ok and cols[2:] == ["-", "-"] and {c[0] for c in calls} == {"tuned_elimination"}
+    cols, ok, calls = _run_e2e(measure, monkeypatch, g, against="tuned_deep")          # the deep graphs' rows
+    assert ok and len(cols) == 4 and [c[0] for c in calls[::3]] == ["tuned_elimination"] * 2 + ["tuned_deep"] * 2
     monkeypatch.setattr(measure, "E2E_HOST_MAX", g.n - 1)
     cols, ok, calls = _run_e2e(measure, monkeypatch, g)
     assert ok and cols[0] == cols[2] == "skipped (n x n float64 on the host)" and cols[1].endswith("(int32)")
