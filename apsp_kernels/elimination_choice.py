@@ -70,6 +70,18 @@ class Crossing:
                 return r0 + f * (r1 - r0)
         return pts[-1][1]
 
+    def since(self, result):
+        """The least n from which :meth:`ratio` stays below 1 for ``result`` (its smallest size where it is below 1
+        there already), or None where it is not below 1 at the largest size (or ``result`` has no rows)."""
+        pts = [(s, r) for s, r in zip(self.sizes, self.ratios.get(result, ())) if not math.isnan(r)]
+        above = [i for i, (_, r) in enumerate(pts) if not r < 1]
+        if not pts or (above and above[-1] == len(pts) - 1):
+            return None
+        if not above:
+            return pts[0][0]
+        (s0, r0), (s1, r1) = pts[above[-1]], pts[above[-1] + 1]
+        return int(math.ceil(math.exp(math.log(s0) + (r0 - 1) / (r0 - r1) * (math.log(s1) - math.log(s0)))))
+
 
 def folder():
     return paths.RECORDED / "elimination"

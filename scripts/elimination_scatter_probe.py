@@ -22,19 +22,12 @@ import numpy as np
 import pandas as pd
 from scipy.sparse import csgraph
 
-from elimination_gpu_measure import graphs       # this folder (the script is run as a file)
+from elimination_gpu_measure import agrees, graphs       # this folder (the script is run as a file)
 
 import apsp_kernels as ak
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.distances import from_scipy
-from apsp_kernels.core.graph import INF
 from apsp_kernels.measure import wall
-
-
-def exact(d, rows, ref, cp):
-    got = d[cp.asarray(rows)].get()
-    want = ref if got.dtype.kind == "i" else np.where(ref == INF, np.inf, ref.astype(np.float64))
-    return bool(np.array_equal(got, want.astype(got.dtype)))
 
 
 def main():
@@ -66,7 +59,7 @@ def main():
             held = pool.total_bytes()
             ms, out = wall.median_ms(fn, 1, gpu=True)            # one call between two synchronisations
             d, t = out if isinstance(out, tuple) else (out, {})
-            ok = exact(d, rows, ref, cp)
+            ok = agrees(d, rows, ref)
             del d, out
             recs.append(dict(graph=name, n=g.n, round=r, pool="emptied" if empty else "kept", call=what, wall_ms=ms,
                              pool_held_gb=held / 1e9, exact=ok,

@@ -11,10 +11,11 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from apsp_kernels import choice, cost_rows, elimination_choice as E
+from apsp_kernels import choice, elimination_choice as E
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
 from apsp_kernels.io import suite_graphs as SG
+from apsp_kernels.study.seeds.tuned import elimination as EL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import elimination_measure as EM  # noqa: E402  (the crossing rows' graph generators)
@@ -235,13 +236,6 @@ def _times(row, result):
             if f"{c}_e2e_{result}_ms" in row and not math.isnan(row[f"{c}_e2e_{result}_ms"])}
 
 
-def _with_todays_rows(fname):
-    """Whether a check file was measured with the crossing rows auto reads today: dated on or after the newest
-    crossing file of either kind (an older check tested the rule on older rows, or in an older order)."""
-    dates = [cost_rows.FILE.match(f.name).group("date") for t in E.TAGS.values() if (f := _crossing_file(t))]
-    return cost_rows.FILE.match(fname).group("date") >= max(dates, default="")
-
-
 @pytest.mark.parametrize("fname, gname, result", [
     pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="a measured miss")) if c in PICK_MISSES else c
     for c in _check_rows()])
@@ -251,7 +245,7 @@ def test_the_checked_picks_are_within_the_bound_and_todays(fname, gname, result)
     E.crossing.cache_clear()
     row = _check_row(fname, gname)
     pick = row[f"auto_{result}_pick"]
-    if _with_todays_rows(fname):
+    if EL.current(fname):        # measured with the crossing rows auto reads today
         assert choice.choose(_graph(gname), result=result, **H200).algorithm.name == pick
     times = _times(row, result)
     if pick in times:

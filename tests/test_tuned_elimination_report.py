@@ -50,10 +50,10 @@ def test_the_check_table_and_its_count(tmp_path):
     knn_dev = t[(t.graph == "kNN6 100") & (t.result == "device")].iloc[0]
     assert knn_dev["pick within 1.25x + 2 ms"] and not knn_dev["auto's call within 1.25x + 2 ms"]    # 30 against 10
     ring_host = t[(t.graph == "ring 200") & (t.result == "host")].iloc[0]
-    assert not ring_host["pick within 1.25x + 2 ms"] and ring_host["tuned_deep (ms)"] == "20.0"
+    assert not ring_host["pick within 1.25x + 2 ms"] and ring_host["tuned_deep (ms)"] == 20.0
     fig = EL.figure(rows, check)
     assert len([a for a in fig.axes if a.lines]) == 2
-    c = EL.crossing_table(tmp_path)
+    c = EL.crossing_table(rows, tmp_path)
     assert c[c.against == "tuned_deep"].graphs.iloc[0] == "path" and len(c) == 4
     learned = EL.learned(tmp_path)
     assert learned[("tuned_deep", "host")] is not None and 100 < learned[("tuned_deep", "host")] < 400

@@ -183,11 +183,10 @@ def plan(sym, batch=True):
     new = np.ones(descs.shape[0], bool)
     new[1:] = (group[:, 1:] != group[:, :-1]).any(axis=0)
     heads = np.flatnonzero(new)
+    counts = np.diff(np.append(heads, descs.shape[0]))
     ctas = np.where(kern == 0, 1, descs[:, MTC] * descs[:, NTC])
     total = np.cumsum(ctas)
-    before = np.repeat(total[heads] - ctas[heads], np.diff(np.append(heads, descs.shape[0])))
-    descs[:, CTA0] = total - ctas - before
-    counts = np.diff(np.append(heads, descs.shape[0]))
+    descs[:, CTA0] = total - ctas - np.repeat(total[heads] - ctas[heads], counts)   # CTAs before it in its launch
     launches = np.stack([kern[heads], heads, counts, np.add.reduceat(ctas, heads), keys[0, heads]], axis=1)
     return descs, launches.astype(np.int64)
 

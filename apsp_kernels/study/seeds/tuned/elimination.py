@@ -7,23 +7,20 @@ after the newest crossing file), and the rows with the all-core CPU Dijkstra bes
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 
-from .... import cost_rows, elimination_choice as E, paths
+from .... import elimination_choice as E, paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
+from .suite import _date, cpu_codes
 
 # the elimination and the codes it replaces (registry roles, as elimination_choice reads them), in that order
 ROLES = (E.TO,) + tuple(E.TAGS)
 CODES = tuple(registry.by_role(r).name for r in ROLES)
 ELIM = CODES[0]
 RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host"}
-
-
-def _date(name):
-    m = cost_rows.FILE.match(name)
-    return m.group("date") if m else ""
 
 
 def crossings(where=None):
@@ -35,8 +32,8 @@ def crossings(where=None):
 def current(fname, where=None):
     """Whether a check file was measured with the crossing rows auto reads today: dated on or after the newest
     crossing file of either kind (an older check tested an older rule, or the rule on older rows)."""
-    dates = [_date(c.source) for c in crossings(where).values()]
-    return bool(dates) and _date(fname) >= max(dates)
+    dates = [_date(Path(c.source)) for c in crossings(where).values()]
+    return bool(dates) and _date(Path(fname)) >= max(dates)
 
 
 def load(where=None):
@@ -101,38 +98,26 @@ def figure(rows, check):
     return fig
 
 
-def crossing_table(where=None):
+def crossing_table(rows, where=None):
     """The learned ratios (the elimination's time over the other code's, the worse graph of each size) per code
-    and size."""
+    and size; the graph classes from ``rows`` (:func:`load`'s crossing rows)."""
     out = []
-    d = E.folder() if where is None else where
     for role, c in crossings(where).items():
-        graphs = ", ".join(dict.fromkeys(_cls(g) for g in pd.read_csv(d / c.source).graph))
+        against = registry.by_role(role).name
+        graphs = ", ".join(dict.fromkeys(_cls(g) for g in rows[rows.against == against].graph))
         for i, n in enumerate(c.sizes):
             x = {res: c.ratios[res][i] for res in RESULTS}
-            out.append({"against": registry.by_role(role).name, "graphs": graphs, "n (vertices)": n,
+            out.append({"against": against, "graphs": graphs, "n (vertices)": n,
                         **{f"elimination's time / the 'against' code's, {res} result": "-" if math.isnan(v) else
                            f"{v:.2f}x" for res, v in x.items()}})
     return pd.DataFrame(out)
 
 
 def learned(where=None):
-    """{(code replaced, result): the least n from which the learned ratio stays below 1, as the rule computes it
-    (linear in log n between the recorded sizes; None where it is not below 1 at the largest size)}."""
-    out = {}
-    for role, c in crossings(where).items():
-        for res in RESULTS:
-            pts = [(n, x) for n, x in zip(c.sizes, c.ratios[res]) if not math.isnan(x)]
-            above = [i for i, (_, x) in enumerate(pts) if not x < 1]
-            if not pts or (above and above[-1] == len(pts) - 1):
-                since = None
-            elif not above:
-                since = pts[0][0]
-            else:
-                (n0, x0), (n1, x1) = pts[above[-1]], pts[above[-1] + 1]
-                since = math.exp(math.log(n0) + (x0 - 1) / (x0 - x1) * (math.log(n1) - math.log(n0)))
-            out[(registry.by_role(role).name, res)] = None if since is None else int(math.ceil(since))
-    return out
+    """{(code replaced, result): the least n from which the learned ratio stays below 1 (None where it is not below
+    1 at the largest size): :meth:`~apsp_kernels.elimination_choice.Crossing.since`, the rule's own reading}."""
+    return {(registry.by_role(role).name, res): c.since(res) for role, c in crossings(where).items()
+            for res in RESULTS}
 
 
 def _times(r, res):
@@ -153,8 +138,8 @@ def check_table(check):
             best = min(times.values())
             pick = r[f"auto_{res}_pick"]
             out.append({"graph": r["graph"], "result": res, "auto picks": pick,
-                        "auto's call (ms)": f"{auto:.1f}",
-                        **{f"{c} (ms)": f"{times[c]:.1f}" if c in times else None for c in CODES},
+                        "auto's call (ms)": auto,
+                        **{f"{c} (ms)": times.get(c) for c in CODES},
                         "pick within 1.25x + 2 ms": bool(within_bound(times[pick], best)) if pick in times else None,
                         "auto's call within 1.25x + 2 ms": bool(within_bound(auto, best))})
     return pd.DataFrame(out)
@@ -204,7 +189,7 @@ def cpu_beside(where=None):
     out = []
     for (g, n), t in df[df.verified.astype(str) == "True"].groupby(["graph", "n"], sort=False):
         t = t.set_index("code")
-        cpu = [c for c in t.index if c in registry.ALGORITHMS and registry.get(c).device == "cpu"]
+        cpu = cpu_codes(t.index)
         if not cpu or len(t) < 2:
             continue
         base = t.loc[cpu[0], "e2e_ms"]

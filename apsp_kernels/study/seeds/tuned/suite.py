@@ -154,6 +154,11 @@ def deep_finding(rows, auto, check=None):
     return out
 
 
+def cpu_codes(codes):
+    """The registry's CPU codes among ``codes`` (rows of a measurement script also hold ``auto``, which is none)."""
+    return [c for c in codes if c in registry.ALGORITHMS and registry.get(c).device == "cpu"]
+
+
 def deep_check(check):
     """(graphs where auto's call was within 1.25x + 2 ms of the fastest code in every mode, graphs, sizes) of
     ``scripts/deep_measure.py`` rows with ``auto`` among the codes."""
@@ -161,7 +166,7 @@ def deep_check(check):
     modes = [m for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms") if m in check]
     for _, t in check[check.verified.astype(str) == "True"].groupby(["graph", "n"]):
         t = t.set_index("code")
-        t = t.drop(index=[c for c in t.index if c in registry.ALGORITHMS and registry.get(c).device == "cpu"])
+        t = t.drop(index=cpu_codes(t.index))
         if "auto" not in t.index or len(t) < 2:
             continue
         codes = t.drop(index="auto")
