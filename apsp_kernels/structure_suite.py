@@ -1,8 +1,8 @@
 """The structure suite, end to end: on graphs whose shape, not only n and m, decides
-a code's work (io/suite_graphs: Kemp random, 2-D grid, ring, power law, a hub joined to all, complete, the Helsinki
-road networks; by name, ``--graphs knn path lollipop``: a road-like k-nearest-neighbour stand-in and two deep
-graphs), every in-core GPU code auto may pick, timed two ways, beside the CPU codes and libraries a user would
-pick instead, and auto's own pick.  A benchmark: it reports; the tests on its recorded rows hold auto's pick to
+a code's work (io/suite_graphs: Kemp random, 2-D and 3-D grids, ring, power law, a hub joined to all, complete,
+a road-like k-nearest-neighbour stand-in, a one-way path, a lollipop, small worlds, many small components, a DAG
+with negative weights, a dense graph, the Helsinki road networks), every in-core GPU code auto may pick, timed
+two ways, beside the CPU codes and libraries a user would pick instead, and auto's own pick.  A benchmark: it reports; the tests on its recorded rows hold auto's pick to
 1.25x (+ 2 ms end to end).
 
     python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph] [--append]
@@ -14,9 +14,12 @@ Per graph: the hop-depth probe (core/structure) and, per code, one row with
   result checked against the graph's reference (Fletcher-64; ``verified``);
 * ``e2e_ms``     -- ``shortest_paths(graph, method=code)`` as a user calls it, warm (after one call), synchronised
   wall clock, float64 result on the host; ``e2e_int32_ms`` the same with ``dtype=np.int32``; ``e2e_device_ms``
-  with ``device=True`` (the result left on the GPU); each result checked against the reference too;
-* the CPU rows (``dijkstra_cpu_parallel``: this package's all-core Dijkstra) and the libraries' (scipy's Dijkstra,
-  one thread; networkit's APSP, all threads; igraph's distances, one thread) are wall clock only (``kernel_ms`` =
+  with ``device=True`` (the result left on the GPU); each result checked against the reference too.  The codes go
+  fastest kernel first, and a code whose kernel alone is past ``BOUND`` of every mode's fastest end-to-end time
+  so far is not timed end to end (it can be neither the fastest nor within the bound; its row says so);
+* the CPU rows (``dijkstra_cpu_parallel``: this package's all-core Dijkstra; ``int64_johnson`` where a weight is
+  negative) and the libraries' (scipy's Dijkstra, Johnson where a weight is negative, one thread; networkit's
+  APSP, all threads, not run on negative weights; igraph's distances, one thread) are wall clock only (``kernel_ms`` =
   ``e2e_ms``), their results checked against the same reference; a library that is not installed, or that would
   take longer than ``--cpu-budget-s`` by the probe of a few sources, is a row saying so, never a time;
 * ``auto``: what ``choose`` picks (its line), ``shortest_paths(graph)``'s warm wall clock, and ``e2e_first_ms``:
@@ -45,6 +48,7 @@ from .algorithms.reference import reference_checksum
 from .core.distances import from_scipy
 from .core.verify import fletcher64
 from .core import structure
+from .elimination_choice import separators_small
 from .io import suite_graphs as SG
 from .measure import harness, provenance, wall
 
@@ -81,8 +85,10 @@ def _library(name, g):
     a = g.to_scipy()
     if name == "scipy":
         from scipy.sparse import csgraph
-        return lambda: csgraph.shortest_path(a, method="D", directed=True)
+        return lambda: csgraph.shortest_path(a, method="J" if g.has_negative else "D", directed=True)
     if name == "networkit":
+        if g.has_negative:
+            return "not run: negative weights (networkit's APSP runs Dijkstra)"
         try:
             import networkit as nk
         except ImportError as e:
@@ -118,6 +124,24 @@ def _library(name, g):
     return f"unknown library {name!r}"
 
 
+def end_to_end_rows(timed, run):
+    """The rows ``timed`` (verified kernel times), fastest kernel first, each with its end-to-end times from
+    ``run(name) -> ({column: ms}, verified)``, except where its kernel alone is past :data:`BOUND` of every mode's
+    fastest verified end-to-end time so far: that code can be neither the fastest nor within the bound of it
+    (a call's wall clock holds its kernels), so it is not run, and its row says why."""
+    fastest = {}
+    for r in sorted(timed, key=lambda r: r["kernel_ms"]):
+        if fastest and all(not within_bound(r["kernel_ms"], ms) for ms in fastest.values()):
+            r["error"] = (f"end to end not timed: its kernel alone ({r['kernel_ms']:.1f} ms) is past "
+                          f"{BOUND[0]:g}x + {BOUND[1]:g} ms of the fastest end to end in every mode")
+        else:
+            times, same = run(r["algorithm"])
+            r.update(times, verified=same)
+            if same:
+                fastest = {c: min(fastest.get(c, np.inf), ms) for c, ms in times.items()}
+        yield r
+
+
 def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False):
     """Every row of one graph of the suite."""
     probe = structure.probe(g)
@@ -130,23 +154,35 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
     big = g.n > 4096                  # seconds a solve there: one timed repeat, no warm call of its own per mode
     free = gpu_device.free_bytes()[0]
-    for a in codes:
+    timed = []
+    elimination = registry.by_role("auto_small_separators")
+    for a in codes:                   # every code's kernel first: the end-to-end calls go fastest kernel first
         if a.footprint(g.n, g.m) > 0.8 * free:
             rows.append(dict(base, algorithm=a.name, verified=False, error="does not fit on the device"))
+            continue
+        if a is elimination and not separators_small(g)[0]:
+            # large separators: the top supernodes are thousands wide, and their closure runs on one CTA each
+            rows.append(dict(base, algorithm=a.name, kind="gpu", verified=False,
+                             error="not run: the separators are not small (auto's separator test)"))
+            log(f"  {a.name:14s} not run: the separators are not small")
             continue
         recs = harness.measure(a, g, repeats=1 if big else repeats, warmup=1, reference=ref)
         ok = bool(recs) and all(r.get("verified") is True for r in recs)
         r = dict(base, algorithm=a.name, kind="gpu", verified=ok,
                  kernel_ms=float(np.median([x["kernel_ms"] for x in recs])) if ok else np.nan,
                  error="" if ok else (recs[0].get("error") if recs else "no record"))
-        if ok:
-            times, same = _end_to_end(g, ref, 1 if big else repeats, not big, method=a.name)
-            r.update(times, verified=same)
+        (timed if ok else rows).append(r)
+        if not ok:
+            log(f"  {a.name:14s} failed: {r['error']}")
+    for r in end_to_end_rows(timed, lambda name: _end_to_end(g, ref, 1 if big else repeats, not big, method=name)):
         rows.append(r)
-        log(f"  {a.name:14s} kernel {r.get('kernel_ms', np.nan):9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
+        log(f"  {r['algorithm']:14s} kernel {r['kernel_ms']:9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
             f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
-    cpu = api.SCIPY_METHODS["D"]          # scipy's 'D' as this package runs it: the all-core Dijkstra
-    others = [(cpu, lambda: api.shortest_paths(g, method="D"))]
+    # scipy's 'D' as this package runs it: the all-core Dijkstra; 'J' (Johnson: Bellman-Ford, then that Dijkstra)
+    # where a weight is negative
+    scipy_name = "J" if g.has_negative else "D"
+    cpu = api.SCIPY_METHODS[scipy_name]
+    others = [(getattr(cpu, "name", cpu), lambda: api.shortest_paths(g, method=scipy_name))]
     others += [(lib, _library(lib, g)) for lib in libraries]
     others = [] if auto_only else others
     for name, fn in others:
@@ -180,7 +216,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384])
-    ap.add_argument("--graphs", nargs="+", default=list(SG.SUITE + SG.ROADS))
+    ap.add_argument("--graphs", nargs="+", default=list(SG.CLASSES + SG.ROADS))
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--libraries", nargs="*", default=list(LIBRARIES))
     ap.add_argument("--cpu-budget-s", type=float, default=5.0, help="one-thread libraries: skip past this many s")
@@ -216,15 +252,15 @@ def main(argv=None):
 
 
 def plan(sizes, graphs):
-    """The (graph, n) pairs a run measures, in order: every class at every size (the hub and Barabasi-Albert
-    graphs among them), the complete graph once at 2048 (n^2 edges; in a run with a size up to 4096), a road
-    network once at its own n (None)."""
+    """The (graph, n) pairs a run measures, in order: every class at every size, the complete and the dense graph
+    once at their ``SG.CAPPED`` n (n^2 edges; in a run with a size up to 4096), a road network once at its own n
+    (None)."""
     out = []
     for n in sizes:
         for name in graphs:
-            if name == "complete" and n > 4096:
+            if name in SG.CAPPED and n > 4096:
                 continue
-            size = None if name in SG.ROADS else 2048 if name == "complete" else n
+            size = None if name in SG.ROADS else SG.CAPPED.get(name, n)
             if (name, size) not in out:
                 out.append((name, size))
     return out

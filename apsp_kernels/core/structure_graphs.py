@@ -15,11 +15,23 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
 * ``path``     -- the one-way path 0 -> 1 -> ... -> n-1, weights 1..100: from vertex i, n - 1 - i hops deep.
 * ``lollipop`` -- a complete digraph on 128 vertices with a tail to n - 1 walked both ways, weights 1..100: a dense
                   knot whose rounds are wide, then a long thin tail.
+* ``grid3d``   -- a 3-D grid (floor(cbrt n) x floor(cbrt n) layers; the last layer may be partial), both ways,
+                  weights 1..20: separators of ~n^(2/3) vertices, larger than a road network's.
+* ``small_world`` -- Watts-Strogatz: a ring lattice of 6 neighbours a vertex, each edge's far end moved to a random
+                  vertex with probability 0.1, both ways, weights 1..1000: short hops, no small separators.
+* ``components`` -- many small components: Kemp's random graphs of 64 vertices side by side (the last may be
+                  smaller), each seeded apart: from any vertex only its own 64 are reachable.
+* ``dag``      -- a random DAG with negative weights: vertex i (in a random topological order) has 2-6 out-edges
+                  to uniformly chosen later vertices, weights -100..1000: negative edges, no cycle, so only the
+                  codes that take negative weights (and Johnson on the CPU) run it.
+* ``dense``    -- every ordered pair an edge with probability 1/4 (seed 003's density graph: m ~ n^2 / 4, where
+                  scipy's auto switches to Floyd-Warshall), weights 1..1000.
 (The suite by name, with the road networks of :mod:`apsp_kernels.io.roads`: :mod:`apsp_kernels.io.suite_graphs`.)
 
 Each undirected edge has one weight used both ways."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -34,6 +46,10 @@ KNN_K = 6
 KNN_SCALE = 1e4               # a kNN edge's weight: its length in units of 1 / KNN_SCALE of the square's side
 DEEP_MAX_WEIGHT = 100
 LOLLIPOP_CLIQUE = 128
+SMALL_WORLD = (6, 0.1)        # Watts-Strogatz: neighbours a vertex in the lattice, probability an edge is moved
+COMPONENT_SIZE = 64
+DAG_WEIGHTS = (-100, 1000)
+DENSE_P = 0.25
 
 
 def _both_ways(n, u, v, w, meta):
@@ -144,3 +160,76 @@ def lollipop(n, clique=LOLLIPOP_CLIQUE, max_weight=DEEP_MAX_WEIGHT, seed=0) -> G
     src, dst = np.r_[a[keep], i, i + 1], np.r_[b[keep], i + 1, i]
     return Graph.from_edges(n, src, dst, np.random.default_rng(seed).integers(1, max_weight + 1, src.size),
                             meta=dict(generator="lollipop", clique=c, seed=seed, max_weight=max_weight))
+
+
+def grid3d(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0) -> Graph:
+    """n vertices on a side x side x layers grid, side = floor(cbrt n) (vertex i at x = i % side,
+    y = (i // side) % side, layer i // side^2), each joined to its next neighbour along every axis, both ways."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    side = max(int(round(n ** (1 / 3))), 1)
+    while side ** 3 > n and side > 1:           # floor of the cube root, exact where rounding overshoots
+        side -= 1
+    i = np.arange(n)
+    x, y = i % side, (i // side) % side
+    steps = [(i[(x < side - 1) & (i + 1 < n)], 1), (i[(y < side - 1) & (i + side < n)], side),
+             (i[i + side * side < n], side * side)]
+    u = np.concatenate([s for s, _ in steps])
+    v = np.concatenate([s + d for s, d in steps])
+    w = np.random.default_rng(seed).integers(min_weight, max_weight + 1, size=u.size)
+    return _both_ways(n, u, v, w, dict(generator="grid3d", side=side, layers=-(-n // side ** 2), seed=seed,
+                                       min_weight=min_weight, max_weight=max_weight))
+
+
+def small_world(n, k=SMALL_WORLD[0], p=SMALL_WORLD[1], max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Watts-Strogatz: vertex i joined to i + 1 .. i + k/2 (mod n); each such edge's far end, with probability p,
+    moved to a uniformly random vertex other than i (of edges that then coincide the lighter is kept), both ways."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    rng = np.random.default_rng(seed)
+    half = max(min(k // 2, (n - 1) // 2), 0)
+    u = np.repeat(np.arange(n), half)
+    v = (u + np.tile(np.arange(1, half + 1), n)) % n
+    moved = rng.random(u.size) < p
+    far = rng.integers(0, max(n - 1, 1), size=u.size)
+    far += far >= u                                  # any vertex but i itself
+    v = np.where(moved, far, v)
+    w = rng.integers(1, max_weight + 1, size=u.size)
+    return _both_ways(n, u, v, w, dict(generator="small_world", k=k, p=p, seed=seed, max_weight=max_weight))
+
+
+def components(n, size=COMPONENT_SIZE, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Kemp's random graphs of ``size`` vertices (the last one n % size where that is not 0) side by side, the
+    c-th seeded (seed, c)."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    parts = []
+    for c, lo in enumerate(range(0, n, size)):
+        g = generators.kemp(min(size, n - lo), max_weight=max_weight, seed=[seed, c])
+        src, dst, w = g.edges()
+        parts.append((src + lo, dst + lo, w))
+    src, dst, w = (np.concatenate([p[j] for p in parts]) for j in range(3))
+    return Graph.from_edges(n, src, dst, w, meta=dict(generator="components", size=size, seed=seed,
+                                                      max_weight=max_weight))
+
+
+def dag(n, weights=DAG_WEIGHTS, seed=0) -> Graph:
+    """A random DAG: in a random order of the vertices, the t-th has 2-6 out-edges (fewer where fewer vertices
+    follow) to uniformly chosen later ones, each weighing uniformly in ``weights`` (negative included)."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    rng = np.random.default_rng(seed)
+    t = np.arange(n - 1)
+    deg = rng.integers(2, 7, size=t.size)
+    src = np.repeat(t, deg)
+    dst = src + 1 + (rng.random(src.size) * (n - 1 - src)).astype(np.int64)      # a later vertex
+    order = rng.permutation(n)                                                   # labels: no index order to lean on
+    w = rng.integers(weights[0], weights[1] + 1, size=src.size)
+    return Graph.from_edges(n, order[src], order[dst], w, meta=dict(generator="dag", seed=seed,
+                                                                    min_weight=weights[0], max_weight=weights[1]))
+
+
+def dense(n, p=DENSE_P, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Seed 003's density-p graph (a Hamiltonian cycle and every ordered pair with probability p)."""
+    g = generators.density(n, p, max_weight=max_weight, seed=seed)
+    return dataclasses.replace(g, meta=dict(g.meta, generator="dense"))

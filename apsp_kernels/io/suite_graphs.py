@@ -4,34 +4,31 @@ from __future__ import annotations
 
 from ..core import generators
 from ..core.graph import Graph
-from ..core.structure_graphs import barabasi_albert, grid, hub, knn, lollipop, path, ring
+from ..core import structure_graphs as SGR
 
 SUITE = ("kemp", "grid", "ring", "ba", "hub", "complete")
 ROADS = ("helsinki-walk", "helsinki-drive")
-EXTRA = ("knn", "path", "lollipop")       # by name only (--graphs): the road-like stand-in and the deep graphs
+EXTRA = ("knn", "path", "lollipop")       # the road-like stand-in and the deep graphs
+MORE = ("grid3d", "small_world", "components", "dag", "dense")   # 3-D grids, small worlds, many components,
+                                                                 # negative weights, m ~ n^2 / 4
+CLASSES = SUITE + EXTRA + MORE            # every generated class; a full run measures them all and the roads
+CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this n, in a run with a size up to 4096
 
 
 def make(name, n=None, seed=0) -> Graph:
-    """One graph of the suite: a class of ``SUITE`` or ``EXTRA`` at ``n`` vertices, or a road network of ``ROADS``
+    """One graph of the suite: a class of ``CLASSES`` at ``n`` vertices, or a road network of ``ROADS``
     (its own n; ``n`` ignored)."""
     if name in ROADS:
         from . import roads
         return roads.load(name)
     if n is None:
         raise ValueError(f"{name} needs n")
-    build = {"kemp": lambda: generators.kemp(n, seed=seed), "grid": lambda: grid(n, seed=seed),
-             "ring": lambda: ring(n, seed=seed), "ba": lambda: barabasi_albert(n, seed=seed),
-             "hub": lambda: hub(n, seed=seed),
-             "complete": lambda: generators.complete(n, seed=seed), "knn": lambda: knn(n, seed=seed),
-             "path": lambda: path(n, seed=seed), "lollipop": lambda: lollipop(n, seed=seed)}
-    if name not in build:
-        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(SUITE + EXTRA + ROADS)}")
-    return build[name]()
-
-
-def suite(n, seed=0, roads=True):
-    """{name: Graph} of every class at n (the complete graph at min(n, 4096): n^2 edges), then the road networks."""
-    out = {name: make(name, min(n, 4096) if name == "complete" else n, seed) for name in SUITE}
-    if roads:
-        out.update({name: make(name) for name in ROADS})
-    return out
+    if name == "kemp":
+        return generators.kemp(n, seed=seed)
+    if name == "complete":
+        return generators.complete(n, seed=seed)
+    if name == "ba":
+        return SGR.barabasi_albert(n, seed=seed)
+    if name not in CLASSES:
+        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(CLASSES + ROADS)}")
+    return getattr(SGR, name)(n, seed=seed)

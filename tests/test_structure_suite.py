@@ -1,0 +1,158 @@
+"""The structure suite's newer classes (3-D grids, small worlds, many components, a DAG with negative weights, a
+dense graph), its plan, the rule that spares a code's end-to-end calls where its kernel alone is past the bound,
+and the exact reference of a graph with negative weights. No GPU needed."""
+import math
+
+import numpy as np
+import pytest
+from scipy.sparse import csgraph
+
+from apsp_kernels import structure_suite as S
+from apsp_kernels.algorithms.reference import _exact
+from apsp_kernels.core import structure_graphs as SGR
+from apsp_kernels.core.limits import INF
+from apsp_kernels.core.distances import from_scipy
+from apsp_kernels.io import suite_graphs as SG
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 64, 65, 200, 1000])
+@pytest.mark.parametrize("name", SG.MORE)
+def test_every_newer_class_is_seeded_and_has_n_vertices(name, n):
+    g, again = SG.make(name, n, seed=3), SG.make(name, n, seed=3)
+    assert g == again and g.n == n
+    assert g.has_negative == (name == "dag" and g.m > 0 and g.weights.min() < 0)
+    assert g.meta["generator"] == name
+    if n >= 64:
+        assert SG.make(name, n, seed=4) != g
+
+
+def _both_ways(g):
+    a = g.to_scipy()
+    return (a != a.T).nnz == 0
+
+
+@pytest.mark.parametrize("n", [8, 27, 1000, 4096, 5000])
+def test_grid3d_joins_each_vertex_to_its_next_neighbour_on_three_axes(n):
+    g = SGR.grid3d(n, seed=1)
+    side = g.meta["side"]
+    assert side ** 3 <= n < (side + 1) ** 3
+    i = np.arange(n)
+    want = ((i % side < side - 1) & (i + 1 < n)).sum() + (((i // side) % side < side - 1) & (i + side < n)).sum() \
+        + (i + side * side < n).sum()
+    assert g.m == 2 * want and _both_ways(g)
+    assert 1 <= g.weights.min() and g.weights.max() <= 20
+    assert csgraph.connected_components(g.to_scipy())[0] == 1
+
+
+def test_the_small_world_is_a_lattice_with_a_tenth_of_its_edges_moved():
+    n = 4096
+    g = SGR.small_world(n, seed=2)
+    a = g.to_scipy()
+    assert _both_ways(g) and a.diagonal().max() == 0
+    src, dst, _ = g.edges()
+    gap = np.minimum((dst - src) % n, (src - dst) % n)
+    lattice = (gap <= 3).mean()
+    assert 0.85 < lattice < 0.95                       # 10 % moved (a few land within 3 by chance)
+    assert csgraph.connected_components(a)[0] == 1
+    assert SG.make("small_world", n, seed=n).m > 5 * n
+
+
+@pytest.mark.parametrize("n", [64, 100, 4096])
+def test_components_are_separate_kemp_graphs_of_64_vertices(n):
+    g = SGR.components(n, seed=5)
+    src, dst, _ = g.edges()
+    assert (src // 64 == dst // 64).all()
+    parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]
+    assert len(set(parts)) == math.ceil(n / 64)
+
+
+@pytest.mark.parametrize("n", [2, 50, 2000])
+def test_the_dag_has_negative_edges_no_cycle_and_the_reference_is_scipys_johnson(n):
+    g = SGR.dag(n, seed=6)
+    assert csgraph.connected_components(g.to_scipy(), connection="strong")[0] == n          # no cycle
+    if n > 2:
+        assert g.has_negative and -100 <= g.weights.min() and g.weights.max() <= 1000
+    want = from_scipy(csgraph.johnson(g.to_scipy().astype(np.float64), directed=True))
+    got = _exact(g)
+    assert got.dtype == np.int32 and np.array_equal(got, want)
+    assert (got == INF).any()
+
+
+def test_the_dense_graph_has_about_a_quarter_of_all_pairs():
+    g = SGR.dense(400, seed=7)
+    assert abs(g.m / (400 * 399) - 0.25) < 0.02 and not g.has_negative
+    assert csgraph.connected_components(g.to_scipy(), connection="strong")[0] == 1
+
+
+def test_the_plan_measures_every_class_at_each_size_and_the_dense_ones_once():
+    got = S.plan([4096, 16384], list(SG.CLASSES + SG.ROADS))
+    assert ("complete", 2048) in got and ("dense", 4096) in got
+    assert not any(name in SG.CAPPED and n == 16384 for name, n in got)
+    for name in SG.CLASSES:
+        if name not in SG.CAPPED:
+            assert (name, 4096) in got and (name, 16384) in got
+    assert [n for name, n in got if name in SG.ROADS] == [None, None]
+    assert len(got) == len(set(got))
+    assert S.plan([16384], ["complete", "dense", "dag"]) == [("dag", 16384)]
+
+
+def test_a_code_whose_kernel_alone_is_past_the_bound_is_not_timed_end_to_end():
+    """The fastest kernel first; a code is spared only where its kernel is past 1.25x + 2 ms of the fastest
+    end-to-end time in every mode, never where one mode could still hold it within the bound."""
+    e2e = {"a": dict(e2e_ms=100.0, e2e_int32_ms=60.0, e2e_device_ms=20.0),
+           "b": dict(e2e_ms=90.0, e2e_int32_ms=70.0, e2e_device_ms=50.0),
+           "c": dict(e2e_ms=400.0, e2e_int32_ms=400.0, e2e_device_ms=400.0)}
+    ran = []
+
+    def run(name):
+        ran.append(name)
+        return e2e[name], True
+    timed = [dict(algorithm="c", kernel_ms=110.0), dict(algorithm="a", kernel_ms=10.0),
+             dict(algorithm="b", kernel_ms=40.0), dict(algorithm="d", kernel_ms=200.0)]
+    rows = list(S.end_to_end_rows(timed, run))
+    # c's kernel (110) is within 1.25 x 90 + 2 = 114.5 of the float64 mode's fastest: timed; d's 200 is past all
+    assert ran == ["a", "b", "c"]
+    assert [r["algorithm"] for r in rows] == ["a", "b", "c", "d"]
+    d = rows[-1]
+    assert "e2e_ms" not in d and "not timed" in d["error"] and "200.0 ms" in d["error"]
+
+
+def test_a_result_that_fails_does_not_set_the_fastest_time():
+    timed = [dict(algorithm="a", kernel_ms=1.0), dict(algorithm="b", kernel_ms=50.0)]
+    rows = list(S.end_to_end_rows(timed, lambda name: ({"e2e_ms": 2.0}, name != "a")))
+    assert rows[0]["verified"] is False and rows[1].get("e2e_ms") == 2.0          # b still timed
+
+
+def test_networkit_is_not_run_on_negative_weights_and_scipy_takes_johnson():
+    g = SGR.dag(300, seed=8)
+    assert "negative weights" in S._library("networkit", g)
+    got = S._library("scipy", g)()
+    assert np.array_equal(from_scipy(got), _exact(g))
+
+
+@pytest.mark.parametrize("name", ["dag", "kemp", "grid"])
+def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
+    """graph_rows end to end with the GPU parts stood in for: the negative-weight graph's codes are those that
+    take negative weights, its CPU row is Johnson's; the elimination runs only where the separators are small;
+    the CPU rows are real and verified."""
+    from apsp_kernels import gpu_device
+    from apsp_kernels.algorithms import registry
+    from apsp_kernels.measure import harness
+    monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1e12, 1e12))
+    kernel = {a.name: 1.0 + i for i, a in enumerate(registry.ALGORITHMS.values())}
+    monkeypatch.setattr(harness, "measure", lambda a, g, **kw: [dict(kernel_ms=kernel[a.name], verified=True)])
+    monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, warm, **m: (
+        {c: 10.0 * kernel.get(m.get("method"), 1.0) for c, _ in S.MODES}, True))
+    g = SG.make(name, 300, seed=300)
+    elim, deep = (registry.by_role(r) for r in ("auto_small_separators", "auto_deep_graphs"))
+    rows = S.graph_rows(name, g, 1, ["networkit"], 5.0, extra=[elim.name, deep.name], log=lambda *a: None)
+    by = {r["algorithm"]: r for r in rows}
+    gpu = [r for r in rows if r.get("kind") == "gpu" and r["verified"]]
+    assert all(registry.get(r["algorithm"]).negative_weights for r in gpu) or not g.has_negative
+    cpu = "int64_johnson" if name == "dag" else "dijkstra_cpu_parallel"
+    assert by[cpu]["verified"] is True and by[cpu]["kind"] == "cpu"
+    if name == "dag":
+        assert "negative weights" in by["networkit"]["error"] and deep.name not in by
+    small = name == "grid"
+    assert by[elim.name]["verified"] is small and ("not small" in by[elim.name]["error"]) is not small
+    assert by["auto"]["verified"] is True and by["auto"]["picked"]
