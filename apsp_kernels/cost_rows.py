@@ -1,5 +1,5 @@
 """The benchmark rows the cost model reads (:func:`apsp_kernels.costs.table`): every verified row with a time of the
-benchmark CSVs, each code's newest date only, read with the csv module into plain dicts (pandas' per-file cost was
+benchmark CSVs of one device (:func:`model_device`), each code's newest date only, read with the csv module into plain dicts (pandas' per-file cost was
 most of ``method="auto"``'s first call: ~120 ms of CPU for 13 small files on a 2-core machine, now ~9), and pandas
 imported only where a caller asks for the rows as a frame (:func:`frame`): its import was ~150 ms of every process
 that imported the package, auto's or not."""
@@ -46,36 +46,41 @@ def read(folders):
     from the first), as :func:`apsp_kernels.costs.table` describes them: a tuple of dicts, each code's newest
     date only."""
     # read with the csv module, not pandas: pandas' per-file cost (~10 ms a file) was most of auto's first call
-    seen, rows = set(), []
+    seen, files = set(), []
     for d in folders:
         d = Path(d)
         for f in sorted(d.glob("*.csv")) if d.is_dir() else ():
             m = FILE.match(f.name)
-            if not m or f.name in seen:
+            if m and f.name not in seen:
+                seen.add(f.name)
+                files.append((f, m))
+    device = model_device(files)
+    rows = []
+    for f, m in files:
+        if device is not None and m.group("device") != device:
+            continue
+        with open(f, newline="") as fh:
+            reader = csv.DictReader(fh)
+            have = set(reader.fieldnames or ())
+            if not {"algorithm", "n", "m", "kernel_ms", "verified"} <= have:
                 continue
-            seen.add(f.name)
-            with open(f, newline="") as fh:
-                reader = csv.DictReader(fh)
-                have = set(reader.fieldnames or ())
-                if not {"algorithm", "n", "m", "kernel_ms", "verified"} <= have:
-                    continue
-                file_rows = [{c: r.get(c) for c in COLUMNS} for r in reader]
-            suite = "graph" in have
-            threads = None if "threads" in have else _threads_used(f)   # else the provenance's (NaN where neither)
-            source = f"{m.group('device').replace('_', ' ')}, {m.group('date')}"
-            for r in file_rows:
-                for c in NUMBERS:
-                    r[c] = _number(r[c])
-                # the structure suite (structure_suite.py): its Kemp graphs fit the model, the other classes are
-                # what auto is checked on; it records times only (predict rates them)
-                if suite and r["graph"] != "kemp":
-                    continue
-                if str(r["verified"]) != "True" or not r["kernel_ms"] > 0 or r["updates_per_s"] <= 0:
-                    continue
-                if threads is not None:
-                    r["threads"] = threads
-                r.update(date=m.group("date"), source=source, suite=suite)
-                rows.append(r)
+            file_rows = [{c: r.get(c) for c in COLUMNS} for r in reader]
+        suite = "graph" in have
+        threads = None if "threads" in have else _threads_used(f)   # else the provenance's (NaN where neither)
+        source = f"{m.group('device').replace('_', ' ')}, {m.group('date')}"
+        for r in file_rows:
+            for c in NUMBERS:
+                r[c] = _number(r[c])
+            # the structure suite (structure_suite.py): its Kemp graphs fit the model, the other classes are
+            # what auto is checked on; it records times only (predict rates them)
+            if suite and r["graph"] != "kemp":
+                continue
+            if str(r["verified"]) != "True" or not r["kernel_ms"] > 0 or r["updates_per_s"] <= 0:
+                continue
+            if threads is not None:
+                r["threads"] = threads
+            r.update(date=m.group("date"), source=source, suite=suite)
+            rows.append(r)
     # a code the benchmark measured (several sizes and densities) is predicted from those rows; the suite's (one
     # density, degree ~4) only for a code the benchmark has none of (tuned_frontier).  Taking the suite's because
     # they were newer left tuned_sparse one density: 12.1 ms predicted at degree 8, n = 4096, for 5.5 measured
@@ -87,6 +92,15 @@ def read(folders):
         newest[r["algorithm"]] = max(newest.get(r["algorithm"], ""), r["date"])
     return tuple(r for r in rows if r["date"] == newest[r["algorithm"]])
 
+
+
+def model_device(files):
+    """The one device whose rows the model reads: that of the newest ``*-costs.csv`` (``bench --degrees 4 16 64
+    --tag costs``, the run made for the model) among ``files`` ((path, FILE match) pairs), or None (every row)
+    where there is none.  A code's rows from another device, however new (the structure suite measured on an H200
+    to check auto), would otherwise be ranked against this device's rows of the other codes."""
+    costs = [(m.group("date"), m.group("device")) for _, m in files if m.group("tag") == "costs"]
+    return max(costs)[1] if costs else None
 
 
 def _threads_used(f):

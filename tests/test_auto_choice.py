@@ -235,3 +235,24 @@ def test_structure_suite_rows_only_for_codes_the_benchmark_has_none_of(bench):
     assert set(sparse.date) == {"2026-02-01"} and 99.0 not in set(sparse.kernel_ms)
     front = t[t.algorithm == "tuned_frontier"]
     assert front.kernel_ms.tolist() == [3.0] and front.suite.all()            # the Kemp row only, not the ring's
+
+
+def test_the_model_reads_one_device_that_of_the_newest_costs_file(bench):
+    """Rows of another device, however new (a structure suite measured on an H200 to check auto), are not read
+    beside this device's: its tuned_frontier row would be ranked against the H100's tuned_sparse.  A newer
+    ``*-costs.csv`` of another device switches the whole model to that device."""
+    write(bench, f"{DEV}-2026-01-15-costs.csv", [("tuned_fw", None, 4096, 16000, 7.0, 1e13, True)])
+    suite = lambda ms: pd.DataFrame([dict(graph="kemp", n=4096, m=16000, algorithm="tuned_frontier", kind="gpu",
+                                          verified=True, kernel_ms=ms)])
+    suite(3.0).to_csv(bench / f"{DEV}-2026-03-01-structure.csv", index=False)
+    suite(1.0).to_csv(bench / "NVIDIA_H200-2026-04-01-structure.csv", index=False)
+    costs.table.cache_clear()
+    t = costs.table()
+    assert t[t.algorithm == "tuned_frontier"].kernel_ms.tolist() == [3.0]
+    assert not t.source.str.contains("H200").any()
+    write(bench, "NVIDIA_H200-2026-05-01-costs.csv", [("tuned_fw", None, 4096, 16000, 5.0, 1.4e13, True)])
+    costs.table.cache_clear()
+    t = costs.table()
+    assert t.source.str.startswith("NVIDIA H200").all() and set(t.algorithm) == {"tuned_fw", "tuned_frontier"}
+    assert t[t.algorithm == "tuned_frontier"].kernel_ms.tolist() == [1.0]
+    costs.table.cache_clear()
