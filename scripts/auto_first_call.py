@@ -22,7 +22,8 @@ is measured in processes of its own, so that no graph inherits another's state:
 Per graph it prints auto's pick and its ratios to the fastest code, and whether each is within the structure
 suite's bound (1.25x + 2 ms): first call on a graph against the fastest code's first call on a graph and against
 its warm time (the suite's form), warm against warm, fresh process against fresh process.  Writes
-``auto_first_call.csv`` (one row per graph and code) and ``auto_first_call_summary.csv``."""
+``auto_first_call.csv`` (one row per graph and code) and ``auto_first_call_summary.csv``, with the run's provenance
+(``auto_first_call.provenance.json``)."""
 from __future__ import annotations
 
 import argparse
@@ -231,6 +232,8 @@ def main(argv=None):
     import pandas as pd
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    from apsp_kernels.measure import provenance
+    provenance.write_invocation(out / "auto_first_call.provenance.json", provenance.collect("auto-first-call", vars(a)))
     rows, summary = [], []
     print("plan: " + ", ".join(f"{name} {n or '(its own n)'}" for name, n in plan(a.sizes, a.graphs)), flush=True)
     for name, n in plan(a.sizes, a.graphs):

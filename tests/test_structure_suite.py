@@ -156,3 +156,31 @@ def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
     small = name == "grid"
     assert by[elim.name]["verified"] is small and ("not small" in by[elim.name]["error"]) is not small
     assert by["auto"]["verified"] is True and by["auto"]["picked"]
+
+
+def test_appending_a_graph_measured_again_replaces_its_rows(tmp_path, monkeypatch):
+    from apsp_kernels import gpu_device
+    from apsp_kernels.measure import provenance
+    import pandas as pd
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
+    monkeypatch.setattr(provenance, "gpu_info", lambda: {"gpu": "GPU X"})
+    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
+    calls = []
+    monkeypatch.setattr(S, "graph_rows", lambda name, g, *a, **k: calls.append(name) or [
+        dict(graph=name, n=g.n, algorithm="x", kind="gpu", verified=True, kernel_ms=float(len(calls)), e2e_ms=1.0)])
+    monkeypatch.setattr(S, "summary", lambda df: df)
+    S.main(["--sizes", "64", "--graphs", "ring", "path", "--out", str(tmp_path)])
+    S.main(["--sizes", "64", "--graphs", "path", "--out", str(tmp_path), "--append"])
+    (f,) = tmp_path.glob("GPU_X-*-structure.csv")
+    df = pd.read_csv(f)
+    assert df.graph.tolist() == ["ring", "path"] and df.kernel_ms.tolist() == [1.0, 3.0]
+
+
+def test_the_cpu_code_is_warmed_once_a_process_before_its_first_timed_call(monkeypatch):
+    from apsp_kernels import api
+    seen = []
+    monkeypatch.setattr(S, "_WARM", set())
+    monkeypatch.setattr(api, "shortest_paths", lambda g, method=None, **k: seen.append((g.n, g.has_negative, method)))
+    for name in ("D", "D", "J", "D", "J"):
+        S._warm_cpu(name)
+    assert seen == [(64, False, "D"), (64, True, "J")]
