@@ -184,3 +184,32 @@ def test_the_cpu_code_is_warmed_once_a_process_before_its_first_timed_call(monke
     for name in ("D", "D", "J", "D", "J"):
         S._warm_cpu(name)
     assert seen == [(64, False, "D"), (64, True, "J")]
+
+
+def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(tmp_path):
+    import pandas as pd
+    from apsp_kernels.study.seeds.tuned import suite as SU
+    gpu = lambda g, code, ms: dict(graph=g, n=4096, m=1, hop_depth=1, algorithm=code, kind="gpu", verified=True,
+                                   kernel_ms=ms / 2, e2e_ms=ms, e2e_int32_ms=ms, e2e_device_ms=ms)
+    rows = pd.DataFrame([gpu("ring", "x", 10.0), gpu("ring", "y", 20.0), gpu("grid", "x", 10.0),
+                         dict(graph="ring", n=4096, m=1, hop_depth=1, algorithm="dijkstra_cpu_parallel", kind="cpu",
+                              verified=True, kernel_ms=500.0, e2e_ms=500.0, threads=16),
+                         dict(graph="grid", n=4096, m=1, hop_depth=1, algorithm="dijkstra_cpu_parallel", kind="cpu",
+                              verified=True, kernel_ms=300.0, e2e_ms=300.0, threads=16)])
+    auto = pd.DataFrame([dict(graph="ring", n=4096, picked="x", verified=True, e2e_ms=10.0, e2e_int32_ms=15.0,
+                              e2e_device_ms=10.0, e2e_first_ms=14.6),
+                         dict(graph="grid", n=4096, picked="x", verified=True, e2e_ms=10.0, e2e_int32_ms=10.0,
+                              e2e_device_ms=14.6, e2e_first_ms=np.nan)])
+    assert SU.past_bound(auto.iloc[0], rows[rows.graph == "ring"]) == ["int32", "first call"]  # 15 > 1.25 x 10 + 2
+    assert SU.past_bound(auto.iloc[1], rows[rows.graph == "grid"]) == ["on the device"]
+    t = SU.table(rows, auto)
+    assert t.set_index("graph")["auto past 1.25x + 2 ms of the fastest"].to_dict() == {
+        "grid": "on the device", "ring": "int32, first call"}
+    f = SU.finding(rows, auto)
+    assert "on 0 of 2 graphs" in f and "ring 4,096 (int32, first call)" in f and "from 30x" in f
+    (tmp_path / "GPU_Z-2026-01-02-structure.csv").write_text("graph\n")
+    (tmp_path / "GPU_Y-2026-01-01-structure.csv").write_text("graph\n")
+    assert SU.device(tmp_path) == "GPU Z"
+    import matplotlib
+    matplotlib.use("Agg")
+    assert len(SU.figure(rows, auto, on="GPU Z").axes) == 1
