@@ -7,12 +7,10 @@ all n rows, or vertex numbers (repeats and any order allowed); "int32" (INF wher
 (+inf), None picking by the graph."""
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from .... import gpu_device
-from ....core.graph import Graph, GraphError, normalise_inf
+from ....core.graph import Graph, GraphError
 from ....core.sources import as_sources
 from .. import runtime as gpu_runtime
 from . import frontier
@@ -56,12 +54,7 @@ def _shared_opt_in(cp, fn, n):
 
 
 def tuned_deep(g: Graph, sources=None, dtype=None):
-    D, timings = _solve(g, sources, dtype)
-    if not isinstance(D, np.ndarray):
-        t0 = time.perf_counter()
-        D = D.get()
-        timings["d2h_ms"] = (time.perf_counter() - t0) * 1e3
-    return (normalise_inf(D) if timings["dtype"] == "int32" else D), timings
+    return frontier.host_result(*_solve(g, sources, dtype))
 
 
 def tuned_deep_resident(g: Graph, sources=None):

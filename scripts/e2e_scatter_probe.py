@@ -1,0 +1,67 @@
+"""How much one warm end-to-end call of a code scatters: each code's ``shortest_paths`` call timed in interleaved
+rounds (every code and mode once a round, so no code's calls come in a block), in the structure suite's three
+modes (float64 and int32 to the host, left on the device), on the suite's graphs.  The structure suite times one
+call a code at n > 4,096; this says how far apart such single calls of one code fall.
+
+    python3 scripts/e2e_scatter_probe.py --graphs kemp components knn --sizes 16384 \\
+        --codes tuned_sparse tuned_frontier tuned_deep --rounds 8 --out DIR
+
+Each code's first call in each mode (its kernels loaded, buffers made) is checked against the graph's reference
+checksum and not timed.  Writes ``e2e_scatter.csv`` (one row per call) and its provenance beside it, and prints per
+graph, code and mode the least, median and largest time and largest / least."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graphs", nargs="+", default=["kemp", "components", "knn"])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[16384])
+    ap.add_argument("--codes", nargs="+", default=["tuned_sparse", "tuned_frontier", "tuned_deep"])
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--out", default=".")
+    a = ap.parse_args(argv)
+    import pandas as pd
+    from apsp_kernels import api, gpu_device
+    from apsp_kernels.algorithms.reference import reference_checksum
+    from apsp_kernels.io import suite_graphs as SG
+    from apsp_kernels.measure import provenance, wall
+    from apsp_kernels.structure_suite import MODES, _checksum
+    gpu_device.require_gpu()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    provenance.write_invocation(out / "e2e_scatter.provenance.json", provenance.collect("e2e-scatter", vars(a)))
+    rows = []
+    for n in a.sizes:
+        for name in a.graphs:
+            g = SG.make(name, n, seed=n)
+            ref = reference_checksum(g)
+            print(f"{name} n={g.n} m={g.m}", flush=True)
+            for code in a.codes:                      # warm, and checked
+                for col, kw in MODES:
+                    d = api.shortest_paths(g, method=code, **kw)
+                    if _checksum(d.get() if kw.get("device") else d) != ref:
+                        raise SystemExit(f"{code} on {name} {n} ({col}): result differs from the reference")
+                    del d
+            for r in range(a.rounds):
+                for code in a.codes:
+                    for col, kw in MODES:
+                        ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
+                        del d
+                        rows.append(dict(graph=name, n=g.n, code=code, mode=col, round=r, ms=ms))
+            pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
+    df = pd.DataFrame(rows)
+    s = df.groupby(["graph", "n", "code", "mode"], sort=False).ms.agg(["min", "median", "max"])
+    s["max_over_min"] = s["max"] / s["min"]
+    with pd.option_context("display.width", 200):
+        print(s.round(2).to_string())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
