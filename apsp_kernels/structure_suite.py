@@ -66,13 +66,12 @@ def _checksum(d):
 MODES = (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True)))
 
 
-def _end_to_end(g, ref, repeats, warm, **method):
+def _end_to_end(g, ref, repeats, **method):
     """``shortest_paths(g, **method)`` timed three ways (:data:`MODES`: float64 and int32 on the host, left on the
-    device), after a warm call of its own in each mode where ``warm``: ({column: ms}, every result equal to ``ref``)."""
+    device), each after a warm call of its own in that mode: ({column: ms}, every result equal to ``ref``)."""
     times, ok = {}, True
     for col, kw in MODES:
-        if warm:
-            api.shortest_paths(g, **method, **kw)        # kernels loaded, staging buffers and host threads made
+        api.shortest_paths(g, **method, **kw)            # kernels loaded, buffers of this size made, host threads
         ms, d = wall.median_ms(lambda: api.shortest_paths(g, **method, **kw), repeats)
         times[col] = ms
         ok = ok and _checksum(d.get() if kw.get("device") else d) == ref
@@ -164,7 +163,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
     codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS and registry.get(x) not in codes]
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
-    big = g.n > 4096                  # seconds a solve there: one timed repeat, no warm call of its own per mode
+    big = g.n > 4096                  # seconds a solve there: one timed repeat (after its warm call)
     free = gpu_device.free_bytes()[0]
     timed = []
     elimination = registry.by_role("auto_small_separators")
@@ -186,7 +185,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
         (timed if ok else rows).append(r)
         if not ok:
             log(f"  {a.name:14s} failed: {r['error']}")
-    for r in end_to_end_rows(timed, lambda name: _end_to_end(g, ref, 1 if big else repeats, not big, method=name)):
+    for r in end_to_end_rows(timed, lambda name: _end_to_end(g, ref, 1 if big else repeats, method=name)):
         rows.append(r)
         log(f"  {r['algorithm']:14s} kernel {r['kernel_ms']:9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
             f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
@@ -212,7 +211,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
             1 if name in ("scipy", "igraph") else os.cpu_count())))
         log(f"  {name:14s} wall {ms:9.1f} ms verified={ok}")
         del d
-    times, warm_same = _end_to_end(g, ref, 1 if big else repeats, True)
+    times, warm_same = _end_to_end(g, ref, 1 if big else repeats)
     api.shortest_paths(g)                 # float64 once more: the state each code's e2e_ms met after its warm call
     fresh = dataclasses.replace(g)        # a new object: nothing about it remembered, its first call
     first, d = wall.median_ms(lambda: api.shortest_paths(fresh))
