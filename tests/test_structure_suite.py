@@ -141,7 +141,7 @@ def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
     monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1e12, 1e12))
     kernel = {a.name: 1.0 + i for i, a in enumerate(registry.ALGORITHMS.values())}
     monkeypatch.setattr(harness, "measure", lambda a, g, **kw: [dict(kernel_ms=kernel[a.name], verified=True)])
-    monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, warm, **m: (
+    monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, **m: (
         {c: 10.0 * kernel.get(m.get("method"), 1.0) for c, _ in S.MODES}, True))
     g = SG.make(name, 300, seed=300)
     elim, deep = (registry.by_role(r) for r in ("auto_small_separators", "auto_deep_graphs"))
@@ -200,16 +200,46 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
                               e2e_device_ms=10.0, e2e_first_ms=14.6),
                          dict(graph="grid", n=4096, picked="x", verified=True, e2e_ms=10.0, e2e_int32_ms=10.0,
                               e2e_device_ms=14.6, e2e_first_ms=np.nan)])
-    assert SU.past_bound(auto.iloc[0], rows[rows.graph == "ring"]) == ["int32", "first call"]  # 15 > 1.25 x 10 + 2
-    assert SU.past_bound(auto.iloc[1], rows[rows.graph == "grid"]) == ["on the device"]
+    assert SU.past_bound(auto.iloc[0], rows[rows.graph == "ring"]) == [                      # 15 > 1.25 x 10 + 2
+        ("int32", 15.0, "x", 10.0), ("first call", 14.6, "x", 10.0)]
+    assert SU.past_bound(auto.iloc[1], rows[rows.graph == "grid"]) == [("on the device", 14.6, "x", 10.0)]
     t = SU.table(rows, auto)
-    assert t.set_index("graph")["auto past 1.25x + 2 ms of the fastest"].to_dict() == {
-        "grid": "on the device", "ring": "int32, first call"}
+    assert t.set_index("graph")[SU.PAST].to_dict() == {"grid": "on the device", "ring": "int32, first call"}
     f = SU.finding(rows, auto)
-    assert "on 0 of 2 graphs" in f and "ring 4,096 (int32, first call)" in f and "from 30x" in f
+    assert "on 0 of 2 graphs" in f and "from 30x" in f
+    assert "ring 4,096 (int32 15.0 ms against x's 10.0, first call 14.6 ms against x's 10.0)" in f
     (tmp_path / "GPU_Z-2026-01-02-structure.csv").write_text("graph\n")
     (tmp_path / "GPU_Y-2026-01-01-structure.csv").write_text("graph\n")
     assert SU.device(tmp_path) == "GPU Z"
     import matplotlib
     matplotlib.use("Agg")
     assert len(SU.figure(rows, auto, on="GPU Z").axes) == 1
+
+
+def test_every_end_to_end_time_is_of_a_call_after_a_warm_one_in_its_mode(monkeypatch):
+    """At every n, the named codes' as auto's: the suite's first run timed the named codes above 4,096 vertices
+    without a warm call (their first call in each mode), auto's after one."""
+    from apsp_kernels import api
+    calls = []
+    class Result(np.ndarray):
+        def get(self):
+            return self
+    monkeypatch.setattr(api, "shortest_paths", lambda g, **kw: calls.append(tuple(sorted(kw))) or Result((1, 1)))
+    monkeypatch.setattr(S, "_checksum", lambda d: 0)
+    times, ok = S._end_to_end(SG.make("ring", 5000, seed=1), 0, 1, method="x")
+    assert ok and set(times) == {c for c, _ in S.MODES}
+    assert [c for c in calls] == [c for c in calls[::2] for _ in (0, 1)]      # each mode's call twice in a row
+    assert len(calls) == 2 * len(S.MODES)
+
+
+def test_a_collapsed_wide_table_is_named_by_its_captions_first_sentence():
+    import nbformat
+    from apsp_kernels.study.report.report_layout import collapse_wide_tables
+    row = "<tr>" + "<th>c</th>" * 12 + "</tr>"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[
+        nbformat.v4.new_output("display_data", data={"text/html": f"<table><caption>Warm calls. More.</caption>{row}</table>"}),
+        nbformat.v4.new_output("display_data", data={"text/html": f"<table>{row}</table>"}),
+        nbformat.v4.new_output("display_data", data={"text/html": "<table><tr><th>a</th></tr></table>"})])])
+    outs = [o["data"]["text/html"] for o in collapse_wide_tables(nb).cells[0].outputs]
+    assert outs[0].startswith("<details") and "<summary>Warm calls: 12 columns" in outs[0]
+    assert "<summary>The full table: 12 columns" in outs[1] and not outs[2].startswith("<details")

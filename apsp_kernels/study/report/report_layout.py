@@ -112,9 +112,16 @@ def collapse_wide_tables(nb):
                 continue
             n = _columns(h[h.index("<table"):])
             if n > WIDE:
-                o["data"]["text/html"] = (f'<details class="wide"><summary>The full table: {n} columns, wider than the page '
-                                          f"(open it to scroll sideways)</summary>{h}</details>")
+                o["data"]["text/html"] = (f'<details class="wide"><summary>{_title(h)}: {n} columns, wider than the '
+                                          f"page (open it to scroll sideways)</summary>{h}</details>")
     return nb
+
+
+def _title(table_html):
+    """What a collapsed table is: the first sentence of its caption, else 'The full table'."""
+    cap = re.search(r"<caption[^>]*>(.*?)</caption>", table_html, flags=re.S)
+    text = re.sub(r"<[^>]+>", "", cap.group(1)).strip() if cap else ""
+    return text.split(". ")[0].rstrip(".") if text else "The full table"
 
 
 def for_reader(nb, name, reports):
