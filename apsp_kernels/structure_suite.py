@@ -2,8 +2,8 @@
 a code's work (io/suite_graphs: Kemp random, 2-D and 3-D grids, ring, power law, a hub joined to all, complete,
 a road-like k-nearest-neighbour stand-in, a one-way path, a lollipop, small worlds, many small components, a DAG
 with negative weights, a dense graph, the Helsinki road networks), every in-core GPU code auto may pick, timed
-two ways, beside the CPU codes and libraries a user would pick instead, and auto's own pick.  A benchmark: it reports; the tests on its recorded rows hold auto's pick to
-1.25x (+ 2 ms end to end).
+two ways, beside the CPU codes and libraries a user would pick instead, and auto's own pick.  A benchmark: it
+reports; the tests on its recorded rows hold auto's pick to 1.25x (+ 2 ms end to end).
 
     python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph] [--append]
     python3 -m apsp_kernels.structure_suite --list      # the graphs it would measure, no GPU needed

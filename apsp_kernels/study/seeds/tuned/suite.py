@@ -15,10 +15,12 @@ ORDER = ["kemp", "ba", "hub", "small_world", "components", "dag", "dense", "comp
 MODES = {"e2e_ms": "float64", "e2e_int32_ms": "int32", "e2e_device_ms": "on the device", "e2e_first_ms": "first call"}
 PAST = "auto's call past 1.25x + 2 ms of the fastest in"
 TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and the CPU codes. All-core CPU code: "
-                 "dijkstra_cpu_parallel, int64_johnson where a weight is negative. A dash: not run (scipy where n m "
-                 "is large; networkit on negative weights).")
-SCATTER_CAPTION = ("Warm single calls in interleaved rounds. scripts/e2e_scatter_probe.py: every code and mode once a "
-                   "round, each after a warm call.")
+                 "dijkstra_cpu_parallel, int64_johnson where a weight is negative. A dash: not run (scipy where "
+                 "n m is large; networkit on negative weights). The code and time behind each of auto's misses: "
+                 "the finding at the top of the page.")
+SCATTER_CAPTION = ("Warm single calls in interleaved rounds, another process than the table above. "
+                   "scripts/e2e_scatter_probe.py: every code and mode once a round, each after a warm call; its own "
+                   "times, not the suite's.")
 
 
 def load(where=None, tag="structure"):
@@ -61,7 +63,7 @@ def table(rows, auto):
                 r[PAST] = ", ".join(m for m, *_ in past) if past else "none"
         if len(gpu):
             best = gpu.loc[gpu.e2e_ms.idxmin()]
-            r["fastest GPU code, end to end"] = f"{best.algorithm} {best.e2e_ms:.1f} ms (kernel {best.kernel_ms:.1f})"
+            r["fastest GPU code, float64 end to end"] = f"{best.algorithm} {best.e2e_ms:.1f} ms (kernel {best.kernel_ms:.1f})"
         for c in cpu.itertuples():
             r[f"{c.algorithm} (ms)"] = round(float(c.e2e_ms), 1)
         allcore = [c for c in cpu.itertuples() if c.threads > 1 and c.algorithm != "networkit"]
