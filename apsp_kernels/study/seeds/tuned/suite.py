@@ -152,7 +152,7 @@ def finding(rows, auto):
     slower = ": the CPU is faster there" if lo[col] < 1 else ""
     out = (f"Through `shortest_paths` (auto, float64 result on the host, warm) the GPU's speed-up over this package's "
            f"all-core CPU code (Dijkstra; Johnson where a weight is negative) runs from {lo[col]:g}x ({lo.graph}, "
-           f"n = {lo['n (vertices)']}{slower}) to {hi[col]:g}x ({hi.graph}, n = {hi['n (vertices)']}) over the "
+           f"n = {lo['n (vertices)']:,}{slower}) to {hi[col]:g}x ({hi.graph}, n = {hi['n (vertices)']:,}) over the "
            f"{len(v)} graphs of the suite (median {np.median(v[col]):.3g}x).")
     if PAST in t:
         misses = t[t[PAST] != "none"]
