@@ -1,8 +1,8 @@
 """The benchmark rows the cost model reads (:func:`apsp_kernels.costs.table`): every verified row with a time of the
-benchmark CSVs of one device (:func:`model_device`), each code's newest date only, read with the csv module into plain dicts (pandas' per-file cost was
-most of ``method="auto"``'s first call: ~120 ms of CPU for 13 small files on a 2-core machine, now ~9), and pandas
-imported only where a caller asks for the rows as a frame (:func:`frame`): its import was ~150 ms of every process
-that imported the package, auto's or not."""
+benchmark CSVs of one device (:func:`model_device`), each code's newest date only, read with the csv module into
+plain dicts (pandas' per-file cost was most of ``method="auto"``'s first call: ~120 ms of CPU for 13 small files on
+a 2-core machine, now ~9), and pandas imported only where a caller asks for the rows as a frame (:func:`frame`): its
+import was ~150 ms of every process that imported the package, auto's or not."""
 from __future__ import annotations
 
 import csv

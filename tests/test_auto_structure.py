@@ -3,14 +3,16 @@ time, so that auto picks a code within 1.25x of the fastest verified one on ever
 held here on the suite's recorded device rows (``python3 -m apsp_kernels.structure_suite``): today's pick on every
 recorded run (by kernel against the codes the cost model ranks, and end to end against every verified code), and
 auto's own calls where the run was measured with today's rule."""
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
 from apsp_kernels import api, costs, paths
-from apsp_kernels.cost_rows import FILE
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core import structure
 from apsp_kernels.io import suite_graphs as SG
+from apsp_kernels.study.seeds.tuned.suite import _date
 
 H100 = dict(gpu=True, free_bytes=80e9)      # the recorded rows' device, whatever this machine has
 TOLERANCE = 1.25                            # the bound, set before any suite row was measured
@@ -18,11 +20,7 @@ TOLERANCE = 1.25                            # the bound, set before any suite ro
 
 def _suite_files():
     """Every recorded structure-suite run, oldest first (each checked on its own rows)."""
-    return sorted((paths.RECORDED / "benchmarks").glob("*-structure.csv"), key=lambda f: _date(f.name))
-
-
-def _date(fname):
-    return FILE.match(fname).group("date")
+    return sorted((paths.RECORDED / "benchmarks").glob("*-structure.csv"), key=_date)
 
 
 def _suite_file():
@@ -164,7 +162,7 @@ def test_autos_own_call_is_within_the_end_to_end_bound(fname, gname, n, mode):
     """auto's own row of a run measured with today's rule (its recorded pick is today's): its warm calls in each
     mode, and its first call on a new graph object (float64), within the bound of the fastest code's warm call."""
     from apsp_kernels.structure_suite import within_bound
-    if _date(fname) < CALLS_SINCE:
+    if _date(Path(fname)) < CALLS_SINCE:
         pytest.skip("auto's calls timed by an older choice code (before its cost lookups were cached)")
     t, gpu, pick = _rows(fname, gname, n)
     a = t[t.kind == "auto"].iloc[0]

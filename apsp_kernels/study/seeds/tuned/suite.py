@@ -27,8 +27,7 @@ def load(where=None, tag="structure"):
     """(the suite's rows, auto's rows) of the newest recorded files, or empty frames.  Auto's rows come from the
     suite's own file (the same run as the CPU rows they are divided by) unless a ``*-auto.csv`` (an ``--auto-only``
     run) is of a later date.  ``tag``: the file's tag (``structure-deep-road``: the deep and road-like classes)."""
-    d = (paths.RECORDED / "benchmarks") if where is None else where
-    found = {t: sorted(d.glob(f"*-{t}.csv"), key=_date) for t in (tag, "auto")}
+    found = {t: _dated("benchmarks", where, f"*-{t}.csv") for t in (tag, "auto")}
     found["structure"] = found.pop(tag)
     if tag != "structure":
         found["auto"] = []                     # an --auto-only run belongs to the main suite
@@ -36,6 +35,12 @@ def load(where=None, tag="structure"):
     if found["auto"] and (not found["structure"] or _date(found["auto"][-1]) > _date(found["structure"][-1])):
         return rows, pd.read_csv(found["auto"][-1])
     return rows, (rows[rows.kind == "auto"].reset_index(drop=True) if "kind" in rows else pd.DataFrame())
+
+
+def _dated(folder, where, pattern):
+    """The files matching ``pattern`` in ``where`` (default: the recorded results' ``folder``), oldest first."""
+    d = (paths.RECORDED / folder) if where is None else where
+    return sorted(d.glob(pattern), key=_date)
 
 
 def _date(f):
@@ -91,8 +96,7 @@ def past_bound(a, gpu):
 def device(where=None, tag="structure"):
     """The device of the newest recorded suite file (its name's ``<device>`` part, words)."""
     from ....costs import FILE
-    d = (paths.RECORDED / "benchmarks") if where is None else where
-    found = sorted(d.glob(f"*-{tag}.csv"), key=_date)
+    found = _dated("benchmarks", where, f"*-{tag}.csv")
     return FILE.match(found[-1].name).group("device").replace("_", " ") if found else "-"
 
 
@@ -246,16 +250,14 @@ def deep_check(check):
 
 def load_deep_check(where=None):
     """The newest recorded ``*-deep-auto-check.csv`` (data/results/solver), or an empty frame."""
-    d = (paths.RECORDED / "solver") if where is None else where
-    f = sorted(d.glob("*-deep-auto-check.csv"), key=_date)
+    f = _dated("solver", where, "*-deep-auto-check.csv")
     return pd.read_csv(f[-1]) if f else pd.DataFrame()
 
 
 def load_scatter(where=None):
     """The newest day's ``*-e2e-scatter*.csv`` (``scripts/e2e_scatter_probe.py``: warm single calls in interleaved
     rounds; data/results/solver), one frame, or an empty one."""
-    d = (paths.RECORDED / "solver") if where is None else where
-    found = sorted(d.glob("*-e2e-scatter*.csv"), key=_date)
+    found = _dated("solver", where, "*-e2e-scatter*.csv")
     if not found:
         return pd.DataFrame()
     day = _date(found[-1])
