@@ -47,7 +47,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
-    where tuned_frontier wins, :func:`.deep_choice.instead` hands a deep graph to tuned_deep, and then
+    :func:`.deep_choice.instead` hands tuned_deep a deep graph where tuned_frontier wins, and a graph whose sources
+    reach few vertices in narrow levels whichever in-core GPU code wins, and then
     :func:`.elimination_choice.instead` may hand it to tuned_elimination (the recorded crossing with whichever of the
     two would run, for that result, and the graph's separators small)."""
     from .api import as_graph

@@ -241,6 +241,9 @@ def main(argv=None):
                          "its provenance lists each invocation); a graph measured again replaces its rows")
     ap.add_argument("--list", action="store_true", help="print the (graph, n) it would measure and stop")
     a = ap.parse_args(argv)
+    unknown = [g for g in a.graphs if not SG.known(g)]
+    if unknown:
+        ap.error(f"unknown graph {', '.join(map(repr, unknown))}; {SG.KNOWN}")
     if a.list:
         for name, size in plan(a.sizes, a.graphs):
             print(f"{name} {size if size is not None else '(its own n)'}")

@@ -39,6 +39,48 @@ def test_only_in_tuned_frontiers_place_and_where_it_fits():
     assert "depth 4095" in D.instead(g, registry.get("tuned_frontier"), result="device")
 
 
+@pytest.mark.parametrize("name, n, few", [
+    ("components", 4096, True), ("components", 16384, True), ("components-16", 4096, True),
+    ("components-128", 16384, True), ("cliques-64", 4096, True),
+    ("components-256", 4096, False), ("components-256", 16384, False),      # levels of 99-110 vertices
+    ("kemp", 4096, False), ("grid", 4096, False), ("dag", 4096, False), ("small_world", 4096, False)])
+def test_the_few_vertices_test_on_each_class(name, n, few):
+    """Test 2: the hub BFS reaching at most 1/16 of the vertices in levels of at most 64, in place of any in-core
+    GPU code (tuned_frontier, tuned_sparse, tuned_fw), whichever the cost model picked."""
+    g = SG.make(name, n, seed=n)
+    for code in ("tuned_frontier", "tuned_sparse", "tuned_fw"):
+        said = D.instead(g, registry.get(code))
+        assert (said is not None and "few vertices" in said) == few, (code, said)
+
+
+def test_the_few_vertices_test_reads_the_hubs_degree_before_any_bfs(monkeypatch):
+    """A hub of more than 64 out-edges is a level of more than 64: no BFS where the cost model's pick is not
+    tuned_frontier (whose depth test needs it anyway)."""
+    from apsp_kernels.core import structure
+
+    def refuse(g):
+        raise AssertionError("searched")
+    monkeypatch.setattr(structure, "hub_depth", refuse)
+    g = SG.make("hub", 4096, seed=4096)
+    assert D.instead(g, registry.get("tuned_fw")) is None and D.instead(g, registry.get("tuned_sparse")) is None
+
+
+def test_the_few_vertices_test_leaves_negative_weights_the_cpu_and_the_out_of_core_codes():
+    from apsp_kernels.core import generators
+    g = SG.make("components", 4096, seed=4096)
+    assert D.instead(generators.with_potential(g), registry.get("tuned_fw")) is None     # tuned_deep takes none
+    assert D.instead(g, registry.get("dijkstra_cpu_parallel")) is None
+    assert D.instead(g, registry.get("tuned_fw_ooc")) is None and D.instead(g, registry.get("tuned_deep")) is None
+    assert D.instead(g, registry.get("tuned_fw"), fits=False) is None
+
+
+def test_few_vertices_picks_tuned_deep_for_every_result():
+    g = SG.make("components", 16384, seed=16384)
+    for result in (None, "host", "device"):
+        c = choice.choose(g, result=result, **H200)
+        assert c.algorithm.name == "tuned_deep" and "few vertices" in c.reason and "cost model's pick" in c.reason
+
+
 def test_before_the_elimination_and_for_some_rows_too():
     big = structure_graphs.path(48000, seed=0)
     for result in ("host", "device"):           # the elimination weighed against tuned_deep, not tuned_frontier

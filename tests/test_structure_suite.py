@@ -66,6 +66,27 @@ def test_components_are_separate_kemp_graphs_of_64_vertices(n):
     assert len(set(parts)) == math.ceil(n / 64)
 
 
+@pytest.mark.parametrize("name, size, edges_per_part", [("components-16", 16, None), ("cliques-64", 64, 64 * 63)])
+def test_sized_classes_by_name_are_separate_parts_of_that_size(name, size, edges_per_part):
+    g = SG.make(name, 1000, seed=3)
+    src, dst, _ = g.edges()
+    assert (src // size == dst // size).all()
+    parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]
+    assert len(set(parts)) == math.ceil(1000 / size)
+    if edges_per_part:                                   # complete parts; the last has 1000 % 64 = 40 vertices
+        assert g.m == (1000 // size) * edges_per_part + 40 * 39
+
+
+@pytest.mark.parametrize("bad", ["components-0", "cliques", "grid-8", "foo"])
+def test_an_unknown_graph_name_is_one_line_before_any_gpu(bad, capsys):
+    assert not SG.known(bad)
+    with pytest.raises(KeyError, match="unknown structure-suite graph"):
+        SG.make(bad, 64)
+    with pytest.raises(SystemExit):
+        S.main(["--graphs", "kemp", bad, "--list"])
+    assert f"unknown graph '{bad}'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("n", [2, 50, 2000])
 def test_the_dag_has_negative_edges_no_cycle_and_the_reference_is_scipys_johnson(n):
     g = SGR.dag(n, seed=6)

@@ -21,6 +21,8 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
                   vertex with probability 0.1, both ways, weights 1..1000: short hops, no small separators.
 * ``components`` -- many small components: Kemp's random graphs of 64 vertices side by side (the last may be
                   smaller), each seeded apart: from any vertex only its own 64 are reachable.
+* ``cliques``  -- complete digraphs of 64 vertices side by side, weights 1..1000: few vertices a source, as in
+                  ``components``, but degree 63 (held out of the default run: the check of auto's rule for such graphs).
 * ``dag``      -- a random DAG with negative weights: vertex i (in a random topological order) has 2-6 out-edges
                   to uniformly chosen later vertices, weights -100..1000: negative edges, no cycle, so only the
                   codes that take negative weights (and Johnson on the CPU) run it.
@@ -201,16 +203,29 @@ def small_world(n, k=SMALL_WORLD[0], p=SMALL_WORLD[1], max_weight=MAX_WEIGHT, se
 def components(n, size=COMPONENT_SIZE, max_weight=MAX_WEIGHT, seed=0) -> Graph:
     """Kemp's random graphs of ``size`` vertices (the last one n % size where that is not 0) side by side, the
     c-th seeded (seed, c)."""
+    return _side_by_side(n, size, lambda k, s: generators.kemp(k, max_weight=max_weight, seed=s), seed,
+                         dict(generator="components", size=size, seed=seed, max_weight=max_weight))
+
+
+def cliques(n, size=COMPONENT_SIZE, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Complete digraphs of ``size`` vertices (the last one n % size where that is not 0) side by side, the c-th
+    seeded (seed, c): many components, each as dense as a graph can be."""
+    return _side_by_side(n, size, lambda k, s: generators.complete(k, max_weight=max_weight, seed=s), seed,
+                         dict(generator="cliques", size=size, seed=seed, max_weight=max_weight))
+
+
+def _side_by_side(n, size, make, seed, meta):
+    """The graphs ``make(k, (seed, c))`` of ``size`` vertices (the last n % size) on consecutive vertex ranges."""
     if n < 1:
         raise GraphError(f"n must be >= 1, got {n}")
+    if size < 1:
+        raise GraphError(f"a component needs >= 1 vertex, got size {size}")
     parts = []
     for c, lo in enumerate(range(0, n, size)):
-        g = generators.kemp(min(size, n - lo), max_weight=max_weight, seed=[seed, c])
-        src, dst, w = g.edges()
+        src, dst, w = make(min(size, n - lo), [seed, c]).edges()
         parts.append((src + lo, dst + lo, w))
     src, dst, w = (np.concatenate([p[j] for p in parts]) for j in range(3))
-    return Graph.from_edges(n, src, dst, w, meta=dict(generator="components", size=size, seed=seed,
-                                                      max_weight=max_weight))
+    return Graph.from_edges(n, src, dst, w, meta=meta)
 
 
 def dag(n, weights=DAG_WEIGHTS, seed=0) -> Graph:

@@ -15,11 +15,23 @@ MORE = ("grid3d", "small_world", "components", "dag", "dense")   # 3-D grids, sm
                                                                  # negative weights, m ~ n^2 / 4
 CLASSES = SUITE + EXTRA + MORE            # every generated class; a full run measures them all and the roads
 CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this n, in a run with a size up to 4096
+SIZED = ("components", "cliques")         # by name with a component size: components-16, cliques-64
+HELD_OUT = ("components-16", "components-128", "components-256", "cliques-64")   # auto's few-vertices check, by name
+
+
+KNOWN = (f"known: {', '.join(CLASSES + REAL)}, or {' or '.join(SIZED)} with a component size after a dash "
+         f"(e.g. {HELD_OUT[0]})")
+
+
+def known(name) -> bool:
+    """Whether :func:`make` knows ``name``."""
+    cls, _, size = name.partition("-")
+    return name in CLASSES + REAL or (cls in SIZED and size.isdigit() and int(size) > 0)
 
 
 def make(name, n=None, seed=0) -> Graph:
-    """One graph of the suite: a class of ``CLASSES`` at ``n`` vertices, or a road network of ``REAL``
-    (its own n; ``n`` ignored)."""
+    """One graph of the suite: a class of ``CLASSES`` at ``n`` vertices, one of ``SIZED`` with its component size
+    after a dash (``components-16``), or a road network of ``REAL`` (its own n; ``n`` ignored)."""
     if name in REAL:
         return roads.load(name)
     if n is None:
@@ -30,6 +42,7 @@ def make(name, n=None, seed=0) -> Graph:
         return generators.complete(n, seed=seed)
     if name == "ba":
         return SGR.barabasi_albert(n, seed=seed)
-    if name not in CLASSES:
-        raise KeyError(f"unknown structure-suite graph {name!r}; known: {', '.join(CLASSES + REAL)}")
-    return getattr(SGR, name)(n, seed=seed)
+    if not known(name):
+        raise KeyError(f"unknown structure-suite graph {name!r}; {KNOWN}")
+    cls, _, size = name.partition("-")
+    return getattr(SGR, cls)(n, size=int(size), seed=seed) if size else getattr(SGR, name)(n, seed=seed)
