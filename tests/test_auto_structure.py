@@ -63,30 +63,16 @@ H200_29 = "NVIDIA_H200-2026-11-29-structure.csv"
 # it right).
 # By kernel, against the codes the cost model ranks: Barabasi-Albert at 4096 in all three files, where auto takes
 # tuned_frontier (10.3, 11.8 and 11.4 ms of kernel against tuned_fw's 7.7, 7.8 and 7.7; the rate measured on Kemp's
-# graphs underestimates it, 6.8 ms predicted), though end to end it is within the bound in every mode; the 256
-# components of 64 vertices at 16384 on the H200, where auto takes tuned_sparse (13.1 ms) and tuned_frontier takes
-# 1.6: a source reaches 64 vertices, which the model, pricing a sweep by n m, does not see.
+# graphs underestimates it, 6.8 ms predicted), though end to end it is within the bound in every mode.
 KERNEL_MISSES = {(H100_26, "ba", 4096), ("NVIDIA_H100_80GB_HBM3-2026-11-25-structure.csv", "ba", 4096),
-                 (H200_29, "ba", 4096), (H200_29, "components", 16384)}
-# End to end, the picked code's own row against the fastest verified code's, mode by mode (H200, 2026-11-29; above
-# 4,096 vertices that run timed each named code's first call in a mode, without a warm call):
-# * kemp 16384, float64 to the host: tuned_sparse's first call took 301.4 ms, tuned_frontier's 233.8; auto's warm call
-#   of tuned_sparse in the same run 179.1, and warm in interleaved rounds tuned_sparse 161.9, tuned_frontier 153.5
-#   (data/results/solver/NVIDIA_H200-2026-11-29-e2e-scatter.csv);
-# * lollipop 16384 on the device: tuned_deep 65.7 ms against tuned_elimination's 44.8 (the elimination's crossing
-#   against tuned_deep is the worse deep graph's at each size, near 20,700 vertices); warm 65.4 against 41.7;
-# * components 16384, int32 and on the device: tuned_sparse 87.0 and 22.3 ms against tuned_deep's 62.6 and 4.5 (auto
-#   never weighs tuned_deep outside deep graphs); warm 74.3 against 61.1 (within) and 17.0 against 4.4.
-PICK_MISSES = {(H200_29, "kemp", 16384, "e2e_ms"), (H200_29, "lollipop", 16384, "e2e_device_ms"),
-               (H200_29, "components", 16384, "e2e_int32_ms"), (H200_29, "components", 16384, "e2e_device_ms")}
-# auto's own call (its row of the run) against the fastest code's row: the lollipop of 16384 in int32 (139.2 ms
-# against tuned_elimination's 109.7, by 0.1 ms) and on the device (66.4 against 44.8); the components of 16384 on the
-# device (11.0 against tuned_deep's 4.5) and of 4096 in int32 (10.4 against tuned_deep's 6.5, by 0.3 ms); and knn
-# 16384's first call (200.4 ms against tuned_frontier's 149.8; the code auto ran: in interleaved rounds,
-# scripts/auto_first_call.py, 1.01x, device-logs/h200-20261129-0530-structure/auto-first-call-knn-16384.log).
-CALL_MISSES = {(H200_29, "lollipop", 16384, "e2e_int32_ms"), (H200_29, "lollipop", 16384, "e2e_device_ms"),
-               (H200_29, "components", 16384, "e2e_device_ms"), (H200_29, "components", 4096, "e2e_int32_ms"),
-               (H200_29, "knn", 16384, "e2e_first_ms")}
+                 (H200_29, "ba", 4096)}
+# End to end, the picked code's own row against the fastest verified code's, mode by mode: none (every call of the
+# H200 run warm; its 16,384 part and the Helsinki walking network measured again so on 2026-11-29).
+PICK_MISSES = set()
+# auto's own call (its row of the run) against the fastest code's row: the lollipop of 16384 on the device, 66.7 ms
+# against tuned_elimination's 51.0 (the bound 65.7; auto runs tuned_deep, whose own row took 65.3: the elimination's
+# crossing against tuned_deep is the worse deep graph's at each size, near 20,700 vertices).
+CALL_MISSES = {(H200_29, "lollipop", 16384, "e2e_device_ms")}
 # auto's own calls are held from this run on: the H100 runs timed them before the cost lookups were cached (~40 ms
 # of pandas a call then) and before the deep graphs' and the elimination's rules.
 CALLS_SINCE = "2026-11-29"
