@@ -48,7 +48,7 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
     :func:`.deep_choice.instead` hands tuned_deep a deep graph where tuned_frontier wins, and a graph whose sources
-    reach few vertices in narrow levels whichever in-core GPU code wins, and then
+    reach few vertices whichever in-core GPU code wins, and then
     :func:`.elimination_choice.instead` may hand it to tuned_elimination (the recorded crossing with whichever of the
     two would run, for that result, and the graph's separators small)."""
     from .api import as_graph

@@ -1,7 +1,7 @@
-"""When ``method="auto"`` runs ``tuned_deep`` instead of the cost model's pick: where a source's rounds are narrow,
-which the cost model (a rate of n m, scaled by the hop depth) does not see.  Two tests on the BFS from the vertex of
-most out-edges (:func:`~.core.structure.hub_depth_once`, which auto's depth search makes anyway and remembers for
-the graph), each able to say no:
+"""When ``method="auto"`` runs ``tuned_deep`` instead of the cost model's pick: where a source's search is long and
+thin or reaches few vertices, which the cost model (a rate of n m, scaled by the hop depth) does not see.  Two
+tests, each able to say no, on the BFS from the vertex of most out-edges (:func:`~.core.structure.hub_depth_once`,
+which auto's depth search makes anyway and remembers for the graph):
 
 1. **Deep** (in tuned_frontier's place only): the hub BFS reaches at least ``DEPTH_FRACTION`` n levels.  Set from
    the rows recorded before it (one H200; ``data/results/device-logs/h200-20261128-2003-deep-elim/deep.csv`` and
@@ -9,16 +9,19 @@ the graph), each able to say no:
    lollipop (depth n/2 to n) at 4,096 and 16,384, tuned_deep's kernels took 0.34-0.71x tuned_frontier's, end to end
    0.74-1.02x with the float64 result on the host and 0.41-0.42x with it left on the device; on the grid and the kNN
    graph (depth 0.9-2 sqrt(n): under n/60 at 16,384) tuned_deep was the slower, 1.35-1.9x.
-2. **Few vertices a source, in narrow levels** (in place of any in-core GPU code): the hub BFS reaches at most
-   ``FEW`` of the vertices and no level of it holds more than ``QUEUE`` (tuned_deep's frontier queue in shared
-   memory), so a source's whole search is a few rounds inside one warp, while the other codes pay for n m: a sweep
-   of every edge, or a kernel round trip a round.  Set from the one such class recorded before it (the structure
-   suite's 64-vertex components, one H200, ``NVIDIA_H200-2026-11-29-structure.csv``: the hub BFS reached 1.5 % and
-   0.4 % of the vertices, its widest level 29; tuned_deep's kernels 0.11 and 0.39 ms against tuned_frontier's 0.57
-   and 1.63 and tuned_sparse's 3.9 and 13.1, and the fastest code end to end in every mode warm, where auto had
-   picked tuned_frontier and tuned_sparse); ``FEW`` sits between those and the lowest reach of every other class
-   (the DAG's 11 %, whose negative weights tuned_deep does not take anyway), not measured between.  A graph whose
-   hub has more than ``QUEUE`` out-edges fails it without the BFS (the hub's out-neighbours are one level).
+2. **Few vertices a source** (in place of any in-core GPU code): the hub BFS and the probe
+   (:func:`~.core.structure.probe_once`: four BFS, from vertex 0, seeded random vertices and the farthest found) each
+   reach at most ``FEW`` of the vertices, so a source's whole search is a few rounds inside one warp, while the
+   other codes pay for n m: a sweep of every edge, or a kernel round trip a round.  The probe guards against a
+   hub that lies outside the bulk of the graph.  Set from the structure suite's 64-vertex components (one H200,
+   ``NVIDIA_H200-2026-11-29-structure.csv``: the hub BFS reached 1.5 % and 0.4 % of the vertices; tuned_deep's
+   kernels 0.11 and 0.39 ms against tuned_frontier's 0.57 and 1.63 and tuned_sparse's 3.9 and 13.1) and from
+   the held-out check of the rule's first form, which also asked for no BFS level wider than 64
+   (``data/results/solver/NVIDIA_H200-2026-11-29-few-vertices-check.csv``): tuned_deep was the fastest code with
+   the result on the device on all eight graphs, the components of 256 (levels of 99-110) among them, where that
+   form said no and auto missed the bound.  ``FEW`` sits between those graphs' reach (0.1-6.1 %) and the lowest of
+   every other class (the DAG's 11 %, whose negative weights tuned_deep does not take anyway), not measured
+   between.  A hub with at least ``FEW`` n out-edges fails it without a BFS.
 
 Applied before the elimination's rule (:mod:`.elimination_choice`), which then weighs the elimination against
 tuned_deep by its deep graphs' crossing."""
@@ -28,8 +31,7 @@ from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_deep_graphs"        # registry roles: the code replaced by test 1, the code run
 DEPTH_FRACTION = 0.25
-FEW = 1 / 16          # test 2: the hub BFS reaching at most this fraction of the vertices ...
-QUEUE = 64            # ... and no level of it wider than this (tuned_deep's frontier queue in shared memory)
+FEW = 1 / 16          # test 2: the hub BFS and the probe each reaching at most this fraction of the vertices
 
 
 def target():
@@ -47,9 +49,9 @@ def instead(g, algo, result=None, fits=True):
     in_core_gpu = algo.device == "gpu" and algo.forced_params is None and algo is not to
     if not (frontier or in_core_gpu) or not fits or g.n < 2:
         return None
-    from .core.structure import hub_depth_once
+    from .core.structure import hub_depth_once, probe_once
     from .costs import max_out_degree
-    if not frontier and (max_out_degree(g) or 0) > QUEUE:      # the hub's out-neighbours alone are a wider level
+    if not frontier and (max_out_degree(g) or 0) >= FEW * g.n:     # the hub's out-neighbours alone reach that many
         return None
     if g.has_negative and not to.negative_weights:           # after the degree: a pass over every weight
         return None
@@ -58,8 +60,8 @@ def instead(g, algo, result=None, fits=True):
         return (f"{to.name} instead of {algo.name}: the graph is deep (the hub BFS reaches depth {s.hop_depth} >= "
                 f"{DEPTH_FRACTION:g} n), where {to.name}'s rounds stay inside a warp and {algo.name}'s each cost a "
                 "kernel round trip")
-    if s.mean_reach <= FEW and s.widest <= QUEUE:
-        return (f"{to.name} instead of {algo.name}: a source reaches few vertices in narrow levels (the hub BFS "
-                f"reaches {s.mean_reach:.1%} <= 1/{1 / FEW:g} of them, no level wider than {s.widest} <= {QUEUE}), "
-                f"a few rounds inside one warp for {to.name}, where {algo.name} pays for all n m")
+    if s.mean_reach <= FEW and (p := probe_once(g)).mean_reach <= FEW:
+        return (f"{to.name} instead of {algo.name}: a source reaches few vertices (the hub BFS {s.mean_reach:.1%}, "
+                f"the probe's {p.mean_reach:.1%} <= 1/{1 / FEW:g}), a few rounds inside one warp for {to.name}, "
+                f"where {algo.name} pays for all n m")
     return None

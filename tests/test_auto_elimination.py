@@ -92,8 +92,9 @@ def test_against_tuned_deep_its_own_crossing_file(tmp_path):
     (lambda: Graph.from_scipy(EM.grid(128, 128)), True), (lambda: Graph.from_scipy(EM.knn(16384)), True),
     (lambda: SG.make("path", 16384), True), (lambda: SG.make("ring", 16384), True),
     (lambda: SG.make("lollipop", 16384), True), (lambda: SG.make("helsinki-walk"), True),
-    (lambda: SG.make("helsinki-drive"), True),
-    (lambda: SG.make("kemp", 16384), False), (lambda: SG.make("ba", 16384), False),
+    (lambda: SG.make("helsinki-drive"), True), (lambda: SG.make("bremen-dist"), True),
+    (lambda: SG.make("knn_islands", 24000, seed=24000), True),        # 80 % in one part, the rest in pieces
+    (lambda: SG.make("components", 16384), False), (lambda: SG.make("kemp", 16384), False), (lambda: SG.make("ba", 16384), False),
     (lambda: SG.make("hub", 16384), False), (lambda: _small_world(16384), False), (lambda: _grid3d(32), False)])
 def test_the_separator_test_on_each_class(make, small):
     g = make()

@@ -10,6 +10,7 @@ from scipy.sparse import csgraph
 from apsp_kernels import structure_suite as S
 from apsp_kernels.algorithms.reference import _exact
 from apsp_kernels.core import structure_graphs as SGR
+from apsp_kernels.core.graph import GraphError
 from apsp_kernels.core.limits import INF
 from apsp_kernels.core.distances import from_scipy
 from apsp_kernels.io import suite_graphs as SG
@@ -75,6 +76,26 @@ def test_sized_classes_by_name_are_separate_parts_of_that_size(name, size, edges
     assert len(set(parts)) == math.ceil(1000 / size)
     if edges_per_part:                                   # complete parts; the last has 1000 % 64 = 40 vertices
         assert g.m == (1000 // size) * edges_per_part + 40 * 39
+
+
+def test_knn_islands_is_a_knn_graph_and_paths_apart():
+    g = SG.make("knn_islands", 1000, seed=2)
+    parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]
+    sizes = np.bincount(parts)
+    assert sizes.max() == 800 and sorted(sizes)[:-1] == [8] * 25 and not g.has_negative
+    src, dst, _ = g.edges()
+    tail = src >= 800
+    assert (np.abs(src[tail] - dst[tail]) == 1).all() and (dst[tail] >= 800).all()
+    assert g.m == SG.make("knn", 800, seed=2).m + 2 * 25 * 7
+
+
+def test_kemp_star_puts_the_vertex_of_most_out_edges_outside_the_bulk():
+    g = SG.make("kemp_star", 1000, seed=3)
+    hub = int(np.argmax(np.diff(g.indptr)))
+    parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]
+    assert hub == 999 and np.diff(g.indptr)[hub] == SGR.STAR_LEAVES and (parts == parts[hub]).sum() == 201
+    with pytest.raises(GraphError, match="star of 200"):
+        SGR.kemp_star(100)
 
 
 @pytest.mark.parametrize("bad", ["components-0", "cliques", "grid-8", "foo"])

@@ -256,7 +256,7 @@ _add(name="tuned_frontier", label="Tuned sparse APSP (a block per source, fronti
            "a block, not launches); sources= for some rows; dtype float32 for float weights; work n m like Harish's")
 # For deep, thin graphs (paths, rings, long tails), where tuned_frontier's rounds are block barriers: not ranked by
 # the cost model; auto runs it in tuned_frontier's place on deep graphs, and in any in-core GPU code's place where a
-# source reaches few vertices in narrow levels (deep_choice.py, role auto_deep_graphs).
+# source reaches few vertices (deep_choice.py, role auto_deep_graphs).
 _add(name="tuned_deep", label="Tuned sparse APSP for deep graphs (a warp per source, frontier queue, rounds in the warp)",
      paper=TUNED, kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_deep_mod.footprint,
      launcher=tuned.tuned_deep, resident=tuned_deep_mod.tuned_deep_resident, negative_weights=False,

@@ -23,6 +23,10 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
                   smaller), each seeded apart: from any vertex only its own 64 are reachable.
 * ``cliques``  -- complete digraphs of 64 vertices side by side, weights 1..1000: few vertices a source, as in
                   ``components``, but degree 63 (held out of the default run: the check of auto's rule for such graphs).
+* ``knn_islands`` -- the kNN graph on 80 % of the vertices and the rest in 8-vertex paths apart, weights 1..100 for
+                  those: a road extract's pieces (held out of the default run, as ``kemp_star``).
+* ``kemp_star`` -- Kemp's random graph and, apart from it, a star of 200 leaves: the vertex of most out-edges
+                  outside the bulk of the graph.
 * ``dag``      -- a random DAG with negative weights: vertex i (in a random topological order) has 2-6 out-edges
                   to uniformly chosen later vertices, weights -100..1000: negative edges, no cycle, so only the
                   codes that take negative weights (and Johnson on the CPU) run it.
@@ -52,6 +56,8 @@ SMALL_WORLD = (6, 0.1)        # Watts-Strogatz: neighbours a vertex in the latti
 COMPONENT_SIZE = 64
 DAG_WEIGHTS = (-100, 1000)
 DENSE_P = 0.25
+ISLANDS = (0.2, 8)            # knn_islands: the share of the vertices in pieces apart, the vertices a piece
+STAR_LEAVES = 200             # kemp_star: the leaves of the star beside Kemp's graph
 
 
 def _both_ways(n, u, v, w, meta):
@@ -212,6 +218,39 @@ def cliques(n, size=COMPONENT_SIZE, max_weight=MAX_WEIGHT, seed=0) -> Graph:
     seeded (seed, c): many components, each as dense as a graph can be."""
     return _side_by_side(n, size, lambda k, s: generators.complete(k, max_weight=max_weight, seed=s), seed,
                          dict(generator="cliques", size=size, seed=seed, max_weight=max_weight))
+
+
+def knn_islands(n, fraction=ISLANDS[0], piece=ISLANDS[1], max_weight=DEEP_MAX_WEIGHT, seed=0) -> Graph:
+    """A road extract's shape: the ``knn`` graph on n - r vertices (r = round(fraction n)) and the r others in paths
+    of ``piece`` vertices walked both ways (the last may be shorter, weights 1..max_weight), apart from it and from
+    each other, as an extract cut at its border leaves pieces (Bremen's largest connected part holds 83 % of its
+    vertices)."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    r = int(round(fraction * n))
+    main = knn(n - r, seed=seed) if n - r else Graph.from_edges(0, [], [], [])
+    src, dst, w = main.edges()
+    i = np.arange(n - r, n - 1)
+    i = i[(i - (n - r)) % piece != piece - 1]                     # no edge from a piece's last vertex to the next
+    pw = np.random.default_rng([seed, 1]).integers(1, max_weight + 1, i.size)
+    return Graph.from_edges(n, np.concatenate([src, i, i + 1]), np.concatenate([dst, i + 1, i]),
+                            np.concatenate([w, pw, pw]), meta=dict(generator="knn_islands", fraction=fraction,
+                                                                   piece=piece, seed=seed))
+
+
+def kemp_star(n, leaves=STAR_LEAVES, max_weight=MAX_WEIGHT, seed=0) -> Graph:
+    """Kemp's random graph on n - leaves - 1 vertices and, apart from it, a star: its last vertex joined both ways
+    to ``leaves`` others.  The vertex of most out-edges lies outside the bulk of the graph, so a BFS from it alone
+    says nothing of the rest."""
+    if n < leaves + 2:
+        raise GraphError(f"n must be >= {leaves + 2} for a star of {leaves} leaves, got {n}")
+    k = n - leaves - 1
+    src, dst, w = generators.kemp(k, max_weight=max_weight, seed=seed).edges()
+    leaf = np.arange(k, n - 1)
+    sw = np.random.default_rng([seed, 1]).integers(1, max_weight + 1, leaves)
+    hub = np.full(leaves, n - 1)
+    return Graph.from_edges(n, np.concatenate([src, hub, leaf]), np.concatenate([dst, leaf, hub]),
+                            np.concatenate([w, sw, sw]), meta=dict(generator="kemp_star", leaves=leaves, seed=seed))
 
 
 def _side_by_side(n, size, make, seed, meta):

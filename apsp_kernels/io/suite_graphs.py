@@ -17,16 +17,17 @@ CLASSES = SUITE + EXTRA + MORE            # every generated class; a full run me
 CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this n, in a run with a size up to 4096
 SIZED = ("components", "cliques")         # by name with a component size: components-16, cliques-64
 HELD_OUT = ("components-16", "components-128", "components-256", "cliques-64")   # auto's few-vertices check, by name
+CHECKS = ("knn_islands", "kemp_star")     # classes for checks of auto's rules, by name, not in a default run
 
 
-KNOWN = (f"known: {', '.join(CLASSES + REAL)}, or {' or '.join(SIZED)} with a component size after a dash "
+KNOWN = (f"known: {', '.join(CLASSES + CHECKS + REAL)}, or {' or '.join(SIZED)} with a component size after a dash "
          f"(e.g. {HELD_OUT[0]})")
 
 
 def known(name) -> bool:
     """Whether :func:`make` knows ``name``."""
     cls, _, size = name.partition("-")
-    return name in CLASSES + REAL or (cls in SIZED and size.isdigit() and int(size) > 0)
+    return name in CLASSES + CHECKS + REAL or (cls in SIZED and size.isdigit() and int(size) > 0)
 
 
 def make(name, n=None, seed=0) -> Graph:
