@@ -14,14 +14,15 @@ which auto's depth search makes anyway and remembers for the graph):
    reach at most ``FEW`` of the vertices, so a source's whole search is a few rounds inside one warp, while the
    other codes pay for n m: a sweep of every edge, or a kernel round trip a round.  The probe guards against a
    hub that lies outside the bulk of the graph.  Set from the structure suite's 64-vertex components (one H200,
-   ``NVIDIA_H200-2026-11-29-structure.csv``: the hub BFS reached 1.5 % and 0.4 % of the vertices; tuned_deep's
-   kernels 0.11 and 0.39 ms against tuned_frontier's 0.57 and 1.63 and tuned_sparse's 3.9 and 13.1) and from
-   the held-out check of the rule's first form, which also asked for no BFS level wider than 64
-   (``data/results/solver/NVIDIA_H200-2026-11-29-few-vertices-check.csv``): tuned_deep was the fastest code with
-   the result on the device on all eight graphs, the components of 256 (levels of 99-110) among them, where that
-   form said no and auto missed the bound.  ``FEW`` sits between those graphs' reach (0.1-6.1 %) and the lowest of
-   every other class (the DAG's 11 %, whose negative weights tuned_deep does not take anyway), not measured
-   between.  A hub with at least ``FEW`` n out-edges fails it without a BFS.
+   ``NVIDIA_H200-2026-11-29-structure.csv`` as first recorded, at 4a9e94c: the hub BFS reached 1.6 % and 0.4 % of
+   the vertices; tuned_deep's kernels 0.11 and 0.39 ms against tuned_frontier's 0.57 and 1.63 and tuned_sparse's
+   3.9 and 13.1) and from the held-out check of the rule's first form, which also asked for no BFS level wider
+   than 64 (``data/results/solver/NVIDIA_H200-2026-11-29-few-vertices-check.csv``): tuned_deep was the fastest code
+   with the result on the device on all eight graphs, the components of 256 (levels of 99-110) among them, where
+   that form said no and auto missed the bound.  ``FEW`` lies above those graphs' reach (0.1-6.1 %); of the
+   suite's other classes only the DAG comes near (its hub BFS 3.4 % at 4,096, its probe 8-12 %: the probe says no,
+   and tuned_deep takes no negative weight), every other reaches 98-100 %.  A hub with at least ``FEW`` n
+   out-edges fails it without a BFS.
 
 Applied before the elimination's rule (:mod:`.elimination_choice`), which then weighs the elimination against
 tuned_deep by its deep graphs' crossing."""

@@ -193,8 +193,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     # where a weight is negative
     scipy_name = "J" if g.has_negative else "D"
     _warm_cpu(scipy_name)
-    cpu = api.SCIPY_METHODS[scipy_name]
-    others = [(getattr(cpu, "name", cpu), lambda: api.shortest_paths(g, method=scipy_name))]
+    cpu = api._method(g, scipy_name, None)[0]          # the code that name runs, as shortest_paths resolves it
+    others = [(cpu.name, lambda: api.shortest_paths(g, method=scipy_name))]
     others += [(lib, _library(lib, g)) for lib in libraries]
     others = [] if auto_only else others
     for name, fn in others:

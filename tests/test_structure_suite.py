@@ -246,7 +246,10 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
         ("int32", 15.0, "x", 10.0), ("first call", 14.6, "x", 10.0)]
     assert SU.past_bound(auto.iloc[1], rows[rows.graph == "grid"]) == [("on the device", 14.6, "x", 10.0)]
     t = SU.table(rows, auto)
-    assert t.set_index("graph")[SU.PAST].to_dict() == {"grid": "on the device", "ring": "int32, first call"}
+    assert t.set_index("graph")[SU.PAST].to_dict() == {
+        "grid": "on the device: 14.6 ms against x's 10.0",
+        "ring": "int32: 15.0 ms against x's 10.0; first call: 14.6 ms against x's 10.0"}
+    assert t.set_index("graph")["auto first call (ms)"].to_dict()["ring"] == 14.6
     f = SU.finding(rows, auto)
     assert "on 0 of 2 graphs" in f and "from 30x" in f
     assert "ring 4,096 (int32 15.0 ms against x's 10.0, first call 14.6 ms against x's 10.0)" in f
