@@ -18,8 +18,6 @@ CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this
 SIZED = ("components", "cliques")         # by name with a component size: components-16, cliques-64
 HELD_OUT = ("components-16", "components-128", "components-256", "cliques-64")   # auto's few-vertices check, by name
 CHECKS = ("knn_islands", "kemp_star")     # classes for checks of auto's rules, by name, not in a default run
-
-
 KNOWN = (f"known: {', '.join(CLASSES + CHECKS + REAL)}, or {' or '.join(SIZED)} with a component size after a dash "
          f"(e.g. {HELD_OUT[0]})")
 
@@ -31,8 +29,8 @@ def known(name) -> bool:
 
 
 def make(name, n=None, seed=0) -> Graph:
-    """One graph of the suite: a class of ``CLASSES`` at ``n`` vertices, one of ``SIZED`` with its component size
-    after a dash (``components-16``), or a road network of ``REAL`` (its own n; ``n`` ignored)."""
+    """One graph of the suite: a class of ``CLASSES`` or ``CHECKS`` at ``n`` vertices, one of ``SIZED`` with its
+    component size after a dash (``components-16``), or a road network of ``REAL`` (its own n; ``n`` ignored)."""
     if name in REAL:
         return roads.load(name)
     if n is None:
