@@ -234,7 +234,8 @@ def main(argv=None):
     ap.add_argument("--cpu-budget-s", type=float, default=5.0, help="one-thread libraries: skip past this many s")
     ap.add_argument("--extra", nargs="*", default=[], help="GPU codes beside auto's candidates")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--auto-only", action="store_true", help="auto's rows only (its pick, end to end three ways)")
+    ap.add_argument("--auto-only", action="store_true", help="auto's rows only (its pick, end to end three ways); "
+                    "with --append, the graph's other rows are kept")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",
                     help="add the rows to that file if it exists (one suite measured in several device commands: "
@@ -259,7 +260,8 @@ def main(argv=None):
     for name, size in plan(a.sizes, a.graphs):
         g = SG.make(name, size, seed=size or 0)
         print(f"{name} n={g.n} m={g.m}", flush=True)
-        rows = [r for r in rows if not (r["graph"] == name and r["n"] == g.n)]    # measured again: replaced
+        again = lambda r: r["graph"] == name and r["n"] == g.n and (r.get("kind") == "auto" or not a.auto_only)
+        rows = [r for r in rows if not again(r)]          # measured again: replaced (with --auto-only, auto's row)
         rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only)
         pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
     df = pd.DataFrame(rows)

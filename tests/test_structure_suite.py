@@ -218,6 +218,27 @@ def test_appending_a_graph_measured_again_replaces_its_rows(tmp_path, monkeypatc
     assert df.graph.tolist() == ["ring", "path"] and df.kernel_ms.tolist() == [1.0, 3.0]
 
 
+def test_appending_autos_rows_alone_keeps_the_graphs_other_rows(tmp_path, monkeypatch):
+    """--auto-only --append (auto measured again after a change of its rules) replaces auto's row of each graph it
+    measures and keeps every code's and CPU row beside it."""
+    from apsp_kernels import gpu_device
+    from apsp_kernels.measure import provenance
+    import pandas as pd
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
+    monkeypatch.setattr(provenance, "gpu_info", lambda: {"gpu": "GPU X"})
+    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
+    monkeypatch.setattr(S, "summary", lambda df: df)
+    monkeypatch.setattr(S, "graph_rows", lambda name, g, *a, auto_only=False, **k: (
+        [dict(graph=name, n=g.n, algorithm="auto", kind="auto", picked="new" if auto_only else "old")]
+        + ([] if auto_only else [dict(graph=name, n=g.n, algorithm="x", kind="gpu", picked="")])))
+    S.main(["--sizes", "64", "--graphs", "ring", "path", "--out", str(tmp_path)])
+    S.main(["--sizes", "64", "--graphs", "path", "--out", str(tmp_path), "--append", "--auto-only"])
+    (f,) = tmp_path.glob("GPU_X-*-structure.csv")
+    df = pd.read_csv(f).fillna("")
+    assert sorted(map(tuple, df[["graph", "algorithm", "picked"]].values.tolist())) == [
+        ("path", "auto", "new"), ("path", "x", ""), ("ring", "auto", "old"), ("ring", "x", "")]
+
+
 def test_the_cpu_code_is_warmed_once_a_process_before_its_first_timed_call(monkeypatch):
     from apsp_kernels import api
     seen = []
