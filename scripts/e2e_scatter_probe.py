@@ -7,8 +7,9 @@ call a code at n > 4,096; this says how far apart such single calls of one code 
         --codes tuned_sparse tuned_frontier tuned_deep --rounds 8 --out DIR
 
 Each code's first call in each mode (its kernels loaded, buffers made) is checked against the graph's reference
-checksum and not timed.  Writes ``e2e_scatter.csv`` (one row per call) and its provenance beside it, and prints per
-graph, code and mode the least, median and largest time and largest / least."""
+checksum and not timed.  Writes ``e2e_scatter.csv`` (one row per call; ``picked``: for ``--codes auto``, the code
+auto runs in that mode) and its provenance beside it, and prints per graph, code and mode the least, median and
+largest time and largest / least."""
 from __future__ import annotations
 
 import argparse
@@ -48,12 +49,15 @@ def main(argv=None):
                     if _checksum(d.get() if kw.get("device") else d) != ref:
                         raise SystemExit(f"{code} on {name} {n} ({col}): result differs from the reference")
                     del d
+            picked = {col: api.choose(g, result="device" if kw.get("device") else "host").algorithm.name
+                      for col, kw in MODES}                  # what method="auto" runs in each mode
             for r in range(a.rounds):
                 for code in a.codes:
                     for col, kw in MODES:
                         ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
                         del d
-                        rows.append(dict(graph=name, n=g.n, code=code, mode=col, round=r, ms=ms))
+                        rows.append(dict(graph=name, n=g.n, code=code, mode=col, round=r, ms=ms,
+                                         picked=picked[col] if code == "auto" else ""))
             pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
     df = pd.DataFrame(rows)
     s = df.groupby(["graph", "n", "code", "mode"], sort=False).ms.agg(["min", "median", "max"])
