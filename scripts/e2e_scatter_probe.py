@@ -49,8 +49,8 @@ def main(argv=None):
                     if _checksum(d.get() if kw.get("device") else d) != ref:
                         raise SystemExit(f"{code} on {name} {n} ({col}): result differs from the reference")
                     del d
-            picked = {col: api.choose(g, result="device" if kw.get("device") else "host").algorithm.name
-                      for col, kw in MODES}                  # what method="auto" runs in each mode
+            picked = {col: api._method(g, "auto", None, device=kw.get("device", False))[0].name
+                      for col, kw in MODES}                  # what method="auto" runs in each mode, as it resolves it
             for r in range(a.rounds):
                 for code in a.codes:
                     for col, kw in MODES:

@@ -155,9 +155,13 @@ FEW_PICK_MISSES = {("components-256", 16384, "e2e_int32_ms"), ("components-256",
 
 
 def _few_files():
-    solver = paths.RECORDED / "solver"
-    return (next(iter(sorted(solver.glob("*-few-vertices-plan.yaml"))), None),
-            next(iter(sorted(solver.glob("*-few-vertices-check.csv"))), None))
+    """(the newest few-vertices plan, the rows measured under it: its name with ``-check.csv``), None for either
+    not recorded."""
+    plans = sorted((paths.RECORDED / "solver").glob("*-few-vertices-plan.yaml"))
+    if not plans:
+        return None, None
+    check = plans[-1].with_name(plans[-1].name.replace("-plan.yaml", "-check.csv"))
+    return plans[-1], (check if check.exists() else None)
 
 
 def _few_cases(misses, modes):

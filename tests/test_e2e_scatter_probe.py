@@ -28,7 +28,7 @@ def test_rounds_checks_and_autos_pick_per_mode(tmp_path, monkeypatch):
     monkeypatch.setattr(api, "shortest_paths", lambda g, method, **kw: calls.append((method, tuple(kw))) or
                         np.zeros((1, 1)).view(Result))
     monkeypatch.setattr(api, "choose", lambda g, result=None: SimpleNamespace(
-        algorithm=SimpleNamespace(name=f"code-for-{result}")))
+        algorithm=SimpleNamespace(name=f"code-for-{result}"), variant=None))
     assert P.main(["--graphs", "ring", "--sizes", "64", "--codes", "x", "auto", "--rounds", "2",
                    "--out", str(tmp_path)]) == 0
     df = pd.read_csv(tmp_path / "e2e_scatter.csv").fillna("")
