@@ -2,8 +2,6 @@
 classes, its place before the elimination's rule, and auto held to the structure suite's bound (1.25x + 2 ms end to
 end, in each of the three modes) on the rows measured after the rule was fixed
 (``data/results/solver/*-deep-auto-check.csv``, ``scripts/deep_measure.py --codes ... auto``)."""
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -141,79 +139,3 @@ def test_the_recorded_pick_is_within_the_bound(gname, n, mode):
     pick = t.loc["auto", f"auto_{RESULT[mode]}_pick"]
     codes = t.drop(index="auto")
     assert codes.loc[pick, mode] <= 1.25 * codes[mode].min() + 2.0, (pick, mode, codes[mode].to_dict())
-
-
-# The held-out check of the few-vertices test: a plan committed before its data (the graphs, the picks the rule
-# makes on them, the criterion), then the structure suite on those graphs on one H200.  Its misses, each measured:
-# the 256-vertex components, where the rule's first form said no (levels of 99-110 vertices, wider than its limit of
-# 64): at 4,096 auto's own calls (tuned_frontier) took 19.8 and 12.7 ms against the fastest codes' 13.3
-# (tuned_frontier's own named call) and 7.6 (tuned_deep's), float64 and int32; at 16,384 tuned_sparse's rows took
-# 91.8 and 29.5 ms (int32, device) against tuned_deep's 61.0 and 4.9, auto's own call on the device 16.1.
-FEW_CALL_MISSES = {("components-256", 4096, "e2e_ms"), ("components-256", 4096, "e2e_int32_ms"),
-                   ("components-256", 16384, "e2e_device_ms")}
-FEW_PICK_MISSES = {("components-256", 16384, "e2e_int32_ms"), ("components-256", 16384, "e2e_device_ms")}
-
-
-def _few_files():
-    """(the newest few-vertices plan, the rows measured under it: its name with ``-check.csv``), None for either
-    not recorded."""
-    plans = sorted((paths.RECORDED / "solver").glob("*-few-vertices-plan.yaml"))
-    if not plans:
-        return None, None
-    check = plans[-1].with_name(plans[-1].name.replace("-plan.yaml", "-check.csv"))
-    return plans[-1], (check if check.exists() else None)
-
-
-def _few_cases(misses, modes):
-    plan, check = _few_files()
-    if check is None:
-        return [pytest.param("none", 0, "e2e_ms", marks=pytest.mark.skip(reason="no recorded few-vertices check"))]
-    pairs = pd.read_csv(check)[["graph", "n"]].drop_duplicates().itertuples(index=False)
-    return [pytest.param(g, int(n), m, marks=pytest.mark.xfail(strict=True, reason="a measured miss"))
-            if (g, int(n), m) in misses else (g, int(n), m) for g, n in pairs for m in modes]
-
-
-def _few_rows(gname, n):
-    t = pd.read_csv(_few_files()[1])
-    t = t[(t.graph == gname) & (t.n == n)]
-    gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")].set_index("algorithm")
-    return t[t.kind == "auto"].iloc[0], gpu
-
-
-def test_the_held_out_run_followed_its_plan():
-    """Every graph of the plan measured, each with the pick the plan's rule made (the rule unchanged before the run),
-    and every run at the commit that added the plan or a later one (its provenance's commit)."""
-    import yaml
-    plan_file, check = _few_files()
-    if check is None:
-        pytest.skip("no recorded few-vertices check")
-    plan = yaml.safe_load(plan_file.read_text())
-    df = pd.read_csv(check)
-    for p in plan["graphs"]:
-        auto = df[(df.graph == p["graph"]) & (df.n == p["n"]) & (df.kind == "auto")]
-        assert len(auto) == 1 and auto.picked.iloc[0] == p["predicted_pick"]["host"], p
-    assert set(map(tuple, df[["graph", "n"]].drop_duplicates().itertuples(index=False))) == \
-        {(p["graph"], p["n"]) for p in plan["graphs"]}
-    root = Path(__file__).resolve().parents[1]
-    git = lambda *a: subprocess.run(["git", "-C", str(root), *a], capture_output=True, text=True)
-    added = git("log", "--diff-filter=A", "--format=%H", "--", str(plan_file.relative_to(root))).stdout.split()
-    if not added:
-        pytest.skip("no git history here")
-    runs = json.loads(check.with_suffix(".provenance.json").read_text())["invocations"]
-    for run in runs:
-        assert git("merge-base", "--is-ancestor", added[-1], run["git_commit"]).returncode == 0, run["git_commit"]
-
-
-@pytest.mark.parametrize("gname, n, mode", _few_cases(FEW_CALL_MISSES, MODES + ("e2e_first_ms",)))
-def test_held_out_autos_own_call_is_within_the_bound(gname, n, mode):
-    from apsp_kernels.structure_suite import within_bound
-    a, gpu = _few_rows(gname, n)
-    fastest = gpu["e2e_ms" if mode == "e2e_first_ms" else mode].min()
-    assert within_bound(a[mode], fastest), (a.picked, mode, a[mode], gpu[mode if mode in gpu else "e2e_ms"].idxmin(), fastest)
-
-
-@pytest.mark.parametrize("gname, n, mode", _few_cases(FEW_PICK_MISSES, MODES))
-def test_held_out_pick_is_within_the_bound(gname, n, mode):
-    from apsp_kernels.structure_suite import within_bound
-    a, gpu = _few_rows(gname, n)
-    assert within_bound(gpu.loc[a.picked, mode], gpu[mode].min()), (a.picked, mode, gpu[mode].to_dict())

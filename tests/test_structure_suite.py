@@ -282,29 +282,6 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
     assert len(SU.figure(rows, auto, on="GPU Z").axes) == 1
 
 
-def test_the_held_out_checks_finding_splits_where_the_rule_fired(tmp_path):
-    """Graphs where auto ran the rule's code against those where it did not, each with its misses, read from the
-    newest ``*-few-vertices-check.csv`` of a folder."""
-    import pandas as pd
-    from apsp_kernels.deep_choice import target
-    from apsp_kernels.study.seeds.tuned import suite as SU
-    deep = target().name
-    gpu = lambda g, code, ms: dict(graph=g, n=64, m=1, hop_depth=1, algorithm=code, kind="gpu", verified=True,
-                                   kernel_ms=ms / 2, e2e_ms=ms, e2e_int32_ms=ms, e2e_device_ms=ms)
-    auto = lambda g, code, ms: dict(graph=g, n=64, m=1, hop_depth=1, algorithm="auto", kind="auto", verified=True,
-                                    picked=code, e2e_ms=ms, e2e_int32_ms=ms, e2e_device_ms=ms, e2e_first_ms=ms)
-    rows = pd.DataFrame([gpu("a", deep, 10.0), gpu("a", "x", 20.0), auto("a", deep, 11.0),
-                         gpu("b", deep, 10.0), gpu("b", "x", 20.0), auto("b", "x", 20.0),
-                         gpu("c", deep, 30.0), gpu("c", "x", 20.0), auto("c", "x", 20.0)])
-    assert SU.load_few_check(tmp_path)[0].empty
-    rows.to_csv(tmp_path / "GPU-2026-01-01-few-vertices-check.csv", index=False)
-    got, a = SU.load_few_check(tmp_path)
-    f = SU.few_check_finding(got, a)
-    assert f"(auto runs `{deep}`), auto's own call was within 1.25x + 2 ms" in f and "on 1 of 1 graphs" in f
-    assert "where it does not, on 1 of 2 (past it: b 64 (float64 20.0 ms against" in f
-    assert f"`{deep}` was the fastest verified code with the result on the device on 2 of 3" in f
-
-
 def test_every_end_to_end_time_is_of_a_call_after_a_warm_one_in_its_mode(monkeypatch):
     """At every n and for the named codes as for auto: a first call in a mode (buffers of that size made, kernels
     loaded) took up to 1.9x a warm one at 16,384 vertices, so no timed call is a first one."""

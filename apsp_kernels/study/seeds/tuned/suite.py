@@ -19,13 +19,6 @@ TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and t
                  "n m is large; networkit on negative weights). Each time is one call; auto's and each code's are "
                  "separate calls, so auto can come out below the fastest code by the scatter between calls (the "
                  "next table). auto's first call is on a new graph object, its only call not after a warm one.")
-FEW_CAPTION = ("The held-out check of the few-vertices rule's first form, which also asked for no BFS level wider "
-               "than 64 (data/results/solver/*-few-vertices-check.csv, its plan *-few-vertices-plan.yaml beside it): "
-               "the structure suite on components of 16, 128 and 256 vertices and complete digraphs of 64, never "
-               "measured before the plan. The second form, set from these rows, drops the width limit; its own "
-               "check is planned (*-rules-check-plan.yaml). Against the plan, components-16 and "
-               "cliques-64 at 16,384 were measured twice; the file keeps the second, and in the first auto's float64 "
-               "call on components-16 was past the bound (the same code as the fastest; docs/solver.md).")
 SCATTER_CAPTION = ("Warm single calls in interleaved rounds, another process than the table above. "
                    "scripts/e2e_scatter_probe.py: every code and mode once a round, each after a warm call; its own "
                    "times, not the suite's.")
@@ -262,40 +255,6 @@ def load_deep_check(where=None):
     """The newest recorded ``*-deep-auto-check.csv`` (data/results/solver), or an empty frame."""
     f = _dated("solver", where, "*-deep-auto-check.csv")
     return pd.read_csv(f[-1]) if f else pd.DataFrame()
-
-
-def load_few_check(where=None):
-    """(rows, auto's rows) of the newest recorded ``*-few-vertices-check.csv`` (data/results/solver: the structure
-    suite on the graphs of the few-vertices rule's held-out plan, ``*-few-vertices-plan.yaml``), or empty frames."""
-    f = _dated("solver", where, "*-few-vertices-check.csv")
-    rows = pd.read_csv(f[-1]) if f else pd.DataFrame()
-    return rows, (rows[rows.kind == "auto"].reset_index(drop=True) if len(rows) else rows)
-
-
-def few_check_finding(rows, auto):
-    """The held-out check's sentence, computed: auto's own calls against the bound where the few-vertices rule
-    fired (auto picked the rule's code) and where it did not, with each miss."""
-    from ....deep_choice import target
-    rule_code = target().name
-    t = table(rows, auto)
-    fired = t["auto picks"] == rule_code
-    parts = []
-    for label, part in ((f"Where the rule fires (auto runs `{rule_code}`)", t[fired]), ("where it does not", t[~fired])):
-        if not len(part):
-            continue
-        misses = part[part[PAST] != "none"]
-        said = (f"{label}, auto's own call was within 1.25x + 2 ms of the fastest verified GPU code in all four "
-                f"modes on {len(part) - len(misses)} of {len(part)} graphs" if not parts
-                else f"{label}, on {len(part) - len(misses)} of {len(part)}")
-        if len(misses):
-            said += " (past it: " + "; ".join(_misses(rows, auto, r.graph, r["n (vertices)"])
-                                               for _, r in misses.iterrows()) + ")"
-        parts.append(said)
-    fastest = sum(g.loc[g.e2e_device_ms.idxmin(), "algorithm"] == rule_code
-                  for _, g in rows[(rows.kind == "gpu") & (rows.verified.astype(str) == "True")].groupby(["graph", "n"]))
-    return (f"**Held out.** {len(t)} graphs, named with auto's picks in a plan committed before they were measured. "
-            + "; ".join(parts) + f". `{rule_code}` was the fastest verified code with the result on the device on "
-            f"{fastest} of {len(t)}.")
 
 
 def load_scatter(where=None):

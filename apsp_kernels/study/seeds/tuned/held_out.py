@@ -1,0 +1,199 @@
+"""The held-out checks of ``method="auto"``'s rules: each plan (``data/results/solver/*-plan.yaml``, committed before
+its data: the graphs, the picks the rule makes on them, the criterion) paired with the rows measured under it (the
+files beside it whose names start with the plan's, ``-plan.yaml`` dropped), and its criterion evaluated, one row per
+graph, mode and subject.
+
+Two kinds of rows: the structure suite's (a ``kind`` column: every code's warm call a mode, auto's own calls and its
+first call) and ``scripts/e2e_scatter_probe.py``'s (``code``, ``mode``, ``round``: interleaved rounds, each code's
+median taken). The bound is the suite's (:func:`~apsp_kernels.structure_suite.within_bound`: 1.25x + 2 ms)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .... import paths
+from ....structure_suite import within_bound
+
+WARM = {"e2e_ms": "float64", "e2e_int32_ms": "int32", "e2e_device_ms": "on the device"}
+MODES = {**WARM, "e2e_first_ms": "first call"}
+RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}
+CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
+
+
+@dataclass
+class Check:
+    """One plan and the rows measured under it."""
+    plan_file: Path
+    plan: dict
+    suite: pd.DataFrame          # structure-suite rows (empty where none)
+    probe: pd.DataFrame          # e2e_scatter_probe rows (empty where none)
+    row_files: list
+
+    @property
+    def tag(self):
+        """The plan's name between its date and ``-plan.yaml`` (``few-vertices``, ``rules-check``)."""
+        from ....cost_rows import FILE
+        return FILE.match(self.plan_file.name.replace("-plan.yaml", ".csv")).group("tag")
+
+    def runs(self):
+        """Every invocation recorded in the rows' provenance files."""
+        out = []
+        for f in self.row_files:
+            p = f.with_suffix(".provenance.json")
+            if p.exists():
+                d = json.loads(p.read_text())
+                out += d.get("invocations", [d])
+        return out
+
+
+def checks(where=None):
+    """Every recorded plan with rows measured under it, oldest first."""
+    d = paths.RECORDED / "solver" if where is None else Path(where)
+    out = []
+    import yaml
+    for plan_file in sorted(d.glob("*-plan.yaml")):
+        stem = plan_file.name.removesuffix("-plan.yaml")
+        files = sorted(f for f in d.glob(f"{stem}*.csv"))
+        if not files:
+            continue
+        frames = [pd.read_csv(f) for f in files]
+        suite = [t for t in frames if "kind" in t]
+        probe = [t for t in frames if {"code", "mode", "round"} <= set(t)]
+        out.append(Check(plan_file, yaml.safe_load(plan_file.read_text()),
+                         pd.concat(suite, ignore_index=True) if suite else pd.DataFrame(),
+                         pd.concat(probe, ignore_index=True) if probe else pd.DataFrame(), files))
+    return out
+
+
+def verdicts(check):
+    """One row per graph, mode and subject (auto's own call, the pick's own row, auto's median call): its time, the
+    fastest verified GPU code's in that mode (auto's first call against the fastest warm float64 call, as the suite's
+    summary), and whether it is within the bound."""
+    return pd.DataFrame(_suite_verdicts(check.suite) + _probe_verdicts(check.probe),
+                        columns=["graph", "n", "subject", "mode", "code", "ms", "fastest", "fastest_ms", "within"])
+
+
+def _suite_verdicts(rows):
+    out = []
+    if not len(rows):
+        return out
+    for (g, n), t in rows.groupby(["graph", "n"], sort=False):
+        gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")].set_index("algorithm")
+        a = t[t.kind == "auto"].iloc[0]
+        for mode in MODES:
+            times = gpu["e2e_ms" if mode == "e2e_first_ms" else mode].dropna()
+            subjects = [(CALL, a.picked, a[mode])]
+            if mode in WARM:
+                subjects.append((PICK, a.picked, gpu[mode].get(a.picked, float("nan"))))
+            for subject, code, ms in subjects:
+                out.append(dict(graph=g, n=int(n), subject=subject, mode=mode, code=code, ms=float(ms),
+                                fastest=times.idxmin(), fastest_ms=float(times.min()),
+                                within=bool(within_bound(ms, times.min()))))
+    return out
+
+
+def _probe_verdicts(rows):
+    out = []
+    if not len(rows):
+        return out
+    for (g, n, mode), t in rows.groupby(["graph", "n", "mode"], sort=False):
+        med = t.groupby("code").ms.median()
+        others = med.drop(index="auto")
+        picked = t[t.code == "auto"].picked.mode()
+        out.append(dict(graph=g, n=int(n), subject=MEDIAN, mode=mode, code=picked.iloc[0] if len(picked) else "",
+                        ms=float(med["auto"]), fastest=others.idxmin(), fastest_ms=float(others.min()),
+                        within=bool(within_bound(med["auto"], others.min()))))
+    return out
+
+
+def picks(check):
+    """Per planned graph and result (host, device): the pick the plan predicted and the one recorded (the suite's
+    auto row names its host pick; the probe's rows name the pick of each mode)."""
+    out = []
+    for p in check.plan["graphs"]:
+        g, n = p["graph"], p["n"]
+        s = check.suite
+        if len(s):
+            a = s[(s.graph == g) & (s.n == n) & (s.kind == "auto")]
+            if len(a):
+                out.append(dict(graph=g, n=n, result="host", planned=p["predicted_pick"]["host"], recorded=a.picked.iloc[0]))
+        q = check.probe
+        if len(q):
+            a = q[(q.graph == g) & (q.n == n) & (q.code == "auto")]
+            for result in ("host", "device"):
+                got = set(a[a["mode"].map(RESULT) == result].picked)
+                if got:
+                    out.append(dict(graph=g, n=n, result=result, planned=p["predicted_pick"][result],
+                                    recorded=", ".join(sorted(got))))
+    return pd.DataFrame(out, columns=["graph", "n", "result", "planned", "recorded"])
+
+
+def measured_graphs(check):
+    """The (graph, n) pairs the rows hold."""
+    pairs = set()
+    for t in (check.suite, check.probe):
+        if len(t):
+            pairs |= {(g, int(n)) for g, n in t[["graph", "n"]].drop_duplicates().itertuples(index=False)}
+    return pairs
+
+
+def finding(check):
+    """The check's sentence, computed: picks as planned, the pick's rows and auto's own calls against the bound, each
+    miss with its numbers."""
+    v, pk = verdicts(check), picks(check)
+    same = int((pk.planned == pk.recorded).sum())
+    out = [f"**Held out: {check.tag}** (plan `{check.plan_file.name}`, the rules at "
+           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs never "
+           f"measured before the plan; auto's pick was the planned one in {same} of {len(pk)} (graph, result) pairs."]
+    for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
+                          (MEDIAN, "`auto`'s median call")):
+        s = v[v.subject == subject]
+        if not len(s):
+            continue
+        per = s.groupby(["graph", "n"], sort=False).within.all()
+        words = [MODES[m] for m in dict.fromkeys(s["mode"])]
+        modes = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+        miss = s[~s.within]
+        said = (f"{what} was within 1.25x + 2 ms of the fastest verified GPU code in every mode ({modes}) on "
+                f"{int(per.sum())} of {len(per)} graphs")
+        if len(miss):
+            said += "; past it: " + "; ".join(
+                f"{r.graph} {r.n:,} {MODES[r.mode]} ({r.code} {r.ms:.1f} ms against {r.fastest}'s "
+                f"{r.fastest_ms:.1f})" for r in miss.itertuples())
+        out.append(said + ".")
+    if len(check.suite):
+        gpu = check.suite[(check.suite.kind == "gpu") & (check.suite.verified.astype(str) == "True")]
+        best = gpu.loc[gpu.groupby(["graph", "n"]).e2e_device_ms.idxmin()].algorithm.value_counts()
+        out.append("The fastest verified code with the result on the device: "
+                   + ", ".join(f"`{code}` on {k}" for code, k in best.items()) + f" of {int(best.sum())}.")
+    return " ".join(out)
+
+
+TABLE_CAPTION = ("Each cell: the subject's time against the fastest verified GPU code's in that mode (ms), 'past' "
+                 "where it is beyond 1.25x + 2 ms. auto's call: `method=\"auto\"` itself, its choice included, one "
+                 "warm call (first call: on a new graph object, against the fastest warm float64 call); the pick's "
+                 "row: the code auto picked, named. Median call: the median over interleaved rounds of each code "
+                 "(scripts/e2e_scatter_probe.py).")
+
+
+def tables(check):
+    """The check's tables, one per kind of rows (structure suite, interleaved rounds): one row per graph, the planned
+    and recorded picks, and each subject's time against the fastest in each mode."""
+    v, pk = verdicts(check), picks(check)
+    out = []
+    for part in (v[v.subject != MEDIAN], v[v.subject == MEDIAN]):
+        rows = []
+        for (g, n), t in part.groupby(["graph", "n"], sort=False):
+            p = pk[(pk.graph == g) & (pk.n == n)]
+            r = {"graph": g, "n (vertices)": n,
+                 "planned pick (host / device)": " / ".join(dict.fromkeys(p.planned)),
+                 "auto ran": " / ".join(dict.fromkeys(p.recorded))}
+            for x in t.itertuples():
+                r[f"{x.subject}, {MODES[x.mode]} (ms)"] = f"{x.ms:.1f} vs {x.fastest_ms:.1f}" + ("" if x.within else " past")
+            rows.append(r)
+        if rows:
+            out.append(pd.DataFrame(rows))
+    return out
