@@ -23,7 +23,9 @@ recorded rows, in two tests, each able to say no.
    (40,461 vertices; one H200, ``data/results/solver/NVIDIA_H200-2026-11-29-e2e-bremen.csv``): an extract in
    pieces, whose largest connected part holds 83 % of the vertices, its hub BFS reaching 82 % (widest level 2.1
    sqrt(n)); the elimination took 0.48x, 0.29x and 0.18x tuned_frontier's time (float64, int32, on the device)
-   and auto ran tuned_frontier.  Set to 0.5 after that (post hoc for Bremen: its check is on graphs held out).
+   and auto ran tuned_frontier.  Set to 0.5 after that (post hoc for Bremen); checked on graphs held out
+   under a plan committed first (``knn_islands`` at 24,000 and 40,000, ``...-rules-check-islands.csv``: auto's
+   median call within 1.25x + 2 ms of the faster code in every mode).
 
 The same two tests weigh the elimination against ``tuned_deep`` where auto's deep-graph rule
 (:mod:`.deep_choice`, applied first) has put it in tuned_frontier's place: the ratios then come from the newest
