@@ -13,18 +13,20 @@ which auto's depth search makes anyway and remembers for the graph):
    (:func:`~.core.structure.probe_once`: four BFS, from vertex 0, seeded random vertices and the farthest found) each
    reach at most ``FEW`` of the vertices, so a source's whole search is a few rounds inside one warp, while the
    other codes pay for n m: a sweep of every edge, or a kernel round trip a round.  The probe guards against a
-   hub that lies outside the bulk of the graph.  Set from the structure suite's 64-vertex components (one H200,
-   ``NVIDIA_H200-2026-11-29-structure.csv`` as first recorded, at 4a9e94c: the hub BFS reached 1.6 % and 0.4 % of
-   the vertices; tuned_deep's kernels 0.11 and 0.39 ms against tuned_frontier's 0.57 and 1.63 and tuned_sparse's
-   3.9 and 13.1) and from the held-out check of the rule's first form, which also asked for no BFS level wider
-   than 64 (``data/results/solver/NVIDIA_H200-2026-11-29-few-vertices-check.csv``): tuned_deep was the fastest code
-   with the result on the device on all eight graphs, the components of 256 (levels of 99-110) among them, where
-   that form said no and auto missed the bound.  ``FEW`` lies above those graphs' reach (0.1-6.1 %); of the
-   suite's other classes only the DAG comes near (its hub BFS 3.4 % at 4,096, its probe 8-12 %: the probe says no,
-   and tuned_deep takes no negative weight), every other reaches 98-100 %.  A hub with at least ``FEW`` n
-   out-edges fails it without a BFS.  This form's own held-out check (``...-rules-check.csv``): the picked code's
-   rows within 1.25x + 2 ms on all 8 graphs; at 4,096 the components of 512 (12 % reach: the rule says no)
-   were a miss, tuned_deep 1.5x faster than the code auto ran.
+   hub that lies outside the bulk of the graph.  A hub with at least ``HUB`` n out-edges fails it without a BFS
+   (a dense graph: tuned_fw's n^3 sweep; just below it, on the complete digraphs of 256 at 4,096, degree 255,
+   tuned_fw took 12.0 ms on the device and tuned_deep 16.0, within 1.25x + 2 ms).  Three forms, each set from the rows before it and then
+   checked on graphs held out under a plan committed first (``data/results/solver/*-plan.yaml``; one H200):
+   (a) reach <= 1/16 in BFS levels of <= 64, set from the suite's 64-vertex components (hub BFS 1.6 % and 0.4 %;
+   tuned_deep's kernels 0.11 and 0.39 ms against tuned_frontier's 0.57 and 1.63); its check
+   (``...-few-vertices-check.csv``) found the components of 256 (levels of 99-110) faster with tuned_deep where it
+   said no.  (b) No width limit (``...-rules-check.csv``): the picked code's rows within 1.25x + 2 ms on all 8
+   graphs, but at 4,096 the components of 512 and 1,024 (reach 12 % and 25 %: it said no) ran 1.5x and 1.0-1.4x
+   faster with tuned_deep than with tuned_frontier, auto's pick (float64, int32, on the device; 8 interleaved
+   rounds on the first after the check).  (c) ``FEW`` 1/4, ``HUB`` still 1/16: set from those two graphs alone;
+   of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %), which takes
+   the other path (tuned_deep takes no negative weight), and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every
+   other reaches 98-100 %.
 
 Applied before the elimination's rule (:mod:`.elimination_choice`), which then weighs the elimination against
 tuned_deep by its deep graphs' crossing."""
@@ -34,7 +36,8 @@ from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_deep_graphs"        # registry roles: the code replaced by test 1, the code run
 DEPTH_FRACTION = 0.25
-FEW = 1 / 16          # test 2: the hub BFS and the probe each reaching at most this fraction of the vertices
+FEW = 1 / 4           # test 2: the hub BFS and the probe each reaching at most this fraction of the vertices
+HUB = 1 / 16          # ... where no vertex has this fraction of the vertices as out-neighbours
 
 
 def target():
@@ -54,7 +57,8 @@ def instead(g, algo, result=None, fits=True):
         return None
     from .core.structure import hub_depth_once, probe_once
     from .costs import max_out_degree
-    if not frontier and (max_out_degree(g) or 0) >= FEW * g.n:     # the hub's out-neighbours alone reach that many
+    dense = (max_out_degree(g) or 0) >= HUB * g.n           # tuned_fw's sweep, not a search a source: no test 2
+    if not frontier and dense:
         return None
     if g.has_negative and not to.negative_weights:           # after the degree: a pass over every weight
         return None
@@ -63,7 +67,7 @@ def instead(g, algo, result=None, fits=True):
         return (f"{to.name} instead of {algo.name}: the graph is deep (the hub BFS reaches depth {s.hop_depth} >= "
                 f"{DEPTH_FRACTION:g} n), where {to.name}'s rounds stay inside a warp and {algo.name}'s each cost a "
                 "kernel round trip")
-    if s.mean_reach <= FEW and (p := probe_once(g)).mean_reach <= FEW:
+    if not dense and s.mean_reach <= FEW and (p := probe_once(g)).mean_reach <= FEW:
         return (f"{to.name} instead of {algo.name}: a source reaches few vertices (the hub BFS {s.mean_reach:.1%}, "
                 f"the probe's {p.mean_reach:.1%} <= 1/{1 / FEW:g}), a few rounds inside one warp for {to.name}, "
                 f"where {algo.name} pays for all n m")

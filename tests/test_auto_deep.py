@@ -44,10 +44,12 @@ def test_only_in_tuned_frontiers_place_and_where_it_fits():
     ("components-128", 16384, True), ("cliques-64", 4096, True),
     ("components-256", 4096, True), ("components-256", 16384, True),        # levels of 99-110 vertices
     ("cliques-256", 4096, True),                                            # reach 1/16 exactly
+    ("components-512", 4096, True), ("components-1024", 4096, True),        # reach 12 % and 24.7 % (<= 1/4)
+    ("components-2048", 4096, False),                                       # reach 49 %
     ("kemp_star", 16384, False),          # the hub BFS reaches 1.2 %, the probe's BFS the bulk of the graph
     ("kemp", 4096, False), ("grid", 4096, False), ("dag", 4096, False), ("small_world", 4096, False)])
 def test_the_few_vertices_test_on_each_class(name, n, few):
-    """Test 2: the hub BFS and the probe each reaching at most 1/16 of the vertices, in place of any in-core GPU code
+    """Test 2: the hub BFS and the probe each reaching at most 1/4 of the vertices, in place of any in-core GPU code
     (tuned_frontier, tuned_sparse, tuned_fw), whichever the cost model picked."""
     g = SG.make(name, n, seed=n)
     for code in ("tuned_frontier", "tuned_sparse", "tuned_fw"):
@@ -65,6 +67,16 @@ def test_the_few_vertices_test_reads_the_hubs_degree_before_any_bfs(monkeypatch)
     monkeypatch.setattr(structure, "hub_depth", refuse)
     g = SG.make("hub", 4096, seed=4096)
     assert D.instead(g, registry.get("tuned_fw")) is None and D.instead(g, registry.get("tuned_sparse")) is None
+
+
+def test_a_hub_of_n_over_16_out_edges_fails_the_few_vertices_test_for_every_code(monkeypatch):
+    """Dense graphs are tuned_fw's: where the cost model picked tuned_frontier too (its BFS is made anyway)."""
+    import apsp_kernels.costs as C
+    g = SG.make("components-512", 4096, seed=4096)
+    assert D.instead(g, registry.get("tuned_frontier")) is not None
+    monkeypatch.setattr(C, "max_out_degree", lambda g: g.n // 16)
+    for code in ("tuned_frontier", "tuned_sparse", "tuned_fw"):
+        assert D.instead(g, registry.get(code)) is None, code
 
 
 def test_the_few_vertices_test_leaves_negative_weights_the_cpu_and_the_out_of_core_codes():
