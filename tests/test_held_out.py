@@ -28,6 +28,11 @@ MISSES = {
     "rules-check": {("components-512", 4096, H.CALL, "e2e_ms"), ("components-512", 4096, H.CALL, "e2e_int32_ms"),
                     ("components-512", 4096, H.CALL, "e2e_first_ms"),
                     ("cliques-256", 4096, H.CALL, "e2e_device_ms"), ("cliques-256", 4096, H.CALL, "e2e_first_ms")},
+    # The third form (reach <= 1/4): within at 4,096; at 16,384 on the device the components of 2,048 and 3,584
+    # (reach 12 % and 21 %) ran faster with tuned_frontier, 9.2 and 15.7 ms, than with tuned_deep, auto's pick:
+    # its rows 15.4 and 31.1, auto's calls 16.2 and 30.9 (to the host tuned_deep was the faster or within).
+    "few-third": {(g, 16384, who, "e2e_device_ms") for g in ("components-2048", "components-3584")
+                  for who in (H.CALL, H.PICK)},
 }
 CHECKS = H.checks()
 
