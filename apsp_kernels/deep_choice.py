@@ -26,7 +26,11 @@ which auto's depth search makes anyway and remembers for the graph):
    rounds on the first after the check).  (c) ``FEW`` 1/4, ``HUB`` still 1/16: set from those two graphs alone;
    of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %), which takes
    the other path (tuned_deep takes no negative weight), and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every
-   other reaches 98-100 %.
+   other reaches 98-100 %.  Its check (``...-few-third-check.csv``): within on the three graphs of 4,096; on the
+   device at 16,384 the components of 2,048 and 3,584 (reach 12 % and 21 %) ran 1.7x and 2.0x faster with
+   tuned_frontier than with tuned_deep (to the host tuned_deep was the faster or within).  The second form's pick
+   there, the cost model's tuned_sparse, missed too (4.0x and 1.6x): kept.  What the rows suggest, not yet a rule
+   nor checked: on the device tuned_deep wins below about 1,000 vertices reached a source, whatever n.
 
 Applied before the elimination's rule (:mod:`.elimination_choice`), which then weighs the elimination against
 tuned_deep by its deep graphs' crossing."""
