@@ -134,3 +134,12 @@ def test_checks_pair_each_plan_with_the_rows_named_after_it(tmp_path):
     assert "auto's pick was the planned one in 2 of 2" in f and "on 1 of 1 graphs" in f
     assert "The fastest verified code with the result on the device: `b` on 1 of 1." in f
     assert [len(t) for t in H.tables(c)] == [1, 1]
+
+
+def test_checks_come_in_the_order_their_plans_were_written(tmp_path):
+    import yaml
+    for tag, when in (("a", "2026-01-01T09:00"), ("b", "2026-01-01T08:00")):
+        plan = {"written": when, "graphs": [{"graph": "g", "n": 100, "predicted_pick": {"host": "a", "device": "a"}}]}
+        (tmp_path / f"GPU-2026-01-01-{tag}-plan.yaml").write_text(yaml.safe_dump(plan))
+        _suite(11.0).to_csv(tmp_path / f"GPU-2026-01-01-{tag}-check.csv", index=False)
+    assert [c.tag for c in H.checks(tmp_path)] == ["b", "a"]

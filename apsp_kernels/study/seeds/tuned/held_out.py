@@ -50,7 +50,7 @@ class Check:
 
 
 def checks(where=None):
-    """Every recorded plan with rows measured under it, oldest first."""
+    """Every recorded plan with rows measured under it, in the order they were written (the plan's ``written``)."""
     d = paths.RECORDED / "solver" if where is None else Path(where)
     out = []
     import yaml
@@ -65,7 +65,7 @@ def checks(where=None):
         out.append(Check(plan_file, yaml.safe_load(plan_file.read_text()),
                          pd.concat(suite, ignore_index=True) if suite else pd.DataFrame(),
                          pd.concat(probe, ignore_index=True) if probe else pd.DataFrame(), files))
-    return out
+    return sorted(out, key=lambda c: str(c.plan.get("written", "")))
 
 
 def verdicts(check):
@@ -145,9 +145,11 @@ def finding(check):
     miss with its numbers."""
     v, pk = verdicts(check), picks(check)
     same = int((pk.planned == pk.recorded).sum())
-    out = [f"**Held out: {check.tag}** (plan `{check.plan_file.name}`, the rules at "
-           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs never "
-           f"measured before the plan; auto's pick was the planned one in {same} of {len(pk)} (graph, result) pairs."]
+    what = str(check.plan.get("what", "")).strip().rstrip(".").removeprefix("Held-out check ")   # "of <the rules>..."
+    out = [f"**Held-out check `{check.tag}`** {what}; planned "
+           f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
+           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs; auto's pick "
+           f"was the planned one in {same} of {len(pk)} (graph, result) pairs."]
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
                           (MEDIAN, "`auto`'s median call")):
         s = v[v.subject == subject]
