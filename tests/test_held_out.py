@@ -143,3 +143,18 @@ def test_checks_come_in_the_order_their_plans_were_written(tmp_path):
         (tmp_path / f"GPU-2026-01-01-{tag}-plan.yaml").write_text(yaml.safe_dump(plan))
         _suite(11.0).to_csv(tmp_path / f"GPU-2026-01-01-{tag}-check.csv", index=False)
     assert [c.tag for c in H.checks(tmp_path)] == ["b", "a"]
+
+
+def test_the_finding_names_who_missed_and_what_later_rounds_said():
+    """A miss names the code auto ran and the fastest code; rounds measured after the check settle each missed graph
+    by medians, labelled post hoc."""
+    c = _check(_suite(12.5))                                       # past 1.25 * 8 + 2 = 12
+    after = pd.DataFrame([dict(graph="g", n=100, code=code, mode=m, round=i, ms=ms, picked="a" if code == "auto" else "")
+                          for code, ms in (("b", 8.0), ("auto", 9.0)) for m in ("e2e_ms", "e2e_device_ms")
+                          for i in range(3)])
+    f = H.finding(c, after)
+    assert "g 100 float64 (auto, running a: 12.5 ms; the fastest, b named: 8.0)" in f
+    assert "Measured again after the check (post hoc" in f and "g 100 (3 rounds) within in every mode" in f
+    slow = after.assign(ms=after.ms.where(after.code != "auto", 20.0))
+    assert "g 100 (3 rounds) past in float64 (auto's median 20.0 ms against b's 8.0), on the device" in H.finding(c, slow)
+    assert "Measured again" not in H.finding(_check(_suite(11.0)), after)        # nothing missed

@@ -140,16 +140,20 @@ def measured_graphs(check):
     return pairs
 
 
-def finding(check):
-    """The check's sentence, computed: picks as planned, the pick's rows and auto's own calls against the bound, each
-    miss with its numbers."""
+def finding(check, after=None):
+    """The check's sentences, computed: picks as planned, the pick's rows and auto's own calls against the bound, each
+    miss with its numbers; with ``after`` (interleaved rounds measured after the check: ``suite.load_scatter``), the
+    verdict on each missed graph those rounds hold, by their medians (post hoc)."""
     v, pk = verdicts(check), picks(check)
     same = int((pk.planned == pk.recorded).sum())
+    kinds = [f"{t.groupby(['graph', 'n']).ngroups} {w}" for t, w in
+             ((check.suite, "in the structure suite"), (check.probe, "in interleaved rounds")) if len(t)]
     what = str(check.plan.get("what", "")).strip().rstrip(".").removeprefix("Held-out check ")   # "of <the rules>..."
     out = [f"**Held-out check `{check.tag}`** {what}; planned "
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
-           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs; auto's pick "
-           f"was the planned one in {same} of {len(pk)} (graph, result) pairs."]
+           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
+           f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
+           "result) pairs (the result on the host, and where recorded on the device)."]
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
                           (MEDIAN, "`auto`'s median call")):
         s = v[v.subject == subject]
@@ -160,21 +164,55 @@ def finding(check):
         modes = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
         miss = s[~s.within]
         said = (f"{what} was within 1.25x + 2 ms of the fastest verified GPU code in every mode ({modes}) on "
-                f"{int(per.sum())} of {len(per)} graphs")
+                f"{int(per.sum())} of {len(per)} graphs{' ' + _where(s) if subject == MEDIAN else ''}")
         if len(miss):
-            said += "; past it: " + "; ".join(
-                f"{r.graph} {r.n:,} {MODES[r.mode]} ({r.code} {r.ms:.1f} ms against {r.fastest}'s "
-                f"{r.fastest_ms:.1f})" for r in miss.itertuples())
+            said += "; past it: " + "; ".join(f"{r.graph} {r.n:,} {MODES[r.mode]} ({_who(r)}: {r.ms:.1f} ms; the "
+                                              f"fastest, {r.fastest} named: {r.fastest_ms:.1f})" for r in miss.itertuples())
         out.append(said + ".")
     if len(check.suite):
         gpu = check.suite[(check.suite.kind == "gpu") & (check.suite.verified.astype(str) == "True")]
         best = gpu.loc[gpu.groupby(["graph", "n"]).e2e_device_ms.idxmin()].algorithm.value_counts()
         out.append("The fastest verified code with the result on the device: "
                    + ", ".join(f"`{code}` on {k}" for code, k in best.items()) + f" of {int(best.sum())}.")
+    if after is not None and len(after):
+        again = _again(v[(v.subject != MEDIAN) & ~v.within], after)
+        if again:
+            out.append("Measured again after the check (post hoc; interleaved rounds, the scatter table above): "
+                       + "; ".join(again) + ".")
     return " ".join(out)
 
 
-TABLE_CAPTION = ("Each cell: the subject's time against the fastest verified GPU code's in that mode (ms), 'past' "
+def _who(r):
+    """A verdict row's subject in words: auto's call names the code it ran, a pick's row the code itself."""
+    return f"{r.code}'s own row" if r.subject == PICK else f"auto, running {r.code}"
+
+
+def _where(s):
+    """The graphs of median calls, by name (they sit in a table of their own)."""
+    return "(" + ", ".join(f"{g} {n:,}" for g, n in dict.fromkeys(zip(s.graph, s.n))) + ")"
+
+
+def _again(missed, after):
+    """Per missed graph that ``after`` (e2e_scatter_probe rows) holds with auto: auto's median call against the
+    fastest median in each mode, past or within."""
+    out = []
+    for (g, n), _ in missed.groupby(["graph", "n"], sort=False):
+        rows = after[(after.graph == g) & (after.n == n)]
+        if "auto" not in set(rows.code):
+            continue
+        v = pd.DataFrame(_probe_verdicts(rows))
+        past = v[~v.within]
+        rounds = int(rows["round"].nunique())
+        out.append(f"{g} {n:,} ({rounds} rounds) " + (
+            "within in every mode" if not len(past) else
+            "past in " + ", ".join(f"{MODES[r.mode]} (auto's median {r.ms:.1f} ms against {r.fastest}'s {r.fastest_ms:.1f})"
+                                    for r in past.itertuples())
+            + (", within " + ", ".join(MODES[m] for m in v[v.within]["mode"]) if v.within.any() else "")))
+    return out
+
+
+TABLE_CAPTION = ("Each cell: the subject's time against the fastest verified GPU code's in that mode (ms; that code "
+                 "named), 'past' "
                  "where it is beyond 1.25x + 2 ms. auto's call: `method=\"auto\"` itself, its choice included, one "
                  "warm call (first call: on a new graph object, against the fastest warm float64 call); the pick's "
                  "row: the code auto picked, named. Median call: the median over interleaved rounds of each code "
@@ -194,7 +232,8 @@ def tables(check):
                  "planned pick (host / device)": " / ".join(dict.fromkeys(p.planned)),
                  "auto ran": " / ".join(dict.fromkeys(p.recorded))}
             for x in t.itertuples():
-                r[f"{x.subject}, {MODES[x.mode]} (ms)"] = f"{x.ms:.1f} vs {x.fastest_ms:.1f}" + ("" if x.within else " past")
+                r[f"{x.subject}, {MODES[x.mode]} (ms)"] = (f"{x.ms:.1f} vs {x.fastest_ms:.1f} {x.fastest}"
+                                                          + ("" if x.within else ", past"))
             rows.append(r)
         if rows:
             out.append(pd.DataFrame(rows))
