@@ -22,10 +22,15 @@ KNOWN = (f"known: {', '.join(CLASSES + CHECKS + REAL)}, or {' or '.join(SIZED)} 
          f"(e.g. {HELD_OUT[0]})")
 
 
+def _sized(name):
+    """(class, component size) of a sized name (``components-16`` -> ('components', 16)), or None."""
+    cls, _, size = name.partition("-")
+    return (cls, int(size)) if cls in SIZED and size.isdigit() and int(size) > 0 else None
+
+
 def known(name) -> bool:
     """Whether :func:`make` knows ``name``."""
-    cls, _, size = name.partition("-")
-    return name in CLASSES + CHECKS + REAL or (cls in SIZED and size.isdigit() and int(size) > 0)
+    return name in CLASSES + CHECKS + REAL or _sized(name) is not None
 
 
 def make(name, n=None, seed=0) -> Graph:
@@ -43,5 +48,5 @@ def make(name, n=None, seed=0) -> Graph:
         return SGR.barabasi_albert(n, seed=seed)
     if not known(name):
         raise KeyError(f"unknown structure-suite graph {name!r}; {KNOWN}")
-    cls, _, size = name.partition("-")
-    return getattr(SGR, cls)(n, size=int(size), seed=seed) if size else getattr(SGR, name)(n, seed=seed)
+    sized = _sized(name)
+    return getattr(SGR, sized[0])(n, size=sized[1], seed=seed) if sized else getattr(SGR, name)(n, seed=seed)
