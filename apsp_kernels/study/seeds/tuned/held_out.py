@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from .... import paths
 from ....structure_suite import within_bound
+from .suite import MODES
 
-WARM = {"e2e_ms": "float64", "e2e_int32_ms": "int32", "e2e_device_ms": "on the device"}
-MODES = {**WARM, "e2e_first_ms": "first call"}
+WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
 
@@ -53,7 +54,6 @@ def checks(where=None):
     """Every recorded plan with rows measured under it, in the order they were written (the plan's ``written``)."""
     d = paths.RECORDED / "solver" if where is None else Path(where)
     out = []
-    import yaml
     for plan_file in sorted(d.glob("*-plan.yaml")):
         stem = plan_file.name.removesuffix("-plan.yaml")
         files = sorted(f for f in d.glob(f"{stem}*.csv"))
