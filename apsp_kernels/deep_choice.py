@@ -15,25 +15,17 @@ which auto's depth search makes anyway and remembers for the graph):
    other codes pay for n m: a sweep of every edge, or a kernel round trip a round.  The probe guards against a
    hub that lies outside the bulk of the graph.  A hub with at least ``HUB`` n out-edges fails it without a BFS
    (a dense graph: tuned_fw's n^3 sweep; just below it, on the complete digraphs of 256 at 4,096, degree 255,
-   tuned_fw took 12.0 ms on the device and tuned_deep 16.0, within 1.25x + 2 ms).  Three forms, each set from
-   the rows before it and then checked on graphs held out under a plan committed first
-   (``data/results/solver/*-plan.yaml``; one H200):
-   (a) reach <= 1/16 in BFS levels of <= 64, set from the suite's 64-vertex components (hub BFS 1.6 % and 0.4 %;
-   tuned_deep's kernels 0.11 and 0.39 ms against tuned_frontier's 0.57 and 1.63); its check
-   (``...-few-vertices-check.csv``) found the components of 256 (levels of 99-110) faster with tuned_deep where it
-   said no.  (b) No width limit (``...-rules-check.csv``): the picked code's rows within 1.25x + 2 ms on all 8
-   graphs, but at 4,096 the components of 512 and 1,024 (reach 12 % and 25 %: it said no) ran 1.4-1.8x and 1.0-1.4x
-   faster with tuned_deep than with tuned_frontier, auto's pick (float64, int32, on the device; 8 interleaved
-   rounds on the first after the check).  (c) ``FEW`` 1/4, ``HUB`` still 1/16: set from those two graphs alone;
-   of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %), which takes
-   the other path (tuned_deep takes no negative weight), and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every
-   other reaches 98-100 %.  Its check (``...-few-third-check.csv``): within on the three graphs of 4,096; on the
-   device at 16,384 the components of 2,048 and 3,584 (reach 12 % and 21 %) ran 1.7x and 2.0x faster with
-   tuned_frontier than with tuned_deep (to the host tuned_deep was the faster or within).  The second form's pick
-   there, the cost model's tuned_sparse, missed too (4.0x and 1.6x): kept.  What the rows suggest, not yet a rule
-   nor checked: on the sparse components (out-degree about 4) tuned_deep wins on the device below about 1,000
-   vertices reached a source, whatever n; not on dense ones (the complete digraphs of 256, 256 reached: tuned_fw
-   and tuned_frontier the faster).
+   tuned_fw took 12.0 ms on the device and tuned_deep 16.0, within 1.25x + 2 ms).  ``FEW`` was set from the
+   components of 512 and 1,024 at 4,096 (one H200, ``data/results/solver/NVIDIA_H200-2026-11-29-rules-check.csv``
+   and, for the first, 8 interleaved rounds in ``...-e2e-scatter-after-check.csv``: reach 12 % and 25 %, 1.4-1.8x
+   and 1.0-1.4x faster with tuned_deep than with tuned_frontier); checked on graphs
+   held out under a plan committed first (``...-few-third-check.csv``): within 1.25x + 2 ms on the three graphs of
+   4,096, past it on the device at 16,384, where tuned_frontier was 1.7x and 2.0x faster on components of 2,048 and
+   3,584 (to the host tuned_deep was the faster or within; the cost model's pick there, tuned_sparse, missed too).
+   Of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %: tuned_deep takes
+   no negative weight) and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every other reaches 98-100 %.  The earlier
+   forms, their checks and what the rows suggest next: docs/solver.md ("The structure suite on one H200") and
+   notes/auto-few-vertices.md.
 
 Applied before the elimination's rule (:mod:`.elimination_choice`), which then weighs the elimination against
 tuned_deep by its deep graphs' crossing."""
