@@ -158,3 +158,12 @@ def test_the_finding_names_who_missed_and_what_later_rounds_said():
     slow = after.assign(ms=after.ms.where(after.code != "auto", 20.0))
     assert "g 100 (3 rounds) past in float64 (auto's median 20.0 ms against b's 8.0), on the device" in H.finding(c, slow)
     assert "Measured again" not in H.finding(_check(_suite(11.0)), after)        # nothing missed
+
+
+def test_a_suite_row_naming_its_device_pick_is_held_to_the_plan_on_the_device():
+    rows = _suite(11.0)
+    rows.loc[rows.kind == "auto", "picked_device"] = "b"
+    pk = H.picks(_check(rows))
+    assert pk.result.tolist() == ["host", "device"] and pk.recorded.tolist() == ["a", "b"]
+    assert pk.planned.tolist() == ["a", "a"]                  # the plan said a: a miss the run-followed test sees
+    assert H.picks(_check(_suite(11.0))).result.tolist() == ["host"]

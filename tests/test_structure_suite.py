@@ -197,7 +197,7 @@ def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
         assert "negative weights" in by["networkit"]["error"] and deep.name not in by
     small = name == "grid"
     assert by[elim.name]["verified"] is small and ("not small" in by[elim.name]["error"]) is not small
-    assert by["auto"]["verified"] is True and by["auto"]["picked"]
+    assert by["auto"]["verified"] is True and by["auto"]["picked"] and by["auto"]["picked_device"]
 
 
 def test_appending_a_graph_measured_again_replaces_its_rows(tmp_path, monkeypatch):

@@ -111,7 +111,8 @@ def _probe_verdicts(rows):
 
 def picks(check):
     """Per planned graph and result (host, device): the pick the plan predicted and the one recorded (the suite's
-    auto row names its host pick; the probe's rows name the pick of each mode)."""
+    auto row names its host pick, and its device pick where the row has ``picked_device``; the probe's rows name the
+    pick of each mode)."""
     out = []
     for p in check.plan["graphs"]:
         g, n = p["graph"], p["n"]
@@ -120,6 +121,9 @@ def picks(check):
             a = s[(s.graph == g) & (s.n == n) & (s.kind == "auto")]
             if len(a):
                 out.append(dict(graph=g, n=n, result="host", planned=p["predicted_pick"]["host"], recorded=a.picked.iloc[0]))
+                device = a.picked_device.iloc[0] if "picked_device" in a else None     # older rows: host only
+                if isinstance(device, str) and device:
+                    out.append(dict(graph=g, n=n, result="device", planned=p["predicted_pick"]["device"], recorded=device))
         q = check.probe
         if len(q):
             a = q[(q.graph == g) & (q.n == n) & (q.code == "auto")]
