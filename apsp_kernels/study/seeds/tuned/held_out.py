@@ -17,7 +17,7 @@ import yaml
 
 from .... import paths
 from ....structure_suite import within_bound
-from .suite import MODES
+from .suite import MODES, against_fastest
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}
@@ -81,17 +81,16 @@ def _suite_verdicts(rows):
     if not len(rows):
         return out
     for (g, n), t in rows.groupby(["graph", "n"], sort=False):
-        gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")].set_index("algorithm")
+        gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")]
         a = t[t.kind == "auto"].iloc[0]
-        for mode in MODES:
-            times = gpu["e2e_ms" if mode == "e2e_first_ms" else mode].dropna()
-            subjects = [(CALL, a.picked, a[mode])]
-            if mode in WARM:
-                subjects.append((PICK, a.picked, gpu[mode].get(a.picked, float("nan"))))
-            for subject, code, ms in subjects:
-                out.append(dict(graph=g, n=int(n), subject=subject, mode=mode, code=code, ms=float(ms),
-                                fastest=times.idxmin(), fastest_ms=float(times.min()),
-                                within=bool(within_bound(ms, times.min()))))
+        own = gpu.set_index("algorithm")
+        base = dict(graph=g, n=int(n), code=a.picked)
+        for mode, ms, fastest, fastest_ms, within in against_fastest(a, gpu):      # auto's call, as the suite's table
+            out.append(dict(base, subject=CALL, mode=mode, ms=ms, fastest=fastest, fastest_ms=fastest_ms, within=within))
+            if mode in WARM:                                                          # the picked code, named
+                pick = float(own[mode].get(a.picked, float("nan")))
+                out.append(dict(base, subject=PICK, mode=mode, ms=pick, fastest=fastest, fastest_ms=fastest_ms,
+                                within=bool(within_bound(pick, fastest_ms))))
     return out
 
 
