@@ -48,7 +48,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
     series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
     :func:`.deep_choice.instead` hands tuned_deep a deep graph where tuned_frontier wins, and a graph whose sources
-    reach few vertices whichever in-core GPU code wins, and then
+    reach few vertices whichever in-core GPU code wins (tuned_frontier there where the result stays on the device
+    and a source reaches more than ``FRONTIER_REACHED`` vertices), and then
     :func:`.elimination_choice.instead` may hand it to tuned_elimination (the recorded crossing with whichever of the
     two would run, for that result, and the graph's separators small)."""
     from .api import as_graph
@@ -85,12 +86,12 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     others = "; ".join(str(p) if p is not None else f"{a.name} (no benchmark rows)" for p, a in ranked[1:4])
     if gpu and not isinstance(g, costs.Shape):
         swaps = []
+        fits = lambda code: code.footprint(g.n, g.m) <= 0.9 * free
         for rule in (deep_choice, elimination_choice):    # the elimination weighs itself against the code then run
-            other = rule.target()
-            swap = rule.instead(g, algo, result, fits=other.footprint(g.n, g.m) <= 0.9 * free)
+            swap = rule.instead(g, algo, result, fits=fits)
             if swap:
-                algo = other
-                swaps.append(swap)
+                algo, why = swap
+                swaps.append(why)
         if swaps:
             return Choice(algo, None, "; ".join(swaps) + f"; the cost model's pick: {best}")
     why = (f"first {where}{density}: {best if best is not None else f'{algo.name} (no benchmark rows)'}" if density

@@ -1,5 +1,6 @@
-"""When ``method="auto"`` runs ``tuned_deep`` instead of the cost model's pick: where a source's search is long and
-thin or reaches few vertices, which the cost model (a rate of n m, scaled by the hop depth) does not see.  Two
+"""When ``method="auto"`` runs ``tuned_deep`` (or, for a device result, ``tuned_frontier``) instead of the cost
+model's pick: where a source's search is long and thin or reaches few vertices, which the cost model (a rate of
+n m, scaled by the hop depth) does not see.  Two
 tests, each able to say no, on the BFS from the vertex of most out-edges (:func:`~.core.structure.hub_depth_once`,
 which auto's depth search makes anyway and remembers for the graph):
 
@@ -22,6 +23,11 @@ which auto's depth search makes anyway and remembers for the graph):
    held out under a plan committed first (``...-few-third-check.csv``): within 1.25x + 2 ms on the three graphs of
    4,096, past it on the device at 16,384, where tuned_frontier was 1.7x and 2.0x faster on components of 2,048 and
    3,584 (to the host tuned_deep was the faster or within; the cost model's pick there, tuned_sparse, missed too).
+   The code by result: with the result left on the device and the hub BFS reaching more than ``FRONTIER_REACHED``
+   vertices, tuned_frontier runs instead (a block of threads a source against tuned_deep's warp), set from the
+   rows of notes/auto-few-vertices.md (components of 2,000-3,500 vertices reached at 4,096-32,768: tuned_frontier
+   1.09-1.98x faster on the device; at 1,005-1,012 reached tuned_deep the faster or within 1.11x); to the host
+   tuned_deep stays (the fastest or within 1.18x on all 24 of those graphs).  Its held-out check: docs/solver.md.
    Of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %: tuned_deep takes
    no negative weight) and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every other reaches 98-100 %.  The earlier
    forms, their checks and what the rows suggest next: docs/solver.md ("The structure suite on one H200") and
@@ -37,37 +43,48 @@ FROM, TO = "auto_frontier", "auto_deep_graphs"        # registry roles: the code
 DEPTH_FRACTION = 0.25
 FEW = 1 / 4           # test 2: the hub BFS and the probe each reaching at most this fraction of the vertices
 HUB = 1 / 16          # ... where no vertex has this fraction of the vertices as out-neighbours
+FRONTIER_REACHED = 1024   # ... and, with the result left on the device, tuned_frontier past this many reached
 
 
 def target():
-    """The registry's code this rule runs (role ``auto_deep_graphs``)."""
+    """The registry's code this rule runs by default (role ``auto_deep_graphs``)."""
     return registry.by_role(TO)
 
 
-def instead(g, algo, result=None, fits=True):
-    """Why ``tuned_deep`` runs instead of ``algo`` on ``g`` (one line), or None: tuned_deep does not fit
-    (``fits``) or take ``g``'s weights, or neither test says yes (test 1 only where ``algo`` is tuned_frontier,
-    test 2 where it is an in-core GPU code).  Any ``result`` (host, device, or some rows: tuned_deep computes only
-    the sources asked for, as tuned_frontier does)."""
-    to = target()
-    frontier = algo is registry.by_role(FROM)
-    in_core_gpu = algo.device == "gpu" and algo.forced_params is None and algo is not to
-    if not (frontier or in_core_gpu) or not fits or g.n < 2:
+def instead(g, algo, result=None, fits=None):
+    """``(code, why)``: the code to run instead of ``algo`` on ``g`` and why (one line), or None: neither test says
+    yes (test 1 only where ``algo`` is tuned_frontier, test 2 where it is an in-core GPU code), the code to run does
+    not take ``g``'s weights or does not fit (``fits(code)``, None: every code fits), or it is ``algo`` itself.
+    ``result``: 'host', 'device' or None (some rows: tuned_deep computes only the sources asked for, as
+    tuned_frontier does)."""
+    deep, frontier_code = target(), registry.by_role(FROM)
+    frontier = algo is frontier_code
+    in_core_gpu = algo.device == "gpu" and algo.forced_params is None and algo is not deep
+    if not (frontier or in_core_gpu) or g.n < 2:
         return None
     from .core.structure import hub_depth_once, probe_once
     from .costs import max_out_degree
     dense = (max_out_degree(g) or 0) >= HUB * g.n           # tuned_fw's sweep, not a search a source: no test 2
     if not frontier and dense:
         return None
-    if g.has_negative and not to.negative_weights:           # after the degree: a pass over every weight
+    if g.has_negative and not deep.negative_weights:         # after the degree: a pass over every weight
         return None
+    swap = lambda code, why: (code, why) if fits is None or fits(code) else None
     s = hub_depth_once(g)
     if frontier and s.hop_depth >= DEPTH_FRACTION * g.n:
-        return (f"{to.name} instead of {algo.name}: the graph is deep (the hub BFS reaches depth {s.hop_depth} >= "
-                f"{DEPTH_FRACTION:g} n), where {to.name}'s rounds stay inside a warp and {algo.name}'s each cost a "
-                "kernel round trip")
-    if not dense and s.mean_reach <= FEW and (p := probe_once(g)).mean_reach <= FEW:
-        return (f"{to.name} instead of {algo.name}: a source reaches few vertices (the hub BFS {s.mean_reach:.1%}, "
-                f"the probe's {p.mean_reach:.1%} <= 1/{1 / FEW:g}), a few rounds inside one warp for {to.name}, "
-                f"where {algo.name} pays for all n m")
-    return None
+        return swap(deep, f"{deep.name} instead of {algo.name}: the graph is deep (the hub BFS reaches depth "
+                          f"{s.hop_depth} >= {DEPTH_FRACTION:g} n), where {deep.name}'s rounds stay inside a warp and "
+                          f"{algo.name}'s each cost a kernel round trip")
+    if dense or s.mean_reach > FEW or (p := probe_once(g)).mean_reach > FEW:
+        return None
+    few = (f"a source reaches few vertices (the hub BFS {s.mean_reach:.1%}, the probe's {p.mean_reach:.1%} <= "
+           f"1/{1 / FEW:g})")
+    reached = round(s.mean_reach * g.n)
+    if result == "device" and reached > FRONTIER_REACHED:
+        if frontier:                                         # the cost model's pick already
+            return None
+        return swap(frontier_code, f"{frontier_code.name} instead of {algo.name}: {few}, but {reached} of them "
+                                   f"(> {FRONTIER_REACHED}) with the result left on the device, where "
+                                   f"{frontier_code.name}'s block of threads a source beats {deep.name}'s warp")
+    return swap(deep, f"{deep.name} instead of {algo.name}: {few}, a few rounds inside one warp for {deep.name}, "
+                      f"where {algo.name} pays for all n m")

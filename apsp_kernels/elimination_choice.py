@@ -137,13 +137,13 @@ def separators_small(g):
     return (s.mean_reach >= REACH and s.widest <= WIDEST * math.sqrt(max(g.n, 1))), s
 
 
-def instead(g, algo, result, fits=True, where=None):
-    """Why ``tuned_elimination`` runs instead of ``algo`` on ``g`` (one line), or None where it does not: ``algo``
-    is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not 'host' or 'device' (None:
-    rows, not all pairs), the elimination does not fit (``fits``), or either test, with ``algo``'s crossing rows,
-    says no."""
+def instead(g, algo, result, fits=None, where=None):
+    """``(tuned_elimination, why)``: it runs instead of ``algo`` on ``g``, and why (one line); or None where it does
+    not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not 'host' or
+    'device' (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), or either
+    test, with ``algo``'s crossing rows, says no."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
-    if against is None or result not in RESULTS or not fits:
+    if against is None or result not in RESULTS or (fits is not None and not fits(target())):
         return None
     c = crossing(where, against)
     r = None if c is None else c.ratio(g.n, result)
@@ -153,6 +153,6 @@ def instead(g, algo, result, fits=True, where=None):
     if not small:
         return None
     to, frm = target().name, algo.name
-    return (f"{to} instead of {frm}: at n = {g.n} with the result on the {result}, the recorded rows ({c.source}) "
-            f"put its time at {r:.2f}x {frm}'s, and the graph's separators are small (the hub BFS's widest level "
-            f"{s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
+    return target(), (f"{to} instead of {frm}: at n = {g.n} with the result on the {result}, the recorded rows "
+                      f"({c.source}) put its time at {r:.2f}x {frm}'s, and the graph's separators are small (the hub "
+                      f"BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")

@@ -35,8 +35,8 @@ def test_the_depth_test_on_each_class(make, deep):
 
 def test_only_in_tuned_frontiers_place_and_where_it_fits():
     g = SG.make("path", 4096, seed=4096)
-    assert D.instead(g, registry.get("tuned_sparse")) is None and D.instead(g, registry.get("tuned_frontier"), fits=False) is None
-    assert "depth 4095" in D.instead(g, registry.get("tuned_frontier"), result="device")
+    assert D.instead(g, registry.get("tuned_sparse")) is None and D.instead(g, registry.get("tuned_frontier"), fits=lambda code: False) is None
+    assert "depth 4095" in D.instead(g, registry.get("tuned_frontier"), result="device")[1]
 
 
 @pytest.mark.parametrize("name, n, few", [
@@ -54,7 +54,7 @@ def test_the_few_vertices_test_on_each_class(name, n, few):
     g = SG.make(name, n, seed=n)
     for code in ("tuned_frontier", "tuned_sparse", "tuned_fw"):
         said = D.instead(g, registry.get(code))
-        assert (said is not None and "few vertices" in said) == few, (code, said)
+        assert (said is not None and said[0].name == "tuned_deep" and "few vertices" in said[1]) == few, (code, said)
 
 
 def test_the_few_vertices_test_reads_the_hubs_degree_before_any_bfs(monkeypatch):
@@ -85,7 +85,7 @@ def test_the_few_vertices_test_leaves_negative_weights_the_cpu_and_the_out_of_co
     assert D.instead(generators.with_potential(g), registry.get("tuned_fw")) is None     # tuned_deep takes none
     assert D.instead(g, registry.get("dijkstra_cpu_parallel")) is None
     assert D.instead(g, registry.get("tuned_fw_ooc")) is None and D.instead(g, registry.get("tuned_deep")) is None
-    assert D.instead(g, registry.get("tuned_fw"), fits=False) is None
+    assert D.instead(g, registry.get("tuned_fw"), fits=lambda code: False) is None
 
 
 def test_few_vertices_picks_tuned_deep_for_every_result():
@@ -93,6 +93,24 @@ def test_few_vertices_picks_tuned_deep_for_every_result():
     for result in (None, "host", "device"):
         c = choice.choose(g, result=result, **H200)
         assert c.algorithm.name == "tuned_deep" and "few vertices" in c.reason and "cost model's pick" in c.reason
+
+
+@pytest.mark.parametrize("name, n, device_code", [
+    ("components-1024", 16384, "tuned_deep"),          # 1,007 vertices reached: tuned_deep for every result
+    ("components-2048", 16384, "tuned_frontier"),      # 2,005 reached: tuned_frontier with the result on the device
+    ("components-3584", 16384, "tuned_frontier"), ("components-2048", 32768, "tuned_frontier"),
+    ("components-1024", 4096, "tuned_deep"), ("cliques-256", 4096, "tuned_deep")])
+def test_few_vertices_on_the_device_past_1024_reached_is_tuned_frontiers(name, n, device_code):
+    g = SG.make(name, n, seed=n)
+    for code in ("tuned_sparse", "tuned_fw"):
+        for result in (None, "host"):
+            assert D.instead(g, registry.get(code), result)[0].name == "tuned_deep"
+        to, why = D.instead(g, registry.get(code), "device")
+        assert to.name == device_code and why.startswith(f"{device_code} instead of {code}: a source reaches few")
+        assert (f"> {D.FRONTIER_REACHED}" in why) == (device_code == "tuned_frontier")
+    frontier = D.instead(g, registry.get("tuned_frontier"), "device")    # the cost model's pick already: kept
+    assert (frontier is None) == (device_code == "tuned_frontier")
+    assert D.instead(g, registry.get("tuned_sparse"), "device", fits=lambda code: code.name != device_code) is None
 
 
 def test_before_the_elimination_and_for_some_rows_too():

@@ -82,7 +82,7 @@ def test_against_tuned_deep_its_own_crossing_file(tmp_path):
     assert deep.ratio(1000, "host") == 2.0 and deep.ratio(1000, "device") == 0.5
     g = SG.make("path", 1000, seed=1000)
     td = registry.get("tuned_deep")
-    assert "tuned_elimination instead of tuned_deep" in E.instead(g, td, "device", where=tmp_path)
+    assert "tuned_elimination instead of tuned_deep" in E.instead(g, td, "device", where=tmp_path)[1]
     assert E.instead(g, td, "host", where=tmp_path) is None
     assert E.instead(g, registry.get("tuned_sparse"), "device", where=tmp_path) is None
     E.crossing.cache_clear()
@@ -118,11 +118,12 @@ def test_instead_says_no_unless_every_condition_holds():
     E.crossing.cache_clear()
     g = Graph.from_scipy(EM.grid(219, 219))                      # 47,961: past the host crossing
     fr = registry.get("tuned_frontier")
-    why = E.instead(g, fr, "host")
+    to, why = E.instead(g, fr, "host")
+    assert to.name == "tuned_elimination"
     assert why.startswith("tuned_elimination instead of tuned_frontier") and "crossing.csv" in why
     assert E.instead(g, registry.get("tuned_sparse"), "host") is None   # only where tuned_frontier won
     assert E.instead(g, fr, None) is None                         # rows, not all pairs
-    assert E.instead(g, fr, "host", fits=False) is None
+    assert E.instead(g, fr, "host", fits=lambda code: False) is None
     assert E.instead(Graph.from_scipy(EM.grid(126, 127)), fr, "device") is None    # 16,002: below the rows
     assert E.instead(SG.make("kemp", 48000, seed=1), fr, "host") is None           # large separators
 
