@@ -167,3 +167,15 @@ def test_a_suite_row_naming_its_device_pick_is_held_to_the_plan_on_the_device():
     assert pk.result.tolist() == ["host", "device"] and pk.recorded.tolist() == ["a", "b"]
     assert pk.planned.tolist() == ["a", "a"]                  # the plan said a: a miss the run-followed test sees
     assert H.picks(_check(_suite(11.0))).result.tolist() == ["host"]
+
+
+def test_the_picks_row_on_the_device_is_the_device_picks():
+    """Where the suite's auto row names its device pick, the device mode holds that code's row to the bound (the host
+    pick's row in the host modes); older rows, with the host pick only, hold it in every mode."""
+    rows = _suite(11.0, rows={"a": 10.0, "b": 8.0, "c": 20.0})
+    rows.loc[rows.kind == "auto", "picked_device"] = "c"
+    v = H.verdicts(_check(rows)).set_index(["subject", "mode"])
+    assert v.loc[(H.PICK, "e2e_device_ms"), "code"] == "c" and not v.loc[(H.PICK, "e2e_device_ms"), "within"]
+    assert v.loc[(H.CALL, "e2e_device_ms"), "code"] == "c"
+    assert (v.drop(index="e2e_device_ms", level="mode").code == "a").all()
+    assert (H.verdicts(_check(_suite(11.0))).code == "a").all()

@@ -84,14 +84,21 @@ def _suite_verdicts(rows):
         gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")]
         a = t[t.kind == "auto"].iloc[0]
         own = gpu.set_index("algorithm")
-        base = dict(graph=g, n=int(n), code=a.picked)
         for mode, ms, fastest, fastest_ms, within in against_fastest(a, gpu):      # auto's call, as the suite's table
+            base = dict(graph=g, n=int(n), code=_pick(a, mode))
             out.append(dict(base, subject=CALL, mode=mode, ms=ms, fastest=fastest, fastest_ms=fastest_ms, within=within))
             if mode in WARM:                                                          # the picked code, named
-                pick = float(own[mode].get(a.picked, float("nan")))
+                pick = float(own[mode].get(base["code"], float("nan")))
                 out.append(dict(base, subject=PICK, mode=mode, ms=pick, fastest=fastest, fastest_ms=fastest_ms,
                                 within=bool(within_bound(pick, fastest_ms))))
     return out
+
+
+def _pick(a, mode):
+    """auto's pick for ``mode``'s result: the suite row's device pick (``picked_device``) for the device mode where
+    the row has one (older rows name the host pick only), else its host pick."""
+    device = a.get("picked_device")
+    return device if RESULT[mode] == "device" and isinstance(device, str) and device else a.picked
 
 
 def _probe_verdicts(rows):
