@@ -299,7 +299,7 @@ def test_every_end_to_end_time_is_of_a_call_after_a_warm_one_in_its_mode(monkeyp
 
 
 def test_a_collapsed_wide_table_is_named_by_its_captions_first_sentence():
-    import nbformat
+    nbformat = pytest.importorskip("nbformat", reason="the report tools (nbformat) are not installed here")
     from apsp_kernels.study.report.report_layout import collapse_wide_tables
     row = "<tr>" + "<th>c</th>" * 12 + "</tr>"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[
