@@ -14,7 +14,7 @@ import pandas as pd
 from .... import elimination_choice as E, paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
-from .suite import _date, cpu_codes
+from .suite import _date, cpu_codes, verified
 
 # the elimination and the codes it replaces (registry roles, as elimination_choice reads them), in that order
 ROLES = (E.TO,) + tuple(E.TAGS)
@@ -187,7 +187,7 @@ def cpu_beside(where=None):
         return pd.DataFrame()
     df = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
     out = []
-    for (g, n), t in df[df.verified.astype(str) == "True"].groupby(["graph", "n"], sort=False):
+    for (g, n), t in verified(df).groupby(["graph", "n"], sort=False):
         t = t.set_index("code")
         cpu = cpu_codes(t.index)
         if not cpu or len(t) < 2:

@@ -17,7 +17,7 @@ import yaml
 
 from .... import paths
 from ....structure_suite import within_bound
-from .suite import MODES, against_fastest
+from .suite import MODES, against_fastest, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}
@@ -81,7 +81,7 @@ def _suite_verdicts(rows):
     if not len(rows):
         return out
     for (g, n), t in rows.groupby(["graph", "n"], sort=False):
-        gpu = t[(t.kind == "gpu") & (t.verified.astype(str) == "True")]
+        gpu = verified(t, "gpu")
         a = t[t.kind == "auto"].iloc[0]
         own = gpu.set_index("algorithm")
         for mode, ms, fastest, fastest_ms, within in against_fastest(a, gpu):      # auto's call, as the suite's table
@@ -180,7 +180,7 @@ def finding(check, after=None):
                                               f"fastest, {r.fastest} named: {r.fastest_ms:.1f})" for r in miss.itertuples())
         out.append(said + ".")
     if len(check.suite):
-        gpu = check.suite[(check.suite.kind == "gpu") & (check.suite.verified.astype(str) == "True")]
+        gpu = verified(check.suite, "gpu")
         best = gpu.loc[gpu.groupby(["graph", "n"]).e2e_device_ms.idxmin()].algorithm.value_counts()
         out.append("The fastest verified code with the result on the device: "
                    + ", ".join(f"`{code}` on {k}" for code, k in best.items()) + f" of {int(best.sum())}.")

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .... import costs, paths
+from .... import costs
 from ....algorithms import registry
 from ... import records
 from ...method.text import fmt

@@ -52,13 +52,19 @@ def _date(f):
     return m.group("date") if m else ""
 
 
+def verified(rows, kind=None):
+    """The rows whose result was checked equal to the reference (``verified``, read as text: a CSV holds bools or
+    their names), of ``kind`` ('gpu', 'cpu', 'auto') if given."""
+    ok = rows[rows.verified.astype(str) == "True"]
+    return ok if kind is None else ok[ok.kind == kind]
+
+
 def table(rows, auto):
     """One row per graph: its hop depth, auto's pick and end-to-end time, the fastest verified GPU code end to
     end, the CPU codes' and libraries' wall times, and auto's speed-up over the all-core CPU code."""
     out = []
     for (g, n), t in rows.groupby(["graph", "n"], sort=False):
-        ok = t[t.verified.astype(str) == "True"]
-        gpu, cpu = ok[ok.kind == "gpu"], ok[ok.kind == "cpu"]
+        gpu, cpu = verified(t, "gpu"), verified(t, "cpu")
         a = auto[(auto.graph == g) & (auto.n == n)] if len(auto) else auto
         r = {"graph": g, "n (vertices)": int(n), "edges (count)": int(t.m.iloc[0]), "hop depth (count)": int(t.hop_depth.iloc[0])}
         if len(a):
@@ -116,8 +122,8 @@ def figure(rows, auto, on="the device"):
     verified GPU code (grey; the fastest ringed), auto's own call (black), this package's all-core CPU code and the
     libraries."""
     import matplotlib.pyplot as plt
-    ok = rows[rows.verified.astype(str) == "True"]
-    a = auto[auto.verified.astype(str) == "True"] if len(auto) else auto
+    ok = verified(rows)
+    a = verified(auto) if len(auto) else auto
     sizes = sorted({int(n) for n in ok.n}, key=lambda n: (n > 4096, n))
     panels = [[n for n in sizes if n <= 8192], [n for n in sizes if n > 8192]]
     panels = [p for p in panels if p]
@@ -180,7 +186,7 @@ def finding(rows, auto):
 
 def _misses(rows, auto, g, n):
     """'graph n (mode: auto's ms against code's ms, ...)' of one graph's misses."""
-    ok = rows[(rows.graph == g) & (rows.n == n) & (rows.verified.astype(str) == "True") & (rows.kind == "gpu")]
+    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
     a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
     return f"{g} {n:,} (" + ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}"
                                       for m, mine, code, ms in past_bound(a, ok.reset_index(drop=True))) + ")"
@@ -191,7 +197,7 @@ def deep_finding(rows, auto, check=None):
     its speed-up over the all-core CPU Dijkstra and networkit; auto's pick in that run against it, on the host and on
     the device; ``tuned_elimination``'s kernel range; and, given ``check`` (``scripts/deep_measure.py`` rows with
     ``auto`` among the codes: :func:`deep_check`), auto since its deep graphs' rule."""
-    ok = rows[(rows.verified.astype(str) == "True")]
+    ok = verified(rows)
     deep, elim = (registry.by_role(r).name for r in ("auto_deep_graphs", "auto_small_separators"))
     parts, device, host, picked = [], [], [], set()
     for (g, n), t in ok.groupby(["graph", "n"], sort=False):
@@ -248,7 +254,7 @@ def deep_check(check):
     ``scripts/deep_measure.py`` rows with ``auto`` among the codes."""
     ok = total = 0
     modes = [m for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms") if m in check]
-    for _, t in check[check.verified.astype(str) == "True"].groupby(["graph", "n"]):
+    for _, t in verified(check).groupby(["graph", "n"]):
         t = t.set_index("code")
         t = t.drop(index=cpu_codes(t.index))
         if "auto" not in t.index or len(t) < 2:
