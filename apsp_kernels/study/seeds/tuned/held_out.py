@@ -17,10 +17,9 @@ import yaml
 
 from .... import paths
 from ....structure_suite import within_bound
-from .suite import MODES, against_fastest, verified
+from .suite import MODES, RESULT, against_fastest, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
-RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
 
 

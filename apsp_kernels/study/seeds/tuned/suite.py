@@ -13,6 +13,7 @@ from ....structure_suite import within_bound
 ORDER = ["kemp", "ba", "hub", "small_world", "components", "dag", "dense", "complete", "grid", "grid3d", "knn",
          "ring", "path", "lollipop", "helsinki-walk", "helsinki-drive"]
 MODES = {"e2e_ms": "float64", "e2e_int32_ms": "int32", "e2e_device_ms": "on the device", "e2e_first_ms": "first call"}
+RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}   # the result, per mode
 PAST = "auto's call past 1.25x + 2 ms of the fastest code's, in"
 TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and the CPU codes. All-core CPU code: "
                  "dijkstra_cpu_parallel, int64_johnson where a weight is negative. A dash: not run (scipy where "
