@@ -25,9 +25,10 @@ which auto's depth search makes anyway and remembers for the graph):
    3,584 (to the host tuned_deep was the faster or within; the cost model's pick there, tuned_sparse, missed too).
    The code by result: with the result left on the device and the hub BFS reaching more than ``FRONTIER_REACHED``
    vertices, tuned_frontier runs instead (a block of threads a source against tuned_deep's warp), set from the
-   rows of notes/auto-few-vertices.md (components of 2,000-3,500 vertices reached at 4,096-32,768: tuned_frontier
-   1.09-1.98x faster on the device; at 1,005-1,012 reached tuned_deep the faster or within 1.11x); to the host
-   tuned_deep stays (the fastest or within 1.18x on all 24 of those graphs).  Its held-out check: docs/solver.md.
+   rows of notes/auto-few-vertices.md (components of 2,005-3,519 vertices reached at 4,096-32,768: tuned_frontier
+   1.09-1.98x faster on the device; at 1,005-1,012 reached tuned_deep the faster twice and 1.11x slower once; no
+   row between 1,012 and 2,005, so those rows do not pin the threshold); to the host tuned_deep stays (the fastest
+   or within 1.18x on all 24 of those graphs).  Its held-out check, and what it does not show: docs/solver.md.
    Of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %: tuned_deep takes
    no negative weight) and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every other reaches 98-100 %.  The earlier
    forms, their checks and what the rows suggest next: docs/solver.md ("The structure suite on one H200") and
