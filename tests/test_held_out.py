@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from apsp_kernels.study.seeds.tuned import held_out as H
+from apsp_kernels.structure_suite import within_bound
+from apsp_kernels.study.seeds.tuned.suite import verified
 
 # Per plan (its tag), the (graph, n, subject, mode) past the bound, as measured.
 MISSES = {
@@ -179,3 +181,18 @@ def test_the_picks_row_on_the_device_is_the_device_picks():
     assert v.loc[(H.CALL, "e2e_device_ms"), "code"] == "c"
     assert (v.drop(index="e2e_device_ms", level="mode").code == "a").all()
     assert (H.verdicts(_check(_suite(11.0))).code == "a").all()
+
+
+def test_the_second_frontier_check_tells_the_code_by_result_from_tuned_deep_everywhere():
+    """What docs/solver.md says of the second check: on the device the previous form's pick, tuned_deep, would have
+    been past the bound on the components of 2,560 at 16,384 and of 6,144 at 32,768, and within on the other two."""
+    c = next((c for c in CHECKS if c.tag == "second-frontier"), None)
+    if c is None:
+        pytest.skip("the second-frontier check has no recorded rows")
+    gpu = verified(c.suite, "gpu")
+    past = set()
+    for (g, n), t in gpu.groupby(["graph", "n"]):
+        t = t.set_index("algorithm").e2e_device_ms
+        if not within_bound(t["tuned_deep"], t.min()):
+            past.add((g, int(n)))
+    assert past == {("components-2560", 16384), ("components-6144", 32768)}

@@ -9,6 +9,7 @@ median taken). The bound is the suite's (:func:`~apsp_kernels.structure_suite.wi
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,7 +158,7 @@ def finding(check, after=None):
     same = int((pk.planned == pk.recorded).sum())
     kinds = [f"{t.groupby(['graph', 'n']).ngroups} {w}" for t, w in
              ((check.suite, "in the structure suite"), (check.probe, "in interleaved rounds")) if len(t)]
-    what = str(check.plan.get("what", "")).strip().rstrip(".").removeprefix("Held-out check ")   # "of <the rules>..."
+    what = re.sub(r"^Held-out check,?\s*", "", str(check.plan.get("what", "")).strip().rstrip("."))   # "of <the rules>..."
     out = [f"**Held-out check `{check.tag}`** {what}; planned "
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
            f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
