@@ -78,6 +78,15 @@ def test_sized_classes_by_name_are_separate_parts_of_that_size(name, size, edges
         assert g.m == (1000 // size) * edges_per_part + 40 * 39
 
 
+def test_a_strip_is_the_grid_with_that_many_rows():
+    g = SG.make("strip-8", 1000, seed=3)
+    assert g.meta["rows"] == 8 and g.meta["cols"] == 125
+    assert g.m == 2 * (8 * 124 + 7 * 125)                  # right and down neighbours, both ways
+    w = g.edges()[2]
+    assert w.min() >= SGR.GRID_WEIGHTS[0] and w.max() <= SGR.GRID_WEIGHTS[1]
+    assert SGR.grid(1000, seed=3).meta["rows"] == 31       # the square grid as before
+
+
 def test_knn_islands_is_a_knn_graph_and_paths_apart():
     g = SG.make("knn_islands", 1000, seed=2)
     parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]

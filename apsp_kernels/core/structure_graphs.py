@@ -65,12 +65,12 @@ def _both_ways(n, u, v, w, meta):
     return Graph.from_edges(n, np.concatenate([u, v]), np.concatenate([v, u]), np.concatenate([w, w]), meta=meta)
 
 
-def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0) -> Graph:
-    """n vertices on a grid of floor(sqrt n) rows (vertex i at row i // cols, column i % cols), each joined to its
-    right and lower neighbour, both ways."""
+def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0, rows=None) -> Graph:
+    """n vertices on a grid of ``rows`` rows (default floor(sqrt n); vertex i at row i // cols, column i % cols),
+    each joined to its right and lower neighbour, both ways."""
     if n < 1:
         raise GraphError(f"n must be >= 1, got {n}")
-    rows = max(int(math.isqrt(n)), 1)
+    rows = max(int(math.isqrt(n)), 1) if rows is None else min(max(int(rows), 1), n)
     cols = -(-n // rows)
     i = np.arange(n)
     right = i[(i % cols < cols - 1) & (i + 1 < n)]
@@ -80,6 +80,12 @@ def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0) -> G
     w = np.random.default_rng(seed).integers(min_weight, max_weight + 1, size=u.size)
     return _both_ways(n, u, v, w, dict(generator="grid", rows=rows, cols=cols, seed=seed,
                                        min_weight=min_weight, max_weight=max_weight))
+
+
+def strip(n, size=64, seed=0) -> Graph:
+    """A long grid of ``size`` rows (:func:`grid`): the grid's separators and weights, hop depth about n / size,
+    deeper than the square grid's 2 sqrt(n)."""
+    return grid(n, seed=seed, rows=size)
 
 
 def ring(n, max_weight=MAX_WEIGHT, seed=0) -> Graph:
