@@ -10,7 +10,19 @@ recorded rows, in two tests, each able to say no.
    largest measured for that result the largest's is kept (the gap widens with n: from 24,000 to 65,536 vertices
    tuned_frontier's time grew as n^2.4-2.7 and the elimination's as n^1.0-1.9).
    Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) nothing is learned and
-   tuned_frontier stays.  Elimination is taken where that ratio is below 1.
+   tuned_frontier stays.  Elimination is taken where that ratio is below 1; **to the host against tuned_frontier,
+   from the smallest recorded size on, by the depth instead** (:func:`deep_enough`): where sqrt(n) times the
+   probe's hop depth D (:func:`~.core.structure.probe_once`: four BFS, 4-15 ms at 20,000-50,000 vertices) is at
+   least ``HOST_DEPTH``.  Why: the elimination's time to the host follows n alone (about 1 s at 40,000 vertices on
+   the grid, the kNN graph, Bremen and the kNN graph with islands: mostly the n^2 copy), tuned_frontier's grows with
+   its rounds, which follow D; the size crossing, the worst graph's, kept the shallow kNN graph's (D about
+   1.1 sqrt(n), 44,200 vertices) for the grids (2 sqrt(n): they cross near 25,000) and Bremen (1.5 sqrt(n); 40,461
+   vertices, 2.07x faster with the elimination).  Set from every recorded float64-to-host row of both codes (the
+   crossing and auto-check files here, the suite's grid, kNN and Bremen rows; one H200; Bremen's seen before):
+   the highest score where tuned_frontier won was 47,400 (the grid of 23,870, 0.80-1.03x in three runs), the lowest
+   where the elimination won 53,200 (the kNN graph of 48,000): a margin of 1.12x, about the scatter of one run.  Its
+   held-out check: docs/solver.md.  With the result on the device the rows show no such threshold (the size
+   crossing stays).
 2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -52,6 +64,7 @@ TAGS = {FROM: "crossing", DEEP: "crossing-deep"}           # the replaced code's
 RESULTS = ("host", "device")
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
+HOST_DEPTH = 50_000   # test 1 to the host against tuned_frontier: sqrt(n) x the probe's hop depth at least this
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 
 
@@ -141,18 +154,36 @@ def instead(g, algo, result, fits=None, where=None):
     """``(tuned_elimination, why)``: it runs instead of ``algo`` on ``g``, and why (one line); or None where it does
     not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not 'host' or
     'device' (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), or either
-    test, with ``algo``'s crossing rows, says no."""
+    test, with ``algo``'s crossing rows, says no (in tuned_frontier's place to the host, test 1 is the depth's:
+    :func:`deep_enough`)."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
     if against is None or result not in RESULTS or (fits is not None and not fits(target())):
         return None
     c = crossing(where, against)
     r = None if c is None else c.ratio(g.n, result)
-    if r is None or not r < 1.0:
+    by_depth = against == FROM and result == "host"
+    if r is None or not (by_depth or r < 1.0):
         return None
     small, s = separators_small(g)
     if not small:
         return None
     to, frm = target().name, algo.name
-    return target(), (f"{to} instead of {frm}: at n = {g.n} with the result on the {result}, the recorded rows "
-                      f"({c.source}) put its time at {r:.2f}x {frm}'s, and the graph's separators are small (the hub "
-                      f"BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
+    if by_depth:
+        deep, depth, score = deep_enough(g)
+        if not deep:
+            return None
+        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {HOST_DEPTH:,} (where the recorded rows "
+                f"of the grids, the kNN graphs and Bremen put it past {frm} to the host)")
+    else:
+        size = f"at n = {g.n} the recorded rows ({c.source}) put its time at {r:.2f}x {frm}'s"
+    return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
+                      f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "
+                      "reached)")
+
+
+def deep_enough(g):
+    """(whether ``g`` passes test 1 to the host in tuned_frontier's place, the probe's hop depth, sqrt(n) x it)."""
+    from .core.structure import probe_once
+    depth = probe_once(g).hop_depth
+    score = math.sqrt(g.n) * depth
+    return score >= HOST_DEPTH, depth, score
