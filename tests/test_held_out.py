@@ -35,6 +35,10 @@ MISSES = {
     # its rows 15.4 and 31.1, auto's calls 16.2 and 30.9 (to the host tuned_deep was the faster or within).
     "few-third": {(g, 16384, who, "e2e_device_ms") for g in ("components-2048", "components-3584")
                   for who in (H.CALL, H.PICK)},
+    # The elimination's host test by the depth: auto's picks as planned on 6 of 6; its own call on the device on the
+    # strip of 64 rows (25,600) took 178.0 ms against the elimination's named 139.4 (the same code: the rule the
+    # check is of decides the host result only; not measured again with the same set-up).
+    "host-depth": {("strip-64", 25600, H.CALL, "e2e_device_ms")},
 }
 CHECKS = H.checks()
 
