@@ -153,11 +153,13 @@ def separators_small(g):
 def instead(g, algo, result, fits=None, where=None):
     """``(tuned_elimination, why)``: it runs instead of ``algo`` on ``g``, and why (one line); or None where it does
     not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not 'host' or
-    'device' (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), or either
-    test, with ``algo``'s crossing rows, says no (in tuned_frontier's place to the host, test 1 is the depth's:
-    :func:`deep_enough`)."""
+    'device' (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), it would not
+    order the graph as in its rows (:func:`measured_ordering`), or either test, with ``algo``'s crossing rows, says
+    no (in tuned_frontier's place to the host, test 1 is the depth's: :func:`deep_enough`)."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
     if against is None or result not in RESULTS or (fits is not None and not fits(target())):
+        return None
+    if not measured_ordering():
         return None
     c = crossing(where, against)
     r = None if c is None else c.ratio(g.n, result)
@@ -179,6 +181,17 @@ def instead(g, algo, result, fits=None, where=None):
     return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
                       f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "
                       "reached)")
+
+
+def measured_ordering():
+    """Whether the elimination would order the graph as in every recorded row (METIS_NodeND: ``pymetis``
+    installed).  Without it the ordering is the BFS-level dissection, slower on the host and with larger
+    separators: on one H200, the strip of 64 rows at 25,600 vertices took 1,487 / 1,570 / 1,211 ms (float64, int32,
+    on the device; medians of 6, ``data/results/solver/NVIDIA_H200-2026-11-29-no-metis-strip.csv``) against 498 /
+    370 / 139 with METIS (``...-host-depth-check.csv``, single calls), where tuned_frontier's kernels alone took
+    940 ms: none of the crossings holds there."""
+    from .algorithms.cpu.elimination import default_bisector
+    return default_bisector() == "metis"
 
 
 def deep_enough(g):

@@ -278,3 +278,15 @@ def test_autos_own_calls_are_within_the_bound(fname, gname, result):
     times = _times(row, result)
     auto = row[f"auto_e2e_{result}_ms"]
     assert auto <= TOLERANCE * min(times.values()) + SLACK_MS, (auto, times)
+
+
+def test_no_elimination_where_it_would_not_order_the_graph_as_in_its_rows(monkeypatch):
+    """Without pymetis the elimination orders by BFS levels, 3-9x slower than in the rows its crossings rest on."""
+    import apsp_kernels.algorithms.cpu.elimination as EL
+    g = Graph.from_scipy(EM.grid(219, 219))
+    fr = registry.get("tuned_frontier")
+    assert E.measured_ordering() and E.instead(g, fr, "host") is not None
+    monkeypatch.setattr(EL, "default_bisector", lambda: "levels")
+    assert not E.measured_ordering()
+    assert E.instead(g, fr, "host") is None and E.instead(g, fr, "device") is None
+    assert choice.choose(g, result="host", **H200).algorithm.name == "tuned_frontier"

@@ -10,7 +10,8 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-_PKGS = ("numpy", "scipy", "numba", "pandas", "cupy-cuda13x", "cupy-cuda12x", "cupy", "papermill", "seaborn")
+_PKGS = ("numpy", "scipy", "numba", "pandas", "cupy-cuda13x", "cupy-cuda12x", "cupy", "papermill", "seaborn",
+         "pymetis", "networkit")        # the last two change what is measured: the elimination's ordering, a library
 
 
 ROOT = Path(__file__).resolve().parents[2]
