@@ -200,3 +200,18 @@ def test_the_second_frontier_check_tells_the_code_by_result_from_tuned_deep_ever
         if not within_bound(t["tuned_deep"], t.min()):
             past.add((g, int(n)))
     assert past == {("components-2560", 16384), ("components-6144", 32768)}
+
+
+def test_the_previous_forms_pick_is_reported_by_its_row_or_its_kernels_alone(monkeypatch):
+    """Where a check was planned to tell a rule from its previous form, that form's pick, named, against the bound:
+    its warm row, or where it was not timed end to end its kernels alone (a bound from below)."""
+    rows = _suite(11.0, rows={"a": 10.0, "b": 8.0})
+    rows["kernel_ms"] = [9.0, 7.0, float("nan")]
+    rows.loc[rows.algorithm == "a", "e2e_ms"] = float("nan")        # a: not timed end to end, kernels 9.0
+    monkeypatch.setitem(H.PREVIOUS, "t", ("a", ("e2e_ms", "e2e_device_ms")))
+    p = H.previous(_check(rows)).set_index("mode")
+    assert p.loc["e2e_ms", "ms"] == 9.0 and not p.loc["e2e_ms", "end_to_end"] and not p.loc["e2e_ms", "past"]
+    assert p.loc["e2e_device_ms", "ms"] == 10.0 and p.loc["e2e_device_ms", "end_to_end"]
+    rows.loc[rows.algorithm == "a", "kernel_ms"] = 12.5                # past 1.25 * 8 + 2
+    said = H._previous(_check(rows))
+    assert "past the bound on 1 of 1 graphs" in said and "12.5 ms for its kernels alone against b's 8.0" in said

@@ -22,6 +22,11 @@ from .suite import MODES, RESULT, against_fastest, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
+# Where a check was planned to tell a rule from its previous form: the previous form's pick there and the modes where
+# they differ (its named rows are reported beside the verdicts, as those plans say; not part of the criterion).
+PREVIOUS = {"device-frontier": ("tuned_deep", ("e2e_device_ms",)),
+            "second-frontier": ("tuned_deep", ("e2e_device_ms",)),
+            "host-depth": ("tuned_frontier", ("e2e_ms", "e2e_int32_ms"))}
 
 
 @dataclass
@@ -184,12 +189,47 @@ def finding(check, after=None):
         best = gpu.loc[gpu.groupby(["graph", "n"]).e2e_device_ms.idxmin()].algorithm.value_counts()
         out.append("The fastest verified code with the result on the device: "
                    + ", ".join(f"`{code}` on {k}" for code, k in best.items()) + f" of {int(best.sum())}.")
+    if check.tag in PREVIOUS and len(check.suite):
+        out.append(_previous(check))
     if after is not None and len(after):
         again = _again(v[(v.subject != MEDIAN) & ~v.within], after)
         if again:
             out.append("Measured again after the check (post hoc; interleaved rounds, the scatter table above): "
                        + "; ".join(again) + ".")
     return " ".join(out)
+
+
+def previous(check):
+    """Per graph and mode of :data:`PREVIOUS`: the previous form's pick, named (its warm row; where it was not timed
+    end to end, its kernels alone, a bound from below), against the fastest verified GPU code, and whether it is
+    past 1.25x + 2 ms."""
+    code, modes = PREVIOUS[check.tag]
+    out = []
+    for (g, n), t in verified(check.suite, "gpu").groupby(["graph", "n"], sort=False):
+        t = t.set_index("algorithm")
+        for mode in modes:
+            fastest = t[mode].min()
+            ms, timed = (t.at[code, mode], True) if code in t.index else (float("nan"), True)
+            if ms != ms and code in t.index:
+                ms, timed = t.at[code, "kernel_ms"], False
+            out.append(dict(graph=g, n=int(n), mode=mode, code=code, ms=float(ms), end_to_end=timed,
+                            fastest=t[mode].idxmin(), fastest_ms=float(fastest), past=not within_bound(ms, fastest)))
+    return pd.DataFrame(out)
+
+
+def _previous(check):
+    p = previous(check)
+    code = p.code.iloc[0]
+    per = p.groupby(["graph", "n"], sort=False).past.any()
+    miss = p[p.past]
+    said = (f"The previous form's pick here, `{code}`, named ({', '.join(MODES[m] for m in dict.fromkeys(p['mode']))}; "
+            f"reported beside the criterion, not part of it), was past the bound on {int(per.sum())} of {len(per)} "
+            "graphs, those that tell the two forms apart")
+    if len(miss):
+        said += ": " + "; ".join(f"{r.graph} {r.n:,} {MODES[r.mode]}, {r.ms:,.1f} ms"
+                                 + ("" if r.end_to_end else " for its kernels alone")
+                                 + f" against {r.fastest}'s {r.fastest_ms:,.1f}" for r in miss.itertuples())
+    return said + "."
 
 
 def _who(r):
