@@ -17,12 +17,14 @@ recorded rows, in two tests, each able to say no.
    the grid, the kNN graph, Bremen and the kNN graph with islands: mostly the n^2 copy), tuned_frontier's grows with
    its rounds, which follow D; the size crossing, the worst graph's, kept the shallow kNN graph's (D about
    1.1 sqrt(n), 44,200 vertices) for the grids (2 sqrt(n): they cross near 25,000) and Bremen (1.5 sqrt(n); 40,461
-   vertices, 2.07x faster with the elimination).  Set from every recorded float64-to-host row of both codes (the
-   crossing and auto-check files here, the suite's grid, kNN and Bremen rows; one H200; Bremen's seen before):
-   the highest score where tuned_frontier won was 47,400 (the grid of 23,870, 0.80-1.03x in three runs), the lowest
-   where the elimination won 53,200 (the kNN graph of 48,000): a margin of 1.12x, about the scatter of one run.  Its
-   held-out check: docs/solver.md.  With the result on the device the rows show no such threshold (the size
-   crossing stays).
+   vertices, 2.07x faster with the elimination).  Set from the recorded float64-to-host rows of both codes at
+   16,000 vertices and more (the crossing and auto-check files here, the suite's grid, kNN and Bremen rows; one
+   H200; Bremen's seen before; the deep graphs left out: :mod:`.deep_choice` takes them first): per graph (its runs
+   combined) every one on its faster side; the highest score where tuned_frontier won 47,431 (the grid of 23,870,
+   which went to the elimination in one of its three runs), the lowest where the elimination won 53,239 (the kNN
+   graph of 48,000); any threshold between fits, 50,000 is a round value inside.  Applied to int32 as well, though
+   set from float64 rows.  Its held-out check: docs/solver.md.  With the result on the device the rows show no
+   such threshold (the size crossing stays).
 2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
