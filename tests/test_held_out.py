@@ -214,4 +214,6 @@ def test_the_previous_forms_pick_is_reported_by_its_row_or_its_kernels_alone(mon
     assert p.loc["e2e_device_ms", "ms"] == 10.0 and p.loc["e2e_device_ms", "end_to_end"]
     rows.loc[rows.algorithm == "a", "kernel_ms"] = 12.5                # past 1.25 * 8 + 2
     said = H._previous(_check(rows))
-    assert "past the bound on 1 of 1 graphs" in said and "12.5 ms for its kernels alone against b's 8.0" in said
+    assert "picked different codes on 0 of 1 graphs; `a` was past the bound on 1" in said
+    assert "its kernels alone 12.5 ms (a bound from below) against b's 8.0 float64, 1.04x the bound" in said
+    assert "(the rule picked it there too)" in said                # the check's pick was a, the previous form's too

@@ -168,7 +168,7 @@ def finding(check, after=None):
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
            f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
            f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
-           "result) pairs (the result on the host, and where recorded on the device)."]
+           "result) pairs (each graph's host pick, and its device pick where the row records it)."]
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
                           (MEDIAN, "`auto`'s median call")):
         s = v[v.subject == subject]
@@ -220,16 +220,28 @@ def previous(check):
 def _previous(check):
     p = previous(check)
     code = p.code.iloc[0]
-    per = p.groupby(["graph", "n"], sort=False).past.any()
-    miss = p[p.past]
-    said = (f"The previous form's pick here, `{code}`, named ({', '.join(MODES[m] for m in dict.fromkeys(p['mode']))}; "
-            f"reported beside the criterion, not part of it), was past the bound on {int(per.sum())} of {len(per)} "
-            "graphs, those that tell the two forms apart")
-    if len(miss):
-        said += ": " + "; ".join(f"{r.graph} {r.n:,} {MODES[r.mode]}, {r.ms:,.1f} ms"
-                                 + ("" if r.end_to_end else " for its kernels alone")
-                                 + f" against {r.fastest}'s {r.fastest_ms:,.1f}" for r in miss.itertuples())
-    return said + "."
+    pk = picks(check)
+    result = {RESULT[m] for m in p["mode"]}
+    differ = {(g, int(n)) for g, n, r, got in pk[["graph", "n", "result", "recorded"]].itertuples(index=False)
+              if r in result and got != code}
+    per = p.groupby(["graph", "n"], sort=False)
+    parts = []
+    for (g, n), t in per:
+        miss = t[t.past]
+        if not len(miss):
+            continue
+        r = miss.iloc[0]
+        what = (f"{r.ms:,.1f} ms" if r.end_to_end else f"its kernels alone {r.ms:,.1f} ms (a bound from below)")
+        against = " and ".join(f"{x.fastest}'s {x.fastest_ms:,.1f} {MODES[x.mode]}" for x in miss.itertuples())
+        times = miss.ms / (1.25 * miss.fastest_ms + 2)
+        over = (f"{times.iloc[0]:.2f}x the bound" if len(miss) == 1 else f"at least {times.min():.2f}x the bound in each")
+        parts.append(f"{g} {n:,}: {what} against {against}, {over}"
+                     + ("" if (g, n) in differ else " (the rule picked it there too)"))
+    modes = ", ".join(MODES[m] for m in dict.fromkeys(p["mode"]))
+    said = (f"The previous form's pick here, `{code}`, named ({modes}; reported beside the criterion, not part of "
+            f"it): the two forms picked different codes on {len(differ)} of {per.ngroups} graphs; `{code}` was past "
+            f"the bound on {sum(t.past.any() for _, t in per)}")
+    return said + (": " + "; ".join(parts) if parts else "") + "."
 
 
 def _who(r):
