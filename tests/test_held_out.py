@@ -208,7 +208,8 @@ def test_the_previous_forms_pick_is_reported_by_its_row_or_its_kernels_alone(mon
     rows = _suite(11.0, rows={"a": 10.0, "b": 8.0})
     rows["kernel_ms"] = [9.0, 7.0, float("nan")]
     rows.loc[rows.algorithm == "a", "e2e_ms"] = float("nan")        # a: not timed end to end, kernels 9.0
-    monkeypatch.setitem(H.PREVIOUS, "t", ("a", ("e2e_ms", "e2e_device_ms")))
+    monkeypatch.setitem(H.PREVIOUS, "t", ("role-of-a", ("e2e_ms", "e2e_device_ms")))
+    monkeypatch.setattr(H.registry, "by_role", lambda role: type("Code", (), {"name": "a"}) if role == "role-of-a" else None)
     p = H.previous(_check(rows)).set_index("mode")
     assert p.loc["e2e_ms", "ms"] == 9.0 and not p.loc["e2e_ms", "end_to_end"] and not p.loc["e2e_ms", "past"]
     assert p.loc["e2e_device_ms", "ms"] == 10.0 and p.loc["e2e_device_ms", "end_to_end"]

@@ -17,16 +17,18 @@ import pandas as pd
 import yaml
 
 from .... import paths
+from ....algorithms import registry
 from ....structure_suite import within_bound
 from .suite import MODES, RESULT, against_fastest, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
-# Where a check was planned to tell a rule from its previous form: the previous form's pick there and the modes where
-# they differ (its named rows are reported beside the verdicts, as those plans say; not part of the criterion).
-PREVIOUS = {"device-frontier": ("tuned_deep", ("e2e_device_ms",)),
-            "second-frontier": ("tuned_deep", ("e2e_device_ms",)),
-            "host-depth": ("tuned_frontier", ("e2e_ms", "e2e_int32_ms"))}
+# Where a check was planned to tell a rule from its previous form: the previous form's pick there (a registry role)
+# and the modes where they differ (its named rows are reported beside the verdicts, as those plans say; not part of
+# the criterion).
+PREVIOUS = {"device-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
+            "second-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
+            "host-depth": ("auto_frontier", ("e2e_ms", "e2e_int32_ms"))}
 
 
 @dataclass
@@ -203,7 +205,8 @@ def previous(check):
     """Per graph and mode of :data:`PREVIOUS`: the previous form's pick, named (its warm row; where it was not timed
     end to end, its kernels alone, a bound from below), against the fastest verified GPU code, and whether it is
     past 1.25x + 2 ms."""
-    code, modes = PREVIOUS[check.tag]
+    role, modes = PREVIOUS[check.tag]
+    code = registry.by_role(role).name
     out = []
     for (g, n), t in verified(check.suite, "gpu").groupby(["graph", "n"], sort=False):
         t = t.set_index("algorithm")
