@@ -165,7 +165,7 @@ def instead(g, algo, result, fits=None, where=None):
         return None
     c = crossing(where, against)
     r = None if c is None else c.ratio(g.n, result)
-    by_depth = against == FROM and result == "host"
+    by_depth = against == FROM and result == "host"      # there the rows only bound n from below; the depth decides
     if r is None or not (by_depth or r < 1.0):
         return None
     small, s = separators_small(g)

@@ -212,7 +212,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
                              error=f"skipped: one thread, n m = {g.n * g.m:.3g} (run up to n = 4096 and {cpu_budget_s:g} s)"))
             continue
         ms, d = wall.median_ms(fn, 1)
-        ok = _checksum(d) == ref
+        ok = matches(d, ref)
         rows.append(dict(base, algorithm=name, kind="cpu", verified=ok, kernel_ms=ms, e2e_ms=ms, threads=(
             1 if name in ("scipy", "igraph") else os.cpu_count())))
         log(f"  {name:14s} wall {ms:9.1f} ms verified={ok}")
@@ -221,7 +221,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     api.shortest_paths(g)                 # float64 once more: the state each code's e2e_ms met after its warm call
     fresh = dataclasses.replace(g)        # a new object: nothing about it remembered, its first call
     first, d = wall.median_ms(lambda: api.shortest_paths(fresh))
-    same = _checksum(d) == ref
+    same = matches(d, ref)
     del d
     r = dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name,
              picked_device=on_device.algorithm.name, choice=str(choice), probe_ms=probe.ms,

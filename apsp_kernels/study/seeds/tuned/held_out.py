@@ -102,10 +102,16 @@ def _suite_verdicts(rows):
 
 
 def _pick(a, mode):
-    """auto's pick for ``mode``'s result: the suite row's device pick (``picked_device``) for the device mode where
-    the row has one (older rows name the host pick only), else its host pick."""
+    """auto's pick for ``mode``'s result: the suite row's device pick for the device mode where the row has one,
+    else its host pick."""
+    device = _device_pick(a)
+    return device if RESULT[mode] == "device" and device else a.picked
+
+
+def _device_pick(a):
+    """The device pick a suite auto row records (``picked_device``), or None (older rows name the host pick only)."""
     device = a.get("picked_device")
-    return device if RESULT[mode] == "device" and isinstance(device, str) and device else a.picked
+    return device if isinstance(device, str) and device else None
 
 
 def _probe_verdicts(rows):
@@ -134,8 +140,8 @@ def picks(check):
             a = s[(s.graph == g) & (s.n == n) & (s.kind == "auto")]
             if len(a):
                 out.append(dict(graph=g, n=n, result="host", planned=p["predicted_pick"]["host"], recorded=a.picked.iloc[0]))
-                device = a.picked_device.iloc[0] if "picked_device" in a else None     # older rows: host only
-                if isinstance(device, str) and device:
+                device = _device_pick(a.iloc[0])
+                if device:
                     out.append(dict(graph=g, n=n, result="device", planned=p["predicted_pick"]["device"], recorded=device))
         q = check.probe
         if len(q):
@@ -212,9 +218,10 @@ def previous(check):
         t = t.set_index("algorithm")
         for mode in modes:
             fastest = t[mode].min()
-            ms, timed = (t.at[code, mode], True) if code in t.index else (float("nan"), True)
-            if ms != ms and code in t.index:
-                ms, timed = t.at[code, "kernel_ms"], False
+            ms = t.at[code, mode] if code in t.index else float("nan")
+            timed = ms == ms or code not in t.index
+            if not timed:                                   # not timed end to end: its kernels alone
+                ms = t.at[code, "kernel_ms"]
             out.append(dict(graph=g, n=int(n), mode=mode, code=code, ms=float(ms), end_to_end=timed,
                             fastest=t[mode].idxmin(), fastest_ms=float(fastest), past=not within_bound(ms, fastest)))
     return pd.DataFrame(out)
