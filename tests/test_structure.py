@@ -15,14 +15,15 @@ from apsp_kernels.io import datasets, roads
 
 
 @pytest.mark.parametrize("name, n, m", [("helsinki-walk", 5559, 12724), ("helsinki-drive", 1437, 2126),
-                                        ("bremen-dist", 40461, 85111)])
+                                        ("bremen-dist", 40461, 85111), ("south-seattle-car", 29763, 49604),
+                                        ("seattle-ballard", 7442, 16510)])
 def test_road_networks_load_with_their_counts_and_scipys_distances(name, n, m):
     g = datasets.load(name)
     assert (g.n, g.m) == (n, m) and g.ids.dtype == np.int64 and "ODbL" in g.meta["licence"]
     src = [0, n // 2, n - 1]
     want = csgraph.dijkstra(g.to_scipy(), indices=src)
     assert np.array_equal(ak.shortest_paths(g, indices=src), want)
-    assert np.isfinite(want).mean() > 0.5 and want[np.isfinite(want)].max() > 1000     # metres across the extract
+    assert np.isfinite(want).mean() > 0.5 and want[np.isfinite(want)].max() > 1000     # across the extract
     if name == "helsinki-walk":                                                           # both ways
         assert (g.to_scipy() != g.to_scipy().T).nnz == 0
     else:                                                                                  # oneway streets kept
@@ -142,6 +143,15 @@ def test_the_probe_is_remembered_for_the_graph_object_while_it_lives():
     del g
     gc.collect()
     assert not any(k[0] == key for k in S._REMEMBERED)
+
+
+def test_the_seattle_networks_keep_the_files_numbering_with_its_unnamed_vertices():
+    g = datasets.load("south-seattle-car")
+    from scipy.sparse.csgraph import connected_components
+    named = np.unique(np.concatenate([g.edges()[0], g.edges()[1]]))
+    assert named.size == 26261 and g.n - named.size == 3502          # numbers no arc names: isolated, as in the file
+    assert np.bincount(connected_components(g.to_scipy(), connection="strong")[1]).max() == 23307
+    assert "A/B Street" in roads.BUNDLED["south-seattle-car"].description and "south_seattle" in g.meta["source"]
 
 
 def test_bremen_is_a_real_road_network_of_one_way_arcs_and_metres():

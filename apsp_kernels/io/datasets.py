@@ -104,7 +104,7 @@ def fetch(name: str, data_dir=None, expected_sha=None) -> Path:
 
 def load(name: str, data_dir=None, expected_sha=None, check_counts=True) -> Graph:
     """A data set as a Graph: the SNAP files of ``REGISTRY`` (fetched), or a road network bundled with the package
-    (``roads.BUNDLED``: helsinki-walk, helsinki-drive, bremen-dist; no download)."""
+    (``roads.BUNDLED``: helsinki-walk, helsinki-drive, bremen-dist, south-seattle-car, seattle-ballard; no download)."""
     from . import roads
     if name in roads.BUNDLED:
         return roads.load(name)

