@@ -138,7 +138,8 @@ def e2e(g, repeats, sample_rows, against=None, auto=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[4000, 16000])
-    ap.add_argument("--graphs", nargs="+", default=["grid", "knn"], choices=["grid", "knn", "path", "ring", "lollipop"])
+    ap.add_argument("--graphs", nargs="+", default=["grid", "knn"], metavar="GRAPH",
+                    help="grid, knn, or a structure-suite class (path, ring, lollipop, lollipop-256: io/suite_graphs)")
     ap.add_argument("--leaf", type=int, default=32)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--scipy", action="store_true", help="check against scipy (slow at 16,000) too")
@@ -151,6 +152,10 @@ def main():
     ap.add_argument("--auto", action="store_true", help="with --e2e: method='auto' too, and its picks")
     ap.add_argument("--out", help="also write the rows to this CSV, its provenance beside it (.provenance.json)")
     a = ap.parse_args()
+    from apsp_kernels.io import suite_graphs as SG
+    unknown = [c for c in a.graphs if c not in ("grid", "knn") and not SG.known(c)]
+    if unknown:
+        ap.error(f"unknown graph {', '.join(map(repr, unknown))}: grid, knn, or the structure suite's ({SG.KNOWN})")
     records = []
     batch = not a.unbatched
     other = None if a.alone else registry.get(a.against)
@@ -191,7 +196,7 @@ def main():
               f"{tp['upward_ms']:.2f} / {tp['downward_ms']:.2f} | {ops / 1e9:.2f} | "
               f"{ops / max(best['kernel_ms'] * 1e-3, 1e-12) / 1e12:.3f} | {best['d2h_ms']:.1f} | {best['total_ms']:.0f} | {fms:.2f} | "
               f"{all(equal) if equal else 'unchecked'}" + (f" | {text} | {e2e_ok}" if a.e2e else ""), flush=True)
-        records.append(dict(graph=name, n=g.n, supernodes=best["supernodes"], launches=best["launches"],
+        records.append(dict(graph=name, n=g.n, m=g.m, supernodes=best["supernodes"], launches=best["launches"],
                             order_ms=best["order_ms"], symbolic_ms=best["symbolic_ms"], kernel_ms=best["kernel_ms"],
                             elimination_ms=tp["elimination_ms"], upward_ms=tp["upward_ms"], downward_ms=tp["downward_ms"],
                             useful_ops=ops, d2h_ms=best["d2h_ms"], total_ms=best["total_ms"], **{f"{who}_kernel_ms": fms},

@@ -15,7 +15,8 @@ MORE = ("grid3d", "small_world", "components", "dag", "dense")   # 3-D grids, sm
                                                                  # negative weights, m ~ n^2 / 4
 CLASSES = SUITE + EXTRA + MORE            # every generated class; a full run measures them all and the roads
 CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this n, in a run with a size up to 4096
-SIZED = ("components", "cliques", "strip")   # by name with a size: components-16, cliques-64, strip-64 (rows)
+SIZED = {"components": "size", "cliques": "size", "strip": "size", "lollipop": "clique"}   # by name with a size
+# after a dash (components-16, cliques-64, strip-64: rows, lollipop-256: the clique): the size's keyword
 HELD_OUT = ("components-16", "components-128", "components-256", "cliques-64")   # auto's few-vertices check, by name
 CHECKS = ("knn_islands", "kemp_star")     # classes for checks of auto's rules, by name, not in a default run
 KNOWN = (f"known: {', '.join(CLASSES + CHECKS + REAL)}, or {' or '.join(SIZED)} with a size after a dash "
@@ -49,4 +50,6 @@ def make(name, n=None, seed=0) -> Graph:
     if not known(name):
         raise KeyError(f"unknown structure-suite graph {name!r}; {KNOWN}")
     sized = _sized(name)
-    return getattr(SGR, sized[0])(n, size=sized[1], seed=seed) if sized else getattr(SGR, name)(n, seed=seed)
+    if sized:
+        return getattr(SGR, sized[0])(n, **{SIZED[sized[0]]: sized[1]}, seed=seed)
+    return getattr(SGR, name)(n, seed=seed)
