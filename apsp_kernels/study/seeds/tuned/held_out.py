@@ -214,8 +214,7 @@ def previous(check):
     role, modes = PREVIOUS[check.tag]
     code = registry.by_role(role).name
     out = []
-    for (g, n), t in verified(check.suite, "gpu").groupby(["graph", "n"], sort=False):
-        t = t.set_index("algorithm")
+    for (g, n), t in _named(check):
         for mode in modes:
             fastest = t[mode].min()
             ms = t.at[code, mode] if code in t.index else float("nan")
@@ -225,6 +224,15 @@ def previous(check):
             out.append(dict(graph=g, n=int(n), mode=mode, code=code, ms=float(ms), end_to_end=timed,
                             fastest=t[mode].idxmin(), fastest_ms=float(fastest), past=not within_bound(ms, fastest)))
     return pd.DataFrame(out)
+
+
+def _named(check):
+    """Per (graph, n) the named GPU codes' times, one row a code (index) and a column a mode: the suite's verified
+    rows (with ``kernel_ms``), or the interleaved rounds' medians."""
+    if len(check.suite):
+        return [(k, t.set_index("algorithm")) for k, t in verified(check.suite, "gpu").groupby(["graph", "n"], sort=False)]
+    q = check.probe[check.probe.code != "auto"]
+    return [(k, t.groupby(["code", "mode"]).ms.median().unstack()) for k, t in q.groupby(["graph", "n"], sort=False)]
 
 
 def _previous(check):
