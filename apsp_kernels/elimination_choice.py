@@ -45,7 +45,16 @@ The same two tests weigh the elimination against ``tuned_deep`` where auto's dee
 (:mod:`.deep_choice`, applied first) has put it in tuned_frontier's place: the ratios then come from the newest
 ``*-crossing-deep.csv``, the same script's rows on the deep classes (a path, a ring, a lollipop) with
 ``--against tuned_deep``, because deep graphs cross at other sizes than the grid and the kNN graph (their host
-crossing earlier, their device crossing later: tuned_deep is faster there than tuned_frontier).
+crossing earlier, their device crossing later: tuned_deep is faster there than tuned_frontier).  **Each graph by
+its m / n** there: those rows record m, and at each size the ratio is interpolated on m / n between the graphs
+measured (:func:`on_density`) before it is interpolated on log n, instead of the worst graph's.  Why: a deep
+graph's elimination time follows n (its separators are a vertex or two: the path's, the ring's and the lollipop's
+took within 1.2x of each other at every size), tuned_deep's the edges each source relaxes beside its rounds; the
+lollipop's clique (m / n about 3 at 16,000 against the path's 1 and the ring's 2) took tuned_deep 1.7-2.0x the
+path's time with the result on the device (1.1-1.3x to the host), so the lollipop crossed first.  Set from the rows of ``...-2026-11-29-density-crossing-deep.csv``
+(12,000-48,000 vertices, the path to 65,536; measured after the lollipop's miss at 16,384 was known, and at
+12,000-48,000 the lollipop below 1 on the device at every size: 0.80x at 12,000); its held-out check (lollipops of
+other clique sizes, which the rows do not have): docs/solver.md.
 
 Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them."""
@@ -72,16 +81,24 @@ SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is
 
 @dataclass(frozen=True)
 class Crossing:
-    """The recorded ratios, elimination's time over tuned_frontier's: ``sizes`` ascending, ``ratios[result]`` one a
-    size (NaN where that result was not measured), ``source`` the file."""
+    """The recorded ratios, elimination's time over the replaced code's: ``sizes`` ascending, ``ratios[result]`` one a
+    size, the worst graph's (NaN where that result was not measured), ``points[result]`` one a size too: the
+    (m / n, ratio) of every graph measured there, m / n ascending (empty where the rows have no ``m``), ``source``
+    the file."""
     sizes: tuple
     ratios: dict
     source: str
+    points: dict = None
 
-    def ratio(self, n, result):
+    def ratio(self, n, result, density=None):
         """The ratio at ``n`` vertices (interpolated on log n), or None below the smallest size or where ``result``
-        has no rows."""
-        pts = [(s, r) for s, r in zip(self.sizes, self.ratios.get(result, ())) if not math.isnan(r)]
+        has no rows.  ``density`` (the graph's m / n): at each size the ratio of the graphs measured there,
+        interpolated on m / n (:func:`on_density`), where the rows have m; else, or with ``density`` None, the
+        worst graph's."""
+        at = self.ratios.get(result, ())
+        if density is not None and self.points:
+            at = [on_density(p, density) if p else r for p, r in zip(self.points.get(result, ()), at)]
+        pts = [(s, r) for s, r in zip(self.sizes, at) if not math.isnan(r)]
         if not pts or n < pts[0][0] / SAME_SIZE:
             return None
         if n >= pts[-1][0]:
@@ -93,8 +110,9 @@ class Crossing:
         return pts[-1][1]
 
     def since(self, result):
-        """The least n from which :meth:`ratio` stays below 1 for ``result`` (its smallest size where it is below 1
-        there already), or None where it is not below 1 at the largest size (or ``result`` has no rows)."""
+        """The least n from which :meth:`ratio` (the worst graph's) stays below 1 for ``result`` (its smallest size
+        where it is below 1 there already), or None where it is not below 1 at the largest size (or ``result`` has
+        no rows)."""
         pts = [(s, r) for s, r in zip(self.sizes, self.ratios.get(result, ())) if not math.isnan(r)]
         above = [i for i, (_, r) in enumerate(pts) if not r < 1]
         if not pts or (above and above[-1] == len(pts) - 1):
@@ -105,6 +123,27 @@ class Crossing:
         return int(math.ceil(math.exp(math.log(s0) + (r0 - 1) / (r0 - r1) * (math.log(s1) - math.log(s0)))))
 
 
+def on_density(points, density):
+    """The ratio at m / n = ``density`` from one size's (m / n, ratio) ``points`` (ascending m / n): piecewise
+    linear between them, the end's value beyond either end (graphs of one m / n: the worst of them).  Why linear:
+    where the elimination's time follows n and the other code's grows with the edges a source relaxes (tuned_deep:
+    its rounds plus its edges), the true ratio falls with m / n as 1 / (a + b m / n), convex, so the chord lies
+    above it: a graph between two measured ones is given no better ratio than theirs allow."""
+    merged = {}
+    for d, r in points:
+        if not math.isnan(r):
+            merged[d] = max(r, merged.get(d, -math.inf))
+    pts = sorted(merged.items())
+    if not pts:
+        return math.nan
+    if density <= pts[0][0]:
+        return pts[0][1]
+    for (d0, r0), (d1, r1) in zip(pts, pts[1:]):
+        if density <= d1:
+            return r0 + (density - d0) / (d1 - d0) * (r1 - r0)
+    return pts[-1][1]
+
+
 def folder():
     return paths.RECORDED / "elimination"
 
@@ -112,11 +151,10 @@ def folder():
 @functools.lru_cache(maxsize=8)
 def crossing(where=None, against=FROM):
     """The newest crossing file of ``where`` (default: the recorded folder) for the code of role ``against`` (a key
-    of ``TAGS``: ``*-crossing.csv`` against tuned_frontier, ``*-crossing-deep.csv`` against tuned_deep) as a
-    :class:`Crossing`, or None."""
-    dated = [(m.group("date"), f.name, f) for f in Path(where or folder()).glob(f"*-{TAGS[against]}.csv")
-             if (m := cost_rows.FILE.match(f.name))]
-    files = [f for _, _, f in sorted(dated)]
+    of ``TAGS``: ``*-crossing.csv`` against tuned_frontier, ``*-crossing-deep.csv`` against tuned_deep; newest by
+    :func:`stamp`) as a :class:`Crossing`, or None."""
+    files = sorted(Path(where or folder()).glob(f"*-{TAGS[against]}.csv"), key=stamp)
+    files = [f for f in files if cost_rows.FILE.match(f.name)]
     if not files:
         return None
     with open(files[-1], newline="") as fh:
@@ -131,13 +169,34 @@ def crossing(where=None, against=FROM):
 
     to, frm = target().name, registry.by_role(against).name
 
+    def ratio(r, result):
+        return cost_rows._number(r.get(f"{to}_e2e_{result}_ms")) / cost_rows._number(r.get(f"{frm}_e2e_{result}_ms"))
+
     def worst(group, result):
-        rs = [cost_rows._number(r.get(f"{to}_e2e_{result}_ms")) / cost_rows._number(r.get(f"{frm}_e2e_{result}_ms"))
-              for r in group]
-        rs = [x for x in rs if not math.isnan(x)]
+        rs = [x for x in (ratio(r, result) for r in group) if not math.isnan(x)]
         return max(rs) if len(rs) == len(group) else math.nan
+
+    def points(group, result):
+        if any(not r.get("m") for r in group):
+            return ()
+        return tuple(sorted((int(r["m"]) / int(r["n"]), ratio(r, result)) for r in group))
     sizes = tuple(int(g[0]["n"]) for g in groups)
-    return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, files[-1].name)
+    return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, files[-1].name,
+                    {res: tuple(points(g, res) for g in groups) for res in RESULTS})
+
+
+def stamp(f):
+    """A results file's place in time: the date in its name, then its provenance's timestamp (files of one day),
+    then its name."""
+    import json
+    m = cost_rows.FILE.match(Path(f).name)
+    prov = Path(f).with_suffix(".provenance.json")
+    try:
+        d = json.loads(prov.read_text())
+        ts = d.get("timestamp") or (d.get("invocations") or [{}])[-1].get("timestamp") or ""
+    except (OSError, ValueError):
+        ts = ""
+    return (m.group("date") if m else "", str(ts), Path(f).name)
 
 
 def target():
@@ -164,7 +223,7 @@ def instead(g, algo, result, fits=None, where=None):
     if not measured_ordering():
         return None
     c = crossing(where, against)
-    r = None if c is None else c.ratio(g.n, result)
+    r = None if c is None else c.ratio(g.n, result, g.m / max(g.n, 1))
     by_depth = against == FROM and result == "host"      # there the rows only bound n from below; the depth decides
     if r is None or not (by_depth or r < 1.0):
         return None
@@ -179,7 +238,9 @@ def instead(g, algo, result, fits=None, where=None):
         size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {HOST_DEPTH:,} (where the recorded rows "
                 f"of the grids, the kNN graphs and Bremen put it past {frm} to the host)")
     else:
-        size = f"at n = {g.n} the recorded rows ({c.source}) put its time at {r:.2f}x {frm}'s"
+        per = (f" and m / n = {g.m / max(g.n, 1):.2f} (interpolated between the graphs measured)"
+               if c.points and any(c.points.get(result, ())) else "")
+        size = f"at n = {g.n}{per} the recorded rows ({c.source}) put its time at {r:.2f}x {frm}'s"
     return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
                       f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "
                       "reached)")

@@ -59,6 +59,65 @@ def test_a_newer_file_replaces_an_older_one(tmp_path):
     assert E.crossing(tmp_path / "none") is None
 
 
+def _deep_row(graph, n, m, elim, deep, ok=True):
+    return dict(graph=f"{graph} {n}", n=n, m=m, e2e_verified=ok, tuned_elimination_e2e_host_ms=elim,
+                tuned_deep_e2e_host_ms=deep, tuned_elimination_e2e_device_ms=elim, tuned_deep_e2e_device_ms=deep)
+
+
+def test_on_density_is_the_chord_between_the_graphs_measured_and_the_end_beyond():
+    pts = ((1.0, 1.4), (2.0, 1.2), (3.0, 0.8))
+    assert E.on_density(pts, 2.5) == pytest.approx(1.0) and E.on_density(pts, 1.5) == pytest.approx(1.3)
+    assert E.on_density(pts, 0.5) == 1.4 and E.on_density(pts, 10.0) == 0.8 and E.on_density(pts, 3.0) == 0.8
+    assert E.on_density(((2.0, 0.9), (2.0, 1.1), (4.0, 0.5)), 2.0) == 1.1        # one m / n twice: the worse
+    assert E.on_density(((1.0, math.nan), (2.0, 0.9)), 1.0) == 0.9               # a ratio not measured: left out
+    assert math.isnan(E.on_density((), 1.0))
+
+
+def test_each_deep_graph_by_its_m_over_n_where_the_rows_have_m(tmp_path):
+    """With ``m`` in the rows each graph's ratio is interpolated on m / n at each size (then on log n); without a
+    density, or where the rows have no m, the worst graph's as before."""
+    _csv(tmp_path / "GPU-2026-01-01-crossing-deep.csv", [
+        _deep_row("path", 1000, 1000, 14, 10), _deep_row("lollipop", 1000, 3000, 8, 10),
+        _deep_row("path", 4000, 4000, 8, 10), _deep_row("lollipop", 4000, 12000, 4, 10)])
+    E.crossing.cache_clear()
+    c = E.crossing(tmp_path, E.DEEP)
+    assert c.points["device"][0] == ((1.0, 1.4), (3.0, 0.8)) and c.ratios["device"] == (1.4, 0.8)
+    assert c.ratio(1000, "device") == 1.4 and c.ratio(1000, "device", 1.0) == 1.4
+    assert c.ratio(1000, "device", 2.0) == pytest.approx(1.1) and c.ratio(1000, "device", 3.0) == pytest.approx(0.8)
+    assert c.ratio(2000, "device", 3.0) == pytest.approx(0.8 - 0.4 * math.log(2) / math.log(4))
+    path, lolli = SG.make("path", 1000, seed=1000), SG.make("lollipop-64", 1000, seed=1000)
+    td = registry.get("tuned_deep")
+    assert E.instead(path, td, "device", where=tmp_path) is None                 # 1.4x: tuned_deep stays
+    code, why = E.instead(lolli, td, "device", where=tmp_path)                    # m / n 5.9: beyond the lollipop
+    assert code.name == "tuned_elimination" and "m / n = 5.90" in why and "interpolated" in why
+    rows = pd.read_csv(tmp_path / "GPU-2026-01-01-crossing-deep.csv").drop(columns="m")
+    rows.to_csv(tmp_path / "GPU-2026-01-01-crossing-deep.csv", index=False)
+    E.crossing.cache_clear()
+    c = E.crossing(tmp_path, E.DEEP)
+    assert not any(c.points["device"]) and c.ratio(1000, "device", 3.0) == 1.4     # no m: the worst graph's
+    assert E.instead(lolli, td, "device", where=tmp_path) is None
+    E.crossing.cache_clear()
+
+
+def test_files_of_one_day_are_ordered_by_their_provenance(tmp_path):
+    import json
+    for name, ts, ratio in (("b", "2026-01-01T09:00:00+00:00", 20), ("a", "2026-01-01T10:00:00+00:00", 5)):
+        _csv(tmp_path / f"GPU-2026-01-01-{name}-crossing.csv", [_row(1000, ratio, 10, ratio, 10)])
+        (tmp_path / f"GPU-2026-01-01-{name}-crossing.provenance.json").write_text(json.dumps({"timestamp": ts}))
+    E.crossing.cache_clear()
+    assert E.crossing(tmp_path).source == "GPU-2026-01-01-a-crossing.csv"          # measured later, named first
+    E.crossing.cache_clear()
+
+
+def test_the_recorded_deep_rows_give_the_lollipop_to_the_elimination_before_the_path():
+    """The rule on the rows it was set from: at 16,384 on the device the lollipop (m / n 3.0) goes to the
+    elimination, the path and the ring (1 and 2) stay with tuned_deep."""
+    E.crossing.cache_clear()
+    got = {name: choice.choose(SG.make(name, 16384, seed=16384), result="device", **H200).algorithm.name
+           for name in ("path", "ring", "lollipop")}
+    assert got == {"path": "tuned_deep", "ring": "tuned_deep", "lollipop": "tuned_elimination"}
+
+
 def _grid3d(k):
     return Graph.from_scipy(sp.csr_matrix(nx.to_scipy_sparse_array(nx.grid_graph((k, k, k)), format="csr")))
 
@@ -157,17 +216,15 @@ def test_auto_through_choose_and_its_reason():
 
 
 # Measured misses of the bound on the rows the rule learned from (named, each a strict xfail, so that it fails once
-# auto gets it right): the rule takes the worse graph of each size, so a graph that crosses earlier than the other
-# keeps the slower code until the other crosses too.
-# * against tuned_frontier: the grid of 16,000 with the result on the device (elimination 100.7 ms, tuned_frontier
-#   167.3; the kNN graph the other way, 126.3 against 119.1);
-# * against tuned_deep: the lollipop of 20,000 on the device (elimination 65.0, tuned_deep 96.3; the ring 62.5
-#   against 60.2).
-MISSES = {("crossing", "grid 160 x 100", "device"), ("crossing-deep", "lollipop 20000", "device")}
+# auto gets it right): against tuned_frontier the rule takes the worse graph of each size, so a graph that crosses
+# earlier than the other keeps the slower code until the other crosses too: the grid of 16,000 with the result on
+# the device (elimination 100.7 ms, tuned_frontier 167.3; the kNN graph the other way, 126.3 against 119.1).
+# Against tuned_deep the rows have m, and each graph's ratio is interpolated on m / n: none past it.
+MISSES = {("crossing", "grid 160 x 100", "device")}
 
 
 def _crossing_file(tag):
-    f = sorted(E.folder().glob(f"*-{tag}.csv"))
+    f = sorted(E.folder().glob(f"*-{tag}.csv"), key=E.stamp)
     return f[-1] if f else None
 
 

@@ -70,6 +70,9 @@ def test_the_finding_is_the_recorded_rows():
         if n is not None:
             assert f"from about n = {round(n, -2):,} with" in text and f"`{code}`" in text
     t = EL.check_table(check)
+    if not len(t):                           # no check measured with the crossing rows read today
+        assert "Checked on sizes" not in text
+        return
     both = t.dropna(subset=["pick within 1.25x + 2 ms"])
     picks = int(both["pick within 1.25x + 2 ms"].astype(bool).sum())
     assert f"the faster of the two on {picks} of {len(both)} rows" in text

@@ -14,7 +14,7 @@ import pandas as pd
 from .... import elimination_choice as E, paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
-from .suite import _date, cpu_codes, verified
+from .suite import cpu_codes, verified
 
 # the elimination and the codes it replaces (registry roles, as elimination_choice reads them), in that order
 ROLES = (E.TO,) + tuple(E.TAGS)
@@ -30,10 +30,12 @@ def crossings(where=None):
 
 
 def current(fname, where=None):
-    """Whether a check file was measured with the crossing rows auto reads today: dated on or after the newest
-    crossing file of either kind (an older check tested an older rule, or the rule on older rows)."""
-    dates = [_date(Path(c.source)) for c in crossings(where).values()]
-    return bool(dates) and _date(Path(fname)) >= max(dates)
+    """Whether a check file was measured with the crossing rows auto reads today: measured after the newest
+    crossing file of either kind (:func:`~apsp_kernels.elimination_choice.stamp`: its date, then its provenance's
+    timestamp; an older check tested an older rule, or the rule on older rows)."""
+    d = E.folder() if where is None else Path(where)
+    stamps = [E.stamp(d / c.source) for c in crossings(where).values()]
+    return bool(stamps) and E.stamp(d / Path(fname).name) >= max(stamps)
 
 
 def load(where=None):
@@ -159,7 +161,7 @@ def finding(rows, check, where=None):
         else:
             parts = [f"from about n = {n:,} with the {RESULTS[res].split(' (')[0]}" for res, n in at.items()]
         if parts:
-            said.append(f"against `{code}` on {what} " + " and ".join(parts))
+            said.append(f"against `{code}` on {what} " + " and ".join(parts) + _per_graph(code, where))
     t = check_table(check) if len(check) else pd.DataFrame()
     both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
     picks = ""
@@ -169,13 +171,30 @@ def finding(rows, check, where=None):
         picks = (f" Checked on sizes those rows did not have, the code auto picked, timed by name, was within "
                  f"1.25x + 2 ms of the faster of the two on {len(both) - len(miss)} of {len(both)} rows, and "
                  f"auto's own call (its choice included) on {calls} of {len(t)}. The picks that missed ("
-                 + "; ".join(f"{g} on the {r}" for g, r in zip(miss.graph, miss.result)) + "): the rule waits for "
-                 "the least favourable graph of each class, so a graph that crosses earlier keeps the slower code "
-                 "until then, and times of tens of milliseconds scatter between runs.")
+                 + "; ".join(f"{g} on the {r}" for g, r in zip(miss.graph, miss.result)) + "): where the rule "
+                 "waits for the least favourable graph of each size, a graph that crosses earlier keeps the slower "
+                 "code until then, and times of tens of milliseconds scatter between runs.")
     return (f"End to end on the all-pairs (n x n) result, `{ELIM}` is the faster code, as `method=\"auto\"` "
-            "learned it (at each size the graph least favourable to the elimination), " + "; ".join(said)
+            "learned it (for the graph least favourable to the elimination at each size), " + "; ".join(said)
             + f". auto takes `{ELIM}` there where one BFS finds the graph's separators small (its widest level at "
             f"most {E.WIDEST:g} sqrt(n) vertices), and `{CODES[2]}` on deep graphs below that size." + picks)
+
+
+def _per_graph(code, where=None):
+    """For a crossing whose rows have m: the words saying that each graph's ratio is interpolated on m / n, with the
+    smallest size where a measured graph is below 1 and its m / n (else '')."""
+    c = next((c for role, c in crossings(where).items() if registry.by_role(role).name == code), None)
+    if c is None or not c.points or not any(c.points.get("device", ())):
+        return ""
+    for i, n in enumerate(c.sizes):
+        low = {res: [(d, r) for d, r in c.points[res][i] if r < 1] for res in RESULTS if c.points[res][i]}
+        if any(low.values()):
+            d = max(d for pts in low.values() for d, _ in pts)
+            at = "; ".join(f"{r:.2f}x with the {RESULTS[res].split(' (')[0]}"
+                           for res in RESULTS for dd, r in low.get(res, ()) if dd == d)
+            return (f", and earlier for a graph of more edges a vertex (each graph's ratio interpolated on m / n "
+                    f"between the graphs measured at its size: at n = {n:,}, m / n = {d:.2f}, {at})")
+    return ""
 
 
 def cpu_beside(where=None):
