@@ -28,7 +28,8 @@ CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
 # the criterion).
 PREVIOUS = {"device-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
             "second-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
-            "host-depth": ("auto_frontier", ("e2e_ms", "e2e_int32_ms"))}
+            "host-depth": ("auto_frontier", ("e2e_ms", "e2e_int32_ms")),
+            "lollipop-density": ("auto_deep_graphs", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"))}
 
 
 @dataclass
