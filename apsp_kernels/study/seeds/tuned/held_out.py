@@ -188,7 +188,8 @@ def finding(check, after=None):
         modes = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
         miss = s[~s.within]
         said = (f"{what} was within 1.25x + 2 ms of the fastest verified GPU code in every mode ({modes}) on "
-                f"{int(per.sum())} of {len(per)} graphs{' ' + _where(s) if subject == MEDIAN else ''}")
+                f"{int(per.sum())} of {'the ' if subject == MEDIAN else ''}{len(per)} graphs"
+                f"{' in rounds ' + _where(s) if subject == MEDIAN else ''}")
         if len(miss):
             said += "; past it: " + "; ".join(f"{r.graph} {r.n:,} {MODES[r.mode]} ({_who(r)}: {r.ms:.1f} ms; the "
                                               f"fastest, {r.fastest} named: {r.fastest_ms:.1f})" for r in miss.itertuples())
