@@ -52,8 +52,8 @@ graph's elimination time follows n (its separators are a vertex or two: the path
 took within 1.2x of each other at every size), tuned_deep's the edges each source relaxes beside its rounds; the
 lollipop's clique (m / n about 3 at 16,000 against the path's 1 and the ring's 2) took tuned_deep 1.7-2.0x the
 path's time with the result on the device (1.1-1.3x to the host), so the lollipop crossed first.  Set from the rows of ``...-2026-11-29-density-crossing-deep.csv``
-(12,000-48,000 vertices, the path to 65,536; measured after the lollipop's miss at 16,384 was known, and at
-12,000-48,000 the lollipop below 1 on the device at every size: 0.80x at 12,000); its held-out check (lollipops of
+(12,000-48,000 vertices, the path to 65,536 on the device only and in int32 there; measured after the lollipop's
+miss at 16,384 was known, and at 12,000-48,000 the lollipop below 1 on the device at every size: 0.80x at 12,000); its held-out check (lollipops of
 other clique sizes, which the rows do not have): docs/solver.md.
 
 Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
