@@ -6,7 +6,10 @@ A plan (committed before its data: ``*-plan.yaml`` beside the rows it is for) li
 ``commands``, each a ``python3 ...`` line with ``$OUT`` for the output folder; the other lines there are notes.  Each
 command runs from the repository root with ``$OUT`` set to ``--out``, its output logged to ``<out>/<plan
 stem>-<k>.log``; one that fails does not stop the next, and the exit status says whether any failed.  ``--only K``
-runs the K-th command alone (1-based: one device call may not hold them all); ``--dry-run`` prints them."""
+runs the K-th command alone (1-based: one device call may not hold them all); ``--dry-run`` prints them.
+``--pack``: afterwards every file under ``--out`` moves into one ``<plan stem>-out.tar.gz`` there (the device
+machine brings back at most 8 files, two folders down: a plan whose commands write more, or into subfolders of
+their own, would lose some; ``tar -xzf`` it here)."""
 from __future__ import annotations
 
 import argparse
@@ -36,6 +39,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", type=int, default=None, help="run the K-th command alone (1-based)")
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--pack", action="store_true", help="afterwards, every file under --out in one .tar.gz there")
     a = ap.parse_args(argv)
     todo = list(enumerate(commands(a.plan), 1))
     if a.only is not None:
@@ -57,7 +61,25 @@ def main(argv=None):
         results.append((k, rc, time.monotonic() - t0))
     for k, rc, s in results:
         print(f"command {k}: exit {rc}, {s:.0f} s")
+    if a.pack and not a.dry_run:
+        print(f"packed {pack(out, out / f'{Path(a.plan).stem}-out.tar.gz')} files into {Path(a.plan).stem}-out.tar.gz")
     return int(any(rc for _, rc, _ in results))
+
+
+def pack(folder, archive):
+    """Move every file under ``folder`` (but ``archive``) into the gzipped tar ``archive``, paths relative to
+    ``folder``; empty folders left are removed.  The number of files packed."""
+    import tarfile
+    files = sorted(f for f in folder.rglob("*") if f.is_file() and f != archive)
+    with tarfile.open(archive, "w:gz") as tar:
+        for f in files:
+            tar.add(f, arcname=str(f.relative_to(folder)))
+    for f in files:
+        f.unlink()
+    for d in sorted((d for d in folder.rglob("*") if d.is_dir()), key=lambda d: -len(d.parts)):
+        if not any(d.iterdir()):
+            d.rmdir()
+    return len(files)
 
 
 if __name__ == "__main__":

@@ -41,3 +41,20 @@ def test_a_plan_without_commands_or_an_index_past_them_is_one_line(tmp_path):
     plan.write_text(yaml.safe_dump({"commands": ["python3 -c pass"]}))
     r = run_script(SCRIPT, plan, "--out", tmp_path, "--only", 2)
     assert r.returncode == 2 and "the plan has 1 command(s)" in r.stderr
+
+
+def test_pack_moves_every_output_into_one_archive(tmp_path):
+    """The device brings back at most 8 files: --pack leaves one archive holding all of them, subfolders too."""
+    import tarfile
+    plan = tmp_path / "p-plan.yaml"
+    plan.write_text(yaml.safe_dump({"commands": [
+        "python3 -c \"import os, pathlib; o = pathlib.Path(os.environ['OUT']); (o / 'c').mkdir(); "
+        "[(o / 'c' / f'f{i}.csv').write_text(str(i)) for i in range(9)]\""]}))
+    out = tmp_path / "out"
+    r = run_script(SCRIPT, plan, "--out", out, "--pack")
+    assert r.returncode == 0, r.stderr
+    assert [p.name for p in out.iterdir()] == ["p-plan-out.tar.gz"] and "packed 10 files" in r.stdout
+    with tarfile.open(out / "p-plan-out.tar.gz") as tar:
+        names = set(tar.getnames())
+        assert names == {"p-plan-1.log"} | {f"c/f{i}.csv" for i in range(9)}
+        assert tar.extractfile("c/f8.csv").read() == b"8"
