@@ -31,11 +31,13 @@ def crossings(where=None):
 
 def current(fname, where=None):
     """Whether a check file was measured with the crossing rows auto reads today: measured after the newest
-    crossing file of either kind (:func:`~apsp_kernels.elimination_choice.stamp`: its date, then its provenance's
-    timestamp; an older check tested an older rule, or the rule on older rows)."""
+    crossing file of the kind it checks (:func:`~apsp_kernels.elimination_choice.stamp`: its date, then its
+    provenance's timestamp; ``*-auto-check-deep*.csv`` the deep graphs' crossing against tuned_deep, the others the
+    grid's and the kNN graph's against tuned_frontier; an older check tested an older rule, or the rule on older
+    rows)."""
     d = E.folder() if where is None else Path(where)
-    stamps = [E.stamp(d / c.source) for c in crossings(where).values()]
-    return bool(stamps) and E.stamp(d / Path(fname).name) >= max(stamps)
+    c = crossings(where).get(E.DEEP if "-auto-check-deep" in Path(fname).name else E.FROM)
+    return c is not None and E.stamp(d / Path(fname).name) >= E.stamp(d / c.source)
 
 
 def load(where=None):
@@ -101,18 +103,36 @@ def figure(rows, check):
 
 
 def crossing_table(rows, where=None):
-    """The learned ratios (the elimination's time over the other code's, the worse graph of each size) per code
-    and size; the graph classes from ``rows`` (:func:`load`'s crossing rows)."""
+    """The learned ratios (the elimination's time over the other code's end to end, the worse graph of each size)
+    per code and size; the graph classes from ``rows`` (:func:`load`'s crossing rows); where the rows have m (auto
+    then reads each graph's own ratio, interpolated on m / n), each graph's ratio beside."""
     out = []
     for role, c in crossings(where).items():
         against = registry.by_role(role).name
         graphs = ", ".join(dict.fromkeys(_cls(g) for g in rows[rows.against == against].graph))
+        mine = rows[rows.against == against]
         for i, n in enumerate(c.sizes):
-            x = {res: c.ratios[res][i] for res in RESULTS}
-            out.append({"against": against, "graphs": graphs, "n (vertices)": n,
-                        **{f"elimination's time / the 'against' code's, {res} result": "-" if math.isnan(v) else
-                           f"{v:.2f}x" for res, v in x.items()}})
-    return pd.DataFrame(out)
+            r = {"against": against, "graphs": graphs, "n (vertices)": n}
+            for res in RESULTS:
+                v = c.ratios[res][i]
+                r[f"the worst graph's ratio, {res} result"] = "-" if math.isnan(v) else f"{v:.2f}x"
+            if c.points and any(c.points.get("device", ())):      # auto reads each graph's own: shown beside
+                at = mine[(mine.n >= n / E.SAME_SIZE) & (mine.n <= n * E.SAME_SIZE)]
+                for res in RESULTS:
+                    r[f"each graph (m / n): ratio, {res} result"] = _each(at, against, res)
+            out.append(r)
+    return pd.DataFrame(out).fillna("-")
+
+
+def _each(rows, against, res):
+    """'path (1.00): 1.60x, ...': each row's graph class, m / n and ratio (the elimination's time over ``against``'s)
+    with the ``res`` result, or '-'."""
+    said = []
+    for g in rows.itertuples(index=False):
+        q = getattr(g, f"{ELIM}_e2e_{res}_ms") / getattr(g, f"{against}_e2e_{res}_ms")
+        if not math.isnan(q):
+            said.append(f"{_cls(g.graph)} ({g.m / g.n:.2f}): {q:.2f}x")
+    return ", ".join(said) or "-"
 
 
 def learned(where=None):

@@ -19,7 +19,10 @@ TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and t
                  "dijkstra_cpu_parallel, int64_johnson where a weight is negative. A dash: not run (scipy where "
                  "n m is large; networkit on negative weights). Each time is one call; auto's and each code's are "
                  "separate calls, so auto can come out below the fastest code by the scatter between calls (the "
-                 "next table). auto's first call is on a new graph object, its only call not after a warm one.")
+                 "next table). auto's first call is on a new graph object, its only call not after a warm one. "
+                 "auto's picks are the rules' of the run that measured each row: the deep crossing per graph (m / n), "
+                 "set later (held-out check below), gives the lollipop of 16,384 the elimination on the device, "
+                 "where its row ran tuned_deep.")
 SCATTER_CAPTION = ("Warm single calls in interleaved rounds, another process than the table above. "
                    "scripts/e2e_scatter_probe.py: every code and mode once a round, each after a warm call; its own "
                    "times, not the suite's. The components of 512 and the complete digraphs of 256 (n = 4,096) were "
