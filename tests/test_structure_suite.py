@@ -318,3 +318,22 @@ def test_a_collapsed_wide_table_is_named_by_its_captions_first_sentence():
     outs = [o["data"]["text/html"] for o in collapse_wide_tables(nb).cells[0].outputs]
     assert outs[0].startswith("<details") and "<summary>Warm calls: 12 columns" in outs[0]
     assert "<summary>The full table: 12 columns" in outs[1] and not outs[2].startswith("<details")
+
+
+def test_a_miss_says_where_autos_rules_here_now_pick_the_fastest_code(monkeypatch):
+    """The suite's rows keep the pick of the rules that measured them; where today's rules pick, for a missed mode's
+    result, the code that was the fastest there, the finding says so (and only then)."""
+    import pandas as pd
+    from apsp_kernels.study.seeds.tuned import suite as SU
+    base = dict(graph="lollipop", n=16384, m=48768, hop_depth=16256, kind="gpu", verified=True)
+    rows = pd.DataFrame([dict(base, algorithm="tuned_deep", kernel_ms=40.0, e2e_ms=170.0, e2e_int32_ms=120.0,
+                              e2e_device_ms=65.0),
+                         dict(base, algorithm="tuned_elimination", kernel_ms=3.0, e2e_ms=160.0, e2e_int32_ms=100.0,
+                              e2e_device_ms=44.0)])
+    auto = pd.DataFrame([dict(graph="lollipop", n=16384, picked="tuned_deep", verified=True, e2e_ms=170.0,
+                              e2e_int32_ms=120.0, e2e_device_ms=66.0, e2e_first_ms=175.0)])
+    said = SU._misses(rows, auto, "lollipop", 16384)              # 66 > 1.25 x 44 + 2: past on the device
+    assert said.startswith("lollipop 16,384 (on the device 66.0 ms against tuned_elimination's 44.0")
+    assert said.endswith("; auto's rules here now pick tuned_elimination on the device)")   # the per-graph crossing
+    monkeypatch.setattr(SU, "_pick_now", lambda g, n, res: "tuned_deep")
+    assert "now pick" not in SU._misses(rows, auto, "lollipop", 16384)

@@ -20,9 +20,8 @@ TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and t
                  "n m is large; networkit on negative weights). Each time is one call; auto's and each code's are "
                  "separate calls, so auto can come out below the fastest code by the scatter between calls (the "
                  "next table). auto's first call is on a new graph object, its only call not after a warm one. "
-                 "auto's picks are the rules' of the run that measured each row: the deep crossing per graph (m / n), "
-                 "set later (held-out check below), gives the lollipop of 16,384 the elimination on the device, "
-                 "where its row ran tuned_deep.")
+                 "auto's picks are the rules' of the run that measured each row; where the rules here now pick the "
+                 "code that was the fastest on a miss, the finding above says so.")
 SCATTER_CAPTION = ("Warm single calls in interleaved rounds, another process than the table above. "
                    "scripts/e2e_scatter_probe.py: every code and mode once a round, each after a warm call; its own "
                    "times, not the suite's. The components of 512 and the complete digraphs of 256 (n = 4,096) were "
@@ -189,11 +188,37 @@ def finding(rows, auto):
 
 
 def _misses(rows, auto, g, n):
-    """'graph n (mode: auto's ms against code's ms, ...)' of one graph's misses."""
+    """'graph n (mode: auto's ms against code's ms, ...)' of one graph's misses; where auto's rules here now pick,
+    for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too."""
     ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
     a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
-    return f"{g} {n:,} (" + ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}"
-                                      for m, mine, code, ms in past_bound(a, ok.reset_index(drop=True))) + ")"
+    past = past_bound(a, ok.reset_index(drop=True))
+    said = ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}" for m, mine, code, ms in past)
+    word = {w: c for c, w in MODES.items()}
+    fastest = {RESULT[word[m]]: code for m, _, code, _ in reversed(past)}     # per result, its first miss's code
+    for res, code in fastest.items():
+        if code != _recorded(a, res) and _pick_now(g, n, res) == code:
+            said += f"; auto's rules here now pick {code} {'on the device' if res == 'device' else 'to the host'}"
+    return f"{g} {n:,} ({said})"
+
+
+def _recorded(a, result):
+    """The pick an auto row records for ``result`` ('host' or 'device'; None where a row of before the device pick
+    was recorded does not say)."""
+    if result == "host":
+        return a.get("picked")
+    device = a.get("picked_device")
+    return device if isinstance(device, str) and device else None
+
+
+def _pick_now(graph, n, result):
+    """What auto's rules here pick for the suite graph ``graph`` at ``n`` with ``result`` (None: not a suite
+    graph)."""
+    from .... import choice
+    from ....io import suite_graphs as SG
+    if not SG.known(graph):
+        return None
+    return choice.choose(SG.make(graph, n, seed=n), result=result, gpu=True, free_bytes=float("inf")).algorithm.name
 
 
 def deep_finding(rows, auto, check=None):
