@@ -51,10 +51,11 @@ measured (:func:`on_density`) before it is interpolated on log n, instead of the
 graph's elimination time follows n (its separators are a vertex or two: the path's, the ring's and the lollipop's
 took within 1.2x of each other at every size), tuned_deep's the edges each source relaxes beside its rounds; the
 lollipop's clique (m / n about 3 at 16,000 against the path's 1 and the ring's 2) took tuned_deep 1.7-2.0x the
-path's time with the result on the device (1.1-1.3x to the host), so the lollipop crossed first.  Set from the rows of ``...-2026-11-29-density-crossing-deep.csv``
-(12,000-48,000 vertices, the path to 65,536 on the device only and in int32 there; measured after the lollipop's
-miss at 16,384 was known, and at 12,000-48,000 the lollipop below 1 on the device at every size: 0.80x at 12,000); its held-out check (lollipops of
-other clique sizes, which the rows do not have): docs/solver.md.
+path's time with the result on the device (1.1-1.3x to the host), so the lollipop crossed first.  Set from the
+rows of ``...-2026-11-29-density-crossing-deep.csv`` (12,000-48,000 vertices, the path to 65,536 on the device only
+and in int32 there; measured after the lollipop's miss at 16,384 was known, and at 12,000-48,000 the lollipop below
+1 on the device at every size: 0.80x at 12,000); its held-out check (lollipops of other clique sizes, which the
+rows do not have): docs/solver.md.
 
 Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them."""
@@ -96,7 +97,7 @@ class Crossing:
         interpolated on m / n (:func:`on_density`), where the rows have m; else, or with ``density`` None, the
         worst graph's."""
         at = self.ratios.get(result, ())
-        if density is not None and self.points:
+        if density is not None and self.per_graph:
             at = [on_density(p, density) if p else r for p, r in zip(self.points.get(result, ()), at)]
         pts = [(s, r) for s, r in zip(self.sizes, at) if not math.isnan(r)]
         if not pts or n < pts[0][0] / SAME_SIZE:
@@ -108,6 +109,11 @@ class Crossing:
                 f = (math.log(max(n, s0)) - math.log(s0)) / (math.log(s1) - math.log(s0))
                 return r0 + f * (r1 - r0)
         return pts[-1][1]
+
+    @property
+    def per_graph(self):
+        """Whether the rows had m: each graph's (m / n, ratio) is known, and :meth:`ratio` reads them."""
+        return bool(self.points) and any(any(p) for p in self.points.values())
 
     def since(self, result):
         """The least n from which :meth:`ratio` (the worst graph's) stays below 1 for ``result`` (its smallest size
@@ -238,8 +244,7 @@ def instead(g, algo, result, fits=None, where=None):
         size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {HOST_DEPTH:,} (where the recorded rows "
                 f"of the grids, the kNN graphs and Bremen put it past {frm} to the host)")
     else:
-        per = (f" and m / n = {g.m / max(g.n, 1):.2f} (interpolated between the graphs measured)"
-               if c.points and any(c.points.get(result, ())) else "")
+        per = f" and m / n = {g.m / max(g.n, 1):.2f} (interpolated between the graphs measured)" if c.per_graph else ""
         size = f"at n = {g.n}{per} the recorded rows ({c.source}) put its time at {r:.2f}x {frm}'s"
     return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
                       f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "

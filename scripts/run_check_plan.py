@@ -62,7 +62,8 @@ def main(argv=None):
     for k, rc, s in results:
         print(f"command {k}: exit {rc}, {s:.0f} s")
     if a.pack and not a.dry_run:
-        print(f"packed {pack(out, out / f'{Path(a.plan).stem}-out.tar.gz')} files into {Path(a.plan).stem}-out.tar.gz")
+        archive = out / f"{Path(a.plan).stem}-out.tar.gz"
+        print(f"packed {pack(out, archive)} files into {archive.name}")
     return int(any(rc for _, rc, _ in results))
 
 

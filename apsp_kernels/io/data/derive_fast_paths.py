@@ -7,10 +7,10 @@
 
 Each file is one arc a line, ``a u v w`` with vertices numbered from 0 and ``w`` a whole number (Bremen's: the road
 distance in metres, "road network extracted from OSM data from Bremen, Germany using the road distance as weight",
-its src/lib.rs; South Seattle's and Ballard's: A/B Street's networks, weights as given, their unit not stated), no header.  Sizes and sha256 in
-README.md.  Every arc is kept as given (``directed = True``), vertices 0 .. the largest number, ids = those numbers
-(a number no arc names stays an isolated vertex, as fast_paths reads the file); parallel arcs are kept as stored,
-and the loader keeps the lightest, as every Graph does."""
+its src/lib.rs; South Seattle's and Ballard's: A/B Street's networks, weights as given, their unit not stated), no
+header. Sizes and sha256 in README.md. Every arc is kept as given (``directed = True``), vertices 0 .. the largest
+number, ids = those numbers (a number no arc names stays an isolated vertex, as fast_paths reads the file); parallel
+arcs are kept as stored, and the loader keeps the lightest, as every Graph does."""
 import hashlib
 import sys
 from pathlib import Path

@@ -116,7 +116,7 @@ def crossing_table(rows, where=None):
             for res in RESULTS:
                 v = c.ratios[res][i]
                 r[f"the worst graph's ratio, {res} result"] = "-" if math.isnan(v) else f"{v:.2f}x"
-            if c.points and any(c.points.get("device", ())):      # auto reads each graph's own: shown beside
+            if c.per_graph:                                       # auto reads each graph's own: shown beside
                 at = mine[(mine.n >= n / E.SAME_SIZE) & (mine.n <= n * E.SAME_SIZE)]
                 for res in RESULTS:
                     r[f"each graph (m / n): ratio, {res} result"] = _each(at, against, res)
@@ -204,7 +204,7 @@ def _per_graph(code, where=None):
     """For a crossing whose rows have m: the words saying that each graph's ratio is interpolated on m / n, with the
     smallest size where a measured graph is below 1 and its m / n (else '')."""
     c = next((c for role, c in crossings(where).items() if registry.by_role(role).name == code), None)
-    if c is None or not c.points or not any(c.points.get("device", ())):
+    if c is None or not c.per_graph:
         return ""
     for i, n in enumerate(c.sizes):
         low = {res: [(d, r) for d, r in c.points[res][i] if r < 1] for res in RESULTS if c.points[res][i]}

@@ -19,7 +19,7 @@ import yaml
 from .... import paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
-from .suite import MODES, RESULT, against_fastest, verified
+from .suite import MODES, RESULT, against_fastest, device_pick, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
@@ -105,14 +105,8 @@ def _suite_verdicts(rows):
 def _pick(a, mode):
     """auto's pick for ``mode``'s result: the suite row's device pick for the device mode where the row has one,
     else its host pick."""
-    device = _device_pick(a)
+    device = device_pick(a)
     return device if RESULT[mode] == "device" and device else a.picked
-
-
-def _device_pick(a):
-    """The device pick a suite auto row records (``picked_device``), or None (older rows name the host pick only)."""
-    device = a.get("picked_device")
-    return device if isinstance(device, str) and device else None
 
 
 def _probe_verdicts(rows):
@@ -141,7 +135,7 @@ def picks(check):
             a = s[(s.graph == g) & (s.n == n) & (s.kind == "auto")]
             if len(a):
                 out.append(dict(graph=g, n=n, result="host", planned=p["predicted_pick"]["host"], recorded=a.picked.iloc[0]))
-                device = _device_pick(a.iloc[0])
+                device = device_pick(a.iloc[0])
                 if device:
                     out.append(dict(graph=g, n=n, result="device", planned=p["predicted_pick"]["device"], recorded=device))
         q = check.probe
@@ -232,7 +226,8 @@ def _named(check):
     """Per (graph, n) the named GPU codes' times, one row a code (index) and a column a mode: the suite's verified
     rows (with ``kernel_ms``), or the interleaved rounds' medians."""
     if len(check.suite):
-        return [(k, t.set_index("algorithm")) for k, t in verified(check.suite, "gpu").groupby(["graph", "n"], sort=False)]
+        named = verified(check.suite, "gpu").groupby(["graph", "n"], sort=False)
+        return [(k, t.set_index("algorithm")) for k, t in named]
     q = check.probe[check.probe.code != "auto"]
     return [(k, t.groupby(["code", "mode"]).ms.median().unstack()) for k, t in q.groupby(["graph", "n"], sort=False)]
 

@@ -195,7 +195,9 @@ def _misses(rows, auto, g, n):
     past = past_bound(a, ok.reset_index(drop=True))
     said = ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}" for m, mine, code, ms in past)
     word = {w: c for c, w in MODES.items()}
-    fastest = {RESULT[word[m]]: code for m, _, code, _ in reversed(past)}     # per result, its first miss's code
+    fastest = {}                                    # per result, the fastest code of its first missed mode
+    for m, _, code, _ in past:
+        fastest.setdefault(RESULT[word[m]], code)
     for res, code in fastest.items():
         if code != _recorded(a, res) and _pick_now(g, n, res) == code:
             said += f"; auto's rules here now pick {code} {'on the device' if res == 'device' else 'to the host'}"
@@ -205,8 +207,11 @@ def _misses(rows, auto, g, n):
 def _recorded(a, result):
     """The pick an auto row records for ``result`` ('host' or 'device'; None where a row of before the device pick
     was recorded does not say)."""
-    if result == "host":
-        return a.get("picked")
+    return a.get("picked") if result == "host" else device_pick(a)
+
+
+def device_pick(a):
+    """The device pick a suite auto row records (``picked_device``), or None (older rows name the host pick only)."""
     device = a.get("picked_device")
     return device if isinstance(device, str) and device else None
 
