@@ -20,7 +20,7 @@ from .placement import check_devices
 from .core.predecessors import predecessors as _predecessors
 from .core.sources import scipy_indices
 from .core.wide import INF64, WideGraph
-from .choice import DENSE_FRACTION, Choice, choose, choose_devices  # noqa: F401 (DENSE_FRACTION, Choice: the package's face)
+from .choice import DENSE_FRACTION, Choice, choose, choose_devices, result_kind  # noqa: F401 (DENSE_FRACTION, Choice: the package's face)
 
 # scipy's method names, as this package runs them on a graph of int32 weights (a float or int64 graph: W.for_scipy_name)
 SCIPY_METHODS = W.SCIPY_METHODS
@@ -72,13 +72,14 @@ def _as_graph(graph, directed, weight, unweighted, dtype):
                     f"not {type(graph).__name__}")
 
 
-def _method(g, method, variant, indices=False, device=False):
+def _method(g, method, variant, indices=False, device=False, dtype=np.float64):
     """(the code to run, its variant) for ``method`` on ``g``: 'auto', one of scipy's names, or a registry name;
-    ``device``: the result is wanted on the GPU (auto's choice may differ, where all pairs are asked for)."""
+    ``device``: the result is wanted on the GPU, ``dtype``: the result's type (auto's choice may differ by both,
+    where all pairs are asked for)."""
     if method == "auto" and isinstance(g, WideGraph):
         return W.for_scipy_name(g, "auto", indices), None
     if method == "auto":
-        c = choose(g, result=None if indices else ("device" if device else "host"))
+        c = choose(g, result=None if indices else result_kind(device, dtype))
         return c.algorithm, variant if variant is not None else c.variant
     if method in W.SCIPY_NAMES:
         if isinstance(g, WideGraph):
@@ -165,7 +166,7 @@ def shortest_paths(csgraph, method="auto", directed=True, return_predecessors=Fa
         check_resources(g, f32, False, np.float32)
         d, pred = placed(f32.run(g, sources=sources, dtype="float32")[0], None, device, out)
     else:
-        algo, variant = _method(g, method, variant, indices is not None, device)
+        algo, variant = _method(g, method, variant, indices is not None, device, dtype)
         if isinstance(algo, registry.Algorithm) and algo.device == "cpu" and sources is not None:
             algo = W.INT64_JOHNSON if g.has_negative else W.INT64_DIJKSTRA       # only the rows asked for
         if isinstance(algo, W.CpuMethod):

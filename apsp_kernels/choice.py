@@ -13,6 +13,17 @@ from .core.graph import GraphError
 from .core.wide import WideGraph
 
 DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are at least n^2 / 4, else D (or J)
+RESULTS = ("host", "int32", "device")    # where all pairs go: float64 (or any type but int32) or int32 to the host,
+                                         # or left on the GPU
+
+
+def result_kind(device=False, dtype=None):
+    """``choose``'s ``result`` for a call of all pairs: 'device' (left on the GPU), 'int32' (int32 on the host: half
+    the bytes to copy, which moves the crossings between codes) or 'host' (float64 or any other type)."""
+    import numpy as np
+    if device:
+        return "device"
+    return "int32" if dtype is not None and np.dtype(dtype) == np.int32 else "host"
 
 
 @dataclass(frozen=True)
@@ -46,7 +57,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     it and its time at a smaller depth (a bound from below) could still beat the others: one BFS from the vertex of
     most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
     The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
-    series.  ``result``: where the caller wants all pairs, 'host' or 'device' (None: some rows, or not said); there,
+    series.  ``result``: where the caller wants all pairs, one of :data:`RESULTS` (:func:`result_kind`; None: some
+    rows, or not said); there,
     :func:`.deep_choice.instead` hands tuned_deep a deep graph where tuned_frontier wins, and a graph whose sources
     reach few vertices whichever in-core GPU code wins (tuned_frontier there where the result stays on the device
     and a source reaches more than ``FRONTIER_REACHED`` vertices), and then

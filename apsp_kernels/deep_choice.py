@@ -56,7 +56,7 @@ def instead(g, algo, result=None, fits=None):
     """``(code, why)``: the code to run instead of ``algo`` on ``g`` and why (one line), or None: neither test says
     yes (test 1 only where ``algo`` is tuned_frontier, test 2 where it is an in-core GPU code), the code to run does
     not take ``g``'s weights or does not fit (``fits(code)``, None: every code fits), or it is ``algo`` itself.
-    ``result``: 'host', 'device' or None (some rows: tuned_deep computes only the sources asked for, as
+    ``result``: 'host', 'int32' (to the host either way), 'device' or None (some rows: tuned_deep computes only the sources asked for, as
     tuned_frontier does)."""
     deep, frontier_code = target(), registry.by_role(FROM)
     frontier = algo is frontier_code

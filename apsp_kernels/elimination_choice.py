@@ -73,10 +73,12 @@ from .algorithms import registry
 FROM, TO = "auto_frontier", "auto_small_separators"        # registry roles: the code replaced, the code run
 DEEP = "auto_deep_graphs"                                  # the other code it may replace (after deep_choice)
 TAGS = {FROM: "crossing", DEEP: "crossing-deep"}           # the replaced code's role -> its crossing files' tag
-RESULTS = ("host", "device")
+RESULTS = ("host", "int32", "device")    # choice.RESULTS: float64 (or any type but int32) or int32 to the host, or
+                                         # left on the device
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
-HOST_DEPTH = 50_000   # test 1 to the host against tuned_frontier: sqrt(n) x the probe's hop depth at least this
+HOST_DEPTH = {"host": 50_000, "int32": 50_000}   # test 1 to the host against tuned_frontier: sqrt(n) x the
+                                                 # probe's hop depth at least this, by the result's type
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 
 
@@ -154,16 +156,23 @@ def folder():
     return paths.RECORDED / "elimination"
 
 
-@functools.lru_cache(maxsize=8)
-def crossing(where=None, against=FROM):
+@functools.lru_cache(maxsize=16)
+def crossing(where=None, against=FROM, result=None):
     """The newest crossing file of ``where`` (default: the recorded folder) for the code of role ``against`` (a key
     of ``TAGS``: ``*-crossing.csv`` against tuned_frontier, ``*-crossing-deep.csv`` against tuned_deep; newest by
-    :func:`stamp`) as a :class:`Crossing`, or None."""
+    :func:`stamp`) that has rows of ``result`` (one of ``RESULTS``; None: the newest file) as a :class:`Crossing`,
+    or None.  Per result, because a file may time one result only (the int32 rows, measured apart)."""
     files = sorted(Path(where or folder()).glob(f"*-{TAGS[against]}.csv"), key=stamp)
-    files = [f for f in files if cost_rows.FILE.match(f.name)]
-    if not files:
-        return None
-    with open(files[-1], newline="") as fh:
+    for f in reversed([f for f in files if cost_rows.FILE.match(f.name)]):
+        c = _read(f, against)
+        if result is None or any(not math.isnan(r) for r in c.ratios[result]):
+            return c
+    return None
+
+
+def _read(f, against):
+    """One crossing file's verified rows as a :class:`Crossing`."""
+    with open(f, newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if str(r.get("e2e_verified")) == "True"]
     rows.sort(key=lambda r: int(r["n"]))
     groups = []
@@ -185,9 +194,10 @@ def crossing(where=None, against=FROM):
     def points(group, result):
         if any(not r.get("m") for r in group):
             return ()
-        return tuple(sorted((int(r["m"]) / int(r["n"]), ratio(r, result)) for r in group))
+        pts = [(int(r["m"]) / int(r["n"]), ratio(r, result)) for r in group]
+        return tuple(sorted(pts)) if all(not math.isnan(x) for _, x in pts) else ()
     sizes = tuple(int(g[0]["n"]) for g in groups)
-    return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, files[-1].name,
+    return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, f.name,
                     {res: tuple(points(g, res) for g in groups) for res in RESULTS})
 
 
@@ -219,18 +229,21 @@ def separators_small(g):
 
 def instead(g, algo, result, fits=None, where=None):
     """``(tuned_elimination, why)``: it runs instead of ``algo`` on ``g``, and why (one line); or None where it does
-    not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not 'host' or
-    'device' (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), it would not
+    not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not one of
+    ``RESULTS`` (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), it would not
     order the graph as in its rows (:func:`measured_ordering`), or either test, with ``algo``'s crossing rows, says
-    no (in tuned_frontier's place to the host, test 1 is the depth's: :func:`deep_enough`)."""
+    no (in tuned_frontier's place to the host, test 1 is the depth's: :func:`deep_enough`).  With an int32 result on
+    the host the crossings' int32 rows where there are any, else their float64 rows."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
     if against is None or result not in RESULTS or (fits is not None and not fits(target())):
         return None
     if not measured_ordering():
         return None
-    c = crossing(where, against)
-    r = None if c is None else c.ratio(g.n, result, g.m / max(g.n, 1))
-    by_depth = against == FROM and result == "host"      # there the rows only bound n from below; the depth decides
+    c, read = crossing(where, against, result), result
+    if c is None and result == "int32":                  # no int32 rows: the float64 rows to the host speak for it
+        c, read = crossing(where, against, "host"), "host"
+    r = None if c is None else c.ratio(g.n, read, g.m / max(g.n, 1))
+    by_depth = against == FROM and result != "device"    # there the rows only bound n from below; the depth decides
     if r is None or not (by_depth or r < 1.0):
         return None
     small, s = separators_small(g)
@@ -238,14 +251,16 @@ def instead(g, algo, result, fits=None, where=None):
         return None
     to, frm = target().name, algo.name
     if by_depth:
-        deep, depth, score = deep_enough(g)
+        deep, depth, score = deep_enough(g, result)
         if not deep:
             return None
-        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {HOST_DEPTH:,} (where the recorded rows "
-                f"of the grids, the kNN graphs and Bremen put it past {frm} to the host)")
+        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {HOST_DEPTH[result]:,} (where the "
+                f"recorded rows of the grids, the kNN graphs and the road networks put it past {frm} to the host"
+                + (" in int32)" if result == "int32" else ")"))
     else:
         per = f" and m / n = {g.m / max(g.n, 1):.2f} (interpolated between the graphs measured)" if c.per_graph else ""
-        size = f"at n = {g.n}{per} the recorded rows ({c.source}) put its time at {r:.2f}x {frm}'s"
+        kind = " (their float64 rows: none in int32)" if read != result else ""
+        size = f"at n = {g.n}{per} the recorded rows ({c.source}{kind}) put its time at {r:.2f}x {frm}'s"
     return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
                       f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "
                       "reached)")
@@ -262,9 +277,10 @@ def measured_ordering():
     return default_bisector() == "metis"
 
 
-def deep_enough(g):
-    """(whether ``g`` passes test 1 to the host in tuned_frontier's place, the probe's hop depth, sqrt(n) x it)."""
+def deep_enough(g, result="host"):
+    """(whether ``g`` passes test 1 to the host in tuned_frontier's place for ``result`` ('host' or 'int32'), the
+    probe's hop depth, sqrt(n) x it)."""
     from .core.structure import probe_once
     depth = probe_once(g).hop_depth
     score = math.sqrt(g.n) * depth
-    return score >= HOST_DEPTH, depth, score
+    return score >= HOST_DEPTH[result], depth, score

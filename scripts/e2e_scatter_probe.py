@@ -9,14 +9,37 @@ call a code at n > 4,096; this says how far apart such single calls of one code 
 Each code's first call in each mode (its kernels loaded, buffers made) is checked against the graph's reference
 checksum and not timed.  Writes ``e2e_scatter.csv`` (one row per call; ``picked``: for ``--codes auto``, the code
 auto runs in that mode) and its provenance beside it, and prints per graph, code and mode the least, median and
-largest time and largest / least."""
+largest time and largest / least.
+
+``--modes`` times only some of the modes (host: float64 to the host, int32: int32 to the host, device: left on the
+GPU).  ``--crossing``: also ``crossing.csv``, each graph's medians in the form of
+``scripts/elimination_gpu_measure.py --e2e``'s rows (``<code>_e2e_<mode>_ms``, m, ``e2e_verified``), the form
+:func:`apsp_kernels.elimination_choice.crossing` learns from: the crossing measured in interleaved rounds, each
+mode's ratio the ratio of the medians."""
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+MODE_NAMES = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}   # column -> short name
+
+
+def as_crossing(rows):
+    """Per graph and size, each code's median over the rounds in each mode, as the crossing rows' columns
+    ``<code>_e2e_<mode>_ms`` (every result was checked before its rounds: ``e2e_verified`` True)."""
+    rows = rows.assign(graph=rows.graph + " " + rows.n.astype(str))    # the crossing rows' names: "path 16000"
+    med = rows.groupby(["graph", "n", "m", "code", "mode"], sort=False).ms.median().reset_index()
+    med["col"] = med.code + "_e2e_" + med["mode"].map(MODE_NAMES) + "_ms"
+    wide = med.pivot_table(index=["graph", "n", "m"], columns="col", values="ms", sort=False).reset_index()
+    wide.columns.name = None
+    rounds = rows.groupby(["graph", "n"], sort=False)["round"].nunique().rename("rounds").reset_index()
+    return wide.merge(rounds, on=["graph", "n"]).assign(e2e_verified=True)
 
 
 def main(argv=None):
@@ -25,6 +48,8 @@ def main(argv=None):
     ap.add_argument("--sizes", type=int, nargs="+", default=[16384])
     ap.add_argument("--codes", nargs="+", default=["tuned_sparse", "tuned_frontier", "tuned_deep"])
     ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--modes", nargs="+", default=list(MODE_NAMES.values()), choices=list(MODE_NAMES.values()))
+    ap.add_argument("--crossing", action="store_true", help="also crossing.csv: the medians as crossing rows")
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
     import pandas as pd
@@ -33,6 +58,7 @@ def main(argv=None):
     from apsp_kernels.io import suite_graphs as SG
     from apsp_kernels.measure import provenance, wall
     from apsp_kernels.structure_suite import MODES, matches
+    modes = [(col, kw) for col, kw in MODES if MODE_NAMES[col] in a.modes]
     gpu_device.require_gpu()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -44,21 +70,24 @@ def main(argv=None):
             ref = reference_checksum(g)
             print(f"{name} n={g.n} m={g.m}", flush=True)
             for code in a.codes:                      # warm, and checked
-                for col, kw in MODES:
+                for col, kw in modes:
                     d = api.shortest_paths(g, method=code, **kw)
                     if not matches(d, ref):
                         raise SystemExit(f"{code} on {name} {n} ({col}): result differs from the reference")
                     del d
-            picked = {col: api._method(g, "auto", None, device=kw.get("device", False))[0].name
-                      for col, kw in MODES}                  # what method="auto" runs in each mode, as it resolves it
+            picked = {col: api._method(g, "auto", None, device=kw.get("device", False),
+                                       dtype=kw.get("dtype", np.float64))[0].name
+                      for col, kw in modes}                  # what method="auto" runs in each mode, as it resolves it
             for r in range(a.rounds):
                 for code in a.codes:
-                    for col, kw in MODES:
+                    for col, kw in modes:
                         ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
                         del d
-                        rows.append(dict(graph=name, n=g.n, code=code, mode=col, round=r, ms=ms,
+                        rows.append(dict(graph=name, n=g.n, m=g.m, code=code, mode=col, round=r, ms=ms,
                                          picked=picked[col] if code == "auto" else ""))
             pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
+            if a.crossing:
+                as_crossing(pd.DataFrame(rows)).to_csv(out / "crossing.csv", index=False)
     df = pd.DataFrame(rows)
     s = df.groupby(["graph", "n", "code", "mode"], sort=False).ms.agg(["min", "median", "max"])
     s["max_over_min"] = s["max"] / s["min"]
