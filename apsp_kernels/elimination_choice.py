@@ -22,9 +22,15 @@ recorded rows, in two tests, each able to say no.
    H200; Bremen's seen before; the deep graphs left out: :mod:`.deep_choice` takes them first): per graph (its runs
    combined) every one on its faster side; the highest score where tuned_frontier won 47,431 (the grid of 23,870,
    which went to the elimination in one of its three runs), the lowest where the elimination won 53,239 (the kNN
-   graph of 48,000); any threshold between fits, 50,000 is a round value inside.  Applied to int32 as well, though
-   set from float64 rows.  Its held-out check: docs/solver.md.  With the result on the device the rows show no
-   such threshold (the size crossing stays).
+   graph of 48,000); any threshold between fits, 50,000 is a round value inside.  Its held-out check:
+   docs/solver.md.  **int32 to the host its own threshold**, 28,000: half the bytes to copy take the elimination's
+   largest cost down by more than tuned_frontier's, so it crosses at a smaller depth.  Set from the int32 rows of
+   ``...-2026-11-29-int32-crossing.csv`` (the kNN graph at 16,000-40,000, the grid at 16,000-28,000; medians of 3
+   interleaved rounds, ``scripts/e2e_scatter_probe.py --modes int32 --crossing``) with the suite's single int32
+   calls on South Seattle's and Bremen's car networks and the grid of 26,244 (the first seen as a miss when
+   int32 took float64's 50,000): the highest score where tuned_frontier won 27,111 (the kNN graph of 24,000, 1.06x),
+   the lowest where the elimination won 29,673 (South Seattle, 0.84x; the grid of 16,000 at 31,623, 0.97x).
+   With the result on the device the rows show no such threshold (the size crossing stays).
 2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -52,10 +58,13 @@ graph's elimination time follows n (its separators are a vertex or two: the path
 took within 1.2x of each other at every size), tuned_deep's the edges each source relaxes beside its rounds; the
 lollipop's clique (m / n about 3 at 16,000 against the path's 1 and the ring's 2) took tuned_deep 1.7-2.0x the
 path's time with the result on the device (1.1-1.3x to the host), so the lollipop crossed first.  Set from the
-rows of ``...-2026-11-29-density-crossing-deep.csv`` (12,000-48,000 vertices, the path to 65,536 on the device only
-and in int32 there; measured after the lollipop's miss at 16,384 was known, and at 12,000-48,000 the lollipop below
-1 on the device at every size: 0.80x at 12,000); its held-out check (lollipops of other clique sizes, which the
-rows do not have): docs/solver.md.
+rows of ``...-2026-11-29-rounds-crossing-deep.csv`` (12,000-32,000 vertices, medians of 3 interleaved rounds in
+each of the three results, ``scripts/e2e_scatter_probe.py --crossing``), which replaced the blocked medians of
+``...-density-crossing-deep.csv`` (12,000-48,000; measured after the lollipop's miss at 16,384 was known, the
+lollipop below 1 on the device at every size) after the latter's held-out check missed three of twelve
+(graph, result) pairs, two in int32 to the host, where the float64 rows then spoke for int32: the interleaved rounds
+put the elimination relatively faster than those blocked medians at 12,000-20,000 (on the device the path 1.04x
+against 1.60x at 12,000).  Their held-out checks: docs/solver.md.
 
 Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them."""
@@ -77,7 +86,7 @@ RESULTS = ("host", "int32", "device")    # choice.RESULTS: float64 (or any type 
                                          # left on the device
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
-HOST_DEPTH = {"host": 50_000, "int32": 50_000}   # test 1 to the host against tuned_frontier: sqrt(n) x the
+HOST_DEPTH = {"host": 50_000, "int32": 28_000}   # test 1 to the host against tuned_frontier: sqrt(n) x the
                                                  # probe's hop depth at least this, by the result's type
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 

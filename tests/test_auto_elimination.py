@@ -110,12 +110,13 @@ def test_files_of_one_day_are_ordered_by_their_provenance(tmp_path):
 
 
 def test_the_recorded_deep_rows_give_the_lollipop_to_the_elimination_before_the_path():
-    """The rule on the rows it was set from: at 16,384 on the device the lollipop (m / n 3.0) goes to the
-    elimination, the path and the ring (1 and 2) stay with tuned_deep."""
+    """The rule on the rows it was set from: at 16,384 on the device the lollipop (m / n 3.0) and the ring (2.0) go to
+    the elimination (0.58x and 0.82x at 16,000 in the interleaved rounds), the path (1.0; 1.23x) stays with
+    tuned_deep."""
     E.crossing.cache_clear()
     got = {name: choice.choose(SG.make(name, 16384, seed=16384), result="device", **H200).algorithm.name
            for name in ("path", "ring", "lollipop")}
-    assert got == {"path": "tuned_deep", "ring": "tuned_deep", "lollipop": "tuned_elimination"}
+    assert got == {"path": "tuned_deep", "ring": "tuned_elimination", "lollipop": "tuned_elimination"}
 
 
 def _grid3d(k):
@@ -205,6 +206,24 @@ def test_the_host_depth_test_on_the_rows_it_was_set_from(make, deep):
     assert (picked is not None) == deep
 
 
+INT32_ROWS = "NVIDIA_H200-2026-11-29-int32-crossing.csv"
+
+
+@pytest.mark.parametrize("name, faster", [
+    *[(r.graph, "elimination" if r.tuned_elimination_e2e_int32_ms < r.tuned_frontier_e2e_int32_ms else "frontier")
+      for r in pd.read_csv(E.folder() / INT32_ROWS).itertuples()],
+    ("south-seattle-car", "elimination")])                  # the suite's int32 calls: 427.2 against 509.5 ms
+def test_the_int32_host_depth_test_on_the_rows_it_was_set_from(name, faster):
+    """Test 1 with an int32 result on the host: its own threshold, set from the int32 rows (medians of 3 interleaved
+    rounds) and South Seattle's suite calls, puts each graph on its faster side."""
+    cls, _, n = name.partition(" ")
+    g = SG.make(cls, int(n), seed=int(n)) if n else SG.make(cls)
+    ok, depth, score = E.deep_enough(g, "int32")
+    assert ok == (faster == "elimination"), (depth, score)
+    assert (E.instead(g, registry.get("tuned_frontier"), "int32") is not None) == ok
+    assert E.deep_enough(g, "host")[0] == (score >= E.HOST_DEPTH["host"])     # float64 keeps its own
+
+
 def test_auto_through_choose_and_its_reason():
     g = Graph.from_scipy(EM.knn(48000))
     host, dev, rows = (choice.choose(g, result=r, **H200) for r in ("host", "device", None))
@@ -223,26 +242,29 @@ def test_auto_through_choose_and_its_reason():
 MISSES = {("crossing", "grid 160 x 100", "device")}
 
 
-def _crossing_file(tag):
-    f = sorted(E.folder().glob(f"*-{tag}.csv"), key=E.stamp)
-    return f[-1] if f else None
+def _crossing_file(tag, result):
+    """The crossing file auto reads for ``result`` against the code of ``tag`` (the newest with rows of it), or None."""
+    role = next(r for r, t in E.TAGS.items() if t == tag)
+    c = E.crossing(None, role, result)
+    return None if c is None else E.folder() / c.source
 
 
 def _crossing_cases():
     out = []
     for tag in E.TAGS.values():
-        f = _crossing_file(tag)
-        if f is None:
-            out.append(pytest.param(tag, "none", "host", marks=pytest.mark.skip(reason=f"no recorded {tag} rows")))
-            continue
-        out += [pytest.param(tag, g, r, marks=pytest.mark.xfail(strict=True, reason="a measured miss"))
-                if (tag, g, r) in MISSES else (tag, g, r) for g in pd.read_csv(f).graph for r in ("host", "device")]
+        for r in E.RESULTS:
+            f = _crossing_file(tag, r)
+            if f is None:
+                out.append(pytest.param(tag, "none", r, marks=pytest.mark.skip(reason=f"no recorded {tag} {r} rows")))
+                continue
+            out += [pytest.param(tag, g, r, marks=pytest.mark.xfail(strict=True, reason="a measured miss"))
+                    if (tag, g, r) in MISSES else (tag, g, r) for g in pd.read_csv(f).graph]
     return out
 
 
 def _graph(name):
     cls, rest = name.split(" ", 1)
-    if cls == "grid":
+    if cls == "grid" and " x " in rest:
         r, c = (int(x) for x in rest.split(" x "))
         return Graph.from_scipy(EM.grid(r, c))
     if cls == "kNN6":
@@ -256,7 +278,7 @@ def test_auto_is_within_the_bound_on_every_recorded_crossing_row(tag, gname, res
     recorded row it learned from: tuned_elimination and tuned_frontier (``*-crossing.csv``), or tuned_elimination
     and tuned_deep on the deep graphs (``*-crossing-deep.csv``)."""
     E.crossing.cache_clear()
-    df = pd.read_csv(_crossing_file(tag))
+    df = pd.read_csv(_crossing_file(tag, result))
     row = df[df.graph == gname].iloc[0]
     role = next(r for r, t in E.TAGS.items() if t == tag)
     codes = ("tuned_elimination", registry.by_role(role).name)

@@ -20,39 +20,43 @@ from .suite import cpu_codes, verified
 ROLES = (E.TO,) + tuple(E.TAGS)
 CODES = tuple(registry.by_role(r).name for r in ROLES)
 ELIM = CODES[0]
-RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host"}
+RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host",
+           "int32": "int32 result on the host"}
 
 
 def crossings(where=None):
-    """{role of the code replaced: its :class:`~apsp_kernels.elimination_choice.Crossing`} for the crossings
-    recorded (tuned_frontier's, tuned_deep's)."""
-    return {role: c for role in E.TAGS if (c := E.crossing(where, role)) is not None}
+    """{(role of the code replaced, result): its :class:`~apsp_kernels.elimination_choice.Crossing`} for the
+    crossings recorded (tuned_frontier's, tuned_deep's), each result's from the newest file with rows of it, as
+    auto reads them."""
+    return {(role, res): c for role in E.TAGS for res in RESULTS if (c := E.crossing(where, role, res)) is not None}
 
 
 def current(fname, where=None):
     """Whether a check file was measured with the crossing rows auto reads today: measured after the newest
-    crossing file of the kind it checks (:func:`~apsp_kernels.elimination_choice.stamp`: its date, then its
-    provenance's timestamp; ``*-auto-check-deep*.csv`` the deep graphs' crossing against tuned_deep, the others the
-    grid's and the kNN graph's against tuned_frontier; an older check tested an older rule, or the rule on older
-    rows)."""
+    crossing file of the kind it checks, of every result it times (:func:`~apsp_kernels.elimination_choice.stamp`:
+    its date, then its provenance's timestamp; ``*-auto-check-deep*.csv`` the deep graphs' crossing against
+    tuned_deep, the others the grid's and the kNN graph's against tuned_frontier; an older check tested an older
+    rule, or the rule on older rows)."""
     d = E.folder() if where is None else Path(where)
-    c = crossings(where).get(E.DEEP if "-auto-check-deep" in Path(fname).name else E.FROM)
-    return c is not None and E.stamp(d / Path(fname).name) >= E.stamp(d / c.source)
+    role = E.DEEP if "-auto-check-deep" in Path(fname).name else E.FROM
+    timed = [res for res in RESULTS if f"auto_e2e_{res}_ms" in pd.read_csv(d / Path(fname).name, nrows=0).columns]
+    cs = [c for (r, res), c in crossings(where).items() if r == role and res in timed]
+    return bool(cs) and all(E.stamp(d / Path(fname).name) >= E.stamp(d / c.source) for c in cs)
 
 
 def load(where=None):
-    """(the crossing rows of both kinds, with an ``against`` column; the checks measured with today's rows, with a
-    ``file`` column), or empty frames."""
+    """(the crossing rows of both kinds, with an ``against`` column, each file auto reads once; the checks measured
+    with today's rows, with a ``file`` column), or empty frames."""
     d = E.folder() if where is None else where
-    rows = [pd.read_csv(d / c.source).assign(against=registry.by_role(role).name)
-            for role, c in crossings(where).items()]
+    files = dict.fromkeys((role, c.source) for (role, _), c in crossings(where).items())
+    rows = [pd.read_csv(d / f).assign(against=registry.by_role(role).name) for role, f in files]
     checks = [pd.read_csv(f).assign(file=f.name) for f in sorted(d.glob("*-auto-check*.csv")) if current(f.name, where)]
     return (pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(),
             pd.concat(checks, ignore_index=True) if checks else pd.DataFrame())
 
 
 def _cls(graph):
-    return graph.split(" ")[0].replace("kNN6", "kNN")
+    return {"kNN6": "kNN", "knn": "kNN"}.get(graph.split(" ")[0], graph.split(" ")[0])
 
 
 def long(rows):
@@ -77,7 +81,7 @@ def figure(rows, check):
     on each graph class (the crossing rows and the check's), auto's own calls as black crosses."""
     import matplotlib.pyplot as plt
     t = long(pd.concat([rows, check], ignore_index=True)) if len(check) else long(rows)
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
+    fig, axes = plt.subplots(1, len(RESULTS), figsize=(6 * len(RESULTS), 5), sharey=True)
     colour = {c: f"C{i}" for i, c in enumerate(dict.fromkeys(t.graph))}       # one colour a graph class
     for ax, (res, what) in zip(axes, RESULTS.items()):
         p = t[t.result == res]
@@ -94,9 +98,10 @@ def figure(rows, check):
         ax.set_title(what, fontsize=10)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("end to end (ms, log scale)")
-    axes[1].legend(fontsize=7, ncol=2, loc="upper left")
+    max(axes, key=lambda ax: len(ax.get_lines())).legend(fontsize=7, ncol=2, loc="upper left")
     fig.suptitle(f"{ELIM} (solid) against {CODES[1]} (dashed; grid, kNN) and {CODES[2]} (dotted; path, ring, "
-                 "lollipop) through shortest_paths, one H200 (warm; each point a run's median of 3 calls)",
+                 "lollipop) through shortest_paths, one H200 (warm; each point a run's median of 3 calls, or of 3 "
+                 "interleaved rounds)",
                  fontsize=10)
     fig.tight_layout()
     return fig
@@ -104,24 +109,29 @@ def figure(rows, check):
 
 def crossing_table(rows, where=None):
     """The learned ratios (the elimination's time over the other code's end to end, the worse graph of each size)
-    per code and size; the graph classes from ``rows`` (:func:`load`'s crossing rows); where the rows have m (auto
-    then reads each graph's own ratio, interpolated on m / n), each graph's ratio beside."""
-    out = []
-    for role, c in crossings(where).items():
+    per code and size, each result's from the file auto reads for it; the graph classes from ``rows`` (:func:`load`'s
+    crossing rows); where the rows have m (auto then reads each graph's own ratio, interpolated on m / n), each
+    graph's ratio beside."""
+    out = {}
+    for (role, res), c in crossings(where).items():
         against = registry.by_role(role).name
-        graphs = ", ".join(dict.fromkeys(_cls(g) for g in rows[rows.against == against].graph))
-        mine = rows[rows.against == against]
+        mine = rows[(rows.against == against) & rows.get(f"{ELIM}_e2e_{res}_ms", pd.Series(dtype=float)).notna()]
         for i, n in enumerate(c.sizes):
-            r = {"against": against, "graphs": graphs, "n (vertices)": n}
-            for res in RESULTS:
-                v = c.ratios[res][i]
-                r[f"the worst graph's ratio, {res} result"] = "-" if math.isnan(v) else f"{v:.2f}x"
+            if math.isnan(c.ratios[res][i]):
+                continue
+            r = out.setdefault((against, n), {"against": against, "graphs": set(), "n (vertices)": n})
+            at = mine[(mine.n >= n / E.SAME_SIZE) & (mine.n <= n * E.SAME_SIZE)]
+            r["graphs"] |= {_cls(g) for g in at.graph}
+            r[f"the worst graph's ratio, {res} result"] = f"{c.ratios[res][i]:.2f}x"
             if c.per_graph:                                       # auto reads each graph's own: shown beside
-                at = mine[(mine.n >= n / E.SAME_SIZE) & (mine.n <= n * E.SAME_SIZE)]
-                for res in RESULTS:
-                    r[f"each graph (m / n): ratio, {res} result"] = _each(at, against, res)
-            out.append(r)
-    return pd.DataFrame(out).fillna("-")
+                r[f"each graph (m / n): ratio, {res} result"] = _each(at, against, res)
+    for r in out.values():
+        r["graphs"] = ", ".join(sorted(r["graphs"]))
+    cols = ["against", "graphs", "n (vertices)"] + [f"{w}, {res} result" for w in ("the worst graph's ratio",
+                                                                                   "each graph (m / n): ratio")
+                                                   for res in RESULTS]
+    t = pd.DataFrame(sorted(out.values(), key=lambda r: (r["against"], r["n (vertices)"])))
+    return t.reindex(columns=[c for c in cols if c in t.columns]).fillna("-")
 
 
 def _each(rows, against, res):
@@ -138,8 +148,7 @@ def _each(rows, against, res):
 def learned(where=None):
     """{(code replaced, result): the least n from which the learned ratio stays below 1 (None where it is not below
     1 at the largest size): :meth:`~apsp_kernels.elimination_choice.Crossing.since`, the rule's own reading}."""
-    return {(registry.by_role(role).name, res): c.since(res) for role, c in crossings(where).items()
-            for res in RESULTS}
+    return {(registry.by_role(role).name, res): c.since(res) for (role, res), c in crossings(where).items()}
 
 
 def _times(r, res):
@@ -177,7 +186,7 @@ def finding(rows, check, where=None):
     for code, what in ((CODES[1], "the grid and the kNN graph"), (CODES[2], "the deep graphs (path, ring, lollipop)")):
         at = {res: round(since[(code, res)], -2) for res in RESULTS if since.get((code, res))}
         if len(at) == len(RESULTS) and len(set(at.values())) == 1:
-            parts = [f"from about n = {next(iter(at.values())):,} with either result"]
+            parts = [f"from about n = {next(iter(at.values())):,} with every result"]
         else:
             parts = [f"from about n = {n:,} with the {RESULTS[res].split(' (')[0]}" for res, n in at.items()]
         if parts:
@@ -203,11 +212,10 @@ def finding(rows, check, where=None):
 def _per_graph(code, where=None):
     """For a crossing whose rows have m: the words saying that each graph's ratio is interpolated on m / n, with the
     smallest size where a measured graph is below 1 and its m / n (else '')."""
-    c = next((c for role, c in crossings(where).items() if registry.by_role(role).name == code), None)
-    if c is None or not c.per_graph:
-        return ""
-    for i, n in enumerate(c.sizes):
-        low = {res: [(d, r) for d, r in c.points[res][i] if r < 1] for res in RESULTS if c.points[res][i]}
+    cs = {res: c for (role, res), c in crossings(where).items() if registry.by_role(role).name == code and c.per_graph}
+    for n in sorted({n for c in cs.values() for n in c.sizes}):
+        low = {res: [(d, r) for d, r in c.points[res][c.sizes.index(n)] if r < 1] for res, c in cs.items()
+               if n in c.sizes and c.points[res][c.sizes.index(n)]}
         if any(low.values()):
             d = max(d for pts in low.values() for d, _ in pts)
             at = "; ".join(f"{r:.2f}x with the {RESULTS[res].split(' (')[0]}"
