@@ -174,7 +174,7 @@ def finding(check, after=None):
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
            f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
            f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
-           "result) pairs (each graph's host pick, and its device pick where the row records it)."]
+           "result) pairs (each graph's pick in each result the plan predicts and its rows record)."]
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
                           (MEDIAN, "`auto`'s median call")):
         s = v[v.subject == subject]
@@ -184,7 +184,8 @@ def finding(check, after=None):
         words = [MODES[m] for m in dict.fromkeys(s["mode"])]
         modes = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
         miss = s[~s.within]
-        said = (f"{what} was within 1.25x + 2 ms of the fastest verified GPU code in every mode ({modes}) on "
+        timed = "every mode" if s.groupby(["graph", "n"]).size().nunique() == 1 else "every mode it was timed in"
+        said = (f"{what} was within 1.25x + 2 ms of the fastest verified GPU code in {timed} ({modes}) on "
                 f"{int(per.sum())} of {'the ' if subject == MEDIAN else ''}{len(per)} graphs"
                 f"{' in rounds ' + _where(s) if subject == MEDIAN else ''}")
         if len(miss):
