@@ -89,6 +89,8 @@ REACH = 0.5           # ... and that BFS reaching at least this fraction of the 
 HOST_DEPTH = {"host": 50_000, "int32": 28_000}   # test 1 to the host against tuned_frontier: sqrt(n) x the
                                                  # probe's hop depth at least this, by the result's type
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
+PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
+                      # graph's (to the host the depth decides, and its device rows have no m)
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,7 @@ def _read(f, against):
         return max(rs) if len(rs) == len(group) else math.nan
 
     def points(group, result):
-        if any(not r.get("m") for r in group):
+        if against not in PER_GRAPH or any(not r.get("m") for r in group):
             return ()
         pts = [(int(r["m"]) / int(r["n"]), ratio(r, result)) for r in group]
         return tuple(sorted(pts)) if all(not math.isnan(x) for _, x in pts) else ()

@@ -166,6 +166,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     rows = []
     choice = api.choose(g, structure=probe, result="host")      # what its float64 end-to-end call runs
     on_device = api.choose(g, structure=probe, result="device")   # ... and its call with device=True
+    in_int32 = api.choose(g, structure=probe, result="int32")      # ... and with dtype=np.int32
     codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
     codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS and registry.get(x) not in codes]
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
@@ -224,7 +225,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     same = matches(d, ref)
     del d
     r = dict(base, algorithm="auto", kind="auto", picked=choice.algorithm.name,
-             picked_device=on_device.algorithm.name, choice=str(choice), probe_ms=probe.ms,
+             picked_device=on_device.algorithm.name, picked_int32=in_int32.algorithm.name, choice=str(choice),
+             probe_ms=probe.ms,
              verified=same and warm_same, e2e_first_ms=first, **times)
     rows.append(r)
     log(f"  auto -> {choice.algorithm.name}: first call {first:.1f} ms, {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "

@@ -99,6 +99,41 @@ def test_each_deep_graph_by_its_m_over_n_where_the_rows_have_m(tmp_path):
     E.crossing.cache_clear()
 
 
+def test_each_result_from_the_newest_file_with_rows_of_it(tmp_path):
+    """A file that times one result (the int32 rows, measured apart) replaces the older rows of that result only."""
+    _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [_row(16000, 20, 10, 5, 10)])
+    _csv(tmp_path / "GPU-2026-02-01-int32-crossing.csv", [dict(graph="g 16000", n=16000, m=64000, e2e_verified=True,
+                                                               tuned_elimination_e2e_int32_ms=5.0,
+                                                               tuned_frontier_e2e_int32_ms=10.0)])
+    E.crossing.cache_clear()
+    assert E.crossing(tmp_path).source == "GPU-2026-02-01-int32-crossing.csv"            # the newest, any result
+    assert E.crossing(tmp_path, E.FROM, "host").ratio(16000, "host") == 2.0
+    assert E.crossing(tmp_path, E.FROM, "device").ratio(16000, "device") == 0.5
+    c = E.crossing(tmp_path, E.FROM, "int32")
+    assert c.ratio(16000, "int32") == 0.5 and math.isnan(c.ratios["host"][0])
+    assert not c.per_graph                       # against tuned_frontier the worst graph's, though the rows have m
+    E.crossing.cache_clear()
+
+
+def test_int32_to_the_host_by_its_own_depth_threshold_and_float64_rows_where_it_has_none(tmp_path):
+    g = SG.make("knn", 28000, seed=28000)        # sqrt(n) x D = 30,789: past int32's threshold, not float64's
+    fr = registry.get("tuned_frontier")
+    _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [_row(16000, 20, 10, 5, 10)])
+    E.crossing.cache_clear()
+    to, why = E.instead(g, fr, "int32", where=tmp_path)
+    assert to is E.target() and "28,000" in why and "in int32" in why
+    assert E.instead(g, fr, "host", where=tmp_path) is None
+    _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [_row(40000, 20, 10, 5, 10)])    # its rows start past n
+    E.crossing.cache_clear()
+    assert E.instead(g, fr, "int32", where=tmp_path) is None
+    E.crossing.cache_clear()
+
+
+def test_the_result_kind_of_a_call():
+    assert choice.result_kind(True, np.int32) == "device" and choice.result_kind(False, np.int32) == "int32"
+    assert choice.result_kind(False, np.float64) == choice.result_kind() == choice.result_kind(False, "f4") == "host"
+
+
 def test_files_of_one_day_are_ordered_by_their_provenance(tmp_path):
     import json
     for name, ts, ratio in (("b", "2026-01-01T09:00:00+00:00", 20), ("a", "2026-01-01T10:00:00+00:00", 5)):

@@ -34,5 +34,26 @@ def test_rounds_checks_and_autos_pick_per_mode(tmp_path, monkeypatch):
     df = pd.read_csv(tmp_path / "e2e_scatter.csv").fillna("")
     assert len(df) == 2 * 2 * 3 and len(calls) == 2 * 3 + len(df)            # a checked warm call per code and mode
     auto = df[df.code == "auto"].set_index(["round", "mode"]).picked
-    assert auto[(0, "e2e_device_ms")] == "code-for-device" and auto[(1, "e2e_int32_ms")] == "code-for-host"
+    assert auto[(0, "e2e_device_ms")] == "code-for-device" and auto[(1, "e2e_int32_ms")] == "code-for-int32"
     assert (df[df.code == "x"].picked == "").all()
+
+
+def test_modes_and_the_crossing_rows(tmp_path, monkeypatch):
+    """--modes times only those; --crossing writes each code's median per mode as the crossing rows' columns."""
+    from apsp_kernels import api, gpu_device, structure_suite
+    from apsp_kernels.algorithms import reference
+    from apsp_kernels.measure import provenance, wall
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
+    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
+    monkeypatch.setattr(reference, "reference_checksum", lambda g: 7)
+    monkeypatch.setattr(structure_suite, "_checksum", lambda d: 7)
+    monkeypatch.setattr(api, "shortest_paths", lambda g, method, **kw: np.zeros((1, 1)))
+    times = iter([30.0, 10.0, 20.0, 12.0, 40.0, 11.0])                 # round by round: a, b
+    monkeypatch.setattr(wall, "median_ms", lambda fn, repeats=1, **kw: (next(times), None))
+    assert P.main(["--graphs", "ring", "--sizes", "64", "--codes", "a", "b", "--rounds", "3", "--modes", "int32",
+                   "--crossing", "--out", str(tmp_path)]) == 0
+    df = pd.read_csv(tmp_path / "e2e_scatter.csv")
+    assert set(df["mode"]) == {"e2e_int32_ms"} and len(df) == 6
+    c = pd.read_csv(tmp_path / "crossing.csv").iloc[0]
+    assert c.graph == "ring 64" and c.n == 64 and c.m == 128 and c.rounds == 3 and bool(c.e2e_verified)
+    assert c.a_e2e_int32_ms == 30.0 and c.b_e2e_int32_ms == 11.0 and "a_e2e_host_ms" not in c

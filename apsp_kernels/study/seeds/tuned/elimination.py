@@ -184,13 +184,17 @@ def finding(rows, check, where=None):
     since = learned(where)
     said = []
     for code, what in ((CODES[1], "the grid and the kNN graph"), (CODES[2], "the deep graphs (path, ring, lollipop)")):
-        at = {res: round(since[(code, res)], -2) for res in RESULTS if since.get((code, res))}
+        by_depth = code == CODES[1]                  # to the host against tuned_frontier the depth decides
+        at = {res: round(since[(code, res)], -2) for res in RESULTS
+              if since.get((code, res)) and not (by_depth and res != "device")}
         if len(at) == len(RESULTS) and len(set(at.values())) == 1:
             parts = [f"from about n = {next(iter(at.values())):,} with every result"]
         else:
             parts = [f"from about n = {n:,} with the {RESULTS[res].split(' (')[0]}" for res, n in at.items()]
+        if by_depth:
+            parts.append(_by_depth(code, where))
         if parts:
-            said.append(f"against `{code}` on {what} " + " and ".join(parts) + _per_graph(code, where))
+            said.append(f"against `{code}` on {what} " + " and ".join(p for p in parts if p) + _per_graph(code, where))
     t = check_table(check) if len(check) else pd.DataFrame()
     both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
     picks = ""
@@ -207,6 +211,19 @@ def finding(rows, check, where=None):
             "learned it (for the graph least favourable to the elimination at each size), " + "; ".join(said)
             + f". auto takes `{ELIM}` there where one BFS finds the graph's separators small (its widest level at "
             f"most {E.WIDEST:g} sqrt(n) vertices), and `{CODES[2]}` on deep graphs below that size." + picks)
+
+
+def _by_depth(code, where=None):
+    """The words for the host test against ``code`` (tuned_frontier): the depth threshold of each result on the host,
+    from the smallest size its crossing rows have (else '')."""
+    role = next(r for r in E.TAGS if registry.by_role(r).name == code)
+    cs = {res: c for (r, res), c in crossings(where).items() if r == role and res != "device"}
+    if not cs:
+        return ""
+    least = min(c.sizes[0] for c in cs.values())
+    each = " and ".join(f"{E.HOST_DEPTH[res]:,} with the {RESULTS[res].split(' (')[0]}" for res in cs)
+    return (f"to the host by the graph's depth instead, from n = {least:,} on: where sqrt(n) times the probe's hop "
+            f"depth is at least {each}")
 
 
 def _per_graph(code, where=None):

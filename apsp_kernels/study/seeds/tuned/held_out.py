@@ -103,10 +103,13 @@ def _suite_verdicts(rows):
 
 
 def _pick(a, mode):
-    """auto's pick for ``mode``'s result: the suite row's device pick for the device mode where the row has one,
-    else its host pick."""
+    """auto's pick for ``mode``'s result: the suite row's device pick for the device mode, its int32 pick for the
+    int32 mode, where the row has one; else its host pick."""
     device = device_pick(a)
-    return device if RESULT[mode] == "device" and device else a.picked
+    if RESULT[mode] == "device" and device:
+        return device
+    int32 = a.get("picked_int32")
+    return int32 if mode == "e2e_int32_ms" and isinstance(int32, str) and int32 else a.picked
 
 
 def _probe_verdicts(rows):
