@@ -114,3 +114,16 @@ def _threads_used(f):
     used = [i.get("cpu_threads_used") for i in prov.get("invocations", [prov]) if isinstance(i, dict)]
     used = [float(u) for u in used if isinstance(u, (int, float))]
     return max(used) if used else float("nan")
+
+
+def stamp(f):
+    """A results file's place in time: the date in its name, then its provenance's timestamp (files of one day),
+    then its name."""
+    m = FILE.match(Path(f).name)
+    prov = Path(f).with_suffix(".provenance.json")
+    try:
+        d = json.loads(prov.read_text())
+        ts = d.get("timestamp") or (d.get("invocations") or [{}])[-1].get("timestamp") or ""
+    except (OSError, ValueError):
+        ts = ""
+    return (m.group("date") if m else "", str(ts), Path(f).name)

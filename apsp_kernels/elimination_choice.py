@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import cost_rows, paths
+from .cost_rows import stamp
 from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_small_separators"        # registry roles: the code replaced, the code run
@@ -210,20 +211,6 @@ def _read(f, against):
     sizes = tuple(int(g[0]["n"]) for g in groups)
     return Crossing(sizes, {res: tuple(worst(g, res) for g in groups) for res in RESULTS}, f.name,
                     {res: tuple(points(g, res) for g in groups) for res in RESULTS})
-
-
-def stamp(f):
-    """A results file's place in time: the date in its name, then its provenance's timestamp (files of one day),
-    then its name."""
-    import json
-    m = cost_rows.FILE.match(Path(f).name)
-    prov = Path(f).with_suffix(".provenance.json")
-    try:
-        d = json.loads(prov.read_text())
-        ts = d.get("timestamp") or (d.get("invocations") or [{}])[-1].get("timestamp") or ""
-    except (OSError, ValueError):
-        ts = ""
-    return (m.group("date") if m else "", str(ts), Path(f).name)
 
 
 def target():

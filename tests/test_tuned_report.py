@@ -231,5 +231,9 @@ def test_the_suite_reads_auto_rows_from_the_newer_of_its_two_files(tmp_path):
     assert len(rows) == 2 and auto.picked.tolist() == ["new"]
     auto_rows.assign(picked="same day").to_csv(tmp_path / "GPU-2026-11-26-auto.csv", index=False)
     assert SU.load(tmp_path)[1].picked.tolist() == ["new"]
+    import json                                        # of one day: the provenance's timestamps order them
+    for tag, ts in (("structure", "2026-11-26T09:00:00+00:00"), ("auto", "2026-11-26T10:00:00+00:00")):
+        (tmp_path / f"GPU-2026-11-26-{tag}.provenance.json").write_text(json.dumps({"timestamp": ts}))
+    assert SU.load(tmp_path)[1].picked.tolist() == ["same day"]
     auto_rows.assign(picked="later").to_csv(tmp_path / "GPU-2026-11-27-auto.csv", index=False)
     assert SU.load(tmp_path)[1].picked.tolist() == ["later"]

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .... import paths
+from ....cost_rows import stamp
 from ....algorithms import registry
 from ....structure_suite import within_bound
 
@@ -37,15 +38,16 @@ def load(where=None, tag="structure"):
     if tag != "structure":
         found["auto"] = []                     # an --auto-only run belongs to the main suite
     rows = pd.read_csv(found["structure"][-1]) if found["structure"] else pd.DataFrame()
-    if found["auto"] and (not found["structure"] or _date(found["auto"][-1]) > _date(found["structure"][-1])):
+    if found["auto"] and (not found["structure"] or stamp(found["auto"][-1]) > stamp(found["structure"][-1])):
         return rows, pd.read_csv(found["auto"][-1])
     return rows, (rows[rows.kind == "auto"].reset_index(drop=True) if "kind" in rows else pd.DataFrame())
 
 
 def _dated(folder, where, pattern):
-    """The files matching ``pattern`` in ``where`` (default: the recorded results' ``folder``), oldest first."""
+    """The files matching ``pattern`` in ``where`` (default: the recorded results' ``folder``), oldest first
+    (:func:`~apsp_kernels.cost_rows.stamp`: the date in the name, then the provenance's timestamp)."""
     d = (paths.RECORDED / folder) if where is None else where
-    return sorted(d.glob(pattern), key=_date)
+    return sorted(d.glob(pattern), key=stamp)
 
 
 def _date(f):
