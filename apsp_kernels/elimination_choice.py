@@ -54,17 +54,18 @@ The same two tests weigh the elimination against ``tuned_deep`` where auto's dee
 crossing earlier, their device crossing later: tuned_deep is faster there than tuned_frontier).  **Each graph by
 its m / n** there: those rows record m, and at each size the ratio is interpolated on m / n between the graphs
 measured (:func:`on_density`) before it is interpolated on log n, instead of the worst graph's.  Why: a deep
-graph's elimination time follows n (its separators are a vertex or two: the path's, the ring's and the lollipop's
-took within 1.2x of each other at every size), tuned_deep's the edges each source relaxes beside its rounds; the
-lollipop's clique (m / n about 3 at 16,000 against the path's 1 and the ring's 2) took tuned_deep 1.7-2.0x the
-path's time with the result on the device (1.1-1.3x to the host), so the lollipop crossed first.  Set from the
+graph's elimination time follows n (its separators are a vertex or two: to the host the path's, the ring's and the
+lollipop's took within 1.15x of each other at every size of the rows below, on the device, where they scatter more,
+within 1.53x), tuned_deep's the edges each source relaxes beside its rounds; the lollipop's clique (m / n 2.5-3.3
+against the path's 1 and the ring's 2) took tuned_deep 1.8-2.1x the path's time with the result on the device
+(1.2-1.3x to the host), so the lollipop crosses first.  Set from the
 rows of ``...-2026-11-29-rounds-crossing-deep.csv`` (12,000-32,000 vertices, medians of 3 interleaved rounds in
 each of the three results, ``scripts/e2e_scatter_probe.py --crossing``), which replaced the blocked medians of
 ``...-density-crossing-deep.csv`` (12,000-48,000; measured after the lollipop's miss at 16,384 was known, the
 lollipop below 1 on the device at every size) after the latter's held-out check missed three of twelve
 (graph, result) pairs, two in int32 to the host, where the float64 rows then spoke for int32: the interleaved rounds
-put the elimination relatively faster than those blocked medians at 12,000-20,000 (on the device the path 1.04x
-against 1.60x at 12,000).  Their held-out checks: docs/solver.md.
+put the elimination relatively faster than those blocked medians in 17 of 18 (graph, result) pairs at
+12,000-20,000 (on the device the path 1.04x against 1.60x at 12,000).  Their held-out checks: docs/solver.md.
 
 Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them."""
@@ -87,6 +88,8 @@ RESULTS = ("host", "int32", "device")    # choice.RESULTS: float64 (or any type 
                                          # left on the device
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
+HOST_BY_DEPTH_SINCE = "2026-11-29T14:30:12+00:00"   # when test 1 to the host became the depth's (UTC): a check
+                                                  # measured before it tested the size crossing there
 HOST_DEPTH = {"host": 50_000, "int32": 28_000}   # test 1 to the host against tuned_frontier: sqrt(n) x the
                                                  # probe's hop depth at least this, by the result's type
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)

@@ -25,16 +25,16 @@ def _deep(*a, pick_h="tuned_deep", **k):
 
 def _files(d):
     pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40), _row("grid 20 x 20", 400, 50, 10, 40, 40)]).to_csv(
-        d / "G-2026-01-02-crossing.csv", index=False)
+        d / "G-2027-01-02-crossing.csv", index=False)
     pd.DataFrame([_deep("path 100", 100, 30, 30, 20, 20), _deep("path 400", 400, 10, 10, 20, 20)]).to_csv(
-        d / "G-2026-01-02-crossing-deep.csv", index=False)
+        d / "G-2027-01-02-crossing-deep.csv", index=False)
     pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40, ah=99, ad=99)]).to_csv(        # before the rows: not read
-        d / "G-2026-01-01-auto-check.csv", index=False)
+        d / "G-2027-01-01-auto-check.csv", index=False)
     pd.DataFrame([_row("grid 10 x 10", 100, 30, 10, 20, 40, ah=21, ad=11),
-                  _row("kNN6 100", 100, 10, 10, 20, 40, ah=20, ad=30)]).to_csv(d / "G-2026-01-03-auto-check.csv",
+                  _row("kNN6 100", 100, 10, 10, 20, 40, ah=20, ad=30)]).to_csv(d / "G-2027-01-03-auto-check.csv",
                                                                                index=False)
     pd.DataFrame([_deep("ring 200", 200, 10, 10, 20, 40, ah=20, ad=11)]).to_csv(
-        d / "G-2026-01-03-auto-check-deep.csv", index=False)
+        d / "G-2027-01-03-auto-check-deep.csv", index=False)
 
 
 def test_the_check_table_and_its_count(tmp_path):
@@ -42,8 +42,8 @@ def test_the_check_table_and_its_count(tmp_path):
     E.crossing.cache_clear()
     rows, check = EL.load(tmp_path)
     assert set(rows.against) == {"tuned_frontier", "tuned_deep"} and len(rows) == 4
-    assert set(check.file) == {"G-2026-01-03-auto-check.csv", "G-2026-01-03-auto-check-deep.csv"}
-    t = EL.check_table(check)
+    assert set(check.file) == {"G-2027-01-03-auto-check.csv", "G-2027-01-03-auto-check-deep.csv"}
+    t = EL.check_table(check, tmp_path)
     assert len(t) == 6
     knn_host = t[(t.graph == "kNN6 100") & (t.result == "host")].iloc[0]
     assert not knn_host["pick within 1.25x + 2 ms"]          # frontier 20 against the elimination's 10
@@ -59,6 +59,14 @@ def test_the_check_table_and_its_count(tmp_path):
     assert learned[("tuned_deep", "host")] is not None and 100 < learned[("tuned_deep", "host")] < 400
     assert learned[("tuned_frontier", "host")] is None                    # 1.5 and 1.25: never below 1
     assert learned[("tuned_frontier", "device")] == 100                   # 0.25 from the smallest size
+    for f in tmp_path.glob("G-2027-*"):  # the same files measured before the host test became the depth's
+        f.rename(tmp_path / f.name.replace("G-2027", "G-2026"))
+    E.crossing.cache_clear()
+    rows, check = EL.load(tmp_path)
+    t = EL.check_table(check, tmp_path)
+    assert set(t[t.graph == "kNN6 100"].result) == {"device"} and set(t[t.graph == "ring 200"].result) == {"host",
+                                                                                                         "device"}
+    assert "(2 rows to the host against `tuned_frontier` left out" in EL.finding(rows, check, tmp_path)
     E.crossing.cache_clear()
 
 
@@ -112,6 +120,8 @@ def test_the_deep_sentence_from_rows():
     assert "on the path (13.0x the all-core CPU Dijkstra and 20.0x networkit)." in text and "grid" not in text
     assert "picked `tuned_frontier` there (1.25x" in text and "3.0x on the path" in text and "Since" not in text
     assert "fastest on 1 of 2 classes (0.5 ms)" in text
+    assert ("Over the 1 graphs of the run, auto's own call was within 1.25x + 2 ms of the fastest verified GPU code in "
+            "every mode timed on 0; past it: path (on the device 9.0 ms against tuned_deep's 3.0)." in text)
 
 
 def test_the_deep_check_counts_graphs_within_the_bound_in_every_mode():
@@ -128,3 +138,14 @@ def test_the_deep_check_counts_graphs_within_the_bound_in_every_mode():
                                e2e_device_ms=3)])
     text = SU.deep_finding(suite, pd.DataFrame(columns=["graph", "n"]), check)
     assert "(path, ring; n = 100 to 400)" in text and "on 2 of 3 graphs" in text
+
+
+def test_a_deep_check_measured_before_the_run_is_not_read_as_since(tmp_path):
+    """The check of auto since its deep rule is read only where it was measured after the deep-road run (``where``:
+    one folder standing for both data/results/solver and data/results/benchmarks)."""
+    pd.DataFrame([dict(graph="path", n=100, code="auto", e2e_ms=1.0)]).to_csv(
+        tmp_path / "GPU-2026-01-02-deep-auto-check.csv", index=False)
+    pd.DataFrame([dict(graph="path", n=100)]).to_csv(tmp_path / "GPU-2026-01-01-structure-deep-road.csv", index=False)
+    assert len(SU.load_deep_check(tmp_path)) == 1                       # the check is newer than the run
+    (tmp_path / "GPU-2026-01-01-structure-deep-road.csv").rename(tmp_path / "GPU-2026-01-03-structure-deep-road.csv")
+    assert len(SU.load_deep_check(tmp_path)) == 0                       # a run after it

@@ -22,6 +22,7 @@ CODES = tuple(registry.by_role(r).name for r in ROLES)
 ELIM = CODES[0]
 RESULTS = {"device": "result left on the GPU (device=True)", "host": "float64 result on the host",
            "int32": "int32 result on the host"}
+SHORT = {"device": "on the device", "host": "float64 to the host", "int32": "int32 to the host"}   # table headers
 
 
 def crossings(where=None):
@@ -122,12 +123,12 @@ def crossing_table(rows, where=None):
             r = out.setdefault((against, n), {"against": against, "graphs": set(), "n (vertices)": n})
             at = mine[(mine.n >= n / E.SAME_SIZE) & (mine.n <= n * E.SAME_SIZE)]
             r["graphs"] |= {_cls(g) for g in at.graph}
-            r[f"the worst graph's ratio, {res} result"] = f"{c.ratios[res][i]:.2f}x"
+            r[f"the worst graph's ratio, {SHORT[res]}"] = f"{c.ratios[res][i]:.2f}x"
             if c.per_graph:                                       # auto reads each graph's own: shown beside
-                r[f"each graph (m / n): ratio, {res} result"] = _each(at, against, res)
+                r[f"each graph (m / n): ratio, {SHORT[res]}"] = _each(at, against, res)
     for r in out.values():
         r["graphs"] = ", ".join(sorted(r["graphs"]))
-    cols = ["against", "graphs", "n (vertices)"] + [f"{w}, {res} result" for w in ("the worst graph's ratio",
+    cols = ["against", "graphs", "n (vertices)"] + [f"{w}, {SHORT[res]}" for w in ("the worst graph's ratio",
                                                                                    "each graph (m / n): ratio")
                                                    for res in RESULTS]
     t = pd.DataFrame(sorted(out.values(), key=lambda r: (r["against"], r["n (vertices)"])))
@@ -156,14 +157,25 @@ def _times(r, res):
     return {c: float(v) for c, v in times.items() if pd.notna(v)}
 
 
-def check_table(check):
-    """Per checked row and result: auto's pick, its own time, the codes' and whether each is within the bound."""
+def before_depth_test(fname, where=None):
+    """Whether a check file against tuned_frontier (not ``*-auto-check-deep*``) was measured before auto's host test
+    against it became the depth's (:data:`~apsp_kernels.elimination_choice.HOST_BY_DEPTH_SINCE`): its rows to the
+    host then tested a rule no longer in force."""
+    d = E.folder() if where is None else Path(where)
+    date, ts, _ = E.stamp(d / fname)
+    return "-auto-check-deep" not in fname and (date, ts) < (E.HOST_BY_DEPTH_SINCE[:10], E.HOST_BY_DEPTH_SINCE)
+
+
+def check_table(check, where=None):
+    """Per checked row and result: auto's pick, its own time, the codes' and whether each is within the bound; rows
+    to the host of checks measured before the host test became the depth's (:func:`before_depth_test`) left out."""
     out = []
     for r in check.itertuples(index=False):
         r = r._asdict()
+        old = "file" in r and before_depth_test(r["file"], where)
         for res in RESULTS:
             auto = r.get(f"auto_e2e_{res}_ms", math.nan)
-            if math.isnan(auto):
+            if math.isnan(auto) or (old and res != "device"):
                 continue
             times = _times(r, res)
             best = min(times.values())
@@ -195,7 +207,10 @@ def finding(rows, check, where=None):
             parts.append(_by_depth(code, where))
         if parts:
             said.append(f"against `{code}` on {what} " + " and ".join(p for p in parts if p) + _per_graph(code, where))
-    t = check_table(check) if len(check) else pd.DataFrame()
+    t = check_table(check, where) if len(check) else pd.DataFrame()
+    left = sum(1 for r in check.itertuples(index=False) for res in RESULTS if res != "device"
+               and "file" in check and before_depth_test(r.file, where)
+               and not math.isnan(getattr(r, f"auto_e2e_{res}_ms", math.nan))) if len(check) else 0
     both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
     picks = ""
     if len(both):
@@ -203,10 +218,14 @@ def finding(rows, check, where=None):
         calls = int(t["auto's call within 1.25x + 2 ms"].astype(bool).sum())
         picks = (f" Checked on sizes those rows did not have, the code auto picked, timed by name, was within "
                  f"1.25x + 2 ms of the faster of the two on {len(both) - len(miss)} of {len(both)} rows, and "
-                 f"auto's own call (its choice included) on {calls} of {len(t)}. The picks that missed ("
-                 + "; ".join(f"{g} on the {r}" for g, r in zip(miss.graph, miss.result)) + "): where the rule "
-                 "waits for the least favourable graph of each size, a graph that crosses earlier keeps the slower "
-                 "code until then, and times of tens of milliseconds scatter between runs.")
+                 f"auto's own call (its choice included) on {calls} of {len(t)}"
+                 + (f" ({left} rows to the host against `{CODES[1]}` left out: measured before the host test became "
+                    "the depth's, they tested the size crossing it replaced)" if left else "")
+                 + "." + (" The picks that missed ("
+                          + "; ".join(f"{g} on the {r}" for g, r in zip(miss.graph, miss.result)) + "): where the "
+                          "rule waits for the least favourable graph of each size, a graph that crosses earlier keeps "
+                          "the slower code until then, and times of tens of milliseconds scatter between runs."
+                          if len(miss) else ""))
     return (f"End to end on the all-pairs (n x n) result, `{ELIM}` is the faster code, as `method=\"auto\"` "
             "learned it (for the graph least favourable to the elimination at each size), " + "; ".join(said)
             + f". auto takes `{ELIM}` there where one BFS finds the graph's separators small (its widest level at "

@@ -126,6 +126,9 @@ def _probe_verdicts(rows):
     return out
 
 
+RESULT_WORDS = {"host": "to the host", "int32": "int32 to the host", "device": "on the device"}
+
+
 def picks(check):
     """Per planned graph and result (host, device, and int32 where the plan predicts it apart): the pick the plan
     predicted and the one recorded (the suite's auto row names its host pick, and its device pick where the row has
@@ -305,16 +308,19 @@ TABLE_CAPTION = ("Each cell: the subject's time against the fastest verified GPU
 
 def tables(check):
     """The check's tables, one per kind of rows (structure suite, interleaved rounds): one row per graph, the planned
-    and recorded picks, and each subject's time against the fastest in each mode."""
+    and recorded picks (one name where it is the same in every result the plan predicts, else each result's), and
+    each subject's time against the fastest in each mode."""
     v, pk = verdicts(check), picks(check)
     out = []
     for part in (v[v.subject != MEDIAN], v[v.subject == MEDIAN]):
         rows = []
         for (g, n), t in part.groupby(["graph", "n"], sort=False):
             p = pk[(pk.graph == g) & (pk.n == n)]
-            r = {"graph": g, "n (vertices)": n,
-                 "planned pick (host / device)": " / ".join(dict.fromkeys(p.planned)),
-                 "auto ran": " / ".join(dict.fromkeys(p.recorded))}
+            planned = next((len(q["predicted_pick"]) for q in check.plan["graphs"] if (q["graph"], q["n"]) == (g, n)), 0)
+            one = len(p) == planned                 # every result the plan predicts was timed: one name if one pick
+            by = lambda col: (" / ".join(dict.fromkeys(p[col])) if one and p[col].nunique() == 1 else
+                              "; ".join(f"{RESULT_WORDS[r]}: {x}" for r, x in zip(p.result, p[col])))
+            r = {"graph": g, "n (vertices)": n, "planned pick, by result": by("planned"), "auto ran": by("recorded")}
             for x in t.itertuples():
                 r[f"{x.subject}, {MODES[x.mode]} (ms)"] = (f"{x.ms:.1f} vs {x.fastest_ms:.1f} {x.fastest}"
                                                           + ("" if x.within else ", past"))

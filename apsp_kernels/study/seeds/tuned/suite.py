@@ -101,6 +101,8 @@ def against_fastest(a, gpu):
     as the suite's summary."""
     out = []
     for col in MODES:
+        if ("e2e_ms" if col == "e2e_first_ms" else col) not in gpu:
+            continue
         times = gpu["e2e_ms" if col == "e2e_first_ms" else col].dropna()
         mine = a.get(col, np.nan)
         if mine == mine and len(times):
@@ -240,7 +242,7 @@ def deep_finding(rows, auto, check=None):
     ``auto`` among the codes: :func:`deep_check`), auto since its deep graphs' rule."""
     ok = verified(rows)
     deep, elim = (registry.by_role(r).name for r in ("auto_deep_graphs", "auto_small_separators"))
-    parts, device, host, picked = [], [], [], set()
+    parts, device, host, picked = [], [], [], {}
     for (g, n), t in ok.groupby(["graph", "n"], sort=False):
         gpu = t[t.kind == "gpu"].set_index("algorithm")
         cpu = t[t.kind == "cpu"].set_index("algorithm")
@@ -253,7 +255,7 @@ def deep_finding(rows, auto, check=None):
         parts.append(f"the {g} ({libs})")
         a = auto[(auto.graph == g) & (auto.n == n)]
         if len(a):
-            picked.add(str(a.picked.iloc[0]))
+            picked[g] = str(a.picked.iloc[0])
             host.append(a.e2e_ms.iloc[0] / gpu.e2e_ms.min())
             device.append(f"{a.e2e_device_ms.iloc[0] / gpu.e2e_device_ms.min():.1f}x on the {g}")
     el = ok[(ok.algorithm == elim)]
@@ -263,9 +265,12 @@ def deep_finding(rows, auto, check=None):
            if parts else "No deep graph where `tuned_deep` is the fastest.")
     if device:
         span = f"{min(host):.2f}" + (f"-{max(host):.2f}" if f"{max(host):.2f}" != f"{min(host):.2f}" else "")
-        out += (f" In that run `method=\"auto\"` picked {', '.join(f'`{p}`' for p in sorted(picked))} there "
+        picks = (f"`{next(iter(picked.values()))}` there" if len(set(picked.values())) == 1 else
+                 ", ".join(f"`{p}` on the {g}" for g, p in picked.items()))
+        out += (f" In that run `method=\"auto\"` picked {picks} "
                 f"({span}x the fastest end to end on the host), and with the result left on the GPU its time "
                 "was " + ", ".join(device) + " the fastest code's.")
+    out += _record(ok, auto)
     if check is not None and len(check):
         within, total, sizes = deep_check(check)
         classes = ", ".join(dict.fromkeys(check[check.code == "auto"].graph))
@@ -283,6 +288,26 @@ def deep_finding(rows, auto, check=None):
                 + (f", and it is the fastest end to end on {', '.join(e2e)}." if e2e else
                    ", but end to end (its host ordering first) it is the fastest on none at this size."))
     return out
+
+
+def _record(ok, auto):
+    """' auto's own call ... within ... on k of n graphs[; past it: ...].' over every graph of the run with an auto
+    row, in every mode both hold (:func:`past_bound`), or ''."""
+    graphs, missed = 0, []
+    for (g, n), t in ok.groupby(["graph", "n"], sort=False):
+        a = auto[(auto.graph == g) & (auto.n == n)] if len(auto) else auto
+        if not len(a):
+            continue
+        graphs += 1
+        past = past_bound(a.iloc[0], t[t.kind == "gpu"].reset_index(drop=True))
+        if past:
+            said = ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}" for m, mine, code, ms in past)
+            missed.append(f"{g} ({said})")
+    if not graphs:
+        return ""
+    return (f" Over the {graphs} graphs of the run, auto's own call was within 1.25x + 2 ms of the fastest verified "
+            f"GPU code in every mode timed on {graphs - len(missed)}"
+            + (f"; past it: {'; '.join(missed)}" if missed else "") + ".")
 
 
 def cpu_codes(codes):
@@ -306,10 +331,12 @@ def deep_check(check):
     return ok, total, sorted(int(n) for n in check[check.code == "auto"].n.unique())
 
 
-def load_deep_check(where=None):
-    """The newest recorded ``*-deep-auto-check.csv`` (data/results/solver), or an empty frame."""
+def load_deep_check(where=None, tag="structure-deep-road"):
+    """The newest recorded ``*-deep-auto-check.csv`` (data/results/solver) where it was measured after the newest
+    suite file of ``tag`` (data/results/benchmarks: a check of auto since the run's rule), or an empty frame."""
     f = _dated("solver", where, "*-deep-auto-check.csv")
-    return pd.read_csv(f[-1]) if f else pd.DataFrame()
+    run = _dated("benchmarks", where, f"*-{tag}.csv")
+    return pd.read_csv(f[-1]) if f and (not run or stamp(f[-1]) > stamp(run[-1])) else pd.DataFrame()
 
 
 def load_scatter(where=None):
