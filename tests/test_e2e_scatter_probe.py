@@ -48,6 +48,8 @@ def test_modes_and_the_crossing_rows(tmp_path, monkeypatch):
     monkeypatch.setattr(reference, "reference_checksum", lambda g: 7)
     monkeypatch.setattr(structure_suite, "_checksum", lambda d: 7)
     monkeypatch.setattr(api, "shortest_paths", lambda g, method, **kw: np.zeros((1, 1)))
+    monkeypatch.setattr(api, "choose", lambda g, result=None: SimpleNamespace(
+        algorithm=SimpleNamespace(name=f"code-for-{result}"), variant=None))
     times = iter([30.0, 10.0, 20.0, 12.0, 40.0, 11.0])                 # round by round: a, b
     monkeypatch.setattr(wall, "median_ms", lambda fn, repeats=1, **kw: (next(times), None))
     assert P.main(["--graphs", "ring", "--sizes", "64", "--codes", "a", "b", "--rounds", "3", "--modes", "int32",
