@@ -13,8 +13,8 @@ from .core.graph import GraphError
 from .core.wide import WideGraph
 
 DENSE_FRACTION = 0.25          # scipy's 'auto': FW where the stored edges are at least n^2 / 4, else D (or J)
-RESULTS = ("host", "int32", "device")    # where all pairs go: float64 (or any type but int32) or int32 to the host,
-                                         # or left on the GPU
+RESULTS = elimination_choice.RESULTS   # where all pairs go: float64 (or any type but int32) or int32 to the host, or
+                                       # left on the GPU
 
 
 def result_kind(device=False, dtype=None):

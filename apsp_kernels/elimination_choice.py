@@ -84,8 +84,8 @@ from .algorithms import registry
 FROM, TO = "auto_frontier", "auto_small_separators"        # registry roles: the code replaced, the code run
 DEEP = "auto_deep_graphs"                                  # the other code it may replace (after deep_choice)
 TAGS = {FROM: "crossing", DEEP: "crossing-deep"}           # the replaced code's role -> its crossing files' tag
-RESULTS = ("host", "int32", "device")    # choice.RESULTS: float64 (or any type but int32) or int32 to the host, or
-                                         # left on the device
+RESULTS = ("host", "int32", "device")    # the results choose() tells apart (choice.result_kind): float64 (or any
+                                         # type but int32) or int32 to the host, or left on the device
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
 HOST_BY_DEPTH_SINCE = "2026-11-29T14:30:12+00:00"   # when test 1 to the host became the depth's (UTC): a check

@@ -166,25 +166,34 @@ def before_depth_test(fname, where=None):
     return "-auto-check-deep" not in fname and (date, ts) < (E.HOST_BY_DEPTH_SINCE[:10], E.HOST_BY_DEPTH_SINCE)
 
 
-def check_table(check, where=None):
-    """Per checked row and result: auto's pick, its own time, the codes' and whether each is within the bound; rows
-    to the host of checks measured before the host test became the depth's (:func:`before_depth_test`) left out."""
-    out = []
+def _timed(check, where=None):
+    """(row as a dict, result, auto's ms, left out) for each checked row and result auto was timed in; left out: a
+    row to the host of a check measured before the host test became the depth's (:func:`before_depth_test`, read
+    once a file)."""
+    old = {f: before_depth_test(f, where) for f in check["file"].unique()} if "file" in check else {}
     for r in check.itertuples(index=False):
         r = r._asdict()
-        old = "file" in r and before_depth_test(r["file"], where)
         for res in RESULTS:
             auto = r.get(f"auto_e2e_{res}_ms", math.nan)
-            if math.isnan(auto) or (old and res != "device"):
-                continue
-            times = _times(r, res)
-            best = min(times.values())
-            pick = r[f"auto_{res}_pick"]
-            out.append({"graph": r["graph"], "result": res, "auto picks": pick,
-                        "auto's call (ms)": auto,
-                        **{f"{c} (ms)": times.get(c) for c in CODES},
-                        "pick within 1.25x + 2 ms": bool(within_bound(times[pick], best)) if pick in times else None,
-                        "auto's call within 1.25x + 2 ms": bool(within_bound(auto, best))})
+            if not math.isnan(auto):
+                yield r, res, auto, res != "device" and old.get(r.get("file"), False)
+
+
+def check_table(check, where=None):
+    """Per checked row and result: auto's pick, its own time, the codes' and whether each is within the bound; rows
+    left out by :func:`_timed` not shown."""
+    out = []
+    for r, res, auto, left_out in _timed(check, where):
+        if left_out:
+            continue
+        times = _times(r, res)
+        best = min(times.values())
+        pick = r[f"auto_{res}_pick"]
+        out.append({"graph": r["graph"], "result": res, "auto picks": pick,
+                    "auto's call (ms)": auto,
+                    **{f"{c} (ms)": times.get(c) for c in CODES},
+                    "pick within 1.25x + 2 ms": bool(within_bound(times[pick], best)) if pick in times else None,
+                    "auto's call within 1.25x + 2 ms": bool(within_bound(auto, best))})
     return pd.DataFrame(out)
 
 
@@ -208,9 +217,7 @@ def finding(rows, check, where=None):
         if parts:
             said.append(f"against `{code}` on {what} " + " and ".join(p for p in parts if p) + _per_graph(code, where))
     t = check_table(check, where) if len(check) else pd.DataFrame()
-    left = sum(1 for r in check.itertuples(index=False) for res in RESULTS if res != "device"
-               and "file" in check and before_depth_test(r.file, where)
-               and not math.isnan(getattr(r, f"auto_e2e_{res}_ms", math.nan))) if len(check) else 0
+    left = sum(left_out for *_, left_out in _timed(check, where)) if len(check) else 0
     both = t.dropna(subset=["pick within 1.25x + 2 ms"]) if len(t) else t
     picks = ""
     if len(both):

@@ -19,7 +19,7 @@ import yaml
 from .... import paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
-from .suite import MODES, RESULT, against_fastest, device_pick, verified
+from .suite import KIND, MODES, RESULT, against_fastest, device_pick, recorded_pick, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
@@ -103,13 +103,9 @@ def _suite_verdicts(rows):
 
 
 def _pick(a, mode):
-    """auto's pick for ``mode``'s result: the suite row's device pick for the device mode, its int32 pick for the
-    int32 mode, where the row has one; else its host pick."""
-    device = device_pick(a)
-    if RESULT[mode] == "device" and device:
-        return device
-    int32 = a.get("picked_int32")
-    return int32 if mode == "e2e_int32_ms" and isinstance(int32, str) and int32 else a.picked
+    """auto's pick for ``mode``'s result (:func:`~.suite.recorded_pick`), its host pick where the row records none
+    for the device."""
+    return recorded_pick(a, KIND[mode]) or a.picked
 
 
 def _probe_verdicts(rows):
@@ -147,9 +143,7 @@ def picks(check):
         q = check.probe
         if len(q):
             a = q[(q.graph == g) & (q.n == n) & (q.code == "auto")]
-            result_of = a["mode"].map(RESULT)
-            if "int32" in p["predicted_pick"]:                  # a plan that predicts int32's pick apart
-                result_of = result_of.where(a["mode"] != "e2e_int32_ms", "int32")
+            result_of = a["mode"].map(KIND if "int32" in p["predicted_pick"] else RESULT)   # int32 apart if planned
             for result in p["predicted_pick"]:
                 got = set(a[result_of == result].picked)
                 if got:

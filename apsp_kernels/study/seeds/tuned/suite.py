@@ -15,6 +15,7 @@ ORDER = ["kemp", "ba", "hub", "small_world", "components", "dag", "dense", "comp
          "ring", "path", "lollipop", "helsinki-walk", "helsinki-drive"]
 MODES = {"e2e_ms": "float64", "e2e_int32_ms": "int32", "e2e_device_ms": "on the device", "e2e_first_ms": "first call"}
 RESULT = {"e2e_ms": "host", "e2e_int32_ms": "host", "e2e_device_ms": "device", "e2e_first_ms": "host"}   # the result, per mode
+KIND = {**RESULT, "e2e_int32_ms": "int32"}     # ... with int32 to the host apart (choice.RESULTS)
 PAST = "auto's call past 1.25x + 2 ms of the fastest code's, in"
 TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and the CPU codes. All-core CPU code: "
                  "dijkstra_cpu_parallel, int64_johnson where a weight is negative. A dash: not run (scipy where "
@@ -201,15 +202,15 @@ def _misses(rows, auto, g, n):
     word = {w: c for c, w in MODES.items()}
     fastest = {}                                    # per result, the fastest code of its first missed mode
     for m, _, code, _ in past:
-        fastest.setdefault("int32" if word[m] == "e2e_int32_ms" else RESULT[word[m]], code)
+        fastest.setdefault(KIND[word[m]], code)
     for res, code in fastest.items():
-        if code != _recorded(a, res) and _pick_now(g, n, res) == code:
+        if code != recorded_pick(a, res) and _pick_now(g, n, res) == code:
             where = {"device": "on the device", "int32": "in int32 to the host"}.get(res, "to the host")
             said += f"; auto's rules here now pick {code} {where}"
     return f"{g} {n:,} ({said})"
 
 
-def _recorded(a, result):
+def recorded_pick(a, result):
     """The pick an auto row records for ``result`` ('host', 'int32' or 'device'; None where a row of before the
     device pick was recorded does not say; int32's the host pick where the row has no int32 pick: one pick then
     served both)."""
