@@ -11,6 +11,9 @@ checksum and not timed.  Writes ``e2e_scatter.csv`` (one row per call; ``picked`
 auto runs in that mode) and its provenance beside it, and prints per graph, code and mode the least, median and
 largest time and largest / least.
 
+A graph given as ``name:n`` (``grid:6000``; a bundled network ``helsinki-walk:0``) is taken at that size only,
+the others at every ``--sizes``.
+
 ``--modes`` times only some of the modes (host: float64 to the host, int32: int32 to the host, device: left on the
 GPU).  ``--crossing``: also ``crossing.csv``, each graph's medians in the form of
 ``scripts/elimination_gpu_measure.py --e2e``'s rows (``<code>_e2e_<mode>_ms``, m, ``e2e_verified``), the form
@@ -42,6 +45,13 @@ def as_crossing(rows):
     return wide.merge(rounds, on=["graph", "n"]).assign(e2e_verified=True)
 
 
+def specs(graphs, sizes):
+    """(name, n) pairs: each size's graphs in the order given, then the graphs named with a size (``name:n``)."""
+    sized = [tuple(g.rsplit(":", 1)) for g in graphs if ":" in g]
+    return ([(name, n) for n in sizes for name in graphs if ":" not in name]
+            + [(name, int(n)) for name, n in sized])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="+", default=["kemp", "components", "knn"])
@@ -64,30 +74,29 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     provenance.write_invocation(out / "e2e_scatter.provenance.json", provenance.collect("e2e-scatter", vars(a)))
     rows = []
-    for n in a.sizes:
-        for name in a.graphs:
-            g = SG.make(name, n, seed=n)
-            ref = reference_checksum(g)
-            print(f"{name} n={g.n} m={g.m}", flush=True)
-            for code in a.codes:                      # warm, and checked
+    for name, n in specs(a.graphs, a.sizes):
+        g = SG.make(name, n, seed=n)
+        ref = reference_checksum(g)
+        print(f"{name} n={g.n} m={g.m}", flush=True)
+        for code in a.codes:                      # warm, and checked
+            for col, kw in modes:
+                d = api.shortest_paths(g, method=code, **kw)
+                if not matches(d, ref):
+                    raise SystemExit(f"{code} on {name} {n} ({col}): result differs from the reference")
+                del d
+        picked = {col: api._method(g, "auto", None, device=kw.get("device", False),
+                                   dtype=kw.get("dtype", np.float64))[0].name
+                  for col, kw in modes}                  # what method="auto" runs in each mode, as it resolves it
+        for r in range(a.rounds):
+            for code in a.codes:
                 for col, kw in modes:
-                    d = api.shortest_paths(g, method=code, **kw)
-                    if not matches(d, ref):
-                        raise SystemExit(f"{code} on {name} {n} ({col}): result differs from the reference")
+                    ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
                     del d
-            picked = {col: api._method(g, "auto", None, device=kw.get("device", False),
-                                       dtype=kw.get("dtype", np.float64))[0].name
-                      for col, kw in modes}                  # what method="auto" runs in each mode, as it resolves it
-            for r in range(a.rounds):
-                for code in a.codes:
-                    for col, kw in modes:
-                        ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
-                        del d
-                        rows.append(dict(graph=name, n=g.n, m=g.m, code=code, mode=col, round=r, ms=ms,
-                                         picked=picked[col] if code == "auto" else ""))
-            pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
-            if a.crossing:
-                as_crossing(pd.DataFrame(rows)).to_csv(out / "crossing.csv", index=False)
+                    rows.append(dict(graph=name, n=g.n, m=g.m, code=code, mode=col, round=r, ms=ms,
+                                     picked=picked[col] if code == "auto" else ""))
+        pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
+        if a.crossing:
+            as_crossing(pd.DataFrame(rows)).to_csv(out / "crossing.csv", index=False)
     df = pd.DataFrame(rows)
     s = df.groupby(["graph", "n", "code", "mode"], sort=False).ms.agg(["min", "median", "max"])
     s["max_over_min"] = s["max"] / s["min"]

@@ -59,3 +59,8 @@ def test_modes_and_the_crossing_rows(tmp_path, monkeypatch):
     c = pd.read_csv(tmp_path / "crossing.csv").iloc[0]
     assert c.graph == "ring 64" and c.n == 64 and c.m == 128 and c.rounds == 3 and bool(c.e2e_verified)
     assert c.a_e2e_int32_ms == 30.0 and c.b_e2e_int32_ms == 11.0 and "a_e2e_host_ms" not in c
+
+
+def test_graphs_named_with_a_size_are_taken_at_it_only():
+    assert P.specs(["grid", "knn:8000", "helsinki-walk:0"], [16, 32]) == [
+        ("grid", 16), ("grid", 32), ("knn", 8000), ("helsinki-walk", 0)]
