@@ -13,7 +13,7 @@ recorded rows, in two tests, each able to say no.
    tuned_frontier stays.  Elimination is taken where that ratio is below 1; **to the host against tuned_frontier,
    from the smallest recorded size on, by the depth instead** (:func:`deep_enough`): where sqrt(n) times the
    probe's hop depth D (:func:`~.core.structure.probe_once`: four BFS, 4-15 ms at 20,000-50,000 vertices) is at
-   least ``HOST_DEPTH``.  Why: the elimination's time to the host follows n alone (about 1 s at 40,000 vertices on
+   least ``DEPTH``.  Why: the elimination's time to the host follows n alone (about 1 s at 40,000 vertices on
    the grid, the kNN graph, Bremen and the kNN graph with islands: mostly the n^2 copy), tuned_frontier's grows with
    its rounds, which follow D; the size crossing, the worst graph's, kept the shallow kNN graph's (D about
    1.1 sqrt(n), 44,200 vertices) for the grids (2 sqrt(n): they cross near 25,000) and Bremen (1.5 sqrt(n); 40,461
@@ -30,7 +30,18 @@ recorded rows, in two tests, each able to say no.
    calls on South Seattle's and Bremen's car networks and the grid of 26,244 (the first seen as a miss when
    int32 took float64's 50,000): the highest score where tuned_frontier won 27,111 (the kNN graph of 24,000, 1.06x),
    the lowest where the elimination won 29,673 (South Seattle, 0.84x; the grid of 16,000 at 31,623, 0.97x).
-   With the result on the device the rows show no such threshold (the size crossing stays).
+   **On the device the size crossing, or the depth from ``DEVICE_DEPTH_FROM`` vertices on**: the kNN graph, the
+   worst graph, crosses at 17,064 vertices, the deeper grids and strips far below it.  Where the size crossing
+   says no, the elimination is taken where sqrt(n) x D is at least ``DEPTH["device"]``, 25,000, and n at least
+   8,000.  Set from the device rows of ``...-2026-11-29-depth-small.csv`` (grids of 6,000-14,000, kNN graphs of
+   8,000-14,000, strips of 32 and 64 rows at 8,192 and 12,288, the kNN graph with islands at 12,000, the Helsinki
+   walking network; medians of 5 interleaved rounds) with the crossing rows' grids and kNN graphs at 16,000-24,000
+   (measured after the grid of 16,384 was seen past the bound on the device, 1.39x, in the suite and in rounds): by
+   the score every row on its faster side but the kNN graph of 20,000 (21,920; 0.86x), which the size crossing
+   takes; the highest score where tuned_frontier won 23,771 (the grid of 12,000, 1.16x), the lowest where the
+   elimination won 25,886 (the strip of 32 rows at 8,192, 0.52x); 25,000 is a round value between.  No graph of
+   fewer than 8,192 vertices past 25,000 was measured (the smallest measured 5,559, all below 18,000), so none
+   below 8,000 is taken.
 2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -90,8 +101,9 @@ WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
 HOST_BY_DEPTH_SINCE = "2026-11-29T14:30:12+00:00"   # when test 1 to the host became the depth's (UTC): a check
                                                   # measured before it tested the size crossing there
-HOST_DEPTH = {"host": 50_000, "int32": 28_000}   # test 1 to the host against tuned_frontier: sqrt(n) x the
-                                                 # probe's hop depth at least this, by the result's type
+DEPTH = {"host": 50_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
+                                                 # sqrt(n) x the probe's hop depth at least this, by the result
+DEVICE_DEPTH_FROM = 8_000   # on the device the depth test from this many vertices (below the size crossing)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -233,7 +245,8 @@ def instead(g, algo, result, fits=None, where=None):
     not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not one of
     ``RESULTS`` (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), it would not
     order the graph as in its rows (:func:`measured_ordering`), or either test, with ``algo``'s crossing rows, says
-    no (in tuned_frontier's place to the host, test 1 is the depth's: :func:`deep_enough`).  With an int32 result on
+    no (in tuned_frontier's place to the host, test 1 is the depth's: :func:`deep_enough`; on the device the size
+    crossing's, or from ``DEVICE_DEPTH_FROM`` vertices the depth's).  With an int32 result on
     the host the crossings' int32 rows where there are any, else their float64 rows."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
     if against is None or result not in RESULTS or (fits is not None and not fits(target())):
@@ -244,8 +257,15 @@ def instead(g, algo, result, fits=None, where=None):
     if c is None and result == "int32":                  # no int32 rows: the float64 rows to the host speak for it
         c, read = crossing(where, against, "host"), "host"
     r = None if c is None else c.ratio(g.n, read, g.m / max(g.n, 1))
-    by_depth = against == FROM and result != "device"    # there the rows only bound n from below; the depth decides
-    if r is None or not (by_depth or r < 1.0):
+    if r is None and (result != "device" or c is None):  # no rows there: nothing learned
+        return None
+    if against == FROM and result != "device":       # to the host the rows only bound n from below; the depth decides
+        by_depth = True
+    elif r is not None and r < 1.0:                  # the size crossing
+        by_depth = False
+    elif against == FROM and g.n >= DEVICE_DEPTH_FROM:   # on the device below it: the depth
+        by_depth = True
+    else:
         return None
     small, s = separators_small(g)
     if not small:
@@ -255,9 +275,9 @@ def instead(g, algo, result, fits=None, where=None):
         deep, depth, score = deep_enough(g, result)
         if not deep:
             return None
-        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {HOST_DEPTH[result]:,} (where the "
-                f"recorded rows of the grids, the kNN graphs and the road networks put it past {frm} to the host"
-                + (" in int32)" if result == "int32" else ")"))
+        side = {"host": "to the host", "int32": "to the host in int32", "device": "on the device"}[result]
+        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {DEPTH[result]:,} (where the recorded "
+                f"rows of the grids, the kNN graphs and the road networks put it past {frm} {side})")
     else:
         per = f" and m / n = {g.m / max(g.n, 1):.2f} (interpolated between the graphs measured)" if c.per_graph else ""
         kind = " (their float64 rows: none in int32)" if read != result else ""
@@ -279,9 +299,9 @@ def measured_ordering():
 
 
 def deep_enough(g, result="host"):
-    """(whether ``g`` passes test 1 to the host in tuned_frontier's place for ``result`` ('host' or 'int32'), the
-    probe's hop depth, sqrt(n) x it)."""
+    """(whether ``g`` passes test 1's depth threshold in tuned_frontier's place for ``result`` (one of ``RESULTS``),
+    the probe's hop depth, sqrt(n) x it)."""
     from .core.structure import probe_once
     depth = probe_once(g).hop_depth
     score = math.sqrt(g.n) * depth
-    return score >= HOST_DEPTH[result], depth, score
+    return score >= DEPTH[result], depth, score

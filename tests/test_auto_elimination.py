@@ -221,7 +221,10 @@ def test_instead_says_no_unless_every_condition_holds():
     assert E.instead(g, registry.get("tuned_sparse"), "host") is None   # only where tuned_frontier won
     assert E.instead(g, fr, None) is None                         # rows, not all pairs
     assert E.instead(g, fr, "host", fits=lambda code: False) is None
-    assert E.instead(Graph.from_scipy(EM.grid(126, 127)), fr, "device") is None    # 16,002: below the rows
+    assert E.instead(Graph.from_scipy(EM.knn(12000)), fr, "device") is None       # below the rows and not deep
+    assert E.instead(Graph.from_scipy(EM.grid(16, 480)), fr, "device") is None     # 7,680: deep, but below 8,000
+    to, why = E.instead(Graph.from_scipy(EM.grid(126, 127)), fr, "device")        # 16,002: the depth on the device
+    assert to.name == "tuned_elimination" and f">= {E.DEPTH['device']:,}" in why and "on the device)" in why
     assert E.instead(SG.make("kemp", 48000, seed=1), fr, "host") is None           # large separators
 
 
@@ -232,7 +235,7 @@ def test_instead_says_no_unless_every_condition_holds():
     (lambda: SG.make("bremen-dist"), True),                       # 40,461: 2.07x
     (lambda: SG.make("knn_islands", 40000, seed=40000), False)])  # 0.92x
 def test_the_host_depth_test_on_the_rows_it_was_set_from(make, deep):
-    """Test 1 to the host in tuned_frontier's place: sqrt(n) x the probe's hop depth >= HOST_DEPTH, set from the
+    """Test 1 to the host in tuned_frontier's place: sqrt(n) x the probe's hop depth >= DEPTH, set from the
     recorded rows of these graphs (the elimination's time over tuned_frontier's, float64 to the host)."""
     g = make()
     ok, depth, score = E.deep_enough(g)
@@ -256,7 +259,27 @@ def test_the_int32_host_depth_test_on_the_rows_it_was_set_from(name, faster):
     ok, depth, score = E.deep_enough(g, "int32")
     assert ok == (faster == "elimination"), (depth, score)
     assert (E.instead(g, registry.get("tuned_frontier"), "int32") is not None) == ok
-    assert E.deep_enough(g, "host")[0] == (score >= E.HOST_DEPTH["host"])     # float64 keeps its own
+    assert E.deep_enough(g, "host")[0] == (score >= E.DEPTH["host"])     # float64 keeps its own
+
+
+DEVICE_DEPTH_ROWS = "NVIDIA_H200-2026-11-29-depth-small.csv"
+
+
+def _device_depth_cases():
+    small = pd.read_csv(E.folder() / DEVICE_DEPTH_ROWS)
+    cross = pd.read_csv(E.folder() / "NVIDIA_H200-2026-11-29-crossing.csv").query("n <= 24000")
+    return [(r.graph, r.tuned_elimination_e2e_device_ms < r.tuned_frontier_e2e_device_ms)
+            for df in (small, cross) for r in df.itertuples()]
+
+
+@pytest.mark.parametrize("name, elimination_faster", _device_depth_cases())
+def test_the_device_test_on_the_rows_it_was_set_from(name, elimination_faster):
+    """With the result on the device: the size crossing, or below it from 8,000 vertices the depth (sqrt(n) x D >=
+    DEPTH["device"]), set from the small rows (medians of 5 interleaved rounds) and the crossing rows up to 24,000,
+    puts each of them on its faster side."""
+    cls, _, n = name.partition(" ")
+    g = SG.make(cls) if cls.startswith("helsinki") else _graph(name)
+    assert (E.instead(g, registry.get("tuned_frontier"), "device") is not None) == elimination_faster
 
 
 def test_auto_through_choose_and_its_reason():
@@ -270,11 +293,10 @@ def test_auto_through_choose_and_its_reason():
 
 
 # Measured misses of the bound on the rows the rule learned from (named, each a strict xfail, so that it fails once
-# auto gets it right): against tuned_frontier the rule takes the worse graph of each size, so a graph that crosses
-# earlier than the other keeps the slower code until the other crosses too: the grid of 16,000 with the result on
-# the device (elimination 100.7 ms, tuned_frontier 167.3; the kNN graph the other way, 126.3 against 119.1).
-# Against tuned_deep the rows have m, and each graph's ratio is interpolated on m / n: none past it.
-MISSES = {("crossing", "grid 160 x 100", "device")}
+# auto gets it right).  Against tuned_frontier on the device the size crossing is the worst graph's, and the depth
+# test below it takes the grids that cross earlier (the grid of 16,000: elimination 100.7 ms, tuned_frontier 167.3);
+# against tuned_deep the rows have m, and each graph's ratio is interpolated on m / n: none past it.
+MISSES = set()
 
 
 def _crossing_file(tag, result):
