@@ -29,6 +29,7 @@ CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
 PREVIOUS = {"device-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
             "second-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
             "host-depth": ("auto_frontier", ("e2e_ms", "e2e_int32_ms")),
+            "device-depth": ("auto_frontier", ("e2e_device_ms",)),
             "lollipop-density": ("auto_deep_graphs", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"))}
 
 
