@@ -42,7 +42,7 @@ recorded rows, in two tests, each able to say no.
    elimination won 25,886 (the strip of 32 rows at 8,192, 0.52x); 25,000 is a round value between.  No graph of
    fewer than 8,192 vertices past 25,000 was measured (the smallest measured 5,559, all below 18,000), so none
    below 8,000 is taken.
-2. **Small separators, from one BFS.**  The elimination's work is set by its separators; a graph like those rows
+2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
    dissection finds no small separator.  The test: the hub BFS (:func:`~.core.structure.hub_depth_once`, which
@@ -56,7 +56,15 @@ recorded rows, in two tests, each able to say no.
    sqrt(n)); the elimination took 0.48x, 0.29x and 0.18x tuned_frontier's time (float64, int32, on the device)
    and auto ran tuned_frontier.  Set to 0.5 after that (post hoc for Bremen); checked on graphs held out
    under a plan committed first (``knn_islands`` at 24,000 and 40,000, ``...-rules-check-islands.csv``: auto's
-   median call within 1.25x + 2 ms of the faster code in every mode).
+   median call within 1.25x + 2 ms of the faster code in every mode).  **And the probe's hop depth D at least
+   ``SHALLOWEST`` sqrt(n)** (its BFS levels average at most 1.33 sqrt(n) vertices): a 3-D grid's separators grow as
+   n^(2/3), its widest level reaches 4 sqrt(n) only near 20,000 vertices (3.85 at 16,384, 3.92 at 18,000), so
+   between the device size crossing (17,064) and there it passed the widest-level test.  At 16,384 (D 0.57
+   sqrt(n)) the elimination took 371.6 ms on the device against tuned_frontier's 117.1 (medians of 5 interleaved
+   rounds, ``data/results/solver/...-2026-11-29-device-depth-check.csv``, where the depth test kept it away).
+   Set post hoc from that one class: the graphs where the elimination was measured the faster have D 0.94-1.13
+   sqrt(n) (kNN graphs, the kNN graph with islands, the Seattle networks), 1.55 (Bremen), 2 and more (grids,
+   strips, deep graphs); 3-D grids 0.51-0.57 (16,384-32,768); 0.75 lies between.
 
 The same two tests weigh the elimination against ``tuned_deep`` where auto's deep-graph rule
 (:mod:`.deep_choice`, applied first) has put it in tuned_frontier's place: the ratios then come from the newest
@@ -99,6 +107,7 @@ RESULTS = ("host", "int32", "device")    # the results choose() tells apart (cho
                                          # type but int32) or int32 to the host, or left on the device
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
+SHALLOWEST = 0.75     # ... and the probe's hop depth at least this many sqrt(n)
 HOST_BY_DEPTH_SINCE = "2026-11-29T14:30:12+00:00"   # when test 1 to the host became the depth's (UTC): a check
                                                   # measured before it tested the size crossing there
 DEPTH = {"host": 50_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
@@ -235,9 +244,12 @@ def target():
 
 def separators_small(g):
     """(whether ``g`` passes test 2, the hub BFS's Structure)."""
-    from .core.structure import hub_depth_once
+    from .core.structure import hub_depth_once, probe_once
     s = hub_depth_once(g)
-    return (s.mean_reach >= REACH and s.widest <= WIDEST * math.sqrt(max(g.n, 1))), s
+    root = math.sqrt(max(g.n, 1))
+    if not (s.mean_reach >= REACH and s.widest <= WIDEST * root):
+        return False, s
+    return probe_once(g).hop_depth >= SHALLOWEST * root, s
 
 
 def instead(g, algo, result, fits=None, where=None):
@@ -284,7 +296,7 @@ def instead(g, algo, result, fits=None, where=None):
         size = f"at n = {g.n}{per} the recorded rows ({c.source}{kind}) put its time at {r:.2f}x {frm}'s"
     return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
                       f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "
-                      "reached)")
+                      f"reached; the probe's hop depth >= {SHALLOWEST:g} sqrt(n))")
 
 
 def measured_ordering():

@@ -190,7 +190,9 @@ def test_against_tuned_deep_its_own_crossing_file(tmp_path):
     (lambda: SG.make("helsinki-drive"), True), (lambda: SG.make("bremen-dist"), True),
     (lambda: SG.make("knn_islands", 24000, seed=24000), True),        # 80 % in one part, the rest in pieces
     (lambda: SG.make("components", 16384), False), (lambda: SG.make("kemp", 16384), False), (lambda: SG.make("ba", 16384), False),
-    (lambda: SG.make("hub", 16384), False), (lambda: _small_world(16384), False), (lambda: _grid3d(32), False)])
+    (lambda: SG.make("hub", 16384), False), (lambda: _small_world(16384), False), (lambda: _grid3d(32), False),
+    (lambda: SG.make("grid3d", 18000, seed=18000), False),           # widest 3.92 sqrt(n), but D 0.56 sqrt(n)
+    (lambda: SG.make("south-seattle-car"), True)])                   # widest 3.73, D 1.00
 def test_the_separator_test_on_each_class(make, small):
     g = make()
     ok, s = E.separators_small(g)
