@@ -149,3 +149,28 @@ def test_a_deep_check_measured_before_the_run_is_not_read_as_since(tmp_path):
     assert len(SU.load_deep_check(tmp_path)) == 1                       # the check is newer than the run
     (tmp_path / "GPU-2026-01-01-structure-deep-road.csv").rename(tmp_path / "GPU-2026-01-03-structure-deep-road.csv")
     assert len(SU.load_deep_check(tmp_path)) == 0                       # a run after it
+
+
+def test_graphs_of_the_deep_road_run_measured_again_after_it(tmp_path):
+    """A later suite run of some of the deep-road run's graphs (``structure-grid``) is read for those graphs only,
+    and only where it is newer than the run; its sentence names auto's record on each."""
+    base = dict(n=100, m=99, hop_depth=9, verified=True)
+    run = pd.DataFrame([dict(base, graph="grid"), dict(base, graph="path")])
+    run.to_csv(tmp_path / "GPU-2026-01-02-structure-deep-road.csv", index=False)
+    pd.DataFrame([dict(base, graph="grid", kind="auto")]).to_csv(tmp_path / "GPU-2026-01-01-structure-grid.csv",
+                                                                  index=False)
+    assert SU.load_again(run, tmp_path)[0] == ""                        # older than the run: not read
+    rows = [dict(base, graph="grid", kind="gpu", algorithm="a", e2e_ms=10, e2e_int32_ms=8, e2e_device_ms=4),
+            dict(base, graph="grid", kind="gpu", algorithm="b", e2e_ms=12, e2e_int32_ms=9, e2e_device_ms=3),
+            dict(base, graph="grid", kind="auto", algorithm="auto", picked="a", picked_device="b", e2e_ms=10.5,
+                 e2e_int32_ms=8.2, e2e_device_ms=3.1),
+            dict(base, graph="knn", kind="auto", algorithm="auto", picked="a", e2e_ms=1, e2e_int32_ms=1,
+                 e2e_device_ms=1)]
+    pd.DataFrame(rows).to_csv(tmp_path / "GPU-2026-01-03-structure-grid.csv", index=False)
+    name, again = SU.load_again(run, tmp_path)
+    assert name == "GPU-2026-01-03-structure-grid.csv" and set(again.graph) == {"grid"}
+    text = SU.again_finding(name, again)
+    assert "the grid of 100: within in every mode (on the device 3.1 ms, `b`, against b's 3.0)" in text
+    rows[2]["e2e_device_ms"] = 9.0
+    text = SU.again_finding(name, pd.DataFrame(rows[:3]))
+    assert "the grid of 100: past it on the device (9.0 ms against b's 3.0)" in text

@@ -311,6 +311,43 @@ def _record(ok, auto):
             + (f"; past it: {'; '.join(missed)}" if missed else "") + ".")
 
 
+def load_again(rows, where=None, tag="structure-grid"):
+    """(the name of the newest suite file of ``tag`` measured after ``rows``' run, its rows of the (graph, n) pairs
+    ``rows`` holds): those graphs measured again, post hoc; or ('', an empty frame)."""
+    if not len(rows):
+        return "", pd.DataFrame()
+    found = _dated("benchmarks", where, f"*-{tag}.csv")
+    run = _dated("benchmarks", where, "*-structure-deep-road.csv")
+    if not found or (run and stamp(found[-1]) <= stamp(run[-1])):
+        return "", pd.DataFrame()
+    again = pd.read_csv(found[-1])
+    pairs = set(zip(rows.graph, rows.n))
+    return found[-1].name, again[[p in pairs for p in zip(again.graph, again.n)]].reset_index(drop=True)
+
+
+def again_finding(name, again):
+    """' Measured again after that run, post hoc (<file>): per graph, auto's own call within 1.25x + 2 ms of the
+    fastest verified GPU code in every mode, or where past it' for :func:`load_again`'s rows, or ''."""
+    ok = verified(again) if len(again) else again
+    said = []
+    for (g, n), t in ok.groupby(["graph", "n"], sort=False):
+        a = t[t.kind == "auto"]
+        if not len(a):
+            continue
+        a = a.iloc[0]
+        gpu = t[t.kind == "gpu"].reset_index(drop=True)
+        past = past_bound(a, gpu)
+        dev = gpu.loc[gpu.e2e_device_ms.idxmin()]
+        said.append(f"the {g} of {int(n):,}: " + (
+            "past it " + ", ".join(f"{m} ({mine:.1f} ms against {code}'s {ms:.1f})" for m, mine, code, ms in past)
+            if past else f"within in every mode (on the device {a.e2e_device_ms:.1f} ms, "
+                         f"`{recorded_pick(a, 'device') or a.picked}`, against {dev.algorithm}'s {dev.e2e_device_ms:.1f})"))
+    if not said:
+        return ""
+    return (f" Measured again after that run, post hoc, under the rules of its own commit (`{name}`), auto's own "
+            "call against the fastest verified GPU code: " + "; ".join(said) + ".")
+
+
 def cpu_codes(codes):
     """The registry's CPU codes among ``codes`` (rows of a measurement script also hold ``auto``, which is none)."""
     return [c for c in codes if c in registry.ALGORITHMS and registry.get(c).device == "cpu"]
