@@ -249,7 +249,8 @@ def _solve_registry(g, algo, variant, sources, want_pred, dtype):
 
 def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     """A GPU code's device-resident form (gpu/resident.py): the result finished, cut to the rows asked for and
-    converted on the device, then left there (``device``) or copied once to the host."""
+    converted on the device, then left there (``device``) or copied once to the host (into a new result whose pages
+    the host's threads touch while the GPU solves: :func:`~.algorithms.gpu.resident.touched`)."""
     from .algorithms.gpu import resident as R
     if np.dtype(dtype) not in (np.int32, np.int64, np.float32, np.float64) and not device:
         # a type the device does not convert to (float16): int32 here, then the host's checked cast
@@ -263,6 +264,8 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
         algo.run_resident(g, variant=variant, sources=sources, sink=rows.put_unfinished)
         return rows.host, None
     by_rows = sources is not None and "sources" in takes                 # only those rows
+    made, touching = (None, []) if device or out is not None else R.touched(
+        (g.n if sources is None else len(sources), g.n), dtype)          # its pages touched while the GPU solves
     D, _ = algo.run_resident(g, variant=variant, **({"sources": sources} if by_rows else {}))
     R.finish(D, square=not by_rows)
     if sources is not None and not by_rows:
@@ -273,7 +276,9 @@ def _solve_resident(g, algo, variant, sources, want_pred, dtype, device, out):
     if device:
         import cupy as cp
         return res, (cp.asarray(pred) if pred is not None else None)
-    return R.to_host(res, out), pred
+    for job in touching:
+        job.result()
+    return R.to_host(res, out, made), pred
 
 
 def _admit(g, algo, variant, want_pred, dtype):

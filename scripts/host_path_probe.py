@@ -3,15 +3,19 @@ the solve would save (a probe on the device, not a benchmark row).
 
     python3 scripts/host_path_probe.py --graphs grid:14000 bremen-dist:0 --codes tuned_elimination --repeats 3
 
+Its first form (518c324) timed, beside ``fresh`` (then ``host``), a variant that filled every byte of the new result
+from the host's threads during the solve: on one H200, tuned_elimination's float64 result, the grid of 14,000 172.1
+against 149.2 ms, the kNN graph of 32,000 697.8 against 596.9, Bremen 1,163.6 against 919.2 (int32 over the bus and
+converted on the host, with or without that fill, 167.8-173.8, 620.8-668.4 and 1,045.6-1,047.1).
+
 Per graph and code, the median of ``repeats`` warm calls (synchronised wall clock, after one checked call) of:
   device          shortest_paths(device=True): the result left on the GPU (the floor of every host path)
-  host            shortest_paths(): float64 to the host as it is (converted on the device, staged to fresh memory)
-  int32           shortest_paths(dtype=np.int32)
-  unfinished      the resident solve, then its int32 rows staged and converted by the host's threads as they leave
-                  the staging buffers (HostRows.put_unfinished: tuned_frontier's way, without the overlap)
-  touched         the destination's pages first touched by the host's threads while the GPU solves, then the
-                  float64 result staged into it
-  touched+unfin.  both: touched during the solve, int32 over the bus, converted on the host
+  host, int32     shortest_paths() (float64) and dtype=np.int32, as they are: for a code without streamed rows, the
+                  new result's pages touched by the host's threads while the GPU solves (resident.touched)
+  fresh, int32-fresh
+                  the same solve, then the result staged into fresh memory, untouched (the path before that)
+  unfinished      the solve, then its int32 rows staged and converted by the host's threads as they leave the
+                  staging buffers (HostRows.put_unfinished: tuned_frontier's way, without its overlap)
 Each variant's result is checked against the reference checksum.  Prints one table and, with ``--out``, writes it
 as ``host_path.csv`` with its provenance."""
 from __future__ import annotations
@@ -19,20 +23,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-def _touch(a, threads):
-    """Write every page of ``a`` from ``threads`` threads (the first touch the kernel pays for)."""
-    flat = a.reshape(-1).view(np.uint8)
-    step = -(-flat.size // threads)
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(lambda s: flat[s:s + step].fill(0), range(0, flat.size, step)))
 
 
 def variants(g, code):
@@ -42,8 +37,6 @@ def variants(g, code):
     from apsp_kernels.algorithms import registry
     from apsp_kernels.algorithms.gpu import resident as R
     algo = registry.get(code)
-    threads = R.host_threads()
-    bg = ThreadPoolExecutor(1)
 
     def solve():
         D, _ = algo.run_resident(g)
@@ -56,26 +49,12 @@ def variants(g, code):
         rows.put_unfinished(0, D, cp.cuda.get_current_stream())
         return rows.host
 
-    def touched(convert_on_host):
-        a = np.empty((g.n, g.n), np.float64)
-        job = bg.submit(_touch, a, threads)       # the host's side of the result, while the GPU solves
-        D = solve()
-        job.result()
-        if convert_on_host:
-            rows = R.HostRows(D.shape, np.float64, a)
-            rows.direct = False
-            rows.put_unfinished(0, D, cp.cuda.get_current_stream())
-            return a
-        res = R.converted(D, np.float64)
-        R._staged(res.reshape(-1).view(cp.uint8), a.reshape(-1).view(np.uint8), cp.cuda.get_current_stream())
-        return a
-
     return {"device": lambda: api.shortest_paths(g, method=code, device=True),
             "host": lambda: api.shortest_paths(g, method=code),
+            "fresh": lambda: R.to_host(R.converted(solve(), np.float64)),
             "int32": lambda: api.shortest_paths(g, method=code, dtype=np.int32),
-            "unfinished": unfinished,
-            "touched": lambda: touched(False),
-            "touched+unfin.": lambda: touched(True)}
+            "int32-fresh": lambda: R.to_host(R.converted(solve(), np.int32)),
+            "unfinished": unfinished}
 
 
 def main(argv=None):
@@ -83,6 +62,7 @@ def main(argv=None):
     ap.add_argument("--graphs", nargs="+", default=["grid:14000"])
     ap.add_argument("--codes", nargs="+", default=["tuned_elimination"])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--variants", nargs="+", default=None, help="only these (default: every one)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     import pandas as pd
@@ -99,6 +79,8 @@ def main(argv=None):
         ref = reference_checksum(g)
         for code in a.codes:
             for v, fn in variants(g, code).items():
+                if a.variants and v not in a.variants:
+                    continue
                 d = fn()
                 if not matches(d, ref):
                     raise SystemExit(f"{code} {v} on {name} {g.n}: result differs from the reference")

@@ -125,3 +125,21 @@ def test_streamed_rows_are_finished_and_converted_on_the_host():
     R._move(d, s, None)                                              # a plain copy
     assert np.array_equal(d, s)
     assert 1 <= R.host_threads() <= 16
+
+
+def test_a_large_host_result_is_touched_in_the_background_and_a_small_one_not(monkeypatch):
+    """The host's threads write one byte a page of a new result while the GPU solves; under TOUCH_FROM bytes none."""
+    from apsp_kernels.algorithms.gpu import resident as R
+    a, jobs = R.touched((10, 10), np.float64)
+    assert a.shape == (10, 10) and a.dtype == np.float64 and jobs == []
+    monkeypatch.setattr(R, "TOUCH_FROM", 0)
+    monkeypatch.setattr(R, "host_threads", lambda: 2)
+    monkeypatch.setattr(R, "_POOL", [])
+    a, jobs = R.touched((3000, 1000), np.int32)                     # 12 MB: a job a thread
+    for j in jobs:
+        j.result()
+    assert a.shape == (3000, 1000) and len(jobs) == 2
+    assert (a.reshape(-1).view(np.uint8)[::R.PAGE] == 0).all()
+    monkeypatch.setattr(R, "host_threads", lambda: 8)
+    monkeypatch.setattr(R, "_POOL", [])
+    assert len(R.touched((3000, 1000), np.int32)[1]) == 3              # at least 4 MiB a job

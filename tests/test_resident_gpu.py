@@ -31,6 +31,22 @@ def _graphs():
     yield Graph.from_edges(5, np.array([0, 3]), np.array([1, 4]), np.array([2, 9]))     # disconnected pieces
 
 
+@pytest.mark.parametrize("name", RESIDENT)
+def test_a_result_touched_while_the_gpu_solves_equals_the_reference(name, monkeypatch):
+    """Every host result touched in the background (TOUCH_FROM 0), on every graph, all pairs and some rows."""
+    from apsp_kernels.algorithms.gpu import resident as R
+    monkeypatch.setattr(R, "TOUCH_FROM", 0)
+    for g in _graphs():
+        ref = _reference(g)
+        rows = [0, g.n - 1]
+        for dtype, none in ((np.float64, np.inf), (np.int32, INF)):
+            for d, want in ((ak.shortest_paths(g, method=name, dtype=dtype), ref),
+                            (ak.shortest_paths(g, method=name, dtype=dtype, indices=rows), ref[rows])):
+                fin = np.isfinite(want)
+                assert d.shape == want.shape and np.array_equal(d[fin], want[fin].astype(dtype)), (name, g.n)
+                assert (d[~fin] == none).all(), (name, g.n)
+
+
 def test_every_auto_gpu_code_has_a_resident_form():
     assert {"tuned_fw", "tuned_sparse"} <= set(RESIDENT)
 
