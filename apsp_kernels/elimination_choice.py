@@ -42,6 +42,10 @@ recorded rows, in two tests, each able to say no.
    elimination won 25,886 (the strip of 32 rows at 8,192, 0.52x); 25,000 is a round value between.  No graph of
    fewer than 8,192 vertices past 25,000 was measured (the smallest measured 5,559, all below 18,000), so none
    below 8,000 is taken.
+   Both host thresholds come from rows measured before a host result's pages were touched during the solve
+   (:func:`~.algorithms.gpu.resident.touched`), which took 10-22 % off the elimination's time to the host and left
+   tuned_frontier's (its rows stream) as it was: they now err towards tuned_frontier (the grid of 24,000 in
+   float64, ``data/results/solver/...-2026-11-30-host-after-rounds.csv``: tuned_frontier 1.21x the elimination).
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
