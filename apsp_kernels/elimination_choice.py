@@ -43,9 +43,10 @@ recorded rows, in two tests, each able to say no.
    fewer than 8,192 vertices past 25,000 was measured (the smallest measured 5,559, all below 18,000), so none
    below 8,000 is taken.
    Both host thresholds come from rows measured before a host result's pages were touched during the solve
-   (:func:`~.algorithms.gpu.resident.touched`), which took 10-22 % off the elimination's time to the host and left
+   (:func:`~.algorithms.gpu.resident.touched`), which took 9-22 % off the elimination's time to the host and left
    tuned_frontier's (its rows stream) as it was: they now err towards tuned_frontier (the grid of 24,000 in
-   float64, ``data/results/solver/...-2026-11-30-host-after-rounds.csv``: tuned_frontier 1.21x the elimination).
+   float64, ``data/results/solver/...-2026-11-30-host-after-rounds.csv``: auto's call, running tuned_frontier,
+   1.21x the elimination's time).
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -66,8 +67,8 @@ recorded rows, in two tests, each able to say no.
    between the device size crossing (17,064) and there it passed the widest-level test.  At 16,384 (D 0.57
    sqrt(n)) the elimination took 371.6 ms on the device against tuned_frontier's 117.1 (medians of 5 interleaved
    rounds, ``data/results/solver/...-2026-11-29-device-depth-check.csv``, where the depth test kept it away).
-   Set post hoc from that one class: the graphs where the elimination was measured the faster have D 0.94-1.13
-   sqrt(n) (kNN graphs, the kNN graph with islands, the Seattle networks), 1.55 (Bremen), 2 and more (grids,
+   Set post hoc from that one class: the graphs where the elimination was measured the faster have D 0.98-1.13
+   sqrt(n) (kNN graphs, the kNN graph with islands, South Seattle), 1.55 (Bremen), 2 and more (grids,
    strips, deep graphs); 3-D grids 0.51-0.57 (16,384-32,768); 0.75 lies between.
 
 The same two tests weigh the elimination against ``tuned_deep`` where auto's deep-graph rule

@@ -174,3 +174,25 @@ def test_graphs_of_the_deep_road_run_measured_again_after_it(tmp_path):
     rows[2]["e2e_device_ms"] = 9.0
     text = SU.again_finding(name, pd.DataFrame(rows[:3]))
     assert "the grid of 100: past it on the device (9.0 ms against b's 3.0)" in text
+
+
+def test_the_host_path_rows_their_table_and_sentence(tmp_path):
+    """The newest day's host path files with a 'fresh' variant are read (a first form without it is not), and the
+    sentence states each code's range of what touching saved."""
+    from apsp_kernels.study.seeds.tuned import host_path as HP
+    def rows(code, n, host, fresh):
+        return [dict(graph="grid", n=n, code=code, variant=v, median_ms=ms)
+                for v, ms in (("device", 1.0), ("host", host), ("fresh", fresh), ("int32", 2.0), ("int32-fresh", 4.0))]
+    pd.DataFrame(rows("a", 10, 80.0, 100.0) + rows("a", 20, 90.0, 100.0) + rows("b", 10, 50.0, 50.0)).to_csv(
+        tmp_path / "G-2026-01-02-host-path-x.csv", index=False)
+    pd.DataFrame([dict(graph="grid", n=10, code="a", variant="touched", median_ms=1.0)]).to_csv(
+        tmp_path / "G-2026-01-02-host-path-fill.csv", index=False)
+    r = HP.load(tmp_path)
+    assert set(r.variant) == {"device", "host", "fresh", "int32", "int32-fresh"}
+    t = HP.table(r)
+    assert dict(zip(zip(t.code, t["n (vertices)"]), t["float64 saved (%)"])) == {("a", 10): 20.0, ("a", 20): 10.0,
+                                                                               ("b", 10): 0.0}
+    assert list(t["int32 saved (%)"]) == [50.0] * 3
+    text = HP.finding(r)
+    assert "`a` 10-20 % (largest: grid 10, 100.0 to 80.0 ms); `b` 0 %" in text
+    assert HP.finding(HP.load(tmp_path / "none")).startswith("*No host path rows")
