@@ -22,8 +22,8 @@ recorded rows, in two tests, each able to say no.
    H200; Bremen's seen before; the deep graphs left out: :mod:`.deep_choice` takes them first): per graph (its runs
    combined) every one on its faster side; the highest score where tuned_frontier won 47,431 (the grid of 23,870,
    which went to the elimination in one of its three runs), the lowest where the elimination won 53,239 (the kNN
-   graph of 48,000); any threshold between fits, 50,000 is a round value inside.  Its held-out check:
-   docs/solver.md.  **int32 to the host its own threshold**, 28,000: half the bytes to copy take the elimination's
+   graph of 48,000); any threshold between fitted them, and 50,000, a round value inside, was the float64
+   threshold until the host result was touched during the solve (below).  Its held-out check: docs/solver.md.  **int32 to the host its own threshold**, 28,000: half the bytes to copy take the elimination's
    largest cost down by more than tuned_frontier's, so it crosses at a smaller depth.  Set from the int32 rows of
    ``...-2026-11-29-int32-crossing.csv`` (the kNN graph at 16,000-40,000, the grid at 16,000-28,000; medians of 3
    interleaved rounds, ``scripts/e2e_scatter_probe.py --modes int32 --crossing``) with the suite's single int32
@@ -42,11 +42,17 @@ recorded rows, in two tests, each able to say no.
    elimination won 25,886 (the strip of 32 rows at 8,192, 0.52x); 25,000 is a round value between.  No graph of
    fewer than 8,192 vertices past 25,000 was measured (the smallest measured 5,559, all below 18,000), so none
    below 8,000 is taken.
-   Both host thresholds come from rows measured before a host result's pages were touched during the solve
+   **float64 since the host result is touched during the solve: 28,000 too.**  The threshold of 50,000 above came
+   from rows measured before a host result's pages were touched while the GPU solves
    (:func:`~.algorithms.gpu.resident.touched`), which took 9-22 % off the elimination's time to the host and left
-   tuned_frontier's (its rows stream) as it was: they now err towards tuned_frontier (the grid of 24,000 in
-   float64, ``data/results/solver/...-2026-11-30-host-after-rounds.csv``: auto's call, running tuned_frontier,
-   1.21x the elimination's time).
+   tuned_frontier's (its rows stream) as it was.  Set again, post hoc, from rows of the touched path (one H200,
+   medians of 3 interleaved rounds, both codes in one process: ``...-2026-11-30-touched-host.csv``, grids of 20,000,
+   24,000 and 28,000, South Seattle, the kNN graph of 32,000; ``data/results/solver/...-2026-11-30-host-after-rounds.csv``,
+   the kNN graphs of 24,000 and 40,000 and the grid of 24,000): the highest score where tuned_frontier won 27,111
+   (the kNN graph of 24,000, 1.23x), the lowest where the elimination won 29,673 (South Seattle, 0.91x); every
+   other graph the elimination's (0.77-0.92x in float64).  The same gap as int32's, whose rows of the touched path
+   agree with its threshold (the kNN graph of 24,000 1.05x, the rest 0.62-0.83x): 28,000 for both.  Not yet
+   checked on held-out graphs.
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -113,9 +119,11 @@ RESULTS = ("host", "int32", "device")    # the results choose() tells apart (cho
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
 SHALLOWEST = 0.75     # ... and the probe's hop depth at least this many sqrt(n)
-HOST_BY_DEPTH_SINCE = "2026-11-29T14:30:12+00:00"   # when test 1 to the host became the depth's (UTC): a check
-                                                  # measured before it tested the size crossing there
-DEPTH = {"host": 50_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
+HOST_RULE_SINCE = "2026-11-30T01:06:36+00:00"   # when test 1 to the host took its present form (UTC): the depth's
+                                                # from 2026-11-29T14:30:12, float64's threshold 28,000 (the host
+                                                # result touched during the solve) from this; a check measured
+                                                # before it tested another rule there
+DEPTH = {"host": 28_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
                                                  # sqrt(n) x the probe's hop depth at least this, by the result
 DEVICE_DEPTH_FROM = 8_000   # on the device the depth test from this many vertices (below the size crossing)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)

@@ -59,7 +59,7 @@ def test_the_check_table_and_its_count(tmp_path):
     assert learned[("tuned_deep", "host")] is not None and 100 < learned[("tuned_deep", "host")] < 400
     assert learned[("tuned_frontier", "host")] is None                    # 1.5 and 1.25: never below 1
     assert learned[("tuned_frontier", "device")] == 100                   # 0.25 from the smallest size
-    for f in tmp_path.glob("G-2027-*"):  # the same files measured before the host test became the depth's
+    for f in tmp_path.glob("G-2027-*"):  # the same files measured before the host test took its present form
         f.rename(tmp_path / f.name.replace("G-2027", "G-2026"))
     E.crossing.cache_clear()
     rows, check = EL.load(tmp_path)

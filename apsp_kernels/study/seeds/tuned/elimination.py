@@ -157,20 +157,20 @@ def _times(r, res):
     return {c: float(v) for c, v in times.items() if pd.notna(v)}
 
 
-def before_depth_test(fname, where=None):
+def before_host_rule(fname, where=None):
     """Whether a check file against tuned_frontier (not ``*-auto-check-deep*``) was measured before auto's host test
-    against it became the depth's (:data:`~apsp_kernels.elimination_choice.HOST_BY_DEPTH_SINCE`): its rows to the
+    against it took its present form (:data:`~apsp_kernels.elimination_choice.HOST_RULE_SINCE`): its rows to the
     host then tested a rule no longer in force."""
     d = E.folder() if where is None else Path(where)
     date, ts, _ = E.stamp(d / fname)
-    return "-auto-check-deep" not in fname and (date, ts) < (E.HOST_BY_DEPTH_SINCE[:10], E.HOST_BY_DEPTH_SINCE)
+    return "-auto-check-deep" not in fname and (date, ts) < (E.HOST_RULE_SINCE[:10], E.HOST_RULE_SINCE)
 
 
 def _timed(check, where=None):
     """(row as a dict, result, auto's ms, left out) for each checked row and result auto was timed in; left out: a
-    row to the host of a check measured before the host test became the depth's (:func:`before_depth_test`, read
+    row to the host of a check measured before the host test took its present form (:func:`before_host_rule`, read
     once a file)."""
-    old = {f: before_depth_test(f, where) for f in check["file"].unique()} if "file" in check else {}
+    old = {f: before_host_rule(f, where) for f in check["file"].unique()} if "file" in check else {}
     for r in check.itertuples(index=False):
         r = r._asdict()
         for res in RESULTS:
@@ -226,8 +226,8 @@ def finding(rows, check, where=None):
         picks = (f" Checked on sizes those rows did not have, the code auto picked, timed by name, was within "
                  f"1.25x + 2 ms of the faster of the two on {len(both) - len(miss)} of {len(both)} rows, and "
                  f"auto's own call (its choice included) on {calls} of {len(t)}"
-                 + (f" ({left} rows to the host against `{CODES[1]}` left out: measured before the host test became "
-                    "the depth's, they tested the size crossing it replaced)" if left else "")
+                 + (f" ({left} rows to the host against `{CODES[1]}` left out: measured before the host test took its "
+                    "present form, they tested a rule no longer in force)" if left else "")
                  + "." + (" The picks that missed ("
                           + "; ".join(f"{g} on the {r}" for g, r in zip(miss.graph, miss.result)) + "): where the "
                           "rule waits for the least favourable graph of each size, a graph that crosses earlier keeps "
@@ -235,8 +235,9 @@ def finding(rows, check, where=None):
                           if len(miss) else ""))
     return (f"End to end on the all-pairs (n x n) result, `{ELIM}` is the faster code, as `method=\"auto\"` "
             "learned it (for the graph least favourable to the elimination at each size), " + "; ".join(said)
-            + f". auto takes `{ELIM}` there where one BFS finds the graph's separators small (its widest level at "
-            f"most {E.WIDEST:g} sqrt(n) vertices), and `{CODES[2]}` on deep graphs below that size." + picks)
+            + f". auto takes `{ELIM}` there where the BFS finds the graph's separators small (its widest level at "
+            f"most {E.WIDEST:g} sqrt(n) vertices, its hop depth at least {E.SHALLOWEST:g} sqrt(n)), and `{CODES[2]}` on "
+            "deep graphs below that size." + picks)
 
 
 def _by_depth(code, where=None):
