@@ -120,7 +120,7 @@ def _pool():
 
 STAGE_BYTES = 64 << 20       # each of the two page-locked staging buffers, made once and reused by every call
 _STAGE = []
-_POOL = []                   # (the host threads that move staged chunks into the result, how many)
+_POOL = []                   # (the host threads that move staged chunks and touch new results, how many): _pool()
 
 
 def host_threads():

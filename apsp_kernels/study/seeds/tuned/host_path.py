@@ -14,9 +14,8 @@ COLUMNS = {"device": "on the device (ms)", "host": "float64, touched (ms)", "fre
 
 def load(where=None):
     """The newest day's host path rows that time both ways (a ``fresh`` variant), one frame, or an empty one."""
-    found = [f for f in _dated("solver", where, "*-host-path-*.csv")]
-    frames = [pd.read_csv(f) for f in found]
-    both = [(f, t) for f, t in zip(found, frames) if "fresh" in set(t.variant)]
+    both = [(f, t) for f in _dated("solver", where, "*-host-path-*.csv")
+            if "fresh" in set((t := pd.read_csv(f)).variant)]
     if not both:
         return pd.DataFrame()
     day = _date(both[-1][0])
