@@ -9,9 +9,9 @@ recorded rows, in two tests, each able to say no.
    only where it beat tuned_frontier on each of them); between sizes the ratio is interpolated on log n, beyond the
    largest measured for that result the largest's is kept (the gap widens with n: from 24,000 to 65,536 vertices
    tuned_frontier's time grew as n^2.4-2.7 and the elimination's as n^1.0-1.9).
-   Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) nothing is learned and
-   tuned_frontier stays.  Elimination is taken where that ratio is below 1; **to the host against tuned_frontier,
-   from the smallest recorded size on, by the depth instead** (:func:`deep_enough`): where sqrt(n) times the
+   Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) the size learns nothing.
+   Elimination is taken where that ratio is below 1; **to the host against tuned_frontier, from ``DEPTH_FROM``
+   vertices on, by the depth instead** (:func:`deep_enough`; ``DEPTH_FROM`` below): where sqrt(n) times the
    probe's hop depth D (:func:`~.core.structure.probe_once`: four BFS, 4-15 ms at 20,000-50,000 vertices) is at
    least ``DEPTH``.  Why: the elimination's time to the host follows n alone (about 1 s at 40,000 vertices on
    the grid, the kNN graph, Bremen and the kNN graph with islands: mostly the n^2 copy), tuned_frontier's grows with
@@ -30,7 +30,7 @@ recorded rows, in two tests, each able to say no.
    calls on South Seattle's and Bremen's car networks and the grid of 26,244 (the first seen as a miss when
    int32 took float64's 50,000): the highest score where tuned_frontier won 27,111 (the kNN graph of 24,000, 1.06x),
    the lowest where the elimination won 29,673 (South Seattle, 0.84x; the grid of 16,000 at 31,623, 0.97x).
-   **On the device the size crossing, or the depth from ``DEVICE_DEPTH_FROM`` vertices on**: the kNN graph, the
+   **On the device the size crossing, or the depth from ``DEPTH_FROM`` vertices on**: the kNN graph, the
    worst graph, crosses at 17,064 vertices, the deeper grids and strips far below it.  Where the size crossing
    says no, the elimination is taken where sqrt(n) x D is at least ``DEPTH["device"]``, 25,000, and n at least
    8,000.  Set from the device rows of ``...-2026-11-29-depth-small.csv`` (grids of 6,000-14,000, kNN graphs of
@@ -40,8 +40,19 @@ recorded rows, in two tests, each able to say no.
    the score every row on its faster side but the kNN graph of 20,000 (21,920; 0.86x), which the size crossing
    takes; the highest score where tuned_frontier won 23,771 (the grid of 12,000, 1.16x), the lowest where the
    elimination won 25,886 (the strip of 32 rows at 8,192, 0.52x); 25,000 is a round value between.  No graph of
-   fewer than 8,192 vertices past 25,000 was measured (the smallest measured 5,559, all below 18,000), so none
-   below 8,000 is taken.
+   fewer than 8,192 vertices past 25,000 was measured then (the smallest measured 5,559, all below 18,000), and the
+   test began at 8,000 vertices.
+   **From 4,096 vertices in every result (``DEPTH_FROM``)**, post hoc: until then the host's depth test began at the
+   crossing rows' smallest size (16,000 less 2 %) and the device's at 8,000, and below them tuned_frontier stayed
+   however deep the graph.  Strips of 4-16 rows at 4,096-12,288 vertices
+   (``...-2026-11-30-strips-small.csv``, medians of 3 interleaved rounds, one H200) showed what that cost: on the
+   strips of 8 rows at 8,192 and 12,288 tuned_frontier took 336 and 964 ms to the host, the elimination 61 and 98;
+   of 16 rows at 4,096 on the device 28.9 against 20.9.  The thresholds are those above; the rows below 16,000
+   (those strips, the device rows' graphs re-measured to the host after the touch, ``...-touched-small.csv``) sit
+   on their faster side by them but for the strip of 32 rows at 8,192 (score 25,886: the elimination 0.59x to
+   the host, tuned_frontier kept, 1.68x) and the strip of 16 at 4,096 (17,280: 0.72-0.85x, tuned_frontier kept,
+   past the bound on the device, 1.38x); the grids of 12,000 and 14,000 (23,771 and 27,687) lost with the
+   elimination to the host, 1.32x and 1.22x.  Below 4,096 no graph of such a score was measured.
    **float64 since the host result is touched during the solve: 28,000 too.**  The threshold of 50,000 above came
    from rows measured before a host result's pages were touched while the GPU solves
    (:func:`~.algorithms.gpu.resident.touched`), which took 9-22 % off the elimination's time to the host and left
@@ -96,6 +107,12 @@ lollipop below 1 on the device at every size) after the latter's held-out check 
 (graph, result) pairs, two in int32 to the host, where the float64 rows then spoke for int32: the interleaved rounds
 put the elimination relatively faster than those blocked medians in 17 of 18 (graph, result) pairs at
 12,000-20,000 (on the device the path 1.04x against 1.60x at 12,000).  Their held-out checks: docs/solver.md.
+To the host (float64 and int32) the rows are now ``...-2026-11-30-touched-crossing-deep.csv`` (the same graphs and
+rounds, measured again after the host result was touched during the solve, post hoc: tuned_deep gained more there
+than the elimination, and the path no longer crosses by 32,000 in float64, 1.02x, where those rows had it from
+about 17,200); the device keeps the rows above (the touch is the host's).  Below 12,000 these rows learn nothing,
+and tuned_deep stays: on strips of 4 rows, deep enough for :mod:`.deep_choice`, that cost 4.7-17x (the elimination
+23.2 against 107.5 ms to the host at 4,096, 27.5 against 471.0 on the device at 8,192; ``...-strips-small.csv``).
 
 Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them."""
@@ -125,7 +142,8 @@ HOST_RULE_SINCE = "2026-11-30T01:06:36+00:00"   # when test 1 to the host took i
                                                 # before it tested another rule there
 DEPTH = {"host": 28_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
                                                  # sqrt(n) x the probe's hop depth at least this, by the result
-DEVICE_DEPTH_FROM = 8_000   # on the device the depth test from this many vertices (below the size crossing)
+DEPTH_FROM = 4_096   # test 1 by the depth from this many vertices, in every result (to the host below the
+                     # crossing rows' smallest size too; on the device below the size crossing)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -270,8 +288,8 @@ def instead(g, algo, result, fits=None, where=None):
     not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not one of
     ``RESULTS`` (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), it would not
     order the graph as in its rows (:func:`measured_ordering`), or either test, with ``algo``'s crossing rows, says
-    no (in tuned_frontier's place to the host, test 1 is the depth's: :func:`deep_enough`; on the device the size
-    crossing's, or from ``DEVICE_DEPTH_FROM`` vertices the depth's).  With an int32 result on
+    no (in tuned_frontier's place test 1 is the depth's from ``DEPTH_FROM`` vertices (:func:`deep_enough`), on the
+    device the size crossing's first).  With an int32 result on
     the host the crossings' int32 rows where there are any, else their float64 rows."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
     if against is None or result not in RESULTS or (fits is not None and not fits(target())):
@@ -281,15 +299,15 @@ def instead(g, algo, result, fits=None, where=None):
     c, read = crossing(where, against, result), result
     if c is None and result == "int32":                  # no int32 rows: the float64 rows to the host speak for it
         c, read = crossing(where, against, "host"), "host"
-    r = None if c is None else c.ratio(g.n, read, g.m / max(g.n, 1))
-    if r is None and (result != "device" or c is None):  # no rows there: nothing learned
+    if c is None:                                        # no rows: nothing learned
         return None
-    if against == FROM and result != "device":       # to the host the rows only bound n from below; the depth decides
-        by_depth = True
-    elif r is not None and r < 1.0:                  # the size crossing
+    r = c.ratio(g.n, read, g.m / max(g.n, 1))
+    if against == FROM and result == "device" and r is not None and r < 1.0:   # on the device the size crossing
         by_depth = False
-    elif against == FROM and g.n >= DEVICE_DEPTH_FROM:   # on the device below it: the depth
+    elif against == FROM and g.n >= DEPTH_FROM:      # else (to the host always) the depth decides
         by_depth = True
+    elif against != FROM and r is not None and r < 1.0:   # against tuned_deep the size crossing, per graph
+        by_depth = False
     else:
         return None
     small, s = separators_small(g)

@@ -242,18 +242,17 @@ def finding(rows, check, where=None):
 
 def _by_depth(code, where=None):
     """The words for the depth tests against ``code`` (tuned_frontier): to the host the depth threshold of each result,
-    from the smallest size its crossing rows have; on the device the threshold below the size crossing (else '')."""
+    on the device the threshold below the size crossing, each from ``DEPTH_FROM`` vertices (else '')."""
     role = next(r for r in E.TAGS if registry.by_role(r).name == code)
     found = {res: c for (r, res), c in crossings(where).items() if r == role}
     cs = {res: c for res, c in found.items() if res != "device"}
     words = []
     if cs:
-        least = min(c.sizes[0] for c in cs.values())
         each = " and ".join(f"{E.DEPTH[res]:,} with the {RESULTS[res].split(' (')[0]}" for res in cs)
-        words.append(f"to the host by the graph's depth instead, from n = {least:,} on: where sqrt(n) times the "
+        words.append(f"to the host by the graph's depth instead, from n = {E.DEPTH_FROM:,} on: where sqrt(n) times the "
                      f"probe's hop depth is at least {each}")
     if "device" in found:
-        words.append(f"on the device below that size too, from n = {E.DEVICE_DEPTH_FROM:,} on, where that product is "
+        words.append(f"on the device below that size too, from n = {E.DEPTH_FROM:,} on, where that product is "
                      f"at least {E.DEPTH['device']:,}")
     return "; ".join(words)
 
