@@ -9,7 +9,12 @@ which auto's depth search makes anyway and remembers for the graph):
    ``data/results/benchmarks/NVIDIA_H200-2026-11-28-structure-deep-road.csv``): on the path, the ring and the
    lollipop (depth n/2 to n) at 4,096 and 16,384, tuned_deep's kernels took 0.34-0.71x tuned_frontier's, end to end
    0.74-1.02x with the float64 result on the host and 0.41-0.42x with it left on the device; on the grid and the kNN
-   graph (depth 0.9-2 sqrt(n): under n/60 at 16,384) tuned_deep was the slower, 1.35-1.9x.
+   graph (depth 0.9-2 sqrt(n): under n/60 at 16,384) tuned_deep was the slower, 1.35-1.9x.  The fraction was 0.25,
+   a round value between; 0.4 since the strip of 4 rows (depth n/4, ``data/results/elimination/
+   ...-2026-11-30-strips-small.csv``, post hoc): tuned_deep took 0.83-1.23x tuned_frontier's time there at 4,096
+   and 8,192 vertices, and the elimination, which auto weighs against tuned_deep only by the deep classes' crossing
+   rows (from 12,000 vertices), was 4.7-17x faster than either; at 12,000 and 16,000 tuned_deep took 2.5 and 4.6 s to
+   the host against the elimination's 94 and 152 ms.  0.4 lies between a strip of 3 rows (n/3) and the ring (n/2).
 2. **Few vertices a source** (in place of any in-core GPU code): the hub BFS and the probe
    (:func:`~.core.structure.probe_once`: four BFS, from vertex 0, seeded random vertices and the farthest found) each
    reach at most ``FEW`` of the vertices, so a source's whole search is a few rounds inside one warp, while the
@@ -41,7 +46,7 @@ from __future__ import annotations
 from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_deep_graphs"        # registry roles: the code replaced by test 1, the code run
-DEPTH_FRACTION = 0.25
+DEPTH_FRACTION = 0.4
 FEW = 1 / 4           # test 2: the hub BFS and the probe each reaching at most this fraction of the vertices
 HUB = 1 / 16          # ... where no vertex has this fraction of the vertices as out-neighbours
 FRONTIER_REACHED = 1024   # ... and, with the result left on the device, tuned_frontier past this many reached

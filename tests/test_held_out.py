@@ -50,6 +50,10 @@ MISSES = {
     "lollipop-density": {("lollipop-64", 16384, H.MEDIAN, "e2e_device_ms"),
                          ("lollipop-256", 12288, H.MEDIAN, "e2e_int32_ms"),
                          ("lollipop-64", 20480, H.MEDIAN, "e2e_int32_ms")},
+    # The depth test from 4,096 vertices: picks as planned 24 of 24; past the bound on the grid of 15,000 to the host in
+    # float64 (score 29,639, just past 28,000: auto's elimination 177.5 ms against tuned_frontier's 133.2; the named
+    # elimination 172.4).  float64's host threshold became 33,000 after it (post hoc).
+    "depth-from": {("grid", 15000, H.MEDIAN, "e2e_ms")},
 }
 CHECKS = H.checks()
 
