@@ -15,6 +15,14 @@ which auto's depth search makes anyway and remembers for the graph):
    and 8,192 vertices, and the elimination, which auto weighs against tuned_deep only by the deep classes' crossing
    rows (from 12,000 vertices), was 4.7-17x faster than either; at 12,000 and 16,000 tuned_deep took 2.5 and 4.6 s to
    the host against the elimination's 94 and 152 ms.  0.4 lies between a strip of 3 rows (n/3) and the ring (n/2).
+   **And thin** (``BRANCHING``): at most a tenth of the vertices the hub BFS reached have two or more in-neighbours
+   on the level above (:func:`~.core.structure.hub_branching`).  Post hoc, after the held-out check of 0.4
+   (``data/results/solver/...-2026-11-30-host-33k-check-deep.csv``): the strip of 2 rows at 4,096, depth n/2, took
+   tuned_deep 91.3 ms to the host and 83.8 on the device against the elimination's 21.4 and 10.7, past the bound;
+   its BFS has a half of its vertices with two parents, the strips of 3, 4 and 8 rows 0.67-0.87, grids 0.98, and
+   the path, the ring and the lollipops where tuned_deep won 0.000 (one hop path from the hub to every vertex: the
+   weights cannot make a vertex's distance improve again and again).  0.1 lies between.  Such a graph goes to
+   tuned_frontier's place, where the elimination's depth test takes it.
 2. **Few vertices a source** (in place of any in-core GPU code): the hub BFS and the probe
    (:func:`~.core.structure.probe_once`: four BFS, from vertex 0, seeded random vertices and the farthest found) each
    reach at most ``FEW`` of the vertices, so a source's whole search is a few rounds inside one warp, while the
@@ -47,6 +55,7 @@ from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_deep_graphs"        # registry roles: the code replaced by test 1, the code run
 DEPTH_FRACTION = 0.4
+BRANCHING = 0.1       # test 1: ... and at most this fraction of the vertices it reached with two parents or more
 FEW = 1 / 4           # test 2: the hub BFS and the probe each reaching at most this fraction of the vertices
 HUB = 1 / 16          # ... where no vertex has this fraction of the vertices as out-neighbours
 FRONTIER_REACHED = 1024   # ... and, with the result left on the device, tuned_frontier past this many reached
@@ -68,7 +77,7 @@ def instead(g, algo, result=None, fits=None):
     in_core_gpu = algo.device == "gpu" and algo.forced_params is None and algo is not deep
     if not (frontier or in_core_gpu) or g.n < 2:
         return None
-    from .core.structure import hub_depth_once, probe_once
+    from .core.structure import hub_branching_once, hub_depth_once, probe_once
     from .costs import max_out_degree
     dense = (max_out_degree(g) or 0) >= HUB * g.n           # tuned_fw's sweep, not a search a source: no test 2
     if not frontier and dense:
@@ -77,9 +86,10 @@ def instead(g, algo, result=None, fits=None):
         return None
     swap = lambda code, why: (code, why) if fits is None or fits(code) else None
     s = hub_depth_once(g)
-    if frontier and s.hop_depth >= DEPTH_FRACTION * g.n:
-        return swap(deep, f"{deep.name} instead of {algo.name}: the graph is deep (the hub BFS reaches depth "
-                          f"{s.hop_depth} >= {DEPTH_FRACTION:g} n), where {deep.name}'s rounds stay inside a warp and "
+    if frontier and s.hop_depth >= DEPTH_FRACTION * g.n and (b := hub_branching_once(g)) <= BRANCHING:
+        return swap(deep, f"{deep.name} instead of {algo.name}: the graph is deep and thin (the hub BFS reaches depth "
+                          f"{s.hop_depth} >= {DEPTH_FRACTION:g} n, {b:.0%} of its vertices with two parents or "
+                          f"more <= {BRANCHING:.0%}), where {deep.name}'s rounds stay inside a warp and "
                           f"{algo.name}'s each cost a kernel round trip")
     if dense or s.mean_reach > FEW or (p := probe_once(g)).mean_reach > FEW:
         return None

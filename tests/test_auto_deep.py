@@ -169,3 +169,46 @@ def test_the_recorded_pick_is_within_the_bound(gname, n, mode):
     pick = t.loc["auto", f"auto_{RESULT[mode]}_pick"]
     codes = t.drop(index="auto")
     assert codes.loc[pick, mode] <= 1.25 * codes[mode].min() + 2.0, (pick, mode, codes[mode].to_dict())
+
+
+@pytest.mark.parametrize("spec, thin", [("path:4096", True), ("ring:4096", True), ("lollipop:8192", True),
+                                        ("lollipop-64:16384", True), ("strip-2:4096", False), ("strip-3:6144", False),
+                                        ("strip-4:4096", False), ("grid:4096", False)])
+def test_the_hub_bfs_branching_tells_thin_deep_graphs_from_strips(spec, thin):
+    """One hop path from the hub to every vertex (the path, the ring, the lollipops: branching 0) against paths of
+    equal hops meeting (strips and grids: a half or more of the vertices with two parents)."""
+    from apsp_kernels.core.structure import hub_branching
+    name, n = spec.rsplit(":", 1)
+    b = hub_branching(SG.make(name, int(n), seed=int(n)))
+    assert (b <= D.BRANCHING) == thin and (b < 0.01 if thin else b > 0.45), b
+
+
+def test_the_ladder_is_deep_but_not_thin():
+    g = SG.make("strip-2", 4096, seed=4096)                      # depth n/2, as the ring's
+    fr = registry.by_role(D.FROM)
+    assert D.instead(g, fr, "host") is None
+    code, why = D.instead(SG.make("ring", 4096, seed=4096), fr, "host")
+    assert code is D.target() and "thin" in why
+
+
+KIND = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}   # a mode's result kind
+DEEP_ROWS = ("elimination/NVIDIA_H200-2026-11-30-small-deep-calls.csv",
+             "solver/NVIDIA_H200-2026-11-30-host-33k-check-deep.csv")
+
+
+def _deep_row_cases():
+    out = []
+    for f in DEEP_ROWS:
+        df = pd.read_csv(paths.RECORDED / f)
+        med = df[df.code != "auto"].groupby(["graph", "n", "mode", "code"]).ms.median().unstack()
+        out += [(g, int(n), KIND[m], r.dropna().to_dict()) for (g, n, m), r in med.iterrows()]
+    return out
+
+
+@pytest.mark.parametrize("gname, n, result, medians", _deep_row_cases())
+def test_auto_within_the_bound_on_the_small_deep_rows(gname, n, result, medians):
+    """The path, ring, lollipop and strips of 2-4 rows at 4,096-16,000 vertices (medians of 3-5 interleaved rounds,
+    one H200): auto's pick by today's rules within 1.25x + 2 ms of the fastest code measured."""
+    pick = choice.choose(SG.make(gname, n, seed=n), gpu=True, free_bytes=140e9, result=result).algorithm.name
+    assert pick in medians, (pick, medians)
+    assert medians[pick] <= 1.25 * min(medians.values()) + 2.0, (pick, medians)

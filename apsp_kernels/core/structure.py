@@ -98,6 +98,29 @@ def hub_depth(g) -> Structure:
     return Structure(int(lv[finite].max()), float(finite.mean()), (hub,), (time.perf_counter() - t0) * 1e3, widest)
 
 
+def hub_branching_once(g) -> float:
+    """:func:`hub_branching`, remembered for the graph object as :func:`probe_once` is."""
+    return _once(g, ("branching",), lambda: hub_branching(g))
+
+
+def hub_branching(g) -> float:
+    """Of the vertices the hub BFS (:func:`hub_depth`'s) reaches past the hub, the fraction with two or more
+    in-neighbours on the level above: 0 on a path, a ring or a lollipop (one hop path from the hub to each vertex,
+    whatever the weights), a half or more on a strip or a grid, where paths of equal hops and unequal weights meet
+    (a label-correcting search then settles a vertex again and again).  A second BFS and a pass over the edges
+    (int32 indices), asked for only where the hub BFS was deep."""
+    if g.n < 2:
+        return 0.0
+    degree = np.diff(g.indptr)
+    lv = _levels(_adjacency(g), [int(np.argmax(degree))])[0]
+    finite = np.isfinite(lv)
+    level = np.where(finite, lv, -2).astype(np.int32)               # unreached: no level follows it
+    src = np.repeat(np.arange(g.n, dtype=np.int32), degree)
+    dst = np.asarray(g.indices)
+    parents = np.bincount(dst[(level[src] >= 0) & (level[dst] == level[src] + 1)], minlength=g.n)
+    return float((parents >= 2).sum() / max(int(finite.sum()) - 1, 1))
+
+
 def _adjacency(g):
     import scipy.sparse as sp
     return sp.csr_matrix((np.ones(g.m, np.float64), g.indices, g.indptr), shape=(g.n, g.n))
