@@ -275,7 +275,9 @@ def deep_finding(rows, auto, check=None):
     if check is not None and len(check):
         within, total, sizes = deep_check(check)
         classes = ", ".join(dict.fromkeys(check[check.code == "auto"].graph))
-        out += (f" Since then, auto takes `tuned_deep` where the hub BFS reaches depth >= n/4 (`deep_choice.py`); "
+        from ....deep_choice import BRANCHING, DEPTH_FRACTION
+        out += (f" Since then, auto takes `tuned_deep` where the hub BFS reaches depth >= n/4 (`deep_choice.py`; "
+                f"today >= {DEPTH_FRACTION:g} n, with at most {BRANCHING:.0%} of its vertices with two parents); "
                 f"measured after that rule was fixed ({classes}; n = {min(sizes):,} to {max(sizes):,}),"
                 f" auto's own call was within 1.25x + 2 ms of the fastest code on {within} of {total} graphs in all "
                 "three modes (float64 and int32 to the host, float64 left on the GPU).")
