@@ -11,10 +11,11 @@ which auto's depth search makes anyway and remembers for the graph):
    0.74-1.02x with the float64 result on the host and 0.41-0.42x with it left on the device; on the grid and the kNN
    graph (depth 0.9-2 sqrt(n): under n/60 at 16,384) tuned_deep was the slower, 1.35-1.9x.  The fraction was 0.25,
    a round value between; 0.4 since the strip of 4 rows (depth n/4, ``data/results/elimination/
-   ...-2026-11-30-strips-small.csv``, post hoc): tuned_deep took 0.83-1.23x tuned_frontier's time there at 4,096
+   ...-2026-11-30-strips-small.csv``, post hoc): tuned_deep took 0.82-1.23x tuned_frontier's time there at 4,096
    and 8,192 vertices, and the elimination, which auto weighs against tuned_deep only by the deep classes' crossing
-   rows (from 12,000 vertices), was 4.7-17x faster than either; at 12,000 and 16,000 tuned_deep took 2.5 and 4.6 s to
-   the host against the elimination's 94 and 152 ms.  0.4 lies between a strip of 3 rows (n/3) and the ring (n/2).
+   rows (from 12,000 vertices), was 4.7-17x faster than tuned_deep and 3.8-21x faster than tuned_frontier;
+   at 12,000 and 16,000 tuned_deep took 2.5 and 4.6 s to the host against the elimination's 94 and 152 ms.  0.4 lies
+   between a strip of 3 rows (n/3) and the ring (n/2).
    **And thin** (``BRANCHING``): at most a tenth of the vertices the hub BFS reached have two or more in-neighbours
    on the level above (:func:`~.core.structure.hub_branching`).  Post hoc, after the held-out check of 0.4
    (``data/results/solver/...-2026-11-30-host-33k-check-deep.csv``): the strip of 2 rows at 4,096, depth n/2, took

@@ -161,3 +161,18 @@ def test_bremen_is_a_real_road_network_of_one_way_arcs_and_metres():
     assert np.bincount(parts).max() == 33151 and (g.weights == 0).sum() == 21
     assert 30 < np.median(g.weights) < 80 and np.quantile(g.weights, 0.99) < 2_000     # street segments, metres
     assert "fast_paths" in g.meta["source"] and g.ids.tolist() == list(range(g.n))
+
+
+def test_hub_branching_counts_vertices_with_two_parents_among_those_reached():
+    import scipy.sparse as sp
+    from apsp_kernels.core.graph import Graph
+
+    def graph(edges, n):
+        r, c = zip(*edges)
+        return Graph.from_scipy(sp.csr_matrix((np.ones(len(r)), (r, c)), shape=(n, n)))
+    # hub 0 (3 out-edges) -> 1, 2, 3; 1 and 2 -> 4 (two parents); 3 -> 5 (one); 6 -> 4 unreached from the hub
+    g = graph([(0, 1), (0, 2), (0, 3), (1, 4), (2, 4), (3, 5), (6, 4)], 7)
+    assert structure.hub_branching(g) == pytest.approx(1 / 5)       # of the 5 reached past the hub, vertex 4
+    assert structure.hub_branching(graph([(0, 1)], 2)) == 0.0
+    assert structure.hub_branching(graph([(0, 0)], 1)) == 0.0      # fewer than two vertices
+    assert structure.hub_branching_once(g) == structure.hub_branching(g)
