@@ -64,3 +64,27 @@ def test_modes_and_the_crossing_rows(tmp_path, monkeypatch):
 def test_graphs_named_with_a_size_are_taken_at_it_only():
     assert P.specs(["grid", "knn:8000", "helsinki-walk:0"], [16, 32]) == [
         ("grid", 16), ("grid", 32), ("knn", 8000), ("helsinki-walk", 0)]
+
+
+def test_rotated_rounds_put_each_code_in_each_place():
+    codes = ["a", "b", "auto"]
+    assert P.order(codes, 4) == codes
+    rounds = [P.order(codes, r, "rotate") for r in range(6)]
+    assert rounds[:3] == [["a", "b", "auto"], ["b", "auto", "a"], ["auto", "a", "b"]] and rounds[3:] == rounds[:3]
+    assert all(sorted(rd[i] for rd in rounds[:3]) == sorted(codes) for i in range(3))    # each place, each code
+    assert P.order([], 2, "rotate") == []
+
+
+def test_the_rows_say_each_calls_place_in_its_round(tmp_path, monkeypatch):
+    from apsp_kernels import api, gpu_device, structure_suite
+    from apsp_kernels.algorithms import reference
+    from apsp_kernels.measure import provenance
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
+    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
+    monkeypatch.setattr(reference, "reference_checksum", lambda g: 7)
+    monkeypatch.setattr(structure_suite, "_checksum", lambda d: 7)
+    monkeypatch.setattr(api, "shortest_paths", lambda g, method, **kw: np.zeros((1, 1)))
+    assert P.main(["--graphs", "ring", "--sizes", "64", "--codes", "a", "b", "--rounds", "2", "--modes", "host",
+                   "--order", "rotate", "--out", str(tmp_path)]) == 0
+    df = pd.read_csv(tmp_path / "e2e_scatter.csv")
+    assert list(zip(df["round"], df.code, df.position)) == [(0, "a", 0), (0, "b", 1), (1, "b", 0), (1, "a", 1)]
