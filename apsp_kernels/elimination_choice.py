@@ -311,11 +311,12 @@ def instead(g, algo, result, fits=None, where=None):
     if c is None:                                        # no rows: nothing learned
         return None
     r = c.ratio(g.n, read, g.m / max(g.n, 1))
-    if against == FROM and result == "device" and r is not None and r < 1.0:   # on the device the size crossing
-        by_depth = False
-    elif against == FROM and g.n >= DEPTH_FROM:      # else (to the host always) the depth decides
+    crossed = r is not None and r < 1.0                  # the size crossing (against tuned_deep per graph)
+    if against == FROM and not (result == "device" and crossed):   # tuned_frontier's place: the depth decides,
+        if g.n < DEPTH_FROM:                                       # but on the device past the size crossing
+            return None
         by_depth = True
-    elif against != FROM and r is not None and r < 1.0:   # against tuned_deep the size crossing, per graph
+    elif crossed:
         by_depth = False
     else:
         return None

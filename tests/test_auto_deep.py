@@ -8,6 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import recorded_rounds
+
 from apsp_kernels import choice, deep_choice as D, elimination_choice as E, paths
 from apsp_kernels.core import structure_graphs
 from apsp_kernels.algorithms import registry
@@ -191,24 +193,12 @@ def test_the_ladder_is_deep_but_not_thin():
     assert code is D.target() and "thin" in why
 
 
-KIND = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}   # a mode's result kind
 DEEP_ROWS = ("elimination/NVIDIA_H200-2026-11-30-small-deep-calls.csv",
              "solver/NVIDIA_H200-2026-11-30-host-33k-check-deep.csv")
 
 
-def _deep_row_cases():
-    out = []
-    for f in DEEP_ROWS:
-        df = pd.read_csv(paths.RECORDED / f)
-        med = df[df.code != "auto"].groupby(["graph", "n", "mode", "code"]).ms.median().unstack()
-        out += [(g, int(n), KIND[m], r.dropna().to_dict()) for (g, n, m), r in med.iterrows()]
-    return out
-
-
-@pytest.mark.parametrize("gname, n, result, medians", _deep_row_cases())
+@pytest.mark.parametrize("gname, n, result, medians", recorded_rounds.medians(*DEEP_ROWS))
 def test_auto_within_the_bound_on_the_small_deep_rows(gname, n, result, medians):
     """The path, ring, lollipop and strips of 2-4 rows at 4,096-16,000 vertices (medians of 3-5 interleaved rounds,
     one H200): auto's pick by today's rules within 1.25x + 2 ms of the fastest code measured."""
-    pick = choice.choose(SG.make(gname, n, seed=n), gpu=True, free_bytes=140e9, result=result).algorithm.name
-    assert pick in medians, (pick, medians)
-    assert medians[pick] <= 1.25 * min(medians.values()) + 2.0, (pick, medians)
+    recorded_rounds.assert_pick_within(gname, n, result, medians)

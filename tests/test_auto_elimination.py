@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
+import recorded_rounds
+
 from apsp_kernels import choice, elimination_choice as E
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
@@ -455,29 +457,15 @@ def test_no_elimination_where_it_would_not_order_the_graph_as_in_its_rows(monkey
     assert choice.choose(g, result="host", **H200).algorithm.name == "tuned_frontier"
 
 
-SMALL_ROWS = ("NVIDIA_H200-2026-11-30-touched-small-calls.csv", "NVIDIA_H200-2026-11-30-strips-small.csv")
+SMALL_ROWS = ("elimination/NVIDIA_H200-2026-11-30-touched-small-calls.csv",
+              "elimination/NVIDIA_H200-2026-11-30-strips-small.csv")
 SMALL_MISSES = {("strip-32", 8192, "host"), ("strip-32", 8192, "int32"), ("strip-16", 4096, "device")}
 
 
-def _small_cases():
-    out = []
-    for f in SMALL_ROWS:
-        df = pd.read_csv(E.folder() / f)
-        med = df[df.code != "auto"].groupby(["graph", "n", "mode", "code"]).ms.median().unstack()
-        for (gname, n, mode), r in med.iterrows():
-            res = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}[mode]
-            case = (gname, int(n), res, r.dropna().to_dict())
-            miss = (gname, int(n), res) in SMALL_MISSES
-            out.append(pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="a known miss: "
-                                    "the docstring of elimination_choice")) if miss else case)
-    return out
-
-
-@pytest.mark.parametrize("gname, n, result, medians", _small_cases())
+@pytest.mark.parametrize("gname, n, result, medians", [
+    pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="a known miss: the docstring of elimination_choice"))
+    if c[:3] in SMALL_MISSES else c for c in recorded_rounds.medians(*SMALL_ROWS)])
 def test_auto_within_the_bound_on_the_rows_below_16000(gname, n, result, medians):
     """Below the crossing rows' smallest size (4,096-14,000 vertices, medians of 3-5 interleaved rounds, one H200):
     auto's pick, by today's rules, within 1.25x + 2 ms of the faster code measured, but for the misses listed."""
-    g = SG.make(gname) if gname.startswith("helsinki") else SG.make(gname, n, seed=n)
-    pick = choice.choose(g, gpu=True, free_bytes=140e9, result=result).algorithm.name
-    assert pick in medians, (pick, medians)
-    assert medians[pick] <= 1.25 * min(medians.values()) + 2.0, (pick, medians)
+    recorded_rounds.assert_pick_within(gname, n, result, medians)

@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from script_runs import ROOT
 
@@ -12,14 +13,20 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import e2e_scatter_probe as P  # noqa: E402
 
 
-def test_rounds_checks_and_autos_pick_per_mode(tmp_path, monkeypatch):
-    from apsp_kernels import api, gpu_device, structure_suite
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """The probe without a GPU: no device asked for, no provenance collected, every result its reference's."""
+    from apsp_kernels import gpu_device, structure_suite
     from apsp_kernels.algorithms import reference
     from apsp_kernels.measure import provenance
     monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
     monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
     monkeypatch.setattr(reference, "reference_checksum", lambda g: 7)
     monkeypatch.setattr(structure_suite, "_checksum", lambda d: 7)
+
+
+def test_rounds_checks_and_autos_pick_per_mode(tmp_path, monkeypatch, no_gpu):
+    from apsp_kernels import api
     calls = []
 
     class Result(np.ndarray):
@@ -38,15 +45,10 @@ def test_rounds_checks_and_autos_pick_per_mode(tmp_path, monkeypatch):
     assert (df[df.code == "x"].picked == "").all()
 
 
-def test_modes_and_the_crossing_rows(tmp_path, monkeypatch):
+def test_modes_and_the_crossing_rows(tmp_path, monkeypatch, no_gpu):
     """--modes times only those; --crossing writes each code's median per mode as the crossing rows' columns."""
-    from apsp_kernels import api, gpu_device, structure_suite
-    from apsp_kernels.algorithms import reference
-    from apsp_kernels.measure import provenance, wall
-    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
-    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
-    monkeypatch.setattr(reference, "reference_checksum", lambda g: 7)
-    monkeypatch.setattr(structure_suite, "_checksum", lambda d: 7)
+    from apsp_kernels import api
+    from apsp_kernels.measure import wall
     monkeypatch.setattr(api, "shortest_paths", lambda g, method, **kw: np.zeros((1, 1)))
     monkeypatch.setattr(api, "choose", lambda g, result=None: SimpleNamespace(
         algorithm=SimpleNamespace(name=f"code-for-{result}"), variant=None))
@@ -75,14 +77,8 @@ def test_rotated_rounds_put_each_code_in_each_place():
     assert P.order([], 2, "rotate") == []
 
 
-def test_the_rows_say_each_calls_place_in_its_round(tmp_path, monkeypatch):
-    from apsp_kernels import api, gpu_device, structure_suite
-    from apsp_kernels.algorithms import reference
-    from apsp_kernels.measure import provenance
-    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
-    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
-    monkeypatch.setattr(reference, "reference_checksum", lambda g: 7)
-    monkeypatch.setattr(structure_suite, "_checksum", lambda d: 7)
+def test_the_rows_say_each_calls_place_in_its_round(tmp_path, monkeypatch, no_gpu):
+    from apsp_kernels import api
     monkeypatch.setattr(api, "shortest_paths", lambda g, method, **kw: np.zeros((1, 1)))
     assert P.main(["--graphs", "ring", "--sizes", "64", "--codes", "a", "b", "--rounds", "2", "--modes", "host",
                    "--order", "rotate", "--out", str(tmp_path)]) == 0

@@ -91,11 +91,16 @@ def hub_depth(g) -> Structure:
     t0 = time.perf_counter()
     if g.n == 0:
         return Structure(0, 0.0, (), 0.0)
-    hub = int(np.argmax(np.diff(g.indptr)))
-    lv = _levels(_adjacency(g), [hub])
+    hub, lv = _hub_levels(g)
     finite = np.isfinite(lv)
     widest = int(np.bincount(lv[finite].astype(np.int64)).max())
     return Structure(int(lv[finite].max()), float(finite.mean()), (hub,), (time.perf_counter() - t0) * 1e3, widest)
+
+
+def _hub_levels(g):
+    """(the vertex of most out-edges, the BFS levels from it: float, inf where unreached): the hub BFS."""
+    hub = int(np.argmax(np.diff(g.indptr)))
+    return hub, _bfs_levels(_adjacency(g), hub)
 
 
 def hub_branching_once(g) -> float:
@@ -111,11 +116,10 @@ def hub_branching(g) -> float:
     (int32 indices), asked for only where the hub BFS was deep."""
     if g.n < 2:
         return 0.0
-    degree = np.diff(g.indptr)
-    lv = _levels(_adjacency(g), [int(np.argmax(degree))])[0]
+    _, lv = _hub_levels(g)
     finite = np.isfinite(lv)
     level = np.where(finite, lv, -2).astype(np.int32)               # unreached: no level follows it
-    src = np.repeat(np.arange(g.n, dtype=np.int32), degree)
+    src = np.repeat(np.arange(g.n, dtype=np.int32), np.diff(g.indptr))
     dst = np.asarray(g.indices)
     parents = np.bincount(dst[(level[src] >= 0) & (level[dst] == level[src] + 1)], minlength=g.n)
     return float((parents >= 2).sum() / max(int(finite.sum()) - 1, 1))
