@@ -172,6 +172,30 @@ def test_checks_pair_each_plan_with_the_rows_named_after_it(tmp_path):
     assert [len(t) for t in H.tables(c)] == [1, 1]
 
 
+def test_a_plan_may_name_its_rows_elsewhere_and_its_int32_picks_are_held(tmp_path, monkeypatch):
+    """A structure-suite run kept where the suite's readers look (``rows``: paths under the recorded results) is the
+    plan's rows; where the suite's auto row records its int32 pick, the plan's int32 prediction is held to it."""
+    import yaml
+    from apsp_kernels import paths
+    monkeypatch.setattr(paths, "RECORDED", tmp_path)
+    (tmp_path / "solver").mkdir()
+    (tmp_path / "benchmarks").mkdir()
+    plan = {"rows": ["benchmarks/GPU-2026-01-01-structure.csv", "benchmarks/absent.csv"],
+            "graphs": [{"graph": "g", "n": 100, "predicted_pick": {"host": "a", "int32": "b", "device": "a"}}]}
+    (tmp_path / "solver" / "GPU-2026-01-01-structure-plan.yaml").write_text(yaml.safe_dump(plan))
+    rows = _suite(11.0)
+    rows["picked_int32"] = rows.kind.map({"auto": "b"})
+    rows.to_csv(tmp_path / "benchmarks" / "GPU-2026-01-01-structure.csv", index=False)
+    [c] = H.checks(tmp_path / "solver")
+    assert c.tag == "structure" and len(c.suite) == 3
+    pk = H.picks(c)
+    assert pk.result.tolist() == ["host", "int32"] and pk.recorded.tolist() == ["a", "b"]   # no device pick recorded
+    rows["picked_int32"] = rows.kind.map({"auto": "a"})
+    rows.to_csv(tmp_path / "benchmarks" / "GPU-2026-01-01-structure.csv", index=False)
+    [c] = H.checks(tmp_path / "solver")
+    assert (H.picks(c).planned != H.picks(c).recorded).tolist() == [False, True]
+
+
 def test_checks_come_in_the_order_their_plans_were_written(tmp_path):
     import yaml
     for tag, when in (("a", "2026-01-01T09:00"), ("b", "2026-01-01T08:00")):

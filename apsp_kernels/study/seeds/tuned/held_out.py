@@ -62,18 +62,22 @@ class Check:
 
 
 def checks(where=None):
-    """Every recorded plan with rows measured under it, in the order they were written (the plan's ``written``)."""
+    """Every recorded plan with rows measured under it, in the order they were written (the plan's ``written``): the
+    CSV files beside the plan whose names start with its own, and the files its ``rows`` names (paths under the
+    recorded results: a structure-suite run kept where the suite's readers look)."""
     d = paths.RECORDED / "solver" if where is None else Path(where)
     out = []
     for plan_file in sorted(d.glob("*-plan.yaml")):
         stem = plan_file.name.removesuffix("-plan.yaml")
+        plan = yaml.safe_load(plan_file.read_text())
         files = sorted(f for f in d.glob(f"{stem}*.csv"))
+        files += [f for f in (paths.RECORDED / r for r in plan.get("rows") or ()) if f.exists()]
         if not files:
             continue
         frames = [pd.read_csv(f) for f in files]
         suite = [t for t in frames if "kind" in t]
         probe = [t for t in frames if {"code", "mode", "round"} <= set(t)]
-        out.append(Check(plan_file, yaml.safe_load(plan_file.read_text()),
+        out.append(Check(plan_file, plan,
                          pd.concat(suite, ignore_index=True) if suite else pd.DataFrame(),
                          pd.concat(probe, ignore_index=True) if probe else pd.DataFrame(), files))
     return sorted(out, key=lambda c: str(c.plan.get("written", "")))
@@ -130,19 +134,18 @@ RESULT_WORDS = {"host": "to the host", "int32": "int32 to the host", "device": "
 
 def picks(check):
     """Per planned graph and result (host, device, and int32 where the plan predicts it apart): the pick the plan
-    predicted and the one recorded (the suite's auto row names its host pick, and its device pick where the row has
-    ``picked_device``; the probe's rows name the pick of each mode)."""
+    predicted and the one recorded (the suite's auto row names its host pick, and its int32 and device picks where
+    the row has ``picked_int32`` and ``picked_device``; the probe's rows name the pick of each mode)."""
     out = []
     for p in check.plan["graphs"]:
         g, n = p["graph"], p["n"]
         s = check.suite
         if len(s):
             a = s[(s.graph == g) & (s.n == n) & (s.kind == "auto")]
-            if len(a):
-                out.append(dict(graph=g, n=n, result="host", planned=p["predicted_pick"]["host"], recorded=a.picked.iloc[0]))
-                device = device_pick(a.iloc[0])
-                if device:
-                    out.append(dict(graph=g, n=n, result="device", planned=p["predicted_pick"]["device"], recorded=device))
+            for result in p["predicted_pick"] if len(a) else ():
+                got = _suite_pick(a.iloc[0], result)
+                if got:
+                    out.append(dict(graph=g, n=n, result=result, planned=p["predicted_pick"][result], recorded=got))
         q = check.probe
         if len(q):
             a = q[(q.graph == g) & (q.n == n) & (q.code == "auto")]
@@ -153,6 +156,15 @@ def picks(check):
                     out.append(dict(graph=g, n=n, result=result, planned=p["predicted_pick"][result],
                                     recorded=", ".join(sorted(got))))
     return pd.DataFrame(out, columns=["graph", "n", "result", "planned", "recorded"])
+
+
+def _suite_pick(a, result):
+    """The pick a suite auto row records for ``result``, or None where it records none (rows of before the device
+    and the int32 picks were recorded name the host pick only)."""
+    if result == "int32":
+        got = a.get("picked_int32")
+        return got if isinstance(got, str) and got else None
+    return device_pick(a) if result == "device" else a.picked
 
 
 def measured_graphs(check):
