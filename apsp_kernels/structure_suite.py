@@ -1,13 +1,14 @@
 """The structure suite, end to end: on graphs whose shape, not only n and m, decides
 a code's work (io/suite_graphs: Kemp random, 2-D and 3-D grids, ring, power law, a hub joined to all, complete,
 a road-like k-nearest-neighbour stand-in, a one-way path, a lollipop, small worlds, many small components, a DAG
-with negative weights, a dense graph, the Helsinki road networks), every in-core GPU code auto may pick, timed
-two ways, beside the CPU codes and libraries a user would pick instead, and auto's own pick.  A benchmark: it
+with negative weights, a dense graph, the Helsinki road networks), every in-core GPU code auto may pick (the cost model's candidates and the codes its rules hand graphs to,
+:data:`RULE_ROLES`), timed two ways, beside the CPU codes and libraries a user would pick instead, and auto's own pick.  A benchmark: it
 reports; the tests on its recorded rows hold auto's pick to 1.25x (+ 2 ms end to end).
 
     python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph] [--append]
     python3 -m apsp_kernels.structure_suite --list      # the graphs it would measure, no GPU needed
-    python3 -m apsp_kernels.structure_suite --graphs knn path lollipop --extra tuned_deep tuned_elimination
+    python3 -m apsp_kernels.structure_suite --graphs knn path lollipop --extra tuned_fw
+    python3 -m apsp_kernels.structure_suite --graphs ring --codes-only tuned_deep --append   # one code's rows again
 
 Per graph: the hop-depth probe (core/structure) and, per code, one row with
 * ``kernel_ms``  -- CUDA events of the code's launcher (median of ``repeats`` after a warm-up), every repeat's
@@ -54,6 +55,9 @@ from .measure import harness, provenance, wall
 
 LIBRARIES = ("scipy", "networkit", "igraph")
 BOUND = (1.25, 2.0)           # auto's end-to-end time within 1.25x the fastest verified code's, plus 2 ms
+# The codes auto's rules hand a graph to (deep_choice, elimination_choice), past the cost model's ranking: timed on
+# every graph, so that each pick has a row of its own.
+RULE_ROLES = ("auto_deep_graphs", "auto_small_separators")
 
 
 def _checksum(d):
@@ -158,8 +162,9 @@ def _warm_cpu(scipy_name):
         _WARM.add(scipy_name)
 
 
-def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False):
-    """Every row of one graph of the suite."""
+def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False, codes_only=()):
+    """Every row of one graph of the suite; with ``auto_only`` auto's row alone, with ``codes_only`` (names) those
+    GPU codes' rows alone."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
     base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
@@ -168,7 +173,9 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     on_device = api.choose(g, structure=probe, result="device")   # ... and its call with device=True
     in_int32 = api.choose(g, structure=probe, result="int32")      # ... and with dtype=np.int32
     codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
-    codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS and registry.get(x) not in codes]
+    codes += [registry.by_role(role) for role in RULE_ROLES]
+    codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS]
+    codes = [registry.get(x) for x in codes_only] if codes_only else list({a.name: a for a in codes}.values())
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
     big = g.n > 4096                  # seconds a solve there: one timed repeat (after its warm call)
     free = gpu_device.free_bytes()[0]
@@ -203,6 +210,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     cpu = api._method(g, scipy_name, None)[0]          # the code that name runs, as shortest_paths resolves it
     others = [(cpu.name, lambda: api.shortest_paths(g, method=scipy_name))]
     others += [(lib, _library(lib, g)) for lib in libraries]
+    if codes_only:
+        return rows
     others = [] if auto_only else others
     for name, fn in others:
         if isinstance(fn, str):
@@ -241,10 +250,13 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--libraries", nargs="*", default=list(LIBRARIES))
     ap.add_argument("--cpu-budget-s", type=float, default=5.0, help="one-thread libraries: skip past this many s")
-    ap.add_argument("--extra", nargs="*", default=[], help="GPU codes beside auto's candidates")
+    ap.add_argument("--extra", nargs="*", default=[], help="GPU codes beside auto's candidates and its rules' codes")
     ap.add_argument("--out", default=None)
     ap.add_argument("--auto-only", action="store_true", help="auto's rows only (its pick, end to end three ways); "
                     "with --append, the graph's other rows are kept")
+    ap.add_argument("--codes-only", nargs="+", default=[], metavar="CODE",
+                    help="these GPU codes' rows alone (no CPU rows, no auto row); with --append, the graph's rows of "
+                         "those codes are replaced and its other rows kept")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",
                     help="add the rows to that file if it exists (one suite measured in several device commands: "
@@ -254,6 +266,9 @@ def main(argv=None):
     unknown = [g for g in a.graphs if not SG.known(g)]
     if unknown:
         ap.error(f"unknown graph {', '.join(map(repr, unknown))}; {SG.KNOWN}")
+    odd = [c for c in a.codes_only if c not in registry.ALGORITHMS or registry.get(c).device != "gpu"]
+    if odd:
+        ap.error(f"--codes-only: not a GPU code of the registry: {', '.join(map(repr, odd))}")
     if a.list:
         for name, size in plan(a.sizes, a.graphs):
             print(f"{name} {size if size is not None else '(its own n)'}")
@@ -269,9 +284,11 @@ def main(argv=None):
     for name, size in plan(a.sizes, a.graphs):
         g = SG.make(name, size, seed=size or 0)
         print(f"{name} n={g.n} m={g.m}", flush=True)
-        again = lambda r: r["graph"] == name and r["n"] == g.n and (r.get("kind") == "auto" or not a.auto_only)
+        again = lambda r: r["graph"] == name and r["n"] == g.n and (
+            r.get("algorithm") in a.codes_only if a.codes_only else r.get("kind") == "auto" or not a.auto_only)
         rows = [r for r in rows if not again(r)]          # measured again: replaced (with --auto-only, auto's row)
-        rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only)
+        rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only,
+                           codes_only=a.codes_only)
         pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
     df = pd.DataFrame(rows)
     print(summary(df).to_string(index=False))

@@ -196,7 +196,7 @@ def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
         {c: 10.0 * kernel.get(m.get("method"), 1.0) for c, _ in S.MODES}, True))
     g = SG.make(name, 300, seed=300)
     elim, deep = (registry.by_role(r) for r in ("auto_small_separators", "auto_deep_graphs"))
-    rows = S.graph_rows(name, g, 1, ["networkit"], 5.0, extra=[elim.name, deep.name], log=lambda *a: None)
+    rows = S.graph_rows(name, g, 1, ["networkit"], 5.0, log=lambda *a: None)    # the rules' codes with no --extra
     by = {r["algorithm"]: r for r in rows}
     gpu = [r for r in rows if r.get("kind") == "gpu" and r["verified"]]
     assert all(registry.get(r["algorithm"]).negative_weights for r in gpu) or not g.has_negative
@@ -207,6 +207,8 @@ def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
     small = name == "grid"
     assert by[elim.name]["verified"] is small and ("not small" in by[elim.name]["error"]) is not small
     assert by["auto"]["verified"] is True and by["auto"]["picked"] and by["auto"]["picked_device"]
+    only = S.graph_rows(name, g, 1, ["networkit"], 5.0, log=lambda *a: None, codes_only=[deep.name])
+    assert [r["algorithm"] for r in only] == ([] if name == "dag" else [deep.name])       # no CPU rows, no auto row
 
 
 def test_appending_a_graph_measured_again_replaces_its_rows(tmp_path, monkeypatch):
@@ -246,6 +248,28 @@ def test_appending_autos_rows_alone_keeps_the_graphs_other_rows(tmp_path, monkey
     df = pd.read_csv(f).fillna("")
     assert sorted(map(tuple, df[["graph", "algorithm", "picked"]].values.tolist())) == [
         ("path", "auto", "new"), ("path", "x", ""), ("ring", "auto", "old"), ("ring", "x", "")]
+
+
+def test_appending_some_codes_rows_keeps_the_graphs_other_rows(tmp_path, monkeypatch):
+    """--codes-only C --append replaces the rows of the codes named on each graph measured and keeps the rest."""
+    from apsp_kernels import gpu_device
+    from apsp_kernels.measure import provenance
+    import pandas as pd
+    monkeypatch.setattr(gpu_device, "require_gpu", lambda: None)
+    monkeypatch.setattr(provenance, "gpu_info", lambda: {"gpu": "GPU X"})
+    monkeypatch.setattr(provenance, "collect", lambda *a, **k: {})
+    monkeypatch.setattr(S, "summary", lambda df: df)
+    monkeypatch.setattr(S, "graph_rows", lambda name, g, *a, codes_only=(), **k: (
+        [dict(graph=name, n=g.n, algorithm=c, kind="gpu", e2e_ms=2.0) for c in codes_only] or
+        [dict(graph=name, n=g.n, algorithm=c, kind="gpu", e2e_ms=1.0) for c in ("tuned_deep", "tuned_fw")]))
+    S.main(["--sizes", "64", "--graphs", "ring", "path", "--out", str(tmp_path)])
+    S.main(["--sizes", "64", "--graphs", "path", "--out", str(tmp_path), "--append", "--codes-only", "tuned_deep"])
+    (f,) = tmp_path.glob("GPU_X-*-structure.csv")
+    got = sorted(map(tuple, pd.read_csv(f)[["graph", "algorithm", "e2e_ms"]].values.tolist()))
+    assert got == [("path", "tuned_deep", 2.0), ("path", "tuned_fw", 1.0), ("ring", "tuned_deep", 1.0),
+                   ("ring", "tuned_fw", 1.0)]
+    with pytest.raises(SystemExit):
+        S.main(["--list", "--codes-only", "scipy"])                  # a CPU code: said at once
 
 
 def test_the_cpu_code_is_warmed_once_a_process_before_its_first_timed_call(monkeypatch):
