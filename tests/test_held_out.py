@@ -200,6 +200,9 @@ def test_a_plan_may_name_its_rows_elsewhere_and_its_int32_picks_are_held(tmp_pat
     rows.to_csv(tmp_path / "benchmarks" / "GPU-2026-01-01-structure.csv", index=False)
     [c] = H.checks(tmp_path / "solver")
     assert (H.picks(c).planned != H.picks(c).recorded).tolist() == [False, True]
+    assert "Deviation" not in H.finding(c)
+    c.plan["deviation"] = "Added after the data: a fifth command."
+    assert "*Deviation from the plan:* Added after the data: a fifth command." in H.finding(c)
 
 
 def test_checks_come_in_the_order_their_plans_were_written(tmp_path):

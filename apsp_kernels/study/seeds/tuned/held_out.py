@@ -190,6 +190,8 @@ def finding(check, after=None):
            f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
            f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
            "result) pairs (each graph's pick in each result the plan predicts and its rows record)."]
+    if check.plan.get("deviation"):                     # a change of the plan after its data: said first
+        out.append(f"*Deviation from the plan:* {str(check.plan['deviation']).strip()}")
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
                           (MEDIAN, "`auto`'s median call")):
         s = v[v.subject == subject]
