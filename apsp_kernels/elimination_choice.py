@@ -73,6 +73,14 @@ recorded rows, in two tests, each able to say no.
    lost 29,964.  33,000 lies between 29,964 and 35,777, leaving South Seattle (0.91x) and the strips of 64 rows at
    12,288 (28,156, 0.96x) and of 32 rows at 8,192 (25,886, 0.59x: past the bound) to tuned_frontier.  int32 keeps
    28,000: its rows of the grid of 15,000 (1.08x) and of the kNN graph of 24,000 (1.05x) lost within the bound.
+   **Narrow levels lower the threshold** (``NARROW``, :func:`depth_threshold`), post hoc: where the hub BFS's
+   widest level holds w sqrt(n) vertices, w < 1 (strips), the threshold is ``DEPTH`` x w ** 0.65.  Set from strips
+   of 20-64 rows at 5,000-12,000 vertices (``...-2026-11-30-narrow-strips.csv``, medians of 3 rotated rounds, one
+   H200, scores 14,562-29,358, w 0.26-0.65) with the rows above: strips of w 0.26-0.35 won with the elimination from
+   scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800 (1.41x to the host) and won from 25,400; any exponent
+   of 0.5-0.8 put every float64 and device row of the record within 1.25x of the faster code, 0.65 is the middle;
+   in int32 no exponent fits all (0.65: the strip of 64 rows at 10,000, 1.28x).  It took the misses below
+   (the strip of 32 rows at 8,192, the strip of 16 at 4,096) to the elimination.
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -149,8 +157,13 @@ HOST_RULE_SINCE = "2026-11-30T03:38:49+00:00"   # when test 1 to the host took i
                                                 # from 2026-11-29T14:30:12; float64's threshold from rows of the
                                                 # touched host path, 28,000 from 2026-11-30T01:06:36, 33,000 from
                                                 # this; a check measured before it tested another rule there
+                                                # (for levels of sqrt(n) and more: NARROW lowers it for narrower
+                                                # ones since 2026-11-30T06:53, the checks' grids and kNN graphs
+                                                # untouched)
 DEPTH = {"host": 33_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
                                                  # sqrt(n) x the probe's hop depth at least this, by the result
+NARROW = 0.65        # ... times (the hub BFS's widest level / sqrt(n)) ** NARROW where that level is narrower than
+                     # sqrt(n): a narrow separator (a strip) crosses at a smaller depth
 DEPTH_FROM = 4_096   # test 1 by the depth from this many vertices, in every result (to the host below the
                      # crossing rows' smallest size too; on the device below the size crossing)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
@@ -329,8 +342,11 @@ def instead(g, algo, result, fits=None, where=None):
         if not deep:
             return None
         side = {"host": "to the host", "int32": "to the host in int32", "device": "on the device"}[result]
-        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {DEPTH[result]:,} (where the recorded "
-                f"rows of the grids, the kNN graphs and the road networks put it past {frm} {side})")
+        bar = depth_threshold(g, result)
+        scaled = (f" ({DEPTH[result]:,} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
+                  if bar < DEPTH[result] else "")
+        size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {bar:,.0f}{scaled} (where the recorded "
+                f"rows of the grids, the kNN graphs, the strips and the road networks put it past {frm} {side})")
     else:
         per = f" and m / n = {g.m / max(g.n, 1):.2f} (interpolated between the graphs measured)" if c.per_graph else ""
         kind = " (their float64 rows: none in int32)" if read != result else ""
@@ -351,10 +367,21 @@ def measured_ordering():
     return default_bisector() == "metis"
 
 
+def depth_threshold(g, result="host"):
+    """Test 1's depth threshold in tuned_frontier's place for ``result``: ``DEPTH[result]``, times (the hub BFS's
+    widest level / sqrt(n)) ** ``NARROW`` where that level holds fewer than sqrt(n) vertices.  The elimination's
+    work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels of 0.26-0.65
+    sqrt(n)) the elimination won from scores of 16,000-25,000, on grids and kNN graphs (1.0 and more) from about
+    30,000-36,000."""
+    from .core.structure import hub_depth_once
+    narrow = min(hub_depth_once(g).widest / math.sqrt(max(g.n, 1)), 1.0)
+    return DEPTH[result] * narrow ** NARROW
+
+
 def deep_enough(g, result="host"):
-    """(whether ``g`` passes test 1's depth threshold in tuned_frontier's place for ``result`` (one of ``RESULTS``),
-    the probe's hop depth, sqrt(n) x it)."""
+    """(whether ``g`` passes test 1's depth threshold (:func:`depth_threshold`) in tuned_frontier's place for
+    ``result`` (one of ``RESULTS``), the probe's hop depth, sqrt(n) x it)."""
     from .core.structure import probe_once
     depth = probe_once(g).hop_depth
     score = math.sqrt(g.n) * depth
-    return score >= DEPTH[result], depth, score
+    return score >= depth_threshold(g, result), depth, score

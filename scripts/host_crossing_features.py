@@ -3,7 +3,7 @@ could read: the probe's hop depth D (as sqrt(n) x D, the score, and D / sqrt(n))
 separator's size, in sqrt(n)).  Read from the interleaved rounds recorded since the host result is touched during
 the solve (medians per code; the last file that timed a graph wins).
 
-    python3 scripts/host_crossing_features.py [--mode e2e_ms|e2e_int32_ms]
+    python3 scripts/host_crossing_features.py [--mode e2e_ms|e2e_int32_ms|e2e_device_ms]
 
 Prints one row per graph, by score: where the elimination's ratio falls below 1 against the features."""
 from __future__ import annotations
@@ -24,7 +24,8 @@ FILES = ("elimination/NVIDIA_H200-2026-11-30-touched-host-calls.csv",
          "solver/NVIDIA_H200-2026-11-30-depth-from-check.csv",
          "solver/NVIDIA_H200-2026-11-30-host-33k-check.csv",
          "elimination/NVIDIA_H200-2026-11-30-touched-small-calls.csv",
-         "elimination/NVIDIA_H200-2026-11-30-strips-small.csv")
+         "elimination/NVIDIA_H200-2026-11-30-strips-small.csv",
+         "elimination/NVIDIA_H200-2026-11-30-narrow-strips.csv")
 
 
 def ratios(mode="e2e_ms", files=FILES, where=None):
@@ -52,7 +53,7 @@ def features(graph, n):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mode", default="e2e_ms", choices=("e2e_ms", "e2e_int32_ms"))
+    ap.add_argument("--mode", default="e2e_ms", choices=("e2e_ms", "e2e_int32_ms", "e2e_device_ms"))
     a = ap.parse_args(argv)
     r = ratios(a.mode)
     r[["score", "depth_over_root_n", "widest_over_root_n"]] = [features(g, n) for g, n in zip(r.graph, r.n)]
