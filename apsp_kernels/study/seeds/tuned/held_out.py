@@ -32,7 +32,8 @@ PREVIOUS = {"device-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
             "device-depth": ("auto_frontier", ("e2e_device_ms",)),
             "shallow": ("auto_small_separators", ("e2e_device_ms",)),
             "host-touched": ("auto_frontier", ("e2e_ms",)),
-            "lollipop-density": ("auto_deep_graphs", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"))}
+            "lollipop-density": ("auto_deep_graphs", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")),
+            "narrow": ("auto_frontier", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"))}
 
 
 @dataclass
