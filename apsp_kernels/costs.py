@@ -58,7 +58,19 @@ def table(folders=None):
 
 
 def _folders(folders):
-    return tuple(Path(f) for f in (folders or benchmark_folders()))
+    """``folders`` (default: :func:`benchmark_folders`) as a tuple of strings: the key of the row caches, which a
+    warm choice looks up several times a call (a Path hashes its string again each time: 0.2-0.3 ms of a warm
+    call of auto on one H200 went there)."""
+    if folders:
+        return tuple(str(f) for f in folders)
+    now = (benchmark_folders, paths.RESULTS, paths.RECORDED)       # made again if any of them is replaced
+    held = _DEFAULT
+    if not held or any(a is not b for a, b in zip(held[0], now)):
+        held[:] = [now, tuple(str(f) for f in benchmark_folders())]
+    return held[1]
+
+
+_DEFAULT = []
 
 
 table.cache_clear = cost_rows._clear

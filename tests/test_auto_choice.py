@@ -256,3 +256,17 @@ def test_the_model_reads_one_device_that_of_the_newest_costs_file(bench):
     assert t.source.str.startswith("NVIDIA H200").all() and set(t.algorithm) == {"tuned_fw", "tuned_frontier"}
     assert t[t.algorithm == "tuned_frontier"].kernel_ms.tolist() == [1.0]
     costs.table.cache_clear()
+
+
+def test_the_row_caches_are_keyed_by_strings_and_follow_the_folders(tmp_path, monkeypatch):
+    """The default folders are held as strings (a warm choice looks them up several times a call) and made again
+    where the folders are replaced (as the tests here replace them)."""
+    from apsp_kernels import paths
+    first = costs._folders(None)
+    assert first and all(isinstance(f, str) for f in first) and costs._folders(None) is first
+    monkeypatch.setattr(costs, "benchmark_folders", lambda: (tmp_path,))
+    assert costs._folders(None) == (str(tmp_path),)
+    monkeypatch.undo()
+    monkeypatch.setattr(paths, "RESULTS", tmp_path / "elsewhere")
+    assert costs._folders(None)[0] == str(tmp_path / "elsewhere" / "benchmarks")
+    assert costs._folders([tmp_path]) == (str(tmp_path),)
