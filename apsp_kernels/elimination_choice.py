@@ -78,8 +78,9 @@ recorded rows, in two tests, each able to say no.
    of 20-64 rows at 5,000-12,000 vertices (``...-2026-11-30-narrow-strips.csv``, medians of 3 rotated rounds, one
    H200, scores 14,562-29,358, w 0.26-0.65) with the rows above: strips of w 0.26-0.35 won with the elimination from
    scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800 (1.41x to the host) and won from 25,400; any exponent
-   of 0.5-0.8 put every float64 and device row of the record within 1.25x of the faster code, 0.65 is the middle;
-   in int32 no exponent fits all (0.65: the strip of 64 rows at 10,000, 1.28x).  It took the misses below
+   of 0.5-0.8 (a grid of steps of 0.1) put every float64 and device row of the record within 1.25x of the faster
+   code, 0.65 is the middle; it leaves int32's strip of 64 rows at 10,000 at 1.28x (0.523-0.581 fits every row in
+   all three results, found after the held-out check: a candidate for the next one).  It took the misses below
    (the strip of 32 rows at 8,192, the strip of 16 at 4,096) to the elimination.
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world

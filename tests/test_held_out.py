@@ -281,3 +281,12 @@ def test_the_previous_forms_pick_is_reported_by_its_row_or_its_kernels_alone(mon
     assert "picked different codes on 0 of 1 graphs; `a` was past the bound on 1" in said
     assert "its kernels alone 12.5 ms (a bound from below) against b's 8.0 float64, 1.04x the bound" in said
     assert "(the rule picked it there too)" in said                # the check's pick was a, the previous form's too
+
+
+def test_a_plan_that_is_not_held_out_is_not_called_so():
+    """The finding heads a plan by what its ``what`` says it is: a held-out check, or a check."""
+    c = _check(_suite(11.0))
+    c.plan["what"] = "Held-out check of the rule, on graphs never measured."
+    assert H.finding(c).startswith("**Held-out check `t`** of the rule, on graphs never measured; planned")
+    c.plan["what"] = "Check of today's rules on the suite. Not held out."
+    assert H.finding(c).startswith("**Check `t`** of today's rules on the suite. Not held out; planned")

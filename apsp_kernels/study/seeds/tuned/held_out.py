@@ -185,8 +185,10 @@ def finding(check, after=None):
     same = int((pk.planned == pk.recorded).sum())
     kinds = [f"{t.groupby(['graph', 'n']).ngroups} {w}" for t, w in
              ((check.suite, "in the structure suite"), (check.probe, "in interleaved rounds")) if len(t)]
-    what = re.sub(r"^Held-out check,?\s*", "", str(check.plan.get("what", "")).strip().rstrip("."))   # "of <the rules>..."
-    out = [f"**Held-out check `{check.tag}`** {what}; planned "
+    said = str(check.plan.get("what", "")).strip().rstrip(".")
+    label = "Held-out check" if said.startswith("Held-out") else "Check"      # a plan that says it is not held out
+    what = re.sub(r"^(Held-out check|Check),?\s*", "", said)                 # "of <the rules>..."
+    out = [f"**{label} `{check.tag}`** {what}; planned "
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
            f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
            f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
