@@ -1,9 +1,10 @@
 """The structure suite, end to end: on graphs whose shape, not only n and m, decides
 a code's work (io/suite_graphs: Kemp random, 2-D and 3-D grids, ring, power law, a hub joined to all, complete,
 a road-like k-nearest-neighbour stand-in, a one-way path, a lollipop, small worlds, many small components, a DAG
-with negative weights, a dense graph, the Helsinki road networks), every in-core GPU code auto may pick (the cost model's candidates and the codes its rules hand graphs to,
-:data:`RULE_ROLES`), timed two ways, beside the CPU codes and libraries a user would pick instead, and auto's own pick.  A benchmark: it
-reports; the tests on its recorded rows hold auto's pick to 1.25x (+ 2 ms end to end).
+with negative weights, a dense graph, the Helsinki road networks), every in-core GPU code auto may pick (the cost
+model's candidates and the codes its rules hand graphs to, :data:`RULE_ROLES`), timed two ways, beside the CPU codes
+and libraries a user would pick instead, and auto's own pick.  A benchmark: it reports; the tests on its recorded
+rows hold auto's pick to 1.25x (+ 2 ms end to end).
 
     python3 -m apsp_kernels.structure_suite [--sizes 4096 16384] [--out DIR] [--libraries scipy networkit igraph] [--append]
     python3 -m apsp_kernels.structure_suite --list      # the graphs it would measure, no GPU needed
@@ -203,16 +204,17 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
         rows.append(r)
         log(f"  {r['algorithm']:14s} kernel {r['kernel_ms']:9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
             f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
-    # scipy's 'D' as this package runs it: the all-core Dijkstra; 'J' (Johnson: Bellman-Ford, then that Dijkstra)
-    # where a weight is negative
-    scipy_name = "J" if g.has_negative else "D"
-    _warm_cpu(scipy_name)
-    cpu = api._method(g, scipy_name, None)[0]          # the code that name runs, as shortest_paths resolves it
-    others = [(cpu.name, lambda: api.shortest_paths(g, method=scipy_name))]
-    others += [(lib, _library(lib, g)) for lib in libraries]
     if codes_only:
         return rows
-    others = [] if auto_only else others
+    # scipy's 'D' as this package runs it: the all-core Dijkstra; 'J' (Johnson: Bellman-Ford, then that Dijkstra)
+    # where a weight is negative; made (its warm-up solve, the libraries' graphs) only where the CPU rows are timed
+    scipy_name = "J" if g.has_negative else "D"
+    others = []
+    if not auto_only:
+        _warm_cpu(scipy_name)
+        cpu = api._method(g, scipy_name, None)[0]          # the code that name runs, as shortest_paths resolves it
+        others = [(cpu.name, lambda: api.shortest_paths(g, method=scipy_name))]
+        others += [(lib, _library(lib, g)) for lib in libraries]
     for name, fn in others:
         if isinstance(fn, str):
             rows.append(dict(base, algorithm=name, kind="cpu", verified=False, error=fn))

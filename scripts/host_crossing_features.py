@@ -1,6 +1,6 @@
-"""The elimination against tuned_frontier with the result on the host, per graph, beside the features auto's rules
-could read: the probe's hop depth D (as sqrt(n) x D, the score, and D / sqrt(n)) and the hub BFS's widest level (a
-separator's size, in sqrt(n)).  Read from the interleaved rounds recorded since the host result is touched during
+"""The elimination against tuned_frontier per graph, in one mode (float64 to the host by default), beside the
+features auto's rules could read: the probe's hop depth D (as sqrt(n) x D, the score, and D / sqrt(n)) and the hub
+BFS's widest level (a separator's size, in sqrt(n)).  Read from the interleaved rounds recorded since the host result is touched during
 the solve (medians per code; the last file that timed a graph wins).
 
     python3 scripts/host_crossing_features.py [--mode e2e_ms|e2e_int32_ms|e2e_device_ms]

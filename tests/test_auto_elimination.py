@@ -475,7 +475,6 @@ def test_auto_within_the_bound_on_the_rows_below_16000(gname, n, result, medians
 def test_narrow_levels_lower_the_depth_threshold_and_wide_ones_do_not_raise_it():
     """The depth test's threshold scales with the hub BFS's widest level below sqrt(n) (a strip's separator) and
     stays ``DEPTH`` at sqrt(n) and beyond (the square grid, the kNN graph)."""
-    from apsp_kernels import elimination_choice as E
     grid, knn = SG.make("grid", 16384, seed=16384), SG.make("knn", 16384, seed=16384)
     narrow, wider = SG.make("strip-20", 5000, seed=5000), SG.make("strip-40", 6000, seed=6000)
     for result in E.RESULTS:

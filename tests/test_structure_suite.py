@@ -207,8 +207,14 @@ def test_one_graphs_rows_without_a_gpu(name, monkeypatch):
     small = name == "grid"
     assert by[elim.name]["verified"] is small and ("not small" in by[elim.name]["error"]) is not small
     assert by["auto"]["verified"] is True and by["auto"]["picked"] and by["auto"]["picked_device"]
+    def no_cpu_work(*a):
+        raise AssertionError("CPU rows made where they are not timed")
+    monkeypatch.setattr(S, "_warm_cpu", no_cpu_work)
+    monkeypatch.setattr(S, "_library", no_cpu_work)
     only = S.graph_rows(name, g, 1, ["networkit"], 5.0, log=lambda *a: None, codes_only=[deep.name])
     assert [r["algorithm"] for r in only] == ([] if name == "dag" else [deep.name])       # no CPU rows, no auto row
+    alone = S.graph_rows(name, g, 1, ["networkit"], 5.0, log=lambda *a: None, auto_only=True)
+    assert [r["algorithm"] for r in alone] == ["auto"]
 
 
 def test_appending_a_graph_measured_again_replaces_its_rows(tmp_path, monkeypatch):

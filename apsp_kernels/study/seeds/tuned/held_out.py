@@ -19,7 +19,7 @@ import yaml
 from .... import paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
-from .suite import KIND, MODES, RESULT, against_fastest, device_pick, recorded_pick, verified
+from .suite import KIND, MODES, RESULT, against_fastest, recorded_pick, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
@@ -135,8 +135,9 @@ RESULT_WORDS = {"host": "to the host", "int32": "int32 to the host", "device": "
 
 def picks(check):
     """Per planned graph and result (host, device, and int32 where the plan predicts it apart): the pick the plan
-    predicted and the one recorded (the suite's auto row names its host pick, and its int32 and device picks where
-    the row has ``picked_int32`` and ``picked_device``; the probe's rows name the pick of each mode)."""
+    predicted and the one recorded (:func:`~.suite.recorded_pick`: a suite auto row names its host pick, its device
+    pick where it has ``picked_device``, its int32 pick where it has ``picked_int32``, else the host pick, which then
+    served both; the probe's rows name the pick of each mode)."""
     out = []
     for p in check.plan["graphs"]:
         g, n = p["graph"], p["n"]
@@ -144,7 +145,7 @@ def picks(check):
         if len(s):
             a = s[(s.graph == g) & (s.n == n) & (s.kind == "auto")]
             for result in p["predicted_pick"] if len(a) else ():
-                got = _suite_pick(a.iloc[0], result)
+                got = recorded_pick(a.iloc[0], result)
                 if got:
                     out.append(dict(graph=g, n=n, result=result, planned=p["predicted_pick"][result], recorded=got))
         q = check.probe
@@ -157,15 +158,6 @@ def picks(check):
                     out.append(dict(graph=g, n=n, result=result, planned=p["predicted_pick"][result],
                                     recorded=", ".join(sorted(got))))
     return pd.DataFrame(out, columns=["graph", "n", "result", "planned", "recorded"])
-
-
-def _suite_pick(a, result):
-    """The pick a suite auto row records for ``result``, or None where it records none (rows of before the device
-    and the int32 picks were recorded name the host pick only)."""
-    if result == "int32":
-        got = a.get("picked_int32")
-        return got if isinstance(got, str) and got else None
-    return device_pick(a) if result == "device" else a.picked
 
 
 def measured_graphs(check):
