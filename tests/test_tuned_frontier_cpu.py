@@ -20,6 +20,7 @@ from apsp_kernels import Graph, GraphError, reference_apsp
 from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.runtime import CUDA_DIR
 from apsp_kernels.algorithms.gpu.tuned import frontier
+from apsp_kernels.core import generators as G
 from apsp_kernels.core.graph import normalise_inf
 
 INT = ctypes.POINTER(ctypes.c_int)
@@ -118,6 +119,73 @@ def test_rounds_of_a_directed_path(emu):
     g = F.path(n, 9)
     assert run(emu, g, sources=[0], threads=7)[1] == n
     assert run(emu, g, sources=[n - 1], threads=7)[1] == 1
+
+
+def _defined(name):
+    return int(re.search(rf"#define {name} (\d+)", (CUDA_DIR / "tuned_frontier.cu").read_text()).group(1))
+
+
+def test_heavy_vertices_beyond_the_deferred_list(emu):
+    """A complete graph of 300: from any source the second round's frontier holds 299 vertices of out-degree 299,
+    more than the list defers (TFR_HEAVY_SLOTS); the rest are walked by the threads that found them."""
+    heavy, slots = _defined("TFR_HEAVY"), _defined("TFR_HEAVY_SLOTS")
+    n = slots + 44
+    g = G.complete(n, 0, 50, seed=5)
+    assert n - 1 > slots and n - 1 >= heavy
+    src = [0, 7, n - 1]
+    for threads in (5, frontier.THREADS):
+        d, rounds = run(emu, g, sources=src, threads=threads)
+        np.testing.assert_array_equal(d, reference_apsp(g)[src], err_msg=f"{threads} threads")
+
+
+def test_a_chain_of_heavy_vertices_costs_at_most_two_rounds_a_hop(emu):
+    """Cliques of TFR_HEAVY + 1 vertices in a directed chain (the last vertex of each joined to the first of the
+    next): every vertex heavy, unit weights, 2 hops a clique to the next; the rounds stay within the kernel's 2n bound
+    and within twice the hops plus two, and the distances exact."""
+    k = _defined("TFR_HEAVY") + 1
+    cliques = 6
+    n = k * cliques
+    src, dst = [], []
+    for c in range(cliques):
+        base = c * k
+        for a in range(k):
+            for b in range(k):
+                if a != b:
+                    src.append(base + a)
+                    dst.append(base + b)
+        if c + 1 < cliques:
+            src.append(base + k - 1)
+            dst.append(base + k)
+    g = Graph.from_edges(n, src, dst, np.ones(len(src), np.int64))     # unit weights: a path's hops are its length
+    hops = 2 * cliques - 1
+    d, rounds = run(emu, g, sources=[0], threads=9)
+    np.testing.assert_array_equal(d, reference_apsp(g)[[0]])
+    assert hops < rounds <= 2 * hops + 2
+
+
+def test_hubs_in_the_first_bitmap_word(emu):
+    """A Barabasi-Albert graph: its oldest vertices, the hubs, share word 0 of the bitmap."""
+    from apsp_kernels.io import suite_graphs as SG
+    g = SG.make("ba", 400, seed=400)
+    deg = np.diff(g.indptr)
+    assert (deg[:32] >= _defined("TFR_HEAVY")).sum() >= 4          # hubs among the first 32 vertices
+    src = [0, 1, 399, 200]
+    d, _ = run(emu, g, sources=src, threads=frontier.THREADS)
+    np.testing.assert_array_equal(d, reference_apsp(g)[src])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(33, 90), data=st.data(), threads=st.sampled_from([1, 4, 32, 128]))
+def test_property_random_graphs_with_heavy_vertices(emu, n, data, threads):
+    """Graphs where some vertices have TFR_HEAVY out-edges or more (parallel edges and self-loops as drawn)."""
+    heavy = _defined("TFR_HEAVY")
+    hubs = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 31)))
+    src = np.r_[np.repeat(hubs, heavy + 3), rng.integers(0, n, 3 * n)]
+    dst = rng.integers(0, n, src.size)
+    w = rng.integers(0, 1000, src.size)
+    g, twin = F.raw(n, src, dst, w)
+    np.testing.assert_array_equal(run(emu, g, threads=threads)[0], reference_apsp(twin))
 
 
 @pytest.mark.parametrize("n", (1, 2, 33, 127))

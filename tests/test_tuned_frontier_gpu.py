@@ -73,3 +73,40 @@ def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chun
         f, _ = solve(g, dtype="float32")
         np.testing.assert_array_equal(np.where(np.isinf(f), INF, f).astype(np.int64), ref.astype(np.int64),
                                       err_msg=f"{label} float32 chunk={chunk}")
+
+
+def _heavy_graphs():
+    """Graphs with vertices of out-degree TFR_HEAVY or more: a complete graph whose second round holds more heavy
+    vertices than the list defers, a chain of cliques (every vertex heavy, rounds deferred hop after hop), a
+    Barabasi-Albert graph (its hubs the first vertices, in word 0 of the bitmap) and the hub graph."""
+    from apsp_kernels import Graph
+    from apsp_kernels.core import generators as G
+    from apsp_kernels.core.structure_graphs import hub
+    from apsp_kernels.io import suite_graphs as SG
+    k, cliques = 33, 8
+    src, dst = [], []
+    for c in range(cliques):
+        b = c * k
+        src += [b + i for i in range(k) for j in range(k) if i != j]
+        dst += [b + j for i in range(k) for j in range(k) if i != j]
+        if c + 1 < cliques:
+            src.append(b + k - 1)
+            dst.append(b + k)
+    chain = Graph.from_edges(k * cliques, src, dst, np.random.default_rng(4).integers(0, 9, len(src)))
+    return [("complete 300", G.complete(300, 0, 50, seed=5)), ("chain of cliques", chain),
+            ("ba 2000", SG.make("ba", 2000, seed=2000)), ("hub 1000", hub(1000, seed=3))]
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_heavy_vertices_exact(i):
+    """The heavy-vertex path (the block shares a deferred vertex's edges): every row exact in int32, float32 bit for
+    bit where the integer distances are below 2^24, and a subset of sources."""
+    label, g = _heavy_graphs()[i]
+    ref = reference_apsp(g)
+    d, t = solve(g)
+    np.testing.assert_array_equal(d, ref, err_msg=label)
+    assert t["rounds_max"] <= 2 * g.n
+    f, _ = solve(g, dtype="float32")
+    np.testing.assert_array_equal(np.where(np.isinf(f), INF, f).astype(np.int64), ref.astype(np.int64), err_msg=label)
+    rows = [g.n - 1, 0, 3, 3]
+    np.testing.assert_array_equal(solve(g, sources=rows)[0], ref[rows], err_msg=label)

@@ -40,17 +40,24 @@ def footprint(n, m, rows=None):
     return 4 * rows * n + 4 * (n + 1 + 2 * m) + 8 * rows
 
 
-# A vertex of out-degree d is one thread's d relaxations in series (the thread that found its bit), each time it
-# enters a source's frontier, while the block's other threads wait at the round's barrier; the blocks of other
-# sources run beside it.  The time per source and out-edge of the hub is measured, not derived: data/auto.yaml
-# (hub_unit) holds it with the recorded rows it was fitted on (hub graphs, one H100).
+# A vertex of out-degree d >= TFR_HEAVY (cuda/tuned_frontier.cu) is relaxed by the whole block, d / THREADS
+# relaxations a thread, each time it enters a source's frontier (one of lower degree by the thread that found its
+# bit); the blocks of other sources run beside it.  The time per source and per THREADS of the hub's out-edges is
+# measured, not derived: data/auto.yaml (hub_unit) holds it with the recorded rows it was fitted on.
 
 
 def hub_ms(n, max_degree, hop_depth=None, variant=None, unit=None):
     """The least time of a solve set by the vertex of ``max_degree`` out-edges, in ms, at ``unit`` seconds per
-    source and out-edge (the hop depth does not enter: the hub's edges are walked in the rounds that lower its
-    distance, not in every round)."""
-    return int(n) * int(max_degree) * float(unit) * 1e3
+    source and per THREADS of its out-edges (the hop depth does not enter: the hub's edges are walked in the rounds
+    that lower its distance, not in every round)."""
+    return int(n) * int(max_degree) / THREADS * float(unit) * 1e3
+
+
+def kernel_for(dtype, defines=()):
+    """The compiled kernel for ``dtype`` ("int32" or "float32"); ``defines``: ((NAME, value), ...) of the source
+    (TFR_HEAVY)."""
+    return gpu_runtime.kernel("tuned_frontier.cu", f"tfr_solve<{'int' if dtype == 'int32' else 'float'}>",
+                              name_expressions=EXPRS, defines=tuple(defines))
 
 
 def csr_arrays(g, dtype=None, who=NAME, negative_ok=False):
@@ -182,8 +189,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
         sink(0, cp.asarray(D), cp.cuda.get_current_stream())
         return None, timings
     cp = gpu_device.require_gpu()
-    fn = gpu_runtime.kernel("tuned_frontier.cu", f"tfr_solve<{'int' if dtype == 'int32' else 'float'}>",
-                            name_expressions=EXPRS)
+    fn = kernel_for(dtype)
     smem = shared_bytes(n)
     _shared_limit(cp, fn, smem)
     c = max(1, min(int(chunk_rows or resident_blocks(cp, fn, smem)), k))
@@ -220,8 +226,8 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
         side.wait_event(done)
         r = Rj.get(stream=side)                       # waits for chunk j's kernel only
         if (r < 0).any():
-            raise RuntimeError(f"{NAME}: source {int(src[r0 + np.argmax(r < 0)])} still had a frontier after n + 1 = "
-                               f"{n + 1} rounds (a bug: weights are >= 0)")
+            raise RuntimeError(f"{NAME}: source {int(src[r0 + np.argmax(r < 0)])} still had a frontier after 2n + 1 = "
+                               f"{2 * n + 1} rounds (a bug: weights are >= 0)")
         timings["rounds_max"] = max(timings["rounds_max"], int(r.max()))
         if j == 0:
             timings["first_rounds_max"] = timings["rounds_max"]
