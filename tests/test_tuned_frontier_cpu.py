@@ -51,6 +51,7 @@ def run(lib, g, sources=None, threads=frontier.THREADS, dtype=None):
 def test_block_size_is_written_once():
     text = (CUDA_DIR / "tuned_frontier.cu").read_text()
     assert int(re.search(r"#define TFR_THREADS (\d+)", text).group(1)) == frontier.THREADS
+    assert int(re.search(r"#define TFR_HEAVY (\d+)", text).group(1)) == frontier.HEAVY
 
 
 def test_dtype_follows_the_weights_and_minus_zero_becomes_plus_zero():

@@ -21,6 +21,7 @@ from .. import runtime as gpu_runtime
 
 NAME = "tuned_frontier"
 THREADS = 128                 # TFR_THREADS of cuda/tuned_frontier.cu (tests/test_tuned_frontier_cpu.py compares)
+HEAVY = 32                    # TFR_HEAVY of the same: from this out-degree the block shares a vertex's edges
 DTYPES = ("int32", "float32")
 EXPRS = ("tfr_solve<int>", "tfr_solve<float>")
 DEFAULT_SHARED = 48 * 1024    # dynamic shared memory a block gets without opting in
