@@ -56,8 +56,8 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     model (:func:`costs.predict`); by default the depth is searched here only where a candidate's sweeps grow with
     it and its time at a smaller depth (a bound from below) could still beat the others: one BFS from the vertex of
     most out-edges, then, where that does not settle it, the probe (milliseconds; :func:`_ranked`); ``False``: none.
-    The predictions see the largest out-degree (:func:`costs.max_out_degree`), which a hub's thread or warp walks in
-    series.  ``result``: where the caller wants all pairs, one of :data:`RESULTS` (:func:`result_kind`; None: some
+    The predictions see the largest out-degree (:func:`costs.max_out_degree`), whose edges one warp walks in series
+    or one block shares while the others wait.  ``result``: where the caller wants all pairs, one of :data:`RESULTS` (:func:`result_kind`; None: some
     rows, or not said); there,
     :func:`.deep_choice.instead` hands tuned_deep a deep graph where tuned_frontier wins, and a graph whose sources
     reach few vertices whichever in-core GPU code wins (tuned_frontier there where the result stays on the device

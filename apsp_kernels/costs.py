@@ -172,10 +172,10 @@ def max_out_degree(g):
 
 
 def _hub_bound(algo, g, variant, structure, ms):
-    """The larger of ``ms`` and the time the code's busiest thread or warp takes on the vertex of most out-edges
-    (the registry's ``hub_ms`` at its unit of data/auto.yaml): a rate measured on graphs of even degree does not see
-    a hub, whose out-edges one thread or warp walks in series while the others wait (a vertex joined to all:
-    tuned_sparse 15x tuned_fw's kernel at n = 4096, one H100)."""
+    """The larger of ``ms`` and the time the code takes on the vertex of most out-edges (the registry's ``hub_ms``
+    at its unit of data/auto.yaml): a rate measured on graphs of even degree does not see a hub, whose out-edges one
+    warp walks in series (tuned_sparse; a vertex joined to all: 15x tuned_fw's kernel at n = 4096, one H100) or one
+    block of threads shares (tuned_frontier) while the others wait."""
     unit = model()["hub_unit"].get(algo.name) if algo.hub_ms is not None else None
     d = max_out_degree(g) if unit else None
     if not d:
@@ -183,7 +183,8 @@ def _hub_bound(algo, g, variant, structure, ms):
     bound = algo.hub_ms(g.n, d, structure.hop_depth if structure else None, variant, unit)
     if bound <= ms:
         return ms, ""
-    return bound, f"; at least {bound:.3g} ms for out-degree {d} (one {'warp' if 'sweeps' in algo.complexity else 'thread'} walks its edges)"
+    who = "one warp walks" if "sweeps" in algo.complexity else "one block shares"
+    return bound, f"; at least {bound:.3g} ms for out-degree {d} ({who} its edges)"
 
 
 MODEL = paths.DATA / "auto.yaml"

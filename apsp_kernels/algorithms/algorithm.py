@@ -48,7 +48,7 @@ class Algorithm:
     roles: tuple = ()                 # the parts it plays where code needs "the ... algorithm" (:func:`by_role`):
                                       # "out_of_core", the code to try when a graph does not fit on the device
     hub_ms: Callable | None = None    # (n, max out-degree, hop depth or None, variant, unit) -> the least ms of a
-                                      # solve where one thread or warp walks a vertex's out-edges in series, at
+                                      # solve where one warp walks (or one block shares) a vertex's out-edges, at
                                       # ``unit`` seconds a walk step (data/auto.yaml hub_unit; costs.predict)
     footprint_per_gpu: Callable | None = None   # (n, m, k) -> device bytes on each of k GPUs, for a code that
                                       # splits one solve over k GPUs of a host (launcher keyword n_gpus; None: all
