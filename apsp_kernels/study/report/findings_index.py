@@ -151,7 +151,8 @@ def solver_html():
         return ""
     if not len(rows):
         return ""
-    said = html.escape(SU.finding(rows, auto)).replace("`shortest_paths`", "<code>shortest_paths</code>")
+    said = html.escape(SU.finding(rows, auto, after=SU.load_scatter())).replace("`shortest_paths`",
+                                                                                  "<code>shortest_paths</code>")
     return f'<p class="solver"><b>The solver.</b> {said} (<a href="11_tuned.html">11_tuned</a>)</p>'
 
 

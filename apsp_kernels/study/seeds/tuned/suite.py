@@ -26,8 +26,11 @@ TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and t
                  "code that was the fastest on a miss, the finding above says so.")
 SCATTER_CAPTION = ("Warm single calls in interleaved rounds, another process than the table above. "
                    "scripts/e2e_scatter_probe.py: every code and mode once a round, each after a warm call; its own "
-                   "times, not the suite's. The components of 512 and the complete digraphs of 256 (n = 4,096) were "
-                   "measured after the held-out check below, where auto's single calls missed on them: post hoc.")
+                   "times, not the suite's, under the code of their own commit (each graph from the newest file "
+                   "that holds it, the file named). The components of 512 and the complete digraphs of 256 (n = "
+                   "4,096) were measured after the held-out check below, where auto's single calls missed on them; "
+                   "the hub and Barabasi-Albert graphs after tuned_frontier's heavy-vertex path (2026-11-30): post "
+                   "hoc.")
 
 
 def load(where=None, tag="structure"):
@@ -170,8 +173,10 @@ def figure(rows, auto, on="the device"):
     return fig
 
 
-def finding(rows, auto):
-    """The section's first sentence, computed: auto against the all-core CPU code, its range over the suite."""
+def finding(rows, auto, after=None):
+    """The section's first sentence, computed: auto against the all-core CPU code, its range over the suite; each
+    graph where auto's call was past the bound, and, where ``after`` (:func:`load_scatter`: interleaved rounds
+    measured after the run) holds that graph and mode, auto's median there against the fastest named code's."""
     t = table(rows, auto)
     col = "auto over the all-core CPU code (x)"
     if col not in t or t[col].isna().all():
@@ -185,16 +190,17 @@ def finding(rows, auto):
            f"{len(v)} graphs of the suite (median {np.median(v[col]):.3g}x).")
     if PAST in t:
         misses = t[t[PAST] != "none"]
-        where = "; ".join(_misses(rows, auto, r.graph, r["n (vertices)"]) for _, r in misses.iterrows())
+        where = "; ".join(_misses(rows, auto, r.graph, r["n (vertices)"], after) for _, r in misses.iterrows())
         out += (f" auto's own call was within 1.25x + 2 ms of the fastest verified GPU code in all four modes (float64, "
                 f"int32, on the device, first call) on {len(t) - len(misses)} of {len(t)} graphs"
                 + (f"; past it: {where}." if len(misses) else "."))
     return out
 
 
-def _misses(rows, auto, g, n):
+def _misses(rows, auto, g, n, after=None):
     """'graph n (mode: auto's ms against code's ms, ...)' of one graph's misses; where auto's rules here now pick,
-    for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too."""
+    for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too; and
+    the missed modes' medians in the rounds ``after`` (:func:`_rounds_after`)."""
     ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
     a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
     past = past_bound(a, ok.reset_index(drop=True))
@@ -207,7 +213,27 @@ def _misses(rows, auto, g, n):
         if code != recorded_pick(a, res) and _pick_now(g, n, res) == code:
             where = {"device": "on the device", "int32": "in int32 to the host"}.get(res, "to the host")
             said += f"; auto's rules here now pick {code} {where}"
-    return f"{g} {n:,} ({said})"
+    return f"{g} {n:,} ({said}{_rounds_after(after, g, n, [word[m] for m, *_ in past])})"
+
+
+def _rounds_after(after, g, n, modes):
+    """'; in interleaved rounds after the run (post hoc): <mode> auto's median against the fastest named code's
+    median, within or past 1.25x + 2 ms' for the ``modes`` (columns) that ``after`` holds for graph ``g`` at ``n``,
+    or ''."""
+    if after is None or not len(after):
+        return ""
+    t = after[(after.graph == g) & (after.n == n)]
+    said = []
+    for col in modes:
+        med = t[t["mode"] == col].groupby("code").ms.median()
+        if "auto" not in med or len(med) < 2:
+            continue
+        named = med.drop("auto")
+        ok = within_bound(med["auto"], named.min())
+        said.append(f"{MODES[col]} {med['auto']:.1f} ms against {named.idxmin()}'s {named.min():.1f}, "
+                    + ("within" if ok else "past"))
+    return ("; in interleaved rounds after the run (post hoc, under the code of their own commit; the scatter table): "
+            + ", ".join(said)) if said else ""
 
 
 def recorded_pick(a, result):
@@ -380,13 +406,20 @@ def load_deep_check(where=None, tag="structure-deep-road"):
 
 
 def load_scatter(where=None):
-    """The newest day's ``*-e2e-scatter*.csv`` (``scripts/e2e_scatter_probe.py``: warm single calls in interleaved
-    rounds; data/results/solver), one frame, or an empty one."""
+    """Every recorded ``*-e2e-scatter*.csv`` (``scripts/e2e_scatter_probe.py``: warm single calls in interleaved
+    rounds; data/results/solver) as one frame, each (graph, n) from the newest file that holds it (rounds of one
+    graph under two commits never mixed), with its ``file``; or an empty frame."""
     found = _dated("solver", where, "*-e2e-scatter*.csv")
     if not found:
         return pd.DataFrame()
-    day = _date(found[-1])
-    return pd.concat([pd.read_csv(f) for f in found if _date(f) == day], ignore_index=True)
+    frames = [pd.read_csv(f).assign(file=f.name) for f in found]
+    newest = {}
+    for t in frames:                                   # oldest first: a later file's graphs replace an earlier's
+        for key in set(zip(t.graph, t.n)):
+            newest[key] = t.file.iloc[0]
+    calls = pd.concat(frames, ignore_index=True)
+    keep = [newest[(g, n)] == f for g, n, f in zip(calls.graph, calls.n, calls.file)]
+    return calls[keep].reset_index(drop=True)
 
 
 def scatter_table(calls):
@@ -394,10 +427,12 @@ def scatter_table(calls):
     out = []
     for (g, n, code), t in calls.groupby(["graph", "n", "code"], sort=False):
         r = {"graph": g, "n (vertices)": int(n), "code": code, "rounds (count)": int(t["round"].nunique())}
+        if "file" in t:
+            r["file"] = t.file.iloc[0].split("-", 1)[-1].removesuffix(".csv")      # date and tag
         for col, word in MODES.items():
             m = t[t["mode"] == col].ms
             if len(m):
                 r[f"{word}, median (ms)"] = float(m.median())
-                r[f"{word}, least - most"] = f"{m.min():.1f} - {m.max():.1f}"
+                r[f"{word}, least - most"] = f"{m.min():,.1f} - {m.max():,.1f}"
         out.append(r)
     return pd.DataFrame(out)
