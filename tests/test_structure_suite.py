@@ -87,6 +87,21 @@ def test_a_strip_is_the_grid_with_that_many_rows():
     assert SGR.grid(1000, seed=3).meta["rows"] == 31       # the square grid as before
 
 
+def test_a_corridor_is_a_knn_graph_in_a_long_rectangle():
+    """Points of a rectangle of area 1, ``aspect`` times as long as wide, each joined to its 6 nearest by their
+    length: the hub BFS's widest level narrower than sqrt(n) (the elimination's narrow levels), unlike the square."""
+    import math
+    from apsp_kernels.core.structure import hub_depth
+    g = SG.make("corridor-64", 4000, seed=4)
+    assert g.meta["generator"] == "corridor" and g.meta["aspect"] == 64 and not g.has_negative
+    src, dst, w = g.edges()
+    assert (w >= 1).all() and np.array_equal(np.sort(src * g.n + dst), np.sort(dst * g.n + src))   # both ways
+    assert hub_depth(g).widest < 0.7 * math.sqrt(g.n) < hub_depth(SG.make("knn", 4000, seed=4)).widest
+    assert SGR.corridor(500, aspect=1, seed=1).m == SGR.knn(500, seed=1).m     # aspect 1: the square's points scaled
+    with pytest.raises(GraphError, match="aspect"):
+        SGR.corridor(100, aspect=0.5)
+
+
 def test_knn_islands_is_a_knn_graph_and_paths_apart():
     g = SG.make("knn_islands", 1000, seed=2)
     parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]

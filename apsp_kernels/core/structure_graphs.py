@@ -140,10 +140,28 @@ def knn(n, k=KNN_K, seed=0) -> Graph:
     """n uniform points of the unit square, each joined both ways to its ``k`` nearest; an edge weighs its
     Euclidean length (x KNN_SCALE, rounded, at least 1), the same both ways and once however many of its ends
     chose it."""
-    from scipy.spatial import cKDTree
     if n < 1:
         raise GraphError(f"n must be >= 1, got {n}")
     pts = np.random.default_rng(seed).random((n, 2))
+    return _nearest(pts, k, dict(generator="knn", k=k, seed=seed, scale=KNN_SCALE))
+
+
+def corridor(n, aspect=64, k=KNN_K, seed=0) -> Graph:
+    """:func:`knn` in a long rectangle of area 1, ``aspect`` times as long as it is wide (a road-like stand-in for a
+    network along a valley or a coast: BFS levels narrower than sqrt(n) vertices, separators of the width)."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    if aspect < 1:
+        raise GraphError(f"aspect must be >= 1, got {aspect}")
+    side = math.sqrt(aspect)
+    pts = np.random.default_rng(seed).random((n, 2)) * (side, 1 / side)
+    return _nearest(pts, k, dict(generator="corridor", aspect=aspect, k=k, seed=seed, scale=KNN_SCALE))
+
+
+def _nearest(pts, k, meta):
+    """Each point joined both ways to its ``k`` nearest, weighted by length x KNN_SCALE (rounded, at least 1)."""
+    from scipy.spatial import cKDTree
+    n = len(pts)
     q = min(k + 1, n)
     dist, nb = cKDTree(pts).query(pts, q)
     dist, nb = np.asarray(dist).reshape(n, q), np.asarray(nb).reshape(n, q)
@@ -151,7 +169,7 @@ def knn(n, k=KNN_K, seed=0) -> Graph:
     w = np.maximum(1, np.rint(dist[:, 1:].ravel() * KNN_SCALE)).astype(np.int64)
     lo, hi = np.minimum(u, v), np.maximum(u, v)
     _, first = np.unique(lo * n + hi, return_index=True)          # one copy of each pair: both have its length
-    return _both_ways(n, lo[first], hi[first], w[first], dict(generator="knn", k=k, seed=seed, scale=KNN_SCALE))
+    return _both_ways(n, lo[first], hi[first], w[first], meta)
 
 
 def path(n, max_weight=DEEP_MAX_WEIGHT, seed=0) -> Graph:
