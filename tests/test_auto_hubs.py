@@ -42,8 +42,8 @@ def test_the_hub_graph_is_kemps_plus_one_vertex_joined_to_all():
 
 # statistics auto reads: n, m, largest out-degree, hop depth (of the suite's graphs at these sizes)
 @pytest.mark.parametrize("name, stats, want", [
-    # tuned_frontier's block shares the hub's edges: 3.07 ms of kernel against tuned_fw's 7.7 (one H200,
-    # device-logs/h200-20261130-0925-frontier-heavy; 16.1 ms when one thread walked them)
+    # tuned_frontier's block shares the hub's edges: 3.07 ms of kernel (one H200, device-logs/h200-20261130-0925-
+    # frontier-heavy; 16.1 ms when one thread walked them) against tuned_fw's 7.7 (the H200 suite files)
     ("hub 4096", costs.Shape(4096, 24549, 4095, 2), {"tuned_frontier"}),
     ("hub 16384", costs.Shape(16384, 98779, 16383, 2), {"tuned_frontier"}),
     ("ba 4096", costs.Shape(4096, 32748, 251, 5), {"tuned_frontier", "tuned_fw"}),

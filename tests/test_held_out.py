@@ -66,12 +66,12 @@ MISSES = {
     # warm 2.5: bound 5.1; tuned_deep's row is of the fifth command, the plan's deviation).
     "structure": {("ba", 4096, H.CALL, "e2e_device_ms"), ("helsinki-drive", 1437, H.CALL, "e2e_first_ms")},
     # Corridors (kNN graphs in long rectangles), no rule changed: picks as planned 24 of 24; auto's median within on
-    # 4 of 8 graphs.  Past it (medians, ms): where the narrow-level threshold handed the corridor to the elimination,
+    # 4 of 8 graphs.  Past it (medians, ms): where the depth test handed the corridor to the elimination,
     # corridor-24 of 7,000 in int32 and on the device (63.6 and 52.6 against tuned_fw's 40.6 and 30.6), corridor-48 of
     # 7,000 in all three (67.7 / 61.8 / 42.2 against tuned_frontier's 46.5 and tuned_fw's 41.1 and 30.7) and
     # corridor-128 of 4,500 in all three (40.3 / 37.2 / 28.1 against tuned_fw's 20.4 / 18.2 / 11.6); and where the
     # cost model kept tuned_frontier, corridor-64 of 3,500 in int32 and on the device (16.1 and 13.6 against tuned_fw's
-    # 11.0 and 7.6): tuned_frontier's rounds on a graph 300-560 hops deep, which the model does not scale.
+    # 11.0 and 7.6), whose time the model scales by n m alone (these corridors are 300-560 hops deep).
     "corridors": {("corridor-24", 7000, H.MEDIAN, "e2e_int32_ms"), ("corridor-24", 7000, H.MEDIAN, "e2e_device_ms"),
                   *{(g, n, H.MEDIAN, m) for g, n in (("corridor-48", 7000), ("corridor-128", 4500))
                     for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
