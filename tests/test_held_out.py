@@ -301,3 +301,13 @@ def test_a_plan_that_is_not_held_out_is_not_called_so():
     assert H.finding(c).startswith("**Held-out check `t`** of the rule, on graphs never measured; planned")
     c.plan["what"] = "Check of today's rules on the suite. Not held out."
     assert H.finding(c).startswith("**Check `t`** of today's rules on the suite. Not held out; planned")
+
+
+def test_median_calls_name_the_graphs_within_where_some_missed():
+    """The median-call sentence names every graph where all were within, and only those within where some missed
+    (a list of all after "on 4 of the 8" read as the four)."""
+    v = pd.DataFrame([dict(graph=g, n=n, within=w) for g, n, w in
+                      (("p", 10, True), ("p", 10, True), ("q", 20, False), ("q", 20, True), ("r", 30, True))])
+    assert H._where(v) == "(within: p 10, r 30)"
+    assert H._where(v.assign(within=True)) == "(p 10, q 20, r 30)"
+    assert H._where(v.assign(within=False)) == ""

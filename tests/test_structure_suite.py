@@ -328,6 +328,17 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
     f = SU.finding(rows, auto)
     assert "on 0 of 2 graphs" in f and "from 30x" in f
     assert "ring 4,096 (int32 15.0 ms against x's 10.0, first call 14.6 ms against x's 10.0)" in f
+    assert "Measured again" not in f
+    # interleaved rounds after the run (load_scatter's rows) on a missed graph and mode: said apart, with their commit
+    call = lambda code, r, ms: dict(graph="grid", n=4096, code=code, mode="e2e_device_ms", round=r, ms=ms, commit="abc1234ff")
+    after = pd.DataFrame([call("auto", 0, 11.0), call("auto", 1, 12.0), call("x", 0, 10.0), call("x", 1, 10.0),
+                          call("y", 0, 30.0), call("y", 1, 30.0)])
+    rows.attrs["commits"] = ["1111111aa", "2222222bb"]
+    f = SU.finding(rows, auto, after=after)
+    assert "grid 4,096 (on the device 14.6 ms against x's 10.0)" in f
+    assert ("Measured again after the run, post hoc (interleaved rounds, the scatter table; under the commit named, the "
+            "run's own 1111111 to 2222222): grid 4,096 on the device 11.5 ms against x's 10.0, within (2 rounds, "
+            "commit abc1234).") in f
     (tmp_path / "GPU_Z-2026-01-02-structure.csv").write_text("graph\n")
     (tmp_path / "GPU_Y-2026-01-01-structure.csv").write_text("graph\n")
     assert SU.device(tmp_path) == "GPU Z"

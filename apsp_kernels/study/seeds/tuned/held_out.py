@@ -199,7 +199,7 @@ def finding(check, after=None):
         timed = "every mode" if s.groupby(["graph", "n"]).size().nunique() == 1 else "every mode it was timed in"
         said = (f"{what} was within 1.25x + 2 ms of the fastest verified GPU code in {timed} ({modes}) on "
                 f"{int(per.sum())} of {'the ' if subject == MEDIAN else ''}{len(per)} graphs"
-                f"{' in rounds ' + _where(s) if subject == MEDIAN else ''}")
+                f"{(' in rounds ' + _where(s)).rstrip() if subject == MEDIAN else ''}")
         if len(miss):
             said += "; past it: " + "; ".join(f"{r.graph} {r.n:,} {MODES[r.mode]} ({_who(r)}: {r.ms:.1f} ms; the "
                                               f"fastest, {r.fastest} named: {r.fastest_ms:.1f})" for r in miss.itertuples())
@@ -281,8 +281,11 @@ def _who(r):
 
 
 def _where(s):
-    """The graphs of median calls, by name (they sit in a table of their own)."""
-    return "(" + ", ".join(f"{g} {n:,}" for g, n in dict.fromkeys(zip(s.graph, s.n))) + ")"
+    """The graphs of median calls, by name (they sit in a table of their own): all of them, or, where some were
+    past the bound, those within."""
+    ok = s.groupby(["graph", "n"], sort=False).within.all()
+    names = [f"{g} {n:,}" for (g, n), within in ok.items() if within]
+    return "(" + ("" if ok.all() else "within: ") + ", ".join(names) + ")" if names else ""
 
 
 def _again(missed, after):

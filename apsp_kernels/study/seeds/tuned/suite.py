@@ -42,6 +42,8 @@ def load(where=None, tag="structure"):
     if tag != "structure":
         found["auto"] = []                     # an --auto-only run belongs to the main suite
     rows = pd.read_csv(found["structure"][-1]) if found["structure"] else pd.DataFrame()
+    if found["structure"]:
+        rows.attrs["commits"] = _provenance_commit(found["structure"][-1], every=True)   # said beside later rounds
     if found["auto"] and (not found["structure"] or stamp(found["auto"][-1]) > stamp(found["structure"][-1])):
         return rows, pd.read_csv(found["auto"][-1])
     return rows, (rows[rows.kind == "auto"].reset_index(drop=True) if "kind" in rows else pd.DataFrame())
@@ -190,17 +192,21 @@ def finding(rows, auto, after=None):
            f"{len(v)} graphs of the suite (median {np.median(v[col]):.3g}x).")
     if PAST in t:
         misses = t[t[PAST] != "none"]
-        where = "; ".join(_misses(rows, auto, r.graph, r["n (vertices)"], after) for _, r in misses.iterrows())
+        where = "; ".join(_misses(rows, auto, r.graph, r["n (vertices)"]) for _, r in misses.iterrows())
         out += (f" auto's own call was within 1.25x + 2 ms of the fastest verified GPU code in all four modes (float64, "
                 f"int32, on the device, first call) on {len(t) - len(misses)} of {len(t)} graphs"
                 + (f"; past it: {where}." if len(misses) else "."))
+        again = [_rounds_after(rows, auto, after, r.graph, r["n (vertices)"]) for _, r in misses.iterrows()]
+        again = [a for a in again if a]
+        if again:
+            out += (" Measured again after the run, post hoc (interleaved rounds, the scatter table; under the commit "
+                    "named, the run's own " + _commit_of(rows) + "): " + "; ".join(again) + ".")
     return out
 
 
-def _misses(rows, auto, g, n, after=None):
+def _misses(rows, auto, g, n):
     """'graph n (mode: auto's ms against code's ms, ...)' of one graph's misses; where auto's rules here now pick,
-    for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too; and
-    the missed modes' medians in the rounds ``after`` (:func:`_rounds_after`)."""
+    for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too."""
     ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
     a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
     past = past_bound(a, ok.reset_index(drop=True))
@@ -213,15 +219,25 @@ def _misses(rows, auto, g, n, after=None):
         if code != recorded_pick(a, res) and _pick_now(g, n, res) == code:
             where = {"device": "on the device", "int32": "in int32 to the host"}.get(res, "to the host")
             said += f"; auto's rules here now pick {code} {where}"
-    return f"{g} {n:,} ({said}{_rounds_after(after, g, n, [word[m] for m, *_ in past])})"
+    return f"{g} {n:,} ({said})"
 
 
-def _rounds_after(after, g, n, modes):
-    """'; in interleaved rounds after the run (post hoc): <mode> auto's median against the fastest named code's
-    median, within or past 1.25x + 2 ms' for the ``modes`` (columns) that ``after`` holds for graph ``g`` at ``n``,
-    or ''."""
+def _commit_of(rows):
+    """The short commits a suite file's rows were measured at (its provenance's invocations: 'a' or 'a to b'), or
+    '?'."""
+    got = [str(c)[:7] for c in rows.attrs.get("commits") or () if c]
+    return "?" if not got else got[0] if len(set(got)) == 1 else f"{got[0]} to {got[-1]}"
+
+
+def _rounds_after(rows, auto, after, g, n):
+    """'graph n <mode> auto's median against the fastest named code's median, within or past, (commit c)' for the
+    modes where auto's call of the run was past the bound and that ``after`` (:func:`load_scatter`) holds, or ''."""
     if after is None or not len(after):
         return ""
+    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
+    a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
+    word = {w: c for c, w in MODES.items()}
+    modes = [word[m] for m, *_ in past_bound(a, ok.reset_index(drop=True))]
     t = after[(after.graph == g) & (after.n == n)]
     said = []
     for col in modes:
@@ -232,8 +248,10 @@ def _rounds_after(after, g, n, modes):
         ok = within_bound(med["auto"], named.min())
         said.append(f"{MODES[col]} {med['auto']:.1f} ms against {named.idxmin()}'s {named.min():.1f}, "
                     + ("within" if ok else "past"))
-    return ("; in interleaved rounds after the run (post hoc, under the code of their own commit; the scatter table): "
-            + ", ".join(said)) if said else ""
+    if not said:
+        return ""
+    commit = f", commit {str(t.commit.iloc[0])[:7]}" if "commit" in t and t.commit.iloc[0] == t.commit.iloc[0] else ""
+    return f"{g} {n:,} " + ", ".join(said) + f" ({t['round'].nunique()} rounds{commit})"
 
 
 def recorded_pick(a, result):
@@ -412,7 +430,7 @@ def load_scatter(where=None):
     found = _dated("solver", where, "*-e2e-scatter*.csv")
     if not found:
         return pd.DataFrame()
-    frames = [pd.read_csv(f).assign(file=f.name) for f in found]
+    frames = [pd.read_csv(f).assign(file=f.name, commit=_provenance_commit(f)) for f in found]
     newest = {}
     for t in frames:                                   # oldest first: a later file's graphs replace an earlier's
         for key in set(zip(t.graph, t.n)):
@@ -420,6 +438,18 @@ def load_scatter(where=None):
     calls = pd.concat(frames, ignore_index=True)
     keep = [newest[(g, n)] == f for g, n, f in zip(calls.graph, calls.n, calls.file)]
     return calls[keep].reset_index(drop=True)
+
+
+def _provenance_commit(f, every=False):
+    """The commit a results file's provenance names (``<stem>.provenance.json``; its last invocation's), or None;
+    ``every``: each invocation's, in order."""
+    import json
+    try:
+        prov = json.loads(f.with_suffix(".provenance.json").read_text())
+    except (OSError, ValueError):
+        return [] if every else None
+    got = [i.get("git_commit") for i in prov.get("invocations") or [prov] if isinstance(i, dict)]
+    return got if every else (got[-1] if got else None)
 
 
 def scatter_table(calls):
