@@ -52,6 +52,8 @@ def test_block_size_is_written_once():
     text = (CUDA_DIR / "tuned_frontier.cu").read_text()
     assert int(re.search(r"#define TFR_THREADS (\d+)", text).group(1)) == frontier.THREADS
     assert int(re.search(r"#define TFR_HEAVY (\d+)", text).group(1)) == frontier.HEAVY
+    assert int(re.search(r"#define TFR_HEAVY_SLOTS (\d+)", text).group(1)) == frontier.HEAVY_SLOTS
+    assert "__shared__ int heavy[2][TFR_HEAVY_SLOTS];" in text and "__shared__ int heavy_count[2];" in text
 
 
 def test_dtype_follows_the_weights_and_minus_zero_becomes_plus_zero():
@@ -71,6 +73,22 @@ def test_csr_arrays_take_negative_weights_only_when_the_caller_can():
         frontier.csr_arrays(g, "float32", who="tuned_fw")
     dt, indptr, indices, w = frontier.csr_arrays(g, "float32", who="tuned_fw", negative_ok=True)
     assert dt == "float32" and w.tolist() == [-2.0, 5.0] and indices.tolist() == [1, 2]
+
+
+def test_the_kernels_own_shared_memory_counts_against_the_limits():
+    """The heavy-vertex lists (STATIC_SHARED) with the bitmaps: a block past 48 KiB in all opts in (n = 192,000: 48,000
+    bytes of bitmaps, under 48 KiB alone), and past the device's opt-in limit the launcher refuses in one line."""
+    from types import SimpleNamespace
+    fn = SimpleNamespace()
+    cp = SimpleNamespace(cuda=SimpleNamespace(Device=lambda: SimpleNamespace(id=0),
+                                              runtime=SimpleNamespace(deviceGetAttribute=lambda a, d: 232448)))
+    frontier._shared_limit(cp, fn, frontier.shared_bytes(180000))           # 45,000 + 2,056: no opt-in
+    assert not hasattr(fn, "max_dynamic_shared_size_bytes")
+    assert frontier.shared_bytes(192000) <= frontier.DEFAULT_SHARED
+    frontier._shared_limit(cp, fn, frontier.shared_bytes(192000))           # 48,000 + 2,056 > 49,152
+    assert fn.max_dynamic_shared_size_bytes == frontier.shared_bytes(192000)
+    with pytest.raises(GraphError, match="heavy-vertex lists"):
+        frontier._shared_limit(cp, fn, frontier.shared_bytes(929000))       # 232,250 + 2,056 > 232,448
 
 
 def test_footprint_and_shared_memory():

@@ -110,3 +110,14 @@ def test_heavy_vertices_exact(i):
     np.testing.assert_array_equal(np.where(np.isinf(f), INF, f).astype(np.int64), ref.astype(np.int64), err_msg=label)
     rows = [g.n - 1, 0, 3, 3]
     np.testing.assert_array_equal(solve(g, sources=rows)[0], ref[rows], err_msg=label)
+
+
+def test_bitmaps_under_48_kib_with_the_lists_past_it():
+    """n = 192,000: 48,000 bytes of bitmaps, under the 48 KiB a block gets without opting in, and the heavy-vertex
+    lists beside them past it: the launcher opts in (a launch without it fails).  A directed path from vertex 0."""
+    n = 192000
+    assert frontier.shared_bytes(n) <= frontier.DEFAULT_SHARED < frontier.shared_bytes(n) + frontier.STATIC_SHARED
+    g = F.path(n, 7)
+    d, t = solve(g, sources=[0])
+    np.testing.assert_array_equal(d[0], np.r_[0, np.cumsum(g.weights.astype(np.int64))])
+    assert t["rounds_max"] == n

@@ -22,6 +22,8 @@ from .. import runtime as gpu_runtime
 NAME = "tuned_frontier"
 THREADS = 128                 # TFR_THREADS of cuda/tuned_frontier.cu (tests/test_tuned_frontier_cpu.py compares)
 HEAVY = 32                    # TFR_HEAVY of the same: from this out-degree the block shares a vertex's edges
+HEAVY_SLOTS = 256             # TFR_HEAVY_SLOTS of the same: the heavy vertices a round defers
+STATIC_SHARED = 4 * (2 * HEAVY_SLOTS + 2)     # the kernel's own shared memory: two lists and their counts
 DTYPES = ("int32", "float32")
 EXPRS = ("tfr_solve<int>", "tfr_solve<float>")
 DEFAULT_SHARED = 48 * 1024    # dynamic shared memory a block gets without opting in
@@ -106,14 +108,15 @@ def device_arrays(cp, who, n, rows, np_t, indptr, indices, weights, src, timings
 
 
 def _shared_limit(cp, fn, smem):
-    """Opt the kernel in to ``smem`` bytes of dynamic shared memory where it needs more than 48 KiB."""
-    if smem <= DEFAULT_SHARED:
+    """Opt the kernel in to ``smem`` bytes of dynamic shared memory where, with its own (``STATIC_SHARED``), it needs
+    more than the 48 KiB a block gets without opting in."""
+    if smem + STATIC_SHARED <= DEFAULT_SHARED:
         return
     dev = cp.cuda.Device()
     limit = cp.cuda.runtime.deviceGetAttribute(OPTIN_ATTRIBUTE, dev.id)
-    if smem > limit:
-        raise GraphError(f"{NAME}: n = {smem // 8 * 32} needs {smem} bytes of shared memory a block for its two "
-                         f"frontier bitmaps; this device allows {limit}")
+    if smem + STATIC_SHARED > limit:
+        raise GraphError(f"{NAME}: n = {smem // 8 * 32} needs {smem + STATIC_SHARED} bytes of shared memory a block "
+                         f"(its two frontier bitmaps and heavy-vertex lists); this device allows {limit}")
     fn.max_dynamic_shared_size_bytes = smem
 
 
