@@ -330,7 +330,8 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
     assert "ring 4,096 (int32 15.0 ms against x's 10.0, first call 14.6 ms against x's 10.0)" in f
     assert "Measured again" not in f
     # interleaved rounds after the run (load_scatter's rows) on a missed graph and mode: said apart, with their commit
-    call = lambda code, r, ms: dict(graph="grid", n=4096, code=code, mode="e2e_device_ms", round=r, ms=ms, commit="abc1234ff")
+    call = lambda code, r, ms: dict(graph="grid", n=4096, code=code, mode="e2e_device_ms", round=r, ms=ms,
+                                    picked="x" if code == "auto" else "", commit="abc1234ff")
     after = pd.DataFrame([call("auto", 0, 11.0), call("auto", 1, 12.0), call("x", 0, 10.0), call("x", 1, 10.0),
                           call("y", 0, 30.0), call("y", 1, 30.0)])
     rows.attrs["commits"] = ["1111111aa", "2222222bb"]
