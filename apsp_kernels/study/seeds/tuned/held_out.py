@@ -19,10 +19,10 @@ import yaml
 from .... import paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
-from .suite import KIND, MODES, RESULT, against_fastest, recorded_pick, verified
+from .suite import KIND, MEDIAN, MODES, RESULT, against_fastest, probe_verdicts, recorded_pick, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
-CALL, PICK, MEDIAN = "auto's call", "the pick's row", "auto's median call"
+CALL, PICK = "auto's call", "the pick's row"
 # Where a check was planned to tell a rule from its previous form: the previous form's pick there (a registry role)
 # and the modes where they differ (its named rows are reported beside the verdicts, as those plans say; not part of
 # the criterion).
@@ -88,7 +88,7 @@ def verdicts(check):
     """One row per graph, mode and subject (auto's own call, the pick's own row, auto's median call): its time, the
     fastest verified GPU code's in that mode (auto's first call against the fastest warm float64 call, as the suite's
     summary), and whether it is within the bound."""
-    return pd.DataFrame(_suite_verdicts(check.suite) + _probe_verdicts(check.probe),
+    return pd.DataFrame(_suite_verdicts(check.suite) + probe_verdicts(check.probe),
                         columns=["graph", "n", "subject", "mode", "code", "ms", "fastest", "fastest_ms", "within"])
 
 
@@ -114,20 +114,6 @@ def _pick(a, mode):
     """auto's pick for ``mode``'s result (:func:`~.suite.recorded_pick`), its host pick where the row records none
     for the device."""
     return recorded_pick(a, KIND[mode]) or a.picked
-
-
-def _probe_verdicts(rows):
-    out = []
-    if not len(rows):
-        return out
-    for (g, n, mode), t in rows.groupby(["graph", "n", "mode"], sort=False):
-        med = t.groupby("code").ms.median()
-        others = med.drop(index="auto")
-        picked = t[t.code == "auto"].picked.mode()
-        out.append(dict(graph=g, n=int(n), subject=MEDIAN, mode=mode, code=picked.iloc[0] if len(picked) else "",
-                        ms=float(med["auto"]), fastest=others.idxmin(), fastest_ms=float(others.min()),
-                        within=bool(within_bound(med["auto"], others.min()))))
-    return out
 
 
 RESULT_WORDS = {"host": "to the host", "int32": "int32 to the host", "device": "on the device"}
@@ -296,7 +282,7 @@ def _again(missed, after):
         rows = after[(after.graph == g) & (after.n == n)]
         if "auto" not in set(rows.code):
             continue
-        v = pd.DataFrame(_probe_verdicts(rows))
+        v = pd.DataFrame(probe_verdicts(rows))
         past = v[~v.within]
         rounds = int(rows["round"].nunique())
         out.append(f"{g} {n:,} ({rounds} rounds) " + (

@@ -11,6 +11,8 @@ from ....cost_rows import stamp
 from ....algorithms import registry
 from ....structure_suite import within_bound
 
+MEDIAN = "auto's median call"   # a verdict's subject: auto's median over rounds against the fastest named median
+
 ORDER = ["kemp", "ba", "hub", "small_world", "components", "dag", "dense", "complete", "grid", "grid3d", "knn",
          "ring", "path", "lollipop", "helsinki-walk", "helsinki-drive"]
 MODES = {"e2e_ms": "float64", "e2e_int32_ms": "int32", "e2e_device_ms": "on the device", "e2e_first_ms": "first call"}
@@ -229,6 +231,22 @@ def _commit_of(rows):
     return "?" if not got else got[0] if len(set(got)) == 1 else f"{got[0]} to {got[-1]}"
 
 
+def probe_verdicts(rows):
+    """One row a graph, n and mode of a scatter or probe file: auto's median call against the fastest named code's
+    median, within the bound or not."""
+    out = []
+    if not len(rows):
+        return out
+    for (g, n, mode), t in rows.groupby(["graph", "n", "mode"], sort=False):
+        med = t.groupby("code").ms.median()
+        others = med.drop(index="auto")
+        picked = t[t.code == "auto"].picked.mode()
+        out.append(dict(graph=g, n=int(n), subject=MEDIAN, mode=mode, code=picked.iloc[0] if len(picked) else "",
+                        ms=float(med["auto"]), fastest=others.idxmin(), fastest_ms=float(others.min()),
+                        within=bool(within_bound(med["auto"], others.min()))))
+    return out
+
+
 def _rounds_after(rows, auto, after, g, n):
     """'graph n <mode> auto's median against the fastest named code's median, within or past, (commit c)' for the
     modes where auto's call of the run was past the bound and that ``after`` (:func:`load_scatter`) holds, or ''."""
@@ -238,12 +256,11 @@ def _rounds_after(rows, auto, after, g, n):
     a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
     word = {w: c for c, w in MODES.items()}
     modes = [word[m] for m, *_ in past_bound(a, ok.reset_index(drop=True))]
-    from .held_out import _probe_verdicts           # the held-out checks' medians: auto against the fastest named
     t = after[(after.graph == g) & (after.n == n) & after["mode"].isin(modes)]
     if "auto" not in set(t.code) or t.code.nunique() < 2:
         return ""
     said = [f"{MODES[v['mode']]} {v['ms']:.1f} ms against {v['fastest']}'s {v['fastest_ms']:.1f}, "
-            + ("within" if v["within"] else "past") for v in _probe_verdicts(t)]
+            + ("within" if v["within"] else "past") for v in probe_verdicts(t)]
     if not said:
         return ""
     commit = f", commit {str(t.commit.iloc[0])[:7]}" if "commit" in t and t.commit.iloc[0] == t.commit.iloc[0] else ""
