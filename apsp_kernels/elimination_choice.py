@@ -82,6 +82,19 @@ recorded rows, in two tests, each able to say no.
    code, 0.65 is the middle; it leaves int32's strip of 64 rows at 10,000 at 1.28x (0.523-0.581 fits every row in
    all three results, found after the held-out check: a candidate for the next one).  It took the misses below
    (the strip of 32 rows at 8,192, the strip of 16 at 4,096) to the elimination.
+   **Graphs of ``DENSER`` edges a vertex or more by their own test** (:func:`denser`), post hoc: from
+   ``DENSER_FROM`` vertices only, levels of any width, and on the device at float64's threshold to the host.  kNN
+   corridors (``corridor-A``: a kNN graph in a rectangle A times as long as wide, m / n 7.1, levels of 0.36-1.56
+   sqrt(n)) were held out against the rules above (``data/results/solver/...-2026-11-30-corridors-check.csv``,
+   4 of 8 graphs within the bound) and swept after (aspect 8, 32 and 128 at 3,000-20,000 vertices,
+   ``data/results/elimination/...-2026-11-30-corridor-sweep.csv``; medians of 5 and 3 rotated rounds, one H200):
+   below 10,000 vertices the elimination lost to tuned_frontier on every corridor (1.14-2.88x to the host,
+   1.02-3.39x on the device) at scores up to 49,342, where the narrow levels had put 12,800-21,600 in the way;
+   at 12,000 it lost at 26,181 (corridor-8: 1.54x to the host, 1.77x on the device, past the device's 25,000 and,
+   w = 0.68, the host's 25,700 once narrowed) and won or lost within the bound from 36,150 (0.84-1.11x).  Grids and
+   strips (m / n 4) and road networks (2.5-3) keep the rules above; the square kNN graphs (m / n 7.05) change
+   nowhere measured (to the host and in int32 the thresholds are theirs; on the device they are taken by the size
+   crossing from 17,064 vertices and score below 25,000 before it).  Records: notes/corridors.md.
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -167,6 +180,10 @@ NARROW = 0.65        # ... times (the hub BFS's widest level / sqrt(n)) ** NARRO
                      # sqrt(n): a narrow separator (a strip) crosses at a smaller depth
 DEPTH_FROM = 4_096   # test 1 by the depth from this many vertices, in every result (to the host below the
                      # crossing rows' smallest size too; on the device below the size crossing)
+DENSER = 5.0         # a graph of at least this many edges a vertex (m / n: kNN graphs and corridors 7.1, grids
+                     # and strips 4, road networks 2.5-3) takes test 1 by the depth ...
+DENSER_FROM = 10_000  # ... from this many vertices on, at DEPTH's thresholds not lowered by NARROW, and on the
+                      # device at float64's to the host
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -327,7 +344,7 @@ def instead(g, algo, result, fits=None, where=None):
     r = c.ratio(g.n, read, g.m / max(g.n, 1))
     crossed = r is not None and r < 1.0                  # the size crossing (against tuned_deep per graph)
     if against == FROM and not (result == "device" and crossed):   # tuned_frontier's place: the depth decides,
-        if g.n < DEPTH_FROM:                                       # but on the device past the size crossing
+        if g.n < depth_from(g):                                    # but on the device past the size crossing
             return None
         by_depth = True
     elif crossed:
@@ -344,7 +361,8 @@ def instead(g, algo, result, fits=None, where=None):
             return None
         side = {"host": "to the host", "int32": "to the host in int32", "device": "on the device"}[result]
         bar = depth_threshold(g, result)
-        scaled = (f" ({DEPTH[result]:,} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
+        scaled = (f" (m / n = {g.m / g.n:.2f} >= {DENSER:g}: from {DENSER_FROM:,} vertices, levels of any width)"
+                  if denser(g) else f" ({DEPTH[result]:,} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
                   if bar < DEPTH[result] else "")
         size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {bar:,.0f}{scaled} (where the recorded "
                 f"rows of the grids, the kNN graphs, the strips and the road networks put it past {frm} {side})")
@@ -368,12 +386,28 @@ def measured_ordering():
     return default_bisector() == "metis"
 
 
+def denser(g):
+    """Whether ``g`` has at least ``DENSER`` edges a vertex: test 1 then applies from ``DENSER_FROM`` vertices, at
+    thresholds of their own (:func:`depth_threshold`, :func:`depth_from`)."""
+    return g.m >= DENSER * max(g.n, 1)
+
+
+def depth_from(g):
+    """The least n at which test 1 by the depth applies to ``g`` in tuned_frontier's place: ``DENSER_FROM`` for a
+    graph of ``DENSER`` edges a vertex or more, else ``DEPTH_FROM``."""
+    return DENSER_FROM if denser(g) else DEPTH_FROM
+
+
 def depth_threshold(g, result="host"):
     """Test 1's depth threshold in tuned_frontier's place for ``result``: ``DEPTH[result]``, times (the hub BFS's
-    widest level / sqrt(n)) ** ``NARROW`` where that level holds fewer than sqrt(n) vertices.  The elimination's
-    work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels of 0.26-0.65
-    sqrt(n)) the elimination won from scores of 16,000-25,000, on grids and kNN graphs (1.0 and more) from about
-    30,000-36,000."""
+    widest level / sqrt(n)) ** ``NARROW`` where that level holds fewer than sqrt(n) vertices; on a graph of
+    ``DENSER`` edges a vertex or more ``DEPTH[result]`` whatever its levels, on the device ``DEPTH["host"]``.  The
+    elimination's work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels
+    of 0.26-0.65 sqrt(n)) the elimination won from scores of 16,000-25,000, on grids and kNN graphs (1.0 and more)
+    from about 30,000-36,000, on kNN corridors (m / n 7.1, levels of 0.36-1.56 sqrt(n)) from about 36,000 at 12,000
+    vertices and not at all below 10,000."""
+    if denser(g):
+        return DEPTH["host" if result == "device" else result]
     from .core.structure import hub_depth_once
     narrow = min(hub_depth_once(g).widest / math.sqrt(max(g.n, 1)), 1.0)
     return DEPTH[result] * narrow ** NARROW

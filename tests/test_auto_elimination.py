@@ -13,10 +13,11 @@ import scipy.sparse as sp
 
 import recorded_rounds
 
-from apsp_kernels import choice, elimination_choice as E
+from apsp_kernels import choice, elimination_choice as E, paths
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
 from apsp_kernels.io import suite_graphs as SG
+from apsp_kernels.structure_suite import within_bound
 from apsp_kernels.study.seeds.tuned import elimination as EL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
@@ -129,7 +130,7 @@ def test_int32_to_the_host_by_its_own_depth_threshold_and_float64_rows_where_it_
     _csv(tmp_path / "GPU-2026-01-01-crossing.csv", [_row(40000, 20, 10, 5, 10)])    # its rows start past n:
     E.crossing.cache_clear()                                                          # the depth decides still
     assert E.instead(g, fr, "int32", where=tmp_path)[0] is E.target()
-    monkeypatch.setattr(E, "DEPTH_FROM", g.n + 1)                                     # ... from DEPTH_FROM on
+    monkeypatch.setattr(E, "DENSER_FROM", g.n + 1)                       # ... from DENSER_FROM on (m / n 7.05)
     assert E.instead(g, fr, "int32", where=tmp_path) is None
     E.crossing.cache_clear()
 
@@ -478,6 +479,44 @@ def test_narrow_levels_lower_the_depth_threshold_and_wide_ones_do_not_raise_it()
     grid, knn = SG.make("grid", 16384, seed=16384), SG.make("knn", 16384, seed=16384)
     narrow, wider = SG.make("strip-20", 5000, seed=5000), SG.make("strip-40", 6000, seed=6000)
     for result in E.RESULTS:
-        assert E.depth_threshold(grid, result) == E.depth_threshold(knn, result) == E.DEPTH[result]
+        assert E.depth_threshold(grid, result) == E.DEPTH[result]
         assert E.depth_threshold(narrow, result) < E.depth_threshold(wider, result) < 0.7 * E.DEPTH[result]
+        assert E.depth_threshold(knn, result) == E.DEPTH["host" if result == "device" else result]    # m / n 7.05
     assert E.deep_enough(narrow)[0] and not E.deep_enough(wider)[0]        # scores 18,950 and 14,562
+
+
+CORRIDOR_ROWS = ("elimination/NVIDIA_H200-2026-11-30-corridor-sweep.csv",
+                 "solver/NVIDIA_H200-2026-11-30-corridors-check.csv")
+
+
+def _corridor_medians():
+    frames = [pd.read_csv(paths.RECORDED / f) for f in CORRIDOR_ROWS]
+    med = pd.concat(frames).groupby(["graph", "n", "mode", "code"]).ms.median().unstack("code")
+    return [(g, int(n), RESULT[mode], r.tuned_elimination, r.tuned_frontier) for (g, n, mode), r in med.iterrows()]
+
+
+RESULT = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}
+
+
+@pytest.mark.parametrize("gname, n, result, elim_ms, frontier_ms", _corridor_medians())
+def test_the_denser_graphs_depth_test_on_the_corridor_rows(gname, n, result, elim_ms, frontier_ms):
+    """On every corridor row it was set from (medians of rotated rounds, one H200), test 1 in tuned_frontier's
+    place runs a code within 1.25x + 2 ms of the faster of the two: none below ``DENSER_FROM``, none at corridor-8's
+    score of 26,181 at 12,000 (1.54-1.77x), the elimination from 36,150 (within)."""
+    g = SG.make(gname, n, seed=n)
+    assert E.denser(g) and E.depth_from(g) == E.DENSER_FROM
+    swap = E.instead(g, registry.get("tuned_frontier"), result)
+    ms = elim_ms if swap is not None else frontier_ms
+    assert within_bound(ms, min(elim_ms, frontier_ms)), (swap is not None, elim_ms, frontier_ms)
+
+
+def test_a_denser_graph_is_not_taken_below_its_least_n_nor_narrowed():
+    """A kNN corridor of 4,500 vertices, 560 hops deep (score 37,566, levels of 0.36 sqrt(n)): the rules for grids
+    and strips would take it (their threshold narrowed to 16,918), the denser graphs' test does not; the same at
+    12,000 (score 97,495) passes, and says why."""
+    fr = registry.get("tuned_frontier")
+    small, large = SG.make("corridor-128", 4500, seed=4500), SG.make("corridor-128", 12000, seed=12000)
+    assert E.instead(small, fr, "host") is None and E.instead(small, fr, "device") is None
+    assert E.depth_threshold(small, "host") == E.DEPTH["host"]
+    to, why = E.instead(large, fr, "device")
+    assert to is E.target() and f">= {E.DEPTH['host']:,}" in why and "levels of any width" in why
