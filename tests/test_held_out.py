@@ -76,6 +76,13 @@ MISSES = {
                   *{(g, n, H.MEDIAN, m) for g, n in (("corridor-48", 7000), ("corridor-128", 4500))
                     for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
                   ("corridor-64", 3500, H.MEDIAN, "e2e_int32_ms"), ("corridor-64", 3500, H.MEDIAN, "e2e_device_ms")},
+    # The denser graphs' depth test (m / n >= 5: from 10,000 vertices, no narrowing, the device at 33,000) on six
+    # corridors of 9,500-16,000 and the square kNN graph of 28,000: picks as planned 21 of 21; auto's median within on
+    # 5 of 7 graphs and on every pair the rule moved (tuned_frontier on the device on corridor-12, -10 and -6, where
+    # the elimination took 1.27-1.70x; tuned_fw on corridor-96 of 9,500).  Past it in int32, where the denser graphs
+    # keep the kNN graphs' 28,000: corridor-12 of 10,500 (score 28,179: 100.9 ms against tuned_frontier's 54.8) and
+    # corridor-10 of 13,000 (31,127: 116.2 against 90.8, bound 115.5).
+    "denser": {("corridor-12", 10500, H.MEDIAN, "e2e_int32_ms"), ("corridor-10", 13000, H.MEDIAN, "e2e_int32_ms")},
 }
 CHECKS = H.checks()
 
