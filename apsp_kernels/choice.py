@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from . import costs, deep_choice, elimination_choice, gpu_device
+from . import costs, deep_choice, elimination_choice, frontier_rounds_choice, gpu_device
 from .algorithms import registry
 from .algorithms.cpu import wide as W
 from .core.graph import GraphError
@@ -63,7 +63,9 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     reach few vertices whichever in-core GPU code wins (tuned_frontier there where the result stays on the device
     and a source reaches more than ``FRONTIER_REACHED`` vertices), and then
     :func:`.elimination_choice.instead` may hand it to tuned_elimination (the recorded crossing with whichever of the
-    two would run, for that result, and the graph's separators small)."""
+    two would run, for that result, and the graph's separators small), and where tuned_frontier still runs,
+    :func:`.frontier_rounds_choice.instead` may hand a deep graph of many edges a vertex below 10,000 vertices to
+    tuned_fw (tuned_frontier's predicted time scaled by its depth past 2 sqrt(n))."""
     from .api import as_graph
     g = graph if isinstance(graph, costs.Shape) else as_graph(graph, directed=directed, weight=weight,
                                                               unweighted=unweighted)
@@ -99,8 +101,10 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     if gpu and not isinstance(g, costs.Shape):
         swaps = []
         fits = lambda code: code.footprint(g.n, g.m) <= 0.9 * free
-        for rule in (deep_choice, elimination_choice):    # the elimination weighs itself against the code then run
-            swap = rule.instead(g, algo, result, fits=fits)
+        rules = ((deep_choice, {}), (elimination_choice, {}),   # the elimination weighs itself against the code
+                 (frontier_rounds_choice, {"benchmarks": benchmarks}))   # then run; tuned_fw where neither took it
+        for rule, kw in rules:
+            swap = rule.instead(g, algo, result, fits=fits, **kw)
             if swap:
                 algo, why = swap
                 swaps.append(why)

@@ -218,7 +218,7 @@ TUNED = "this study (the tuned line: written for the H100 today; not a paper ker
 _add(name="tuned_fw", label="Tuned blocked FW (register-tiled min-plus, B = 128)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="dense", footprint=tuned_fw_mod.footprint,
      launcher=tuned.tuned_fw, resident=tuned_fw_mod.tuned_fw_resident, faithful=False, limit_kind="minplus", auto_rank=1,
-     float32=True,
+     float32=True, roles=("auto_deep_denser",),
      notes="phase 3 a 128 x 128 register-tiled min-plus product (8 x 8 cells a thread, cp.async double "
            "buffers, VIADDMNMX); phase 2 as products with the pivot's closure; n padded to 128; "
            "phases=True adds per-phase times; dtype float32 for float weights (fminf: no DPX for floats)")
