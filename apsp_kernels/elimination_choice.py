@@ -83,7 +83,7 @@ recorded rows, in two tests, each able to say no.
    all three results, found after the held-out check: a candidate for the next one).  It took the misses below
    (the strip of 32 rows at 8,192, the strip of 16 at 4,096) to the elimination.
    **Graphs of ``DENSER`` edges a vertex or more by their own test** (:func:`denser`), post hoc: from
-   ``DENSER_FROM`` vertices only, levels of any width, and on the device at float64's threshold to the host.  kNN
+   ``DENSER_FROM`` vertices only, levels of any width, at float64's threshold to the host in every result.  kNN
    corridors (``corridor-A``: a kNN graph in a rectangle A times as long as wide, m / n 7.1, levels of 0.36-1.56
    sqrt(n)) were held out against the rules above (``data/results/solver/...-2026-11-30-corridors-check.csv``,
    4 of 8 graphs within the bound) and swept after (aspect 8, 32 and 128 at 3,000-20,000 vertices,
@@ -92,9 +92,14 @@ recorded rows, in two tests, each able to say no.
    1.02-3.39x on the device) at scores up to 49,342, where the narrow levels had put 12,800-21,600 in the way;
    at 12,000 it lost at 26,181 (corridor-8: 1.54x to the host, 1.77x on the device, past the device's 25,000 and,
    w = 0.68, the host's 25,700 once narrowed) and won or lost within the bound from 36,150 (0.84-1.11x).  Grids and
-   strips (m / n 4) and road networks (2.5-3) keep the rules above; the square kNN graphs (m / n 7.05) change
-   nowhere measured (to the host and in int32 the thresholds are theirs; on the device they are taken by the size
-   crossing from 17,064 vertices and score below 25,000 before it).  Records: notes/corridors.md.
+   strips (m / n 4) and road networks (2.5-3) keep the rules above.  Its first form kept int32's 28,000 and was
+   held out (``...-2026-11-30-denser-check.csv``: within on 5 of 7 graphs); past the bound in int32 on
+   corridor-12 of 10,500 (score 28,179: the elimination 1.84x tuned_frontier) and corridor-10 of 13,000 (31,127:
+   1.28x), where the square kNN graphs cross lower (the kNN graph of 28,000 at 30,789: 0.96x, of 24,000 at 27,111:
+   1.06x, of 32,000 at 35,777: 0.80x; ``...-2026-11-29-int32-crossing.csv``); 33,000 in int32 too since (post hoc),
+   which leaves the kNN graph of 28,000 to tuned_frontier in int32 (1.04x, within) and changes no other square kNN
+   row measured (on the device they are taken by the size crossing from 17,064 vertices and score below 25,000
+   before it).  Records: notes/corridors.md.
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
    (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
    or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
@@ -182,8 +187,8 @@ DEPTH_FROM = 4_096   # test 1 by the depth from this many vertices, in every res
                      # crossing rows' smallest size too; on the device below the size crossing)
 DENSER = 5.0         # a graph of at least this many edges a vertex (m / n: kNN graphs and corridors 7.1, grids
                      # and strips 4, road networks 2.5-3) takes test 1 by the depth ...
-DENSER_FROM = 10_000  # ... from this many vertices on, at DEPTH's thresholds not lowered by NARROW, and on the
-                      # device at float64's to the host
+DENSER_FROM = 10_000  # ... from this many vertices on, at float64's threshold to the host in every result, not
+                      # lowered by NARROW
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -401,13 +406,13 @@ def depth_from(g):
 def depth_threshold(g, result="host"):
     """Test 1's depth threshold in tuned_frontier's place for ``result``: ``DEPTH[result]``, times (the hub BFS's
     widest level / sqrt(n)) ** ``NARROW`` where that level holds fewer than sqrt(n) vertices; on a graph of
-    ``DENSER`` edges a vertex or more ``DEPTH[result]`` whatever its levels, on the device ``DEPTH["host"]``.  The
+    ``DENSER`` edges a vertex or more ``DEPTH["host"]`` in every result, whatever its levels.  The
     elimination's work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels
     of 0.26-0.65 sqrt(n)) the elimination won from scores of 16,000-25,000, on grids and kNN graphs (1.0 and more)
     from about 30,000-36,000, on kNN corridors (m / n 7.1, levels of 0.36-1.56 sqrt(n)) from about 36,000 at 12,000
     vertices and not at all below 10,000."""
     if denser(g):
-        return DEPTH["host" if result == "device" else result]
+        return DEPTH["host"]
     from .core.structure import hub_depth_once
     narrow = min(hub_depth_once(g).widest / math.sqrt(max(g.n, 1)), 1.0)
     return DEPTH[result] * narrow ** NARROW

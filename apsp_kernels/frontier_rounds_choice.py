@@ -67,7 +67,8 @@ def instead(g, algo, result=None, fits=None, benchmarks=None):
         return None
     from .core.structure import probe_once
     probe = probe_once(g)
-    mine, theirs = costs.predict(algo, g, benchmarks, structure=probe), costs.predict(fw, g, benchmarks, structure=probe)
+    mine = costs.predict(algo, g, benchmarks, structure=probe)
+    theirs = costs.predict(fw, g, benchmarks, structure=probe)
     if mine is None or theirs is None or not theirs.ms < mine.ms * f:
         return None
     return fw, (f"{fw.name} instead of {algo.name}: m / n = {g.m / max(g.n, 1):.2f} >= "
