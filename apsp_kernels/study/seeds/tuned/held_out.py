@@ -64,14 +64,17 @@ class Check:
 
 def checks(where=None):
     """Every recorded plan with rows measured under it, in the order they were written (the plan's ``written``): the
-    CSV files beside the plan whose names start with its own, and the files its ``rows`` names (paths under the
+    CSV files beside the plan whose names start with its own (and not with a longer plan's: ``...-denser-int32-check``
+    is the ``denser-int32`` plan's, not the ``denser`` plan's), and the files its ``rows`` names (paths under the
     recorded results: a structure-suite run kept where the suite's readers look)."""
     d = paths.RECORDED / "solver" if where is None else Path(where)
     out = []
-    for plan_file in sorted(d.glob("*-plan.yaml")):
-        stem = plan_file.name.removesuffix("-plan.yaml")
+    plans = sorted(d.glob("*-plan.yaml"))
+    stems = [f.name.removesuffix("-plan.yaml") for f in plans]
+    for plan_file, stem in zip(plans, stems):
         plan = yaml.safe_load(plan_file.read_text())
-        files = sorted(f for f in d.glob(f"{stem}*.csv"))
+        longer = [o for o in stems if o != stem and o.startswith(stem)]
+        files = sorted(f for f in d.glob(f"{stem}*.csv") if not any(f.name.startswith(o) for o in longer))
         files += [f for f in (paths.RECORDED / r for r in plan.get("rows") or ()) if f.exists()]
         if not files:
             continue
