@@ -1,0 +1,61 @@
+"""Where the elimination crosses tuned_frontier on graphs of many edges a vertex (kNN graphs and kNN corridors,
+m / n >= elimination_choice.DENSER): a least-squares fit over the recorded medians of every corridor row and check,
+per result, of log(elimination / tuned_frontier) = a + b log n + c log(D / sqrt(n)), D the probe's hop depth, from
+``--from`` vertices on; prints the fit and the crossing score sqrt(n) x D it puts at a few sizes.
+
+    python3 scripts/denser_crossing_fit.py [--from 10000] [--sizes 10000 14000 20000 30000]
+
+Reads ``data/results/elimination/*-corridor-sweep.csv`` and ``data/results/solver/*-check*.csv`` (e2e_scatter rows:
+graph, n, code, mode, ms), each (graph, n, mode) once, from the first file that has it; needs nothing but the CPU."""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def medians(files):
+    rows = []
+    for f in files:
+        d = pd.read_csv(f)
+        if not {"graph", "n", "code", "mode", "ms"} <= set(d.columns):
+            continue
+        d = d[d.graph.str.startswith("corridor") | (d.graph == "knn")]
+        m = d.groupby(["graph", "n", "mode", "code"]).ms.median().unstack("code")
+        if {"tuned_elimination", "tuned_frontier"} <= set(m.columns):
+            for (g, n, mode), r in m.iterrows():
+                rows.append(dict(graph=g, n=int(n), mode=mode, ratio=r.tuned_elimination / r.tuned_frontier))
+    return pd.DataFrame(rows).drop_duplicates(["graph", "n", "mode"])
+
+
+def main(argv=None):
+    from apsp_kernels import paths
+    from apsp_kernels.core.structure import probe_once
+    from apsp_kernels.io import suite_graphs as SG
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--from", dest="least", type=int, default=10_000)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 14_000, 20_000, 30_000])
+    a = ap.parse_args(argv)
+    files = sorted((paths.RECORDED / "elimination").glob("*-corridor-sweep.csv"))
+    files += sorted((paths.RECORDED / "solver").glob("*-check*.csv"))
+    t = medians(files)
+    t = t[t.n >= a.least].copy()
+    depth = {k: probe_once(SG.make(k[0], k[1], seed=k[1])).hop_depth for k in set(zip(t.graph, t.n))}
+    t["dr"] = [depth[k] / math.sqrt(k[1]) for k in zip(t.graph, t.n)]
+    for mode, u in t.groupby("mode"):
+        x = np.c_[np.ones(len(u)), np.log(u.n), np.log(u.dr)]
+        c, *_ = np.linalg.lstsq(x, np.log(u.ratio), rcond=None)
+        sd = float(np.std(np.log(u.ratio) - x @ c))
+        at = [(n, n * math.exp(-(c[0] + c[1] * math.log(n)) / c[2])) for n in a.sizes]
+        print(f"{mode}: log ratio = {c[0]:.2f} {c[1]:+.3f} log n {c[2]:+.3f} log(D / sqrt n); residual {sd:.2f}; "
+              f"{len(u)} graphs; crossing score " + ", ".join(f"{s:,.0f} at {n:,}" for n, s in at))
+
+
+if __name__ == "__main__":
+    main()
