@@ -1,157 +1,53 @@
-"""When ``method="auto"`` runs ``tuned_elimination`` where it would run ``tuned_frontier``: a rule learned from
-recorded rows, in two tests, each able to say no.
+"""When ``method="auto"`` runs ``tuned_elimination`` where it would run ``tuned_frontier`` or ``tuned_deep``: a rule
+learned from recorded rows (one H200; every time end to end, every result checked), in two tests, each able to say
+no.  Its earlier forms and the rows behind each: notes/elimination-choice-history.md; its held-out checks, each under
+a plan committed before its data: docs/solver.md ("The structure suite on one H200").
 
-1. **The size, from the crossing rows.**  ``scripts/elimination_gpu_measure.py --e2e --out`` times both codes'
-   ``shortest_paths`` end to end (warm, median of its repeats, every result checked against scipy's Dijkstra), on a
-   2-D grid and a k-nearest-neighbour geometric graph at each size, the result on the host (float64) and left on
-   the device (``device=True``).  Those rows, newest file of ``data/results/elimination/*-crossing.csv``, give per
-   size and result the ratio of the two times, the *largest* over the graphs measured at that size (elimination
-   only where it beat tuned_frontier on each of them); between sizes the ratio is interpolated on log n, beyond the
-   largest measured for that result the largest's is kept (the gap widens with n: from 24,000 to 65,536 vertices
-   tuned_frontier's time grew as n^2.4-2.7 and the elimination's as n^1.0-1.9).
-   Below the smallest recorded size (less 2 %: a grid's n is the nearest r x c) the size learns nothing.
-   Elimination is taken where that ratio is below 1; **to the host against tuned_frontier, from ``DEPTH_FROM``
-   vertices on, by the depth instead** (:func:`deep_enough`; ``DEPTH_FROM`` below): where sqrt(n) times the
-   probe's hop depth D (:func:`~.core.structure.probe_once`: four BFS, 4-15 ms at 20,000-50,000 vertices) is at
-   least ``DEPTH``.  Why: the elimination's time to the host follows n alone (about 1 s at 40,000 vertices on
-   the grid, the kNN graph, Bremen and the kNN graph with islands: mostly the n^2 copy), tuned_frontier's grows with
-   its rounds, which follow D; the size crossing, the worst graph's, kept the shallow kNN graph's (D about
-   1.1 sqrt(n), 44,200 vertices) for the grids (2 sqrt(n): they cross near 25,000) and Bremen (1.5 sqrt(n); 40,461
-   vertices, 2.07x faster with the elimination).  Set from the recorded float64-to-host rows of both codes at
-   16,000 vertices and more (the crossing and auto-check files here, the suite's grid, kNN and Bremen rows; one
-   H200; Bremen's seen before; the deep graphs left out: :mod:`.deep_choice` takes them first): per graph (its runs
-   combined) every one on its faster side; the highest score where tuned_frontier won 47,431 (the grid of 23,870,
-   which went to the elimination in one of its three runs), the lowest where the elimination won 53,239 (the kNN
-   graph of 48,000); any threshold between fitted them, and 50,000, a round value inside, was the float64
-   threshold until the host result was touched during the solve (below).  Its held-out check: docs/solver.md.  **int32 to the host its own threshold**, 28,000: half the bytes to copy take the elimination's
-   largest cost down by more than tuned_frontier's, so it crosses at a smaller depth.  Set from the int32 rows of
-   ``...-2026-11-29-int32-crossing.csv`` (the kNN graph at 16,000-40,000, the grid at 16,000-28,000; medians of 3
-   interleaved rounds, ``scripts/e2e_scatter_probe.py --modes int32 --crossing``) with the suite's single int32
-   calls on South Seattle's and Bremen's car networks and the grid of 26,244 (the first seen as a miss when
-   int32 took float64's 50,000): the highest score where tuned_frontier won 27,111 (the kNN graph of 24,000, 1.06x),
-   the lowest where the elimination won 29,673 (South Seattle, 0.84x; the grid of 16,000 at 31,623, 0.97x).
-   **On the device the size crossing, or the depth from ``DEPTH_FROM`` vertices on**: the kNN graph, the
-   worst graph, crosses at 17,064 vertices, the deeper grids and strips far below it.  Where the size crossing
-   says no, the elimination is taken where sqrt(n) x D is at least ``DEPTH["device"]``, 25,000, and n at least
-   8,000.  Set from the device rows of ``...-2026-11-29-depth-small.csv`` (grids of 6,000-14,000, kNN graphs of
-   8,000-14,000, strips of 32 and 64 rows at 8,192 and 12,288, the kNN graph with islands at 12,000, the Helsinki
-   walking network; medians of 5 interleaved rounds) with the crossing rows' grids and kNN graphs at 16,000-24,000
-   (measured after the grid of 16,384 was seen past the bound on the device, 1.39x, in the suite and in rounds): by
-   the score every row on its faster side but the kNN graph of 20,000 (21,920; 0.86x), which the size crossing
-   takes; the highest score where tuned_frontier won 23,771 (the grid of 12,000, 1.16x), the lowest where the
-   elimination won 25,886 (the strip of 32 rows at 8,192, 0.52x); 25,000 is a round value between.  No graph of
-   fewer than 8,192 vertices past 25,000 was measured then (the smallest measured 5,559, all below 18,000), and the
-   test began at 8,000 vertices.
-   **From 4,096 vertices in every result (``DEPTH_FROM``)**, post hoc: until then the host's depth test began at the
-   crossing rows' smallest size (16,000 less 2 %) and the device's at 8,000, and below them tuned_frontier stayed
-   however deep the graph.  Strips of 4-16 rows at 4,096-12,288 vertices
-   (``...-2026-11-30-strips-small.csv``, medians of 3 interleaved rounds, one H200) showed what that cost: on the
-   strips of 8 rows at 8,192 and 12,288 tuned_frontier took 336 and 964 ms to the host, the elimination 61 and 98;
-   of 16 rows at 4,096 on the device 28.9 against 20.9.  The thresholds are those above; the rows below 16,000
-   (those strips, the device rows' graphs re-measured to the host after the touch, ``...-touched-small.csv``) sit
-   on their faster side by them but for the strip of 32 rows at 8,192 (score 25,886: the elimination 0.59x to
-   the host, tuned_frontier kept, 1.68x) and the strip of 16 at 4,096 (17,280: 0.72-0.85x, tuned_frontier kept,
-   past the bound on the device, 1.38x); the grids of 12,000 and 14,000 (23,771 and 27,687) lost with the
-   elimination to the host, 1.32x and 1.22x.  Below 4,096 no graph of such a score was measured.
-   **float64 since the host result is touched during the solve: 28,000 too.**  The threshold of 50,000 above came
-   from rows measured before a host result's pages were touched while the GPU solves
-   (:func:`~.algorithms.gpu.resident.touched`), which took 9-22 % off the elimination's time to the host and left
-   tuned_frontier's (its rows stream) as it was.  Set again, post hoc, from rows of the touched path (one H200,
-   medians of 3 interleaved rounds, both codes in one process: ``...-2026-11-30-touched-host.csv``, grids of 20,000,
-   24,000 and 28,000, South Seattle, the kNN graph of 32,000; ``data/results/solver/...-2026-11-30-host-after-rounds.csv``,
-   the kNN graphs of 24,000 and 40,000 and the grid of 24,000): the highest score where tuned_frontier won 27,111
-   (the kNN graph of 24,000, 1.23x), the lowest where the elimination won 29,673 (South Seattle, 0.91x); every
-   other graph the elimination's (0.77-0.92x in float64).  The same gap as int32's, whose rows of the touched path
-   agree with its threshold (the kNN graph of 24,000 1.05x, the rest 0.62-0.83x): 28,000 for both.
-   **float64 to the host 33,000 since its held-out checks.**  The check of 28,000 (``data/results/solver/
-   ...-2026-11-30-host-touched-check.csv``) kept auto within the bound on 6 of 6 graphs, but the elimination was
-   the slower code on the kNN graph of 27,000 (score 29,741, 1.09x) and the kNN graph with islands of 30,000
-   (29,964, 1.08x); the check of ``DEPTH_FROM`` (``...-depth-from-check.csv``) missed on the grid of 15,000 (29,639:
-   the elimination 172.4 ms against 133.2, 1.29x; the grid of 14,000 at 27,687 1.22x).  Set again, post hoc, from
-   the float64 rows of the touched path in all of these: the lowest score where the elimination won beyond the thin
-   strips 29,673 (South Seattle, 0.91x), then 35,777 (the kNN graph of 32,000, 0.92x) and up; the highest where it
-   lost 29,964.  33,000 lies between 29,964 and 35,777, leaving South Seattle (0.91x) and the strips of 64 rows at
-   12,288 (28,156, 0.96x) and of 32 rows at 8,192 (25,886, 0.59x: past the bound) to tuned_frontier.  int32 keeps
-   28,000: its rows of the grid of 15,000 (1.08x) and of the kNN graph of 24,000 (1.05x) lost within the bound.
-   **Narrow levels lower the threshold** (``NARROW``, :func:`depth_threshold`), post hoc: where the hub BFS's
-   widest level holds w sqrt(n) vertices, w < 1 (strips), the threshold is ``DEPTH`` x w ** 0.65.  Set from strips
-   of 20-64 rows at 5,000-12,000 vertices (``...-2026-11-30-narrow-strips.csv``, medians of 3 rotated rounds, one
-   H200, scores 14,562-29,358, w 0.26-0.65) with the rows above: strips of w 0.26-0.35 won with the elimination from
-   scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800 (1.41x to the host) and won from 25,400; any exponent
-   of 0.5-0.8 (a grid of steps of 0.1) put every float64 and device row of the record within 1.25x of the faster
-   code, 0.65 is the middle; it leaves int32's strip of 64 rows at 10,000 at 1.28x (0.523-0.581 fits every row in
-   all three results, found after the held-out check: a candidate for the next one).  It took the misses below
-   (the strip of 32 rows at 8,192, the strip of 16 at 4,096) to the elimination.
-   **Graphs of ``DENSER`` edges a vertex or more by their own test** (:func:`denser`), post hoc: from
-   ``DENSER_FROM`` vertices only, levels of any width, at float64's threshold to the host in every result.  kNN
-   corridors (``corridor-A``: a kNN graph in a rectangle A times as long as wide, m / n 7.1, levels of 0.36-1.56
-   sqrt(n)) were held out against the rules above (``data/results/solver/...-2026-11-30-corridors-check.csv``,
-   4 of 8 graphs within the bound) and swept after (aspect 8, 32 and 128 at 3,000-20,000 vertices,
-   ``data/results/elimination/...-2026-11-30-corridor-sweep.csv``; medians of 5 and 3 rotated rounds, one H200):
-   below 10,000 vertices the elimination lost to tuned_frontier on every corridor (1.14-2.88x to the host,
-   1.02-3.39x on the device) at scores up to 49,342, where the narrow levels had put 12,800-21,600 in the way;
-   at 12,000 it lost at 26,181 (corridor-8: 1.54x to the host, 1.77x on the device, past the device's 25,000 and,
-   w = 0.68, the host's 25,700 once narrowed) and won or lost within the bound from 36,150 (0.84-1.11x).  Grids and
-   strips (m / n 4) and road networks (2.5-3) keep the rules above.  Its first form kept int32's 28,000 and was
-   held out (``...-2026-11-30-denser-check.csv``: within on 5 of 7 graphs); past the bound in int32 on
-   corridor-12 of 10,500 (score 28,179: the elimination 1.84x tuned_frontier) and corridor-10 of 13,000 (31,127:
-   1.28x), where the square kNN graphs cross lower (the kNN graph of 28,000 at 30,789: 0.96x, of 24,000 at 27,111:
-   1.06x, of 32,000 at 35,777: 0.80x; ``...-2026-11-29-int32-crossing.csv``); 33,000 in int32 too since (post hoc),
-   which leaves the kNN graph of 28,000 to tuned_frontier in int32 (1.04x, within) and changes no other square kNN
-   row measured (on the device they are taken by the size crossing from 17,064 vertices and score below 25,000
-   before it).  Records: notes/corridors.md.
-2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators; a graph like those rows
-   (grids, road networks, geometric graphs) has BFS levels of about sqrt(n) vertices, a random graph, a small world
-   or a graph with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), and there nested
-   dissection finds no small separator.  The test: the hub BFS (:func:`~.core.structure.hub_depth_once`, which
-   auto's depth search makes anyway and remembers for the graph) reaches at least ``REACH`` of the vertices (its
-   levels then speak for most of the graph) and its widest level holds at most ``WIDEST`` sqrt(n).  The bound on
-   the widest level was set from the measured classes' widest levels (grid 1.0, kNN 1.8-3.1 sqrt(n) at
-   16,384-65,536; the Helsinki networks 0.5-1.3) before any auto row of this rule was measured; 3-D grids (4.3 at
-   32,768: unmeasured for the elimination) fall outside it.  ``REACH`` was 0.9 until the Bremen road network
-   (40,461 vertices; one H200, ``data/results/solver/NVIDIA_H200-2026-11-29-e2e-bremen.csv``): an extract in
-   pieces, whose largest connected part holds 83 % of the vertices, its hub BFS reaching 82 % (widest level 2.1
-   sqrt(n)); the elimination took 0.48x, 0.29x and 0.18x tuned_frontier's time (float64, int32, on the device)
-   and auto ran tuned_frontier.  Set to 0.5 after that (post hoc for Bremen); checked on graphs held out
-   under a plan committed first (``knn_islands`` at 24,000 and 40,000, ``...-rules-check-islands.csv``: auto's
-   median call within 1.25x + 2 ms of the faster code in every mode).  **And the probe's hop depth D at least
-   ``SHALLOWEST`` sqrt(n)** (its BFS levels average at most 1.33 sqrt(n) vertices): a 3-D grid's separators grow as
-   n^(2/3), its widest level reaches 4 sqrt(n) only near 20,000 vertices (3.85 at 16,384, 3.92 at 18,000), so
-   between the device size crossing (17,064) and there it passed the widest-level test.  At 16,384 (D 0.57
-   sqrt(n)) the elimination took 371.6 ms on the device against tuned_frontier's 117.1 (medians of 5 interleaved
-   rounds, ``data/results/solver/...-2026-11-29-device-depth-check.csv``, where the depth test kept it away).
-   Set post hoc from that one class: the graphs where the elimination was measured the faster have D 0.98-1.13
-   sqrt(n) (kNN graphs, the kNN graph with islands, South Seattle), 1.55 (Bremen), 2 and more (grids,
-   strips, deep graphs); 3-D grids 0.51-0.57 (16,384-32,768); 0.75 lies between.
+1. **Size or depth**, for the result asked for (``RESULTS``: float64, or any type but int32, to the host; int32 to
+   the host; left on the device).
 
-The same two tests weigh the elimination against ``tuned_deep`` where auto's deep-graph rule
-(:mod:`.deep_choice`, applied first) has put it in tuned_frontier's place: the ratios then come from the newest
-``*-crossing-deep.csv``, the same script's rows on the deep classes (a path, a ring, a lollipop) with
-``--against tuned_deep``, because deep graphs cross at other sizes than the grid and the kNN graph (their host
-crossing earlier, their device crossing later: tuned_deep is faster there than tuned_frontier).  **Each graph by
-its m / n** there: those rows record m, and at each size the ratio is interpolated on m / n between the graphs
-measured (:func:`on_density`) before it is interpolated on log n, instead of the worst graph's.  Why: a deep
-graph's elimination time follows n (its separators are a vertex or two: to the host the path's, the ring's and the
-lollipop's took within 1.15x of each other at every size of the rows below, on the device, where they scatter more,
-within 1.53x), tuned_deep's the edges each source relaxes beside its rounds; the lollipop's clique (m / n 2.5-3.3
-against the path's 1 and the ring's 2) took tuned_deep 1.8-2.1x the path's time with the result on the device
-(1.2-1.3x to the host), so the lollipop crosses first.  Set from the
-rows of ``...-2026-11-29-rounds-crossing-deep.csv`` (12,000-32,000 vertices, medians of 3 interleaved rounds in
-each of the three results, ``scripts/e2e_scatter_probe.py --crossing``), which replaced the blocked medians of
-``...-density-crossing-deep.csv`` (12,000-48,000; measured after the lollipop's miss at 16,384 was known, the
-lollipop below 1 on the device at every size) after the latter's held-out check missed three of twelve
-(graph, result) pairs, two in int32 to the host, where the float64 rows then spoke for int32: the interleaved rounds
-put the elimination relatively faster than those blocked medians in 17 of 18 (graph, result) pairs at
-12,000-20,000 (on the device the path 1.04x against 1.60x at 12,000).  Their held-out checks: docs/solver.md.
-To the host (float64 and int32) the rows are now ``...-2026-11-30-touched-crossing-deep.csv`` (the same graphs and
-rounds, measured again after the host result was touched during the solve, post hoc: tuned_deep gained more there
-than the elimination, and the path no longer crosses by 32,000 in float64, 1.02x, where those rows had it from
-about 17,200); the device keeps the rows above (the touch is the host's).  Below 12,000 these rows learn nothing,
-and tuned_deep stays: on strips of 4 rows, deep enough for :mod:`.deep_choice`, that cost 4.7-17x (the elimination
-23.2 against 107.5 ms to the host at 4,096, 27.5 against 471.0 on the device at 8,192; ``...-strips-small.csv``).
+   *In tuned_frontier's place.*  On the device first the **size crossing**: the newest
+   ``data/results/elimination/*-crossing.csv`` (``scripts/elimination_gpu_measure.py --e2e``: a grid and a kNN
+   graph at each size from 16,000 to 65,536 vertices) gives at each size the ratio of the two codes' times, the
+   worst graph's, interpolated on log n (:class:`Crossing`); the elimination where it is below 1 (the kNN graph
+   from about 17,064 vertices).  Otherwise, in every result, the **depth**, from ``DEPTH_FROM`` vertices: the
+   elimination where the score sqrt(n) x D (D the probe's hop depth, :func:`~.core.structure.probe_once`) is at
+   least :func:`depth_threshold`.  Why the depth: the elimination's time follows n (mostly the n^2 result), its
+   separators' work beside it, tuned_frontier's grows with its rounds, which follow D.  The thresholds
+   (``DEPTH``): 33,000 for float64 (the host result touched during the solve: ``...-2026-11-30-touched-host.csv``,
+   ``solver/...-host-after-rounds.csv``, ``...-host-touched-check.csv``, ``...-depth-from-check.csv``: the
+   elimination lost up to a score of 29,964 and won from 35,777 beyond the thin strips), 28,000 for int32 (half
+   the bytes to copy: ``...-2026-11-29-int32-crossing.csv``, lost up to 27,111, won from 29,673), 25,000 on the
+   device (``...-2026-11-29-depth-small.csv`` with the crossing rows up to 24,000: lost up to 23,771, won from
+   25,886).  **Narrow levels** (``NARROW``): where the hub BFS's widest level holds w sqrt(n) vertices, w < 1
+   (strips), the threshold is multiplied by w ** 0.65 (``...-2026-11-30-narrow-strips.csv``: strips of w
+   0.26-0.35 won from scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800; exponents of 0.5-0.8 fit every
+   float64 and device row).  **Graphs of ``DENSER`` edges a vertex or more** (kNN graphs and corridors, m / n 7.1;
+   grids and strips have 4, road networks 2.5-3): from ``DENSER_FROM`` vertices only, at float64's threshold in
+   every result, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the corridors checks: below 10,000
+   vertices the elimination lost on every corridor, 1.14-2.88x to the host, at scores up to 49,342; at 12,000 it
+   lost at 26,181 and was within from 36,150); notes/corridors.md.
 
-Only for all pairs: with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
-them."""
+   *In tuned_deep's place* (where :mod:`.deep_choice`, applied first, put it): the size crossing alone, from the
+   newest ``*-crossing-deep.csv`` (a path, a ring and lollipops, 12,000-32,000 vertices, medians of 3 interleaved
+   rounds: ``...-2026-11-29-rounds-crossing-deep.csv`` on the device, ``...-2026-11-30-touched-crossing-deep.csv``
+   to the host), **each graph by its m / n**: at each size the ratio interpolated on m / n between the graphs
+   measured there (:func:`on_density`), then on log n.  A deep graph's elimination time follows n (its separators
+   are a vertex or two), tuned_deep's the edges each source relaxes beside its rounds, so the lollipop (m / n
+   2.5-3.3) crosses before the ring (2) and the path (1).  Below 12,000 vertices these rows learn nothing and
+   tuned_deep stays.
+
+2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators: a grid, a road
+   network or a geometric graph has BFS levels of about sqrt(n) vertices; a random graph, a small world or a graph
+   with a hub has levels holding a large part of n (at 16,384: 38-128 sqrt(n)), where nested dissection finds no
+   small separator.  The test: the hub BFS (:func:`~.core.structure.hub_depth_once`) reaches at least ``REACH`` of
+   the vertices and its widest level holds at most ``WIDEST`` sqrt(n) (grids 1.0, kNN graphs 1.8-3.1, the Helsinki
+   networks 0.5-1.3, Bremen, an extract in pieces reaching 82 %, 2.1), and the probe's hop depth is at least
+   ``SHALLOWEST`` sqrt(n) (where the elimination won, D was 0.98 sqrt(n) or more; 3-D grids, 0.51-0.57, lost:
+   371.6 against 117.1 ms on the device at 16,384, ``solver/...-2026-11-29-device-depth-check.csv``).
+
+Only for all pairs (with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
+them), and only where the elimination would order the graph as in its rows (:func:`measured_ordering`: METIS)."""
 from __future__ import annotations
 
 import csv
