@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 import re
 from pathlib import Path
+
+from .measure import provenance
 
 FILE = re.compile(r"^(?P<device>.+?)-(?P<date>\d{4}-\d\d-\d\d)(?:-(?P<tag>.+))?\.csv$")
 
@@ -106,12 +107,7 @@ def model_device(files):
 def _threads_used(f):
     """The CPU threads a benchmark file's rows ran on, from its provenance (``<name>.provenance.json`` beside it:
     each invocation's ``cpu_threads_used``, the largest where they differ), or NaN where it says nothing."""
-    p = f.with_name(f.name[:-len(".csv")] + ".provenance.json")
-    try:
-        prov = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return float("nan")
-    used = [i.get("cpu_threads_used") for i in prov.get("invocations", [prov]) if isinstance(i, dict)]
+    used = [i.get("cpu_threads_used") for i in provenance.invocations(f)]
     used = [float(u) for u in used if isinstance(u, (int, float))]
     return max(used) if used else float("nan")
 
@@ -120,10 +116,5 @@ def stamp(f):
     """A results file's place in time: the date in its name, then its provenance's timestamp (files of one day),
     then its name."""
     m = FILE.match(Path(f).name)
-    prov = Path(f).with_suffix(".provenance.json")
-    try:
-        d = json.loads(prov.read_text())
-        ts = d.get("timestamp") or (d.get("invocations") or [{}])[-1].get("timestamp") or ""
-    except (OSError, ValueError):
-        ts = ""
+    ts = (provenance.invocations(f) or [{}])[-1].get("timestamp") or ""
     return (m.group("date") if m else "", str(ts), Path(f).name)

@@ -61,3 +61,15 @@ def test_same_source_tells_identical_from_changed_paths():
                                                 "apsp_kernels/algorithms/cpu"]) is False       # the round loop merged
     assert same_source(["86dfff7", "0" * 40], "apsp_kernels") is None                          # cannot tell
     assert same_source(["86dfff7"], "apsp_kernels") is True                                     # one commit
+
+
+def test_the_invocations_of_a_results_file(tmp_path):
+    """One record, several (one per invocation that wrote the file), none, and an unreadable one."""
+    one, many, none, bad = (tmp_path / f"{s}.csv" for s in ("one", "many", "none", "bad"))
+    provenance.beside(one).write_text(json.dumps({"git_commit": "a"}))
+    provenance.beside(many).write_text(json.dumps({"invocations": [{"git_commit": "a"}, {"git_commit": "b"}]}))
+    provenance.beside(bad).write_text("{")
+    assert provenance.beside(one).name == "one.provenance.json"
+    assert [i["git_commit"] for i in provenance.invocations(one)] == ["a"]
+    assert [i["git_commit"] for i in provenance.invocations(many)] == ["a", "b"]
+    assert provenance.invocations(none) == [] and provenance.invocations(bad) == []

@@ -248,6 +248,22 @@ def gpu_info():
         return None
 
 
+def beside(results_file):
+    """The provenance file of a results file: ``<stem>.provenance.json`` beside it."""
+    f = Path(results_file)
+    return f.with_suffix(".provenance.json")
+
+
+def invocations(results_file):
+    """The provenance records of a results file (:func:`beside` it): one per invocation of the measurement that wrote
+    it, in order (one where it ran once); [] where there is none or it cannot be read."""
+    try:
+        d = json.loads(beside(results_file).read_text())
+    except (OSError, ValueError):
+        return []
+    return [i for i in (d.get("invocations") or [d]) if isinstance(i, dict)]
+
+
 def write_invocation(path, prov, append=False):
     """Write ``prov`` to ``path``; with ``append`` and a record already there, as one more of its invocations
     (``{"invocations": [...]}``: one results file measured by several commands)."""

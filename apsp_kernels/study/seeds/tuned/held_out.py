@@ -8,7 +8,6 @@ first call) and ``scripts/e2e_scatter_probe.py``'s (``code``, ``mode``, ``round`
 median taken). The bound is the suite's (:func:`~apsp_kernels.structure_suite.within_bound`: 1.25x + 2 ms)."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,13 +52,8 @@ class Check:
 
     def runs(self):
         """Every invocation recorded in the rows' provenance files."""
-        out = []
-        for f in self.row_files:
-            p = f.with_suffix(".provenance.json")
-            if p.exists():
-                d = json.loads(p.read_text())
-                out += d.get("invocations", [d])
-        return out
+        from ....measure import provenance
+        return [i for f in self.row_files for i in provenance.invocations(f)]
 
 
 def checks(where=None):

@@ -13,7 +13,6 @@ is *met*, *not met*, *failed* (its code's row at that size is unverified) or *no
 the reason, computed from the rows; where nothing was measured, no number is shown."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,11 +136,8 @@ def find_reference(where=None):
 
 
 def _provenances(csv):
-    p = csv.with_name(csv.name[:-4] + ".provenance.json")
-    if not p.exists():
-        return []
-    d = json.loads(p.read_text())
-    return list(d.get("invocations") or [d])
+    from ....measure import provenance
+    return provenance.invocations(csv)
 
 
 def read(files):

@@ -456,12 +456,8 @@ def load_scatter(where=None):
 def _provenance_commit(f, every=False):
     """The commit a results file's provenance names (``<stem>.provenance.json``; its last invocation's), or None;
     ``every``: each invocation's, in order."""
-    import json
-    try:
-        prov = json.loads(f.with_suffix(".provenance.json").read_text())
-    except (OSError, ValueError):
-        return [] if every else None
-    got = [i.get("git_commit") for i in prov.get("invocations") or [prov] if isinstance(i, dict)]
+    from ....measure import provenance
+    got = [i.get("git_commit") for i in provenance.invocations(f)]
     return got if every else (got[-1] if got else None)
 
 
