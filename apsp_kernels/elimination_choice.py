@@ -24,9 +24,11 @@ a plan committed before its data: docs/solver.md ("The structure suite on one H2
    0.26-0.35 won from scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800; exponents of 0.5-0.8 fit every
    float64 and device row).  **Graphs of ``DENSER`` edges a vertex or more** (kNN graphs and corridors, m / n 7.1;
    grids and strips have 4, road networks 2.5-3): from ``DENSER_FROM`` vertices only, at float64's threshold in
-   every result, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the corridors checks: below 10,000
-   vertices the elimination lost on every corridor, 1.14-2.88x to the host, at scores up to 49,342; at 12,000 it
-   lost at 26,181 and was within from 36,150); notes/corridors.md.
+   every result, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the first corridors check: below 10,000
+   vertices the elimination lost to tuned_frontier on every corridor of those rows, 1.14-2.88x to the host, at
+   scores up to 49,342; at 12,000 it lost at 26,181 and was within from 36,150; later checks found it the faster
+   on two corridors below 10,000, corridor-96 of 9,500 in int32 and on the device and corridor-200 of 6,500 to the
+   host); notes/corridors.md.
 
    *In tuned_deep's place* (where :mod:`.deep_choice`, applied first, put it): the size crossing alone, from the
    newest ``*-crossing-deep.csv`` (a path, a ring and lollipops, 12,000-32,000 vertices, medians of 3 interleaved
@@ -306,7 +308,7 @@ def depth_threshold(g, result="host"):
     elimination's work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels
     of 0.26-0.65 sqrt(n)) the elimination won from scores of 16,000-25,000, on grids and kNN graphs (1.0 and more)
     from about 30,000-36,000, on kNN corridors (m / n 7.1, levels of 0.36-1.56 sqrt(n)) from about 36,000 at 12,000
-    vertices and not at all below 10,000."""
+    vertices and, in the rows the rule was set from, on none below 10,000."""
     if denser(g):
         return DEPTH["host"]
     from .core.structure import hub_depth_once

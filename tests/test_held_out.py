@@ -80,8 +80,8 @@ MISSES = {
     # corridors of 9,500-16,000 and the square kNN graph of 28,000: picks as planned 21 of 21; auto's median within on
     # 5 of 7 graphs and on every pair the rule moved (tuned_frontier on the device on corridor-12, -10 and -6, where
     # the elimination took 1.27-1.70x; tuned_fw on corridor-96 of 9,500).  Past it in int32, where the denser graphs
-    # keep the kNN graphs' 28,000: corridor-12 of 10,500 (score 28,179: 100.9 ms against tuned_frontier's 54.8) and
-    # corridor-10 of 13,000 (31,127: 116.2 against 90.8, bound 115.5).
+    # keep the kNN graphs' 28,000: corridor-12 of 10,500 (score 28,179: auto's median 100.9 ms against
+    # tuned_frontier's 54.8) and corridor-10 of 13,000 (31,127: 116.2 against 90.8, bound 115.4).
     "denser": {("corridor-12", 10500, H.MEDIAN, "e2e_int32_ms"), ("corridor-10", 13000, H.MEDIAN, "e2e_int32_ms")},
     # The denser graphs' int32 threshold at 33,000 (post hoc after "denser"): picks as planned 15 of 15; within on
     # every pair it moved (tuned_frontier in int32 on corridor-18 of 10,000, corridor-11 of 12,500, corridor-7 of
