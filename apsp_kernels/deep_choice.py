@@ -42,11 +42,10 @@ which auto's depth search makes anyway and remembers for the graph):
    rows of notes/auto-few-vertices.md (components of 2,005-3,519 vertices reached at 4,096-32,768: tuned_frontier
    1.09-1.98x faster on the device; at 1,005-1,012 reached tuned_deep the faster twice and 1.11x slower once; no
    row between 1,012 and 2,005, so those rows do not pin the threshold); to the host tuned_deep stays (the fastest
-   or within 1.18x on all 24 of those graphs).  Its held-out check, and what it does not show: docs/solver.md.
+   or within 1.18x on all 24 of those graphs).  Its held-out check, and what it does not show: docs/auto-evidence.md.
    Of the suite's other classes only the DAG comes near (hub BFS 3.4 % at 4,096, its probe 8-12 %: tuned_deep takes
    no negative weight) and ``kemp_star`` (hub BFS 1-5 %, probe 93-97 %); every other reaches 98-100 %.  The earlier
-   forms, their checks and what the rows suggest next: docs/solver.md ("The structure suite on one H200") and
-   notes/auto-few-vertices.md.
+   forms, their checks and what the rows suggest next: docs/auto-evidence.md and notes/auto-few-vertices.md.
 
 Applied before the elimination's rule (:mod:`.elimination_choice`), which then weighs the elimination against
 tuned_deep by its deep graphs' crossing."""

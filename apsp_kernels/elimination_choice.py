@@ -1,7 +1,7 @@
 """When ``method="auto"`` runs ``tuned_elimination`` where it would run ``tuned_frontier`` or ``tuned_deep``: a rule
 learned from recorded rows (one H200; every time end to end, every result checked), in two tests, each able to say
 no.  Its earlier forms and the rows behind each: notes/elimination-choice-history.md; its held-out checks, each under
-a plan committed before its data: docs/solver.md ("The structure suite on one H200").
+a plan committed before its data: docs/auto-evidence.md.
 
 1. **Size or depth**, for the result asked for (``RESULTS``: float64, or any type but int32, to the host; int32 to
    the host; left on the device).

@@ -27,7 +27,7 @@ miss it mends needed the scale above 1.49 at D = 3.6 sqrt(n) (corridor-24 of 7,0
 leave alone, below 1.28 at 2.2 sqrt(n) (corridor-8 of 6,000: tuned_frontier 16.3 ms on the device against
 tuned_fw's 21.2).  Kemp's graphs, the square kNN graphs (D about 1.1 sqrt(n)), 3-D grids (0.5-0.7) and the dense
 graphs are below the knee; the grids, strips, road networks, paths, rings and lollipops have fewer edges a vertex
-(:mod:`.deep_choice` and the elimination's rules take them).  Its held-out check: docs/solver.md
+(:mod:`.deep_choice` and the elimination's rules take them).  Its held-out check: docs/auto-evidence.md
 (``frontier-rounds``)."""
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ KERNEL_MISSES = set()
 PICK_MISSES = set()
 # auto's own call (its row of the run) against the fastest code's row, held where the run recorded auto's pick for
 # the mode's result and it is today's.  The H200 run of 2026-11-29 recorded the host pick only (its miss on the
-# device, the lollipop of 16,384, is said in docs/solver.md).  The run of 2026-11-30: Helsinki's driving network on
+# device, the lollipop of 16,384, is said in docs/auto-evidence.md).  The run of 2026-11-30: Helsinki's driving network on
 # a first call (5.3 ms against tuned_deep's warm 2.5); its other miss, Barabasi-Albert of 4,096 on the device
 # (tuned_frontier 14.5 ms against tuned_fw's 9.3), ran the frontier kernel before its heavy-vertex path (skipped
 # below; in rounds after the change auto took 10.07 ms against 9.32, within: solver/*-e2e-scatter-hubs.csv).

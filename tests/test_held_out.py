@@ -288,7 +288,7 @@ def test_the_picks_row_on_the_device_is_the_device_picks():
 
 
 def test_the_second_frontier_check_tells_the_code_by_result_from_tuned_deep_everywhere():
-    """What docs/solver.md says of the second check: on the device the previous form's pick, tuned_deep, would have
+    """What docs/auto-evidence.md says of the second check: on the device the previous form's pick, tuned_deep, would have
     been past the bound on the components of 2,560 at 16,384 and of 6,144 at 32,768, and within on the other two."""
     c = next((c for c in CHECKS if c.tag == "second-frontier"), None)
     if c is None:
