@@ -4,6 +4,7 @@ as far as it can change the ranking.  Host arithmetic only: no kernel is compile
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from . import costs, deep_choice, elimination_choice, frontier_rounds_choice, gpu_device
@@ -101,10 +102,10 @@ def choose(graph, *, directed=True, unweighted=False, weight="weight", gpu=None,
     if gpu and not isinstance(g, costs.Shape):
         swaps = []
         fits = lambda code: code.footprint(g.n, g.m) <= 0.9 * free
-        rules = ((deep_choice, {}), (elimination_choice, {}),   # the elimination weighs itself against the code
-                 (frontier_rounds_choice, {"benchmarks": benchmarks}))   # then run; tuned_fw where neither took it
-        for rule, kw in rules:
-            swap = rule.instead(g, algo, result, fits=fits, **kw)
+        rules = (deep_choice.instead, elimination_choice.instead,   # the elimination weighs itself against the
+                 functools.partial(frontier_rounds_choice.instead, benchmarks=benchmarks))   # code then run
+        for rule in rules:
+            swap = rule(g, algo, result, fits=fits)
             if swap:
                 algo, why = swap
                 swaps.append(why)

@@ -45,11 +45,10 @@ def target():
     return registry.by_role(TO)
 
 
-def scale(g):
-    """(the factor on tuned_frontier's predicted time, the probe's hop depth): D / (``KNEE`` sqrt(n)), at least 1."""
-    from .core.structure import probe_once
-    depth = probe_once(g).hop_depth
-    return max(depth / (KNEE * math.sqrt(max(g.n, 1))), 1.0), depth
+def scale(n, depth):
+    """The factor on tuned_frontier's predicted time for a graph of ``n`` vertices and hop depth ``depth``:
+    D / (``KNEE`` sqrt(n)), at least 1."""
+    return max(depth / (KNEE * math.sqrt(max(n, 1))), 1.0)
 
 
 def instead(g, algo, result=None, fits=None, benchmarks=None):
@@ -65,11 +64,12 @@ def instead(g, algo, result=None, fits=None, benchmarks=None):
     fw = target()
     if fits is not None and not fits(fw):
         return None
-    f, depth = scale(g)
-    if f <= 1.0:
-        return None
     from .core.structure import probe_once
     probe = probe_once(g)
+    depth = probe.hop_depth
+    f = scale(g.n, depth)
+    if f <= 1.0:
+        return None
     mine = costs.predict(algo, g, benchmarks, structure=probe)
     theirs = costs.predict(fw, g, benchmarks, structure=probe)
     if mine is None or theirs is None or not theirs.ms < mine.ms * f:

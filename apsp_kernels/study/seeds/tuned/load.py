@@ -21,6 +21,7 @@ import pandas as pd
 
 from .... import costs
 from ....algorithms import registry
+from ....measure import provenance
 from ... import records
 from ...method.text import fmt
 
@@ -135,11 +136,6 @@ def find_reference(where=None):
     return max(plain)[2] if plain else None
 
 
-def _provenances(csv):
-    from ....measure import provenance
-    return provenance.invocations(csv)
-
-
 def read(files):
     """The rows of ``files`` as one table: variant as text ('' for none), verified a bool (a missing or
     unreadable flag is False), ``source`` the file, ``line`` tuned / faithful / CPU (the registry's word)."""
@@ -165,7 +161,7 @@ def read(files):
 
 def load(files):
     files = [Path(f) for f in files if f]
-    return Bench(read(files), files, [p for f in files for p in _provenances(f)])
+    return Bench(read(files), files, [p for f in files for p in provenance.invocations(f)])
 
 
 def load_tuned(where=None):
