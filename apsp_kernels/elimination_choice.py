@@ -23,8 +23,9 @@ a plan committed before its data: docs/auto-evidence.md.
    (strips), the threshold is multiplied by w ** 0.65 (``...-2026-11-30-narrow-strips.csv``: strips of w
    0.26-0.35 won from scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800; exponents of 0.5-0.8 fit every
    float64 and device row).  **Graphs of ``DENSER`` edges a vertex or more** (kNN graphs and corridors, m / n 7.1;
-   grids and strips have 4, road networks 2.5-3): from ``DENSER_FROM`` vertices only, at float64's threshold in
-   every result, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the first corridors check: below 10,000
+   grids and strips have 4, road networks 2.5-3): from ``DENSER_FROM`` vertices only, at a threshold that falls
+   with n (:func:`denser_threshold`, the crossing of a fit over their rows: to the host 61,000 at 10,000 vertices,
+   38,000 at 30,000), not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the first corridors check: below 10,000
    vertices the elimination lost to tuned_frontier on every corridor of those rows, 1.14-2.88x to the host, at
    scores up to 49,342; at 12,000 it lost at 26,181 and was within from 36,150; later checks found it the faster
    on two corridors below 10,000, corridor-96 of 9,500 in int32 and on the device and corridor-200 of 6,500 to the
@@ -85,8 +86,11 @@ DEPTH_FROM = 4_096   # test 1 by the depth from this many vertices, in every res
                      # crossing rows' smallest size too; on the device below the size crossing)
 DENSER = 5.0         # a graph of at least this many edges a vertex (m / n: kNN graphs and corridors 7.1, grids
                      # and strips 4, road networks 2.5-3) takes test 1 by the depth ...
-DENSER_FROM = 10_000  # ... from this many vertices on, at float64's threshold to the host in every result, not
+DENSER_FROM = 10_000  # ... from this many vertices on, at a threshold that falls with n (DENSER_AT), not
                       # lowered by NARROW
+DENSER_N = 30_000     # the denser graphs' threshold for a result: DENSER_AT[result] x (DENSER_N / n) **
+DENSER_AT = {"host": 38_000, "int32": 27_000, "device": 12_700}    # DENSER_SLOPE[result]: the crossing score of
+DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 1.32}       # the fit of scripts/denser_crossing_fit.py
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -264,7 +268,8 @@ def instead(g, algo, result, fits=None, where=None):
             return None
         side = {"host": "to the host", "int32": "to the host in int32", "device": "on the device"}[result]
         bar = depth_threshold(g, result)
-        scaled = (f" (m / n = {g.m / g.n:.2f} >= {DENSER:g}: from {DENSER_FROM:,} vertices, levels of any width)"
+        scaled = (f" (m / n = {g.m / g.n:.2f} >= {DENSER:g}: from {DENSER_FROM:,} vertices, a threshold by n, "
+                  f"levels of any width)"
                   if denser(g) else f" ({DEPTH[result]:,} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
                   if bar < DEPTH[result] else "")
         size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {bar:,.0f}{scaled} (where the recorded "
@@ -304,16 +309,28 @@ def depth_from(g):
 def depth_threshold(g, result="host"):
     """Test 1's depth threshold in tuned_frontier's place for ``result``: ``DEPTH[result]``, times (the hub BFS's
     widest level / sqrt(n)) ** ``NARROW`` where that level holds fewer than sqrt(n) vertices; on a graph of
-    ``DENSER`` edges a vertex or more ``DEPTH["host"]`` in every result, whatever its levels.  The
+    ``DENSER`` edges a vertex or more :func:`denser_threshold`, whatever its levels.  The
     elimination's work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels
     of 0.26-0.65 sqrt(n)) the elimination won from scores of 16,000-25,000, on grids and kNN graphs (1.0 and more)
     from about 30,000-36,000, on kNN corridors (m / n 7.1, levels of 0.36-1.56 sqrt(n)) from about 36,000 at 12,000
     vertices and, in the rows the rule was set from, on none below 10,000."""
     if denser(g):
-        return DEPTH["host"]
+        return denser_threshold(g.n, result)
     from .core.structure import hub_depth_once
     narrow = min(hub_depth_once(g).widest / math.sqrt(max(g.n, 1)), 1.0)
     return DEPTH[result] * narrow ** NARROW
+
+
+def denser_threshold(n, result="host"):
+    """Test 1's depth threshold on a graph of ``DENSER`` edges a vertex or more and ``n`` vertices, for ``result``:
+    ``DENSER_AT[result]`` x (``DENSER_N`` / n) ** ``DENSER_SLOPE[result]``, the score at which a least-squares fit of
+    the elimination's time over tuned_frontier's (medians of rotated rounds on kNN corridors and square kNN graphs
+    of 10,000-29,000 vertices, one H200: log ratio = a + b log n + c log(D / sqrt(n)), :mod:`scripts.denser_crossing_fit`)
+    puts the two codes level.  Why it falls with n: the elimination's time follows n (its n^2 result, its separators
+    beside it), tuned_frontier's n m times its rounds, which follow D; at a larger n a smaller D / sqrt(n) is enough.
+    To the host 61,000 at 10,000 vertices, 38,000 at 30,000; in int32 52,000 and 27,000; on the device 54,000 and
+    12,700 (there the size crossing takes such graphs from about 17,000 vertices first)."""
+    return DENSER_AT[result] * (DENSER_N / max(n, 1)) ** DENSER_SLOPE[result]
 
 
 def deep_enough(g, result="host"):
