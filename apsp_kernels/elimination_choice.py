@@ -24,8 +24,8 @@ a plan committed before its data: docs/auto-evidence.md.
    0.26-0.35 won from scores of 16,000-19,000, of w 0.49-0.65 lost up to 21,800; exponents of 0.5-0.8 fit every
    float64 and device row).  **Graphs of ``DENSER`` edges a vertex or more** (kNN graphs and corridors, m / n 7.1;
    grids and strips have 4, road networks 2.5-3): from ``DENSER_FROM`` vertices only, at a threshold that falls
-   with n (:func:`denser_threshold`, the crossing of a fit over their rows: to the host 61,000 at 10,000 vertices,
-   38,000 at 30,000), not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the first corridors check: below 10,000
+   with n to the host (:func:`denser_threshold`, the crossing of a fit over their rows: 61,000 at 10,000 vertices,
+   38,000 at 30,000 in float64), 33,000 on the device, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the first corridors check: below 10,000
    vertices the elimination lost to tuned_frontier on every corridor of those rows, 1.14-2.88x to the host, at
    scores up to 49,342; at 12,000 it lost at 26,181 and was within from 36,150; later checks found it the faster
    on two corridors below 10,000, corridor-96 of 9,500 in int32 and on the device and corridor-200 of 6,500 to the
@@ -89,8 +89,10 @@ DENSER = 5.0         # a graph of at least this many edges a vertex (m / n: kNN 
 DENSER_FROM = 10_000  # ... from this many vertices on, at a threshold that falls with n (DENSER_AT), not
                       # lowered by NARROW
 DENSER_N = 30_000     # the denser graphs' threshold for a result: DENSER_AT[result] x (DENSER_N / n) **
-DENSER_AT = {"host": 38_000, "int32": 27_000, "device": 12_700}    # DENSER_SLOPE[result]: the crossing score of
-DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 1.32}       # the fit of scripts/denser_crossing_fit.py
+DENSER_AT = {"host": 38_000, "int32": 27_000, "device": 33_000}    # DENSER_SLOPE[result]: to the host the crossing
+DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}        # score of the fit of
+                                                                   # scripts/denser_crossing_fit.py; on the device
+                                                                   # 33,000 at every n (the fit's 1.32 missed)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -323,13 +325,17 @@ def depth_threshold(g, result="host"):
 
 def denser_threshold(n, result="host"):
     """Test 1's depth threshold on a graph of ``DENSER`` edges a vertex or more and ``n`` vertices, for ``result``:
-    ``DENSER_AT[result]`` x (``DENSER_N`` / n) ** ``DENSER_SLOPE[result]``, the score at which a least-squares fit of
-    the elimination's time over tuned_frontier's (medians of rotated rounds on kNN corridors and square kNN graphs
-    of 10,000-29,000 vertices, one H200: log ratio = a + b log n + c log(D / sqrt(n)), :mod:`scripts.denser_crossing_fit`)
-    puts the two codes level.  Why it falls with n: the elimination's time follows n (its n^2 result, its separators
-    beside it), tuned_frontier's n m times its rounds, which follow D; at a larger n a smaller D / sqrt(n) is enough.
-    To the host 61,000 at 10,000 vertices, 38,000 at 30,000; in int32 52,000 and 27,000; on the device 54,000 and
-    12,700 (there the size crossing takes such graphs from about 17,000 vertices first)."""
+    ``DENSER_AT[result]`` x (``DENSER_N`` / n) ** ``DENSER_SLOPE[result]``.  To the host, in float64 and in int32,
+    the score at which a least-squares fit of the elimination's time over tuned_frontier's (medians of rotated rounds
+    on kNN corridors and square kNN graphs of 10,000-29,000 vertices, one H200: log ratio = a + b log n + c log(D /
+    sqrt(n)), :mod:`scripts.denser_crossing_fit`) puts the two codes level: 61,000 at 10,000 vertices to 38,000 at
+    30,000 in float64, 52,000 to 27,000 in int32.  Why it falls with n: the elimination's time follows n (its n^2
+    result, its separators beside it), tuned_frontier's n m times its rounds, which follow D; at a larger n a smaller
+    D / sqrt(n) is enough.  On the device 33,000 at every n: the same fit (residual 0.22, against 0.12-0.14 to the
+    host) put 45,000-54,000 at 10,000-12,000 vertices, and its held-out check (``denser-by-n``) found the
+    elimination 0.64x tuned_frontier there on corridor-22 of 11,500 at 40,858; 33,000 held on the device in the
+    ``denser`` check and on every corridor row since.  From about 17,000 vertices the size crossing takes such
+    graphs on the device first."""
     return DENSER_AT[result] * (DENSER_N / max(n, 1)) ** DENSER_SLOPE[result]
 
 

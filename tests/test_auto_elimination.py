@@ -540,17 +540,20 @@ def test_the_denser_graphs_threshold_falls_with_n():
     assert 60_000 < at[10_000] < 62_000 and at[30_000] == E.DENSER_AT["host"]
     for result in E.RESULTS:
         assert E.denser_threshold(E.DENSER_N, result) == E.DENSER_AT[result]
-        assert E.denser_threshold(10_000, result) > E.DEPTH["host"]              # no denser graph at 10,000 taken
+        assert E.denser_threshold(10_000, result) >= E.DEPTH["host"]             # no denser graph at 10,000 taken
                                                                                   # below 33,000 in any result
 
 
 def test_the_denser_graphs_threshold_is_the_fits_crossing():
-    """The constants are the crossing of the least-squares fit (scripts/denser_crossing_fit.py) over the rows they
-    were set from, within rounding: the score at ``DENSER_N`` within 1 %, the slope within 0.01."""
+    """The host constants are the crossing of the least-squares fit (scripts/denser_crossing_fit.py) over the rows
+    they were set from, within rounding: the score at ``DENSER_N`` within 1 %, the slope within 0.01."""
     import denser_crossing_fit as fit
     sweep = [f for f in DENSER_FIT_ROWS if f.startswith("elimination/")]           # the script's order: a
     got = fit.fit([paths.RECORDED / f for f in sweep + sorted(set(DENSER_FIT_ROWS) - set(sweep))])   # row once
     for mode, result in RESULT.items():
+        if result == "device":                      # 33,000 at every n there: the fit's form missed, held out
+            assert E.DENSER_SLOPE[result] == 0 and E.DENSER_AT[result] == E.DEPTH["host"]
+            continue
         c, _, graphs = got[mode]
         assert graphs >= 20
         assert abs(fit.crossing_score(c, E.DENSER_N) / E.DENSER_AT[result] - 1) < 0.01, (result, c)
