@@ -102,6 +102,26 @@ def test_a_corridor_is_a_knn_graph_in_a_long_rectangle():
         SGR.corridor(100, aspect=0.5)
 
 
+def test_a_delaunay_graph_is_a_planar_triangulation_of_about_six_edges_a_vertex():
+    """Every edge both ways, weighed by its length as the kNN graph's; 3 n - 3 - h undirected edges (h on the hull),
+    so m / n just under 6: a graph of the denser rules (``elimination_choice.DENSER``), shallower than the kNN graph
+    and with wider BFS levels."""
+    import math
+    from apsp_kernels import elimination_choice as E
+    from apsp_kernels.core.structure import hub_depth, probe
+    g, knn = SG.make("delaunay", 4000, seed=4), SG.make("knn", 4000, seed=4)
+    assert g.meta["generator"] == "delaunay" and not g.has_negative and not SG.known("delaunay-16")
+    src, dst, w = g.edges()
+    assert (w >= 1).all() and np.array_equal(np.sort(src * g.n + dst), np.sort(dst * g.n + src))   # both ways
+    hull = 3 * g.n - 3 - g.m // 2                     # Euler's formula for a triangulation: h = 3 n - 3 - edges
+    assert 3 <= hull < 100 and E.denser(g) and 5.9 < g.m / g.n < 6
+    assert csgraph.connected_components(g.to_scipy(), connection="weak")[0] == 1
+    assert probe(g).hop_depth < 0.7 * math.sqrt(g.n) < probe(knn).hop_depth
+    assert hub_depth(g).widest > 1.5 * hub_depth(knn).widest                  # about 4 sqrt(n) against 2
+    with pytest.raises(GraphError, match="n >= 3"):
+        SGR.delaunay(2)
+
+
 def test_knn_islands_is_a_knn_graph_and_paths_apart():
     g = SG.make("knn_islands", 1000, seed=2)
     parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]

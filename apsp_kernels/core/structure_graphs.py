@@ -27,6 +27,9 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
                   those: a road extract's pieces (held out of the default run, as ``kemp_star``).
 * ``kemp_star`` -- Kemp's random graph and, apart from it, a star of 200 leaves: the vertex of most out-edges
                   outside the bulk of the graph.
+* ``delaunay`` -- the Delaunay triangulation of n uniform points of the unit square, edges by their length as
+                  ``knn``'s: planar, about 6 edges a vertex, half the kNN graph's hop depth (held out of the
+                  default run: a second road-like generator for checks of rules set on kNN graphs).
 * ``dag``      -- a random DAG with negative weights: vertex i (in a random topological order) has 2-6 out-edges
                   to uniformly chosen later vertices, weights -100..1000: negative edges, no cycle, so only the
                   codes that take negative weights (and Johnson on the CPU) run it.
@@ -156,6 +159,28 @@ def corridor(n, aspect=64, k=KNN_K, seed=0) -> Graph:
     side = math.sqrt(aspect)
     pts = np.random.default_rng(seed).random((n, 2)) * (side, 1 / side)
     return _nearest(pts, k, dict(generator="corridor", aspect=aspect, k=k, seed=seed, scale=KNN_SCALE))
+
+
+def delaunay(n, seed=0) -> Graph:
+    """The Delaunay triangulation of n uniform points of the unit square, each edge both ways, weighing its Euclidean
+    length (x KNN_SCALE, rounded, at least 1): a planar road-like stand-in of about 6 edges a vertex (3 n - 3 - hull
+    edges, both ways) beside :func:`knn`.  Shallower than the kNN graph (the probe's hop depth about 0.5 sqrt(n)
+    against 1.1) and with wider BFS levels (the hub BFS's widest 3.6-4.1 sqrt(n) at 4,000 vertices, 4.5 at
+    16,384-30,000, against the kNN graph's 2-3: about the limit of auto's separator test, though a planar graph has
+    separators of O(sqrt(n))).  In a long rectangle the triangulation's long hull edges cut the hop depth to a
+    handful (11 at 4,000 vertices and aspect 64): no corridor, so the square alone."""
+    from scipy.spatial import Delaunay
+    if n < 3:
+        raise GraphError(f"a triangulation needs n >= 3, got {n}")
+    pts = np.random.default_rng(seed).random((n, 2))
+    tri = Delaunay(pts).simplices
+    u = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])
+    v = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 0]])
+    lo, hi = np.minimum(u, v), np.maximum(u, v)
+    _, first = np.unique(lo.astype(np.int64) * n + hi, return_index=True)    # each edge once (two triangles share it)
+    lo, hi = lo[first], hi[first]
+    w = np.maximum(1, np.rint(np.linalg.norm(pts[lo] - pts[hi], axis=1) * KNN_SCALE)).astype(np.int64)
+    return _both_ways(n, lo, hi, w, dict(generator="delaunay", seed=seed, scale=KNN_SCALE))
 
 
 def _nearest(pts, k, meta):
