@@ -91,7 +91,8 @@ DENSER_FROM = 10_000  # ... from this many vertices on, at a threshold that fall
 DENSER_N = 30_000     # the denser graphs' threshold for a result: DENSER_AT[result] x (DENSER_N / n) **
 DENSER_AT = {"host": 38_000, "int32": 27_000, "device": 33_000}    # DENSER_SLOPE[result]: to the host the crossing
 DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}        # score of the fit of
-                                                                   # scripts/denser_crossing_fit.py; on the device
+                                                                   # scripts/denser_crossing_fit.py over the rows
+                                                                   # before the denser-by-n check; on the device
                                                                    # 33,000 at every n (the fit's 1.32 missed)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
@@ -327,12 +328,13 @@ def denser_threshold(n, result="host"):
     """Test 1's depth threshold on a graph of ``DENSER`` edges a vertex or more and ``n`` vertices, for ``result``:
     ``DENSER_AT[result]`` x (``DENSER_N`` / n) ** ``DENSER_SLOPE[result]``.  To the host, in float64 and in int32,
     the score at which a least-squares fit of the elimination's time over tuned_frontier's (medians of rotated rounds
-    on kNN corridors and square kNN graphs of 10,000-29,000 vertices, one H200: log ratio = a + b log n + c log(D /
-    sqrt(n)), :mod:`scripts.denser_crossing_fit`) puts the two codes level: 61,000 at 10,000 vertices to 38,000 at
+    on kNN corridors and square kNN graphs, one H200: log ratio = a + b log n + c log(D / sqrt(n)),
+    :mod:`scripts.denser_crossing_fit` over the rows recorded before the ``denser-by-n`` check, 10,000-36,000
+    vertices in float64, 10,000-29,000 in int32) puts the two codes level: 61,000 at 10,000 vertices to 38,000 at
     30,000 in float64, 52,000 to 27,000 in int32.  Why it falls with n: the elimination's time follows n (its n^2
     result, its separators beside it), tuned_frontier's n m times its rounds, which follow D; at a larger n a smaller
     D / sqrt(n) is enough.  On the device 33,000 at every n: the same fit (residual 0.22, against 0.12-0.14 to the
-    host) put 45,000-54,000 at 10,000-12,000 vertices, and its held-out check (``denser-by-n``) found the
+    host) put 42,500-54,000 at 10,000-12,000 vertices, and its held-out check (``denser-by-n``) found the
     elimination 0.64x tuned_frontier there on corridor-22 of 11,500 at 40,858; 33,000 held on the device in the
     ``denser`` check and on every corridor row since.  From about 17,000 vertices the size crossing takes such
     graphs on the device first."""

@@ -86,7 +86,8 @@ PICK_MISSES = set()
 # below; in rounds after the change auto took 10.07 ms against 9.32, within: solver/*-e2e-scatter-hubs.csv).
 # The run of that evening (rules-structure, the rules of 0de4a4e): the path of 16,384 on a first call (216.9 ms
 # against tuned_deep's warm 146.6; auto runs tuned_deep there, and in 3 rounds afterwards, post hoc, its first call
-# took 133.7 ms against its warm 131.7, the choice 4.8 ms: device-logs/h200-20261130-1610-first-call-deep).
+# took 133.7 ms against its own warm 131.7, the choice 4.8 ms, tuned_deep not timed there:
+# device-logs/h200-20261130-1610-first-call-deep).
 CALL_MISSES = {(H200_30, "helsinki-drive", 1437, "e2e_first_ms"), (H200_30_RULES, "path", 16384, "e2e_first_ms")}
 # auto's own calls are held from this run on: the H100 runs timed them before the cost lookups were cached (~40 ms
 # of pandas a call then) and before the deep graphs' and the elimination's rules.

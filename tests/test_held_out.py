@@ -92,12 +92,12 @@ MISSES = {
     # The structure suite again under the rules of 0de4a4e (not held out; its own tag, rules-structure): picks as
     # planned 84 of 84, the picks' own rows within on all 28 graphs, auto's own calls on 27; past it on the path of
     # 16,384 on a first call (216.9 ms against tuned_deep's warm 146.6, auto running tuned_deep; one call: in 3 rounds
-    # afterwards, post hoc, its first call 133.7 ms, its warm 131.7).
+    # afterwards, post hoc, its first call 133.7 ms, its own warm 131.7; tuned_deep not timed there).
     "rules-structure": {("path", 16384, H.CALL, "e2e_first_ms")},
     # The denser graphs' threshold by n (the fit's crossing in every result): picks as planned 24 of 24; auto's
     # median within on 7 of 8 graphs, 23 of 24 pairs; 7 of the 9 moved pairs went to the faster code.  Past it on
-    # corridor-22 of 11,500 on the device (score 40,858 under the fit's 45,028 there: tuned_frontier 98.2 ms against
-    # the elimination's 63.0); the device has kept 33,000 since (post hoc: the denser check's form there).
+    # corridor-22 of 11,500 on the device (score 40,858 under the fit's 45,028 there: auto's tuned_frontier 98.2 ms
+    # against the elimination's 63.0); the device has kept 33,000 since (post hoc: the denser check's form there).
     "denser-by-n": {("corridor-22", 11500, H.MEDIAN, "e2e_device_ms")},
 }
 CHECKS = H.checks()
