@@ -6,7 +6,8 @@ the choice's cost, not a benchmark row).
 Every graph of the structure suite's plan (``structure_suite.plan``: the hub and Barabasi-Albert graphs included)
 is measured in processes of its own, so that no graph inherits another's state:
 
-* one *warm* process: every in-core GPU code auto may pick is run once (its kernels loaded, its result checked on
+* one *warm* process: every in-core GPU code auto may run (the cost model's candidates and its rules' codes;
+  the elimination only where auto's separator test passes) is run once (its kernels loaded, its result checked on
   the device against tuned_fw's, the exact FW), then in ``rounds`` rounds, codes and auto in turn, each timed
   twice, synchronised wall clock, float64 to the host: on a new Graph object of the same arrays (``first_ms``: for
   auto, the choice as a first call makes it: the probe where it runs, the lookups; nothing about the graph
@@ -74,12 +75,25 @@ def _search_counter(log):
         setattr(structure, f, lambda g, *a, _real=real, _f=f, **k: log.append(_f) or _real(g, *a, **k))
 
 
-def _codes(n, big_codes):
-    """The in-core GPU codes auto may pick; above n = 4096 only ``big_codes`` (Katz & Kider's 3.7 s a solve at
-    16,384 was never within 3x of the fastest in the recorded suites, and would take a quarter of the run)."""
+def known_codes():
+    """The in-core GPU codes auto may run: the cost model's candidates and the codes its rules hand graphs to
+    (``structure_suite.RULE_ROLES``: tuned_deep, tuned_elimination), as the structure suite times them."""
     from apsp_kernels.algorithms import registry
+    from apsp_kernels.structure_suite import RULE_ROLES
     codes = [a.name for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
-    return [c for c in codes if n <= 4096 or c in big_codes]
+    return list(dict.fromkeys(codes + [registry.by_role(role).name for role in RULE_ROLES]))
+
+
+def _codes(g, big_codes):
+    """:func:`known_codes` that run on ``g``; above n = 4096 only ``big_codes`` (Katz & Kider's 3.7 s a solve at
+    16,384 was never within 3x of the fastest in the recorded suites, and would take a quarter of the run).  The
+    elimination only where auto's separator test passes (as in the structure suite: elsewhere its top supernodes
+    are thousands wide and it cannot be the fastest)."""
+    from apsp_kernels.algorithms import registry
+    from apsp_kernels.elimination_choice import separators_small
+    elimination = registry.by_role("auto_small_separators").name
+    return [c for c in known_codes() if (g.n <= 4096 or c in big_codes)
+            and not (c == elimination and not separators_small(g)[0])]
 
 
 def _load_kernels(api, name, codes):
@@ -114,7 +128,7 @@ def warm_child(name, n, rounds, big_codes):
     from apsp_kernels.io import suite_graphs as SG
     g = SG.make(name, n, seed=n or 0)
     log = lambda s: print(s, file=sys.stderr, flush=True)        # noqa: E731
-    codes = _codes(g.n, big_codes)
+    codes = _codes(g, big_codes)
     _load_kernels(api, name, codes)
     ok, check_ms = _check(api, g, codes + ["auto"], log)     # auto's result checked too
     best = min(check_ms[c] for c in codes if ok[c])
@@ -225,10 +239,14 @@ def main(argv=None):
     ap.add_argument("--graphs", nargs="+", default=list(SG.SUITE + SG.ROADS))
     ap.add_argument("--rounds", type=int, default=5, help="rounds at n <= 4096 (3 above)")
     ap.add_argument("--no-fresh", action="store_true", help="warm processes only")
-    ap.add_argument("--big-codes", nargs="+", default=["tuned_fw", "tuned_sparse", "tuned_frontier"],
+    ap.add_argument("--big-codes", nargs="+", default=["tuned_fw", "tuned_sparse", "tuned_frontier", "tuned_deep",
+                                                       "tuned_elimination"],
                     help="the codes measured above n = 4096")
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
+    unknown = sorted(set(a.big_codes) - set(known_codes()))
+    if unknown:
+        ap.error(f"--big-codes: {', '.join(unknown)} not among the codes auto may run ({', '.join(known_codes())})")
     import pandas as pd
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
