@@ -323,6 +323,24 @@ def test_the_cpu_code_is_warmed_once_a_process_before_its_first_timed_call(monke
     assert seen == [(64, False, "D"), (64, True, "J")]
 
 
+def test_first_calls_measured_again_are_read_with_their_rounds_and_commit(tmp_path):
+    """``load_first_calls``: every ``*-auto-first-call.csv`` summary, the newest file's row of a graph, the rounds the
+    script ran (its ``--rounds`` up to n = 4096, 3 above) and the commit of its provenance."""
+    import json
+    import pandas as pd
+    from apsp_kernels.study.seeds.tuned import suite as SU
+    assert SU.load_first_calls(tmp_path).empty
+    for day, ms in (("2026-01-01", 50.0), ("2026-01-02", 40.0)):
+        pd.DataFrame([dict(graph="path", n=16384, auto_first_ms=ms, auto_warm_ms=30.0),
+                      dict(graph="ring", n=4096, auto_first_ms=ms, auto_warm_ms=9.0)]).to_csv(
+            tmp_path / f"GPU-{day}-auto-first-call.csv", index=False)
+        (tmp_path / f"GPU-{day}-auto-first-call.provenance.json").write_text(json.dumps(
+            dict(timestamp=f"{day}T00:00:00+00:00", git_commit="c0ffee" + day[-2:], parameters=dict(rounds=4))))
+    t = SU.load_first_calls(tmp_path).set_index("graph")
+    assert t.loc["path", "auto_first_ms"] == 40.0 and t.loc["path", "rounds"] == 3 and t.loc["ring", "rounds"] == 4
+    assert t.loc["path", "commit"] == "c0ffee02"
+
+
 def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(tmp_path):
     import pandas as pd
     from apsp_kernels.study.seeds.tuned import suite as SU
@@ -360,6 +378,15 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
     assert ("Measured again after the run, post hoc (interleaved rounds, the scatter table; under the commit named, the "
             "run's own 1111111 to 2222222): grid 4,096 on the device 11.5 ms against x's 10.0, within (2 rounds, "
             "commit abc1234).") in f
+    # a first call measured again in rounds (load_first_calls' rows): said for the graph whose first call missed
+    firsts = pd.DataFrame([dict(graph="ring", n=4096, auto_first_ms=11.2, auto_warm_ms=10.4, rounds=5, commit="abc1234ff"),
+                           dict(graph="grid", n=4096, auto_first_ms=99.0, auto_warm_ms=9.0, rounds=5, commit="abc1234ff")])
+    f = SU.finding(rows, auto, after=after, first_calls=firsts)
+    assert ("Its first call measured again after the run, post hoc (`scripts/auto_first_call.py`: medians of rounds in "
+            "one process, auto's first call on a new graph object beside its own warm call): ring 4,096 first call "
+            "11.2 ms, its own warm call 10.4 (5 rounds, commit abc1234).") in f
+    assert "99.0" not in f                                  # the grid's first call was not past the bound
+    assert "Its first call" not in SU.finding(rows, auto, first_calls=firsts[firsts.graph == "grid"])
     (tmp_path / "GPU_Z-2026-01-02-structure.csv").write_text("graph\n")
     (tmp_path / "GPU_Y-2026-01-01-structure.csv").write_text("graph\n")
     assert SU.device(tmp_path) == "GPU Z"

@@ -151,8 +151,9 @@ def solver_html():
         return ""
     if not len(rows):
         return ""
-    said = html.escape(SU.finding(rows, auto, after=SU.load_scatter())).replace("`shortest_paths`",
-                                                                                  "<code>shortest_paths</code>")
+    said = html.escape(SU.finding(rows, auto, after=SU.load_scatter(), first_calls=SU.load_first_calls()))
+    said = said.replace("`shortest_paths`", "<code>shortest_paths</code>").replace("`scripts/auto_first_call.py`",
+                                                                       "<code>scripts/auto_first_call.py</code>")
     return f'<p class="solver"><b>The solver.</b> {said} (<a href="11_tuned.html">11_tuned</a>)</p>'
 
 

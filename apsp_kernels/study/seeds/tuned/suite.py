@@ -177,10 +177,12 @@ def figure(rows, auto, on="the device"):
     return fig
 
 
-def finding(rows, auto, after=None):
+def finding(rows, auto, after=None, first_calls=None):
     """The section's first sentence, computed: auto against the all-core CPU code, its range over the suite; each
     graph where auto's call was past the bound, and, where ``after`` (:func:`load_scatter`: interleaved rounds
-    measured after the run) holds that graph and mode, auto's median there against the fastest named code's."""
+    measured after the run) holds that graph and mode, auto's median there against the fastest named code's; where
+    its first call was past it and ``first_calls`` (:func:`load_first_calls`) holds the graph, the first call's
+    median over those rounds beside auto's own warm call's."""
     t = table(rows, auto)
     col = "auto over the all-core CPU code (x)"
     if col not in t or t[col].isna().all():
@@ -203,7 +205,50 @@ def finding(rows, auto, after=None):
         if again:
             out += (" Measured again after the run, post hoc (interleaved rounds, the scatter table; under the commit "
                     "named, the run's own " + _commit_of(rows) + "): " + "; ".join(again) + ".")
+        firsts = [_first_after(rows, auto, first_calls, r.graph, r["n (vertices)"]) for _, r in misses.iterrows()]
+        firsts = [f for f in firsts if f]
+        if firsts:
+            out += (" Its first call measured again after the run, post hoc (`scripts/auto_first_call.py`: medians of "
+                    "rounds in one process, auto's first call on a new graph object beside its own warm call): "
+                    + "; ".join(firsts) + ".")
     return out
+
+
+def _first_after(rows, auto, first_calls, g, n):
+    """'graph n: first call f ms, its own warm call w ms (k rounds, commit c)' where auto's first call of the run
+    was past the bound and ``first_calls`` holds the graph, or ''."""
+    if first_calls is None or not len(first_calls):
+        return ""
+    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
+    a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
+    if MODES["e2e_first_ms"] not in [m for m, *_ in past_bound(a, ok.reset_index(drop=True))]:
+        return ""
+    t = first_calls[(first_calls.graph == g) & (first_calls.n == n)]
+    if not len(t):
+        return ""
+    v = t.iloc[-1]
+    rounds = f"{int(v['rounds'])} rounds" if v.get("rounds") == v.get("rounds") and v.get("rounds") else "rounds"
+    commit = f", commit {str(v['commit'])[:7]}" if isinstance(v.get("commit"), str) else ""
+    return (f"{g} {n:,} first call {v['auto_first_ms']:.1f} ms, its own warm call {v['auto_warm_ms']:.1f} "
+            f"({rounds}{commit})")
+
+
+def load_first_calls(where=None):
+    """Every recorded ``*-auto-first-call.csv`` (``scripts/auto_first_call.py``'s summary: per graph auto's first
+    and warm calls, medians of rounds in one process; data/results/solver) as one frame, each (graph, n) from the
+    newest file, with the rounds a graph took and the commit its provenance names; or an empty frame."""
+    found = _dated("solver", where, "*-auto-first-call.csv")
+    if not found:
+        return pd.DataFrame()
+    from ....measure import provenance
+    frames = []
+    for f in found:
+        args = ((provenance.invocations(f) or [{}])[-1].get("parameters") or {})
+        t = pd.read_csv(f).assign(file=f.name, commit=_provenance_commit(f))
+        per = int(args.get("rounds", 5) or 5)
+        t["rounds"] = [per if n <= 4096 else 3 for n in t.n]          # the script: rounds at n <= 4096, 3 above
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True).drop_duplicates(["graph", "n"], keep="last").reset_index(drop=True)
 
 
 def _misses(rows, auto, g, n):
