@@ -122,6 +122,25 @@ def test_a_delaunay_graph_is_a_planar_triangulation_of_about_six_edges_a_vertex(
         SGR.delaunay(2)
 
 
+def test_grid8_is_the_grid_with_its_diagonals():
+    """Each vertex joined to its 8 neighbours both ways: 2 (4 rc - 3 r - 3 c + 2) edges on r x c, hop depth
+    max(r, c) - 1; ``grid8-R`` a strip of R rows, deeper by n / R."""
+    from apsp_kernels import elimination_choice as E
+    from apsp_kernels.core.structure import probe
+    g = SG.make("grid8", 40 * 40, seed=1)
+    assert g.meta["rows"] == 40 and g.m == 2 * (4 * 1600 - 3 * 40 - 3 * 40 + 2) and E.denser(g)
+    src, dst, w = g.edges()
+    assert ((1 <= w) & (w <= 20)).all() and np.array_equal(np.sort(src * g.n + dst), np.sort(dst * g.n + src))
+    r, c = divmod(src, 40)
+    r2, c2 = divmod(dst, 40)
+    assert (np.maximum(abs(r - r2), abs(c - c2)) == 1).all()                 # king's moves only
+    assert probe(g).hop_depth == 39
+    strip = SG.make("grid8-10", 4000, seed=1)
+    assert strip.meta["rows"] == 10 and probe(strip).hop_depth == 399
+    partial = SGR.grid8(1000, rows=31, seed=2)                                  # the last row partial
+    assert partial.n == 1000 and (partial.edges()[1] < 1000).all()
+
+
 def test_knn_islands_is_a_knn_graph_and_paths_apart():
     g = SG.make("knn_islands", 1000, seed=2)
     parts = csgraph.connected_components(g.to_scipy(), connection="weak")[1]

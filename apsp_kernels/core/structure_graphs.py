@@ -27,6 +27,8 @@ each at a given n, seeded, for the device benchmark and for checking ``method="a
                   those: a road extract's pieces (held out of the default run, as ``kemp_star``).
 * ``kemp_star`` -- Kemp's random graph and, apart from it, a star of 200 leaves: the vertex of most out-edges
                   outside the bulk of the graph.
+* ``grid8``    -- the 2-D grid with its diagonals (8 neighbours), weights 1..20: about 8 edges a vertex, hop depth
+                  ~ sqrt(n) (``grid8-R``: R rows, a strip); held out of the default run, as ``delaunay``.
 * ``delaunay`` -- the Delaunay triangulation of n uniform points of the unit square, edges by their length as
                   ``knn``'s: planar, about 6 edges a vertex, half the kNN graph's hop depth (held out of the
                   default run: a second road-like generator for checks of rules set on kNN graphs).
@@ -82,6 +84,27 @@ def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0, rows
     v = np.concatenate([right + 1, down + cols])
     w = np.random.default_rng(seed).integers(min_weight, max_weight + 1, size=u.size)
     return _both_ways(n, u, v, w, dict(generator="grid", rows=rows, cols=cols, seed=seed,
+                                       min_weight=min_weight, max_weight=max_weight))
+
+
+def grid8(n, rows=None, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0) -> Graph:
+    """:func:`grid` with the diagonals (each vertex joined to its 8 neighbours, both ways, weights 1..20): about 8
+    edges a vertex, hop depth max(rows, cols) - 1 (a king's moves), separators of a row or a column: a deep graph of
+    the denser rules (``elimination_choice.DENSER``) that is not a kNN graph; ``rows`` makes it a strip."""
+    if n < 1:
+        raise GraphError(f"n must be >= 1, got {n}")
+    rows = max(int(math.isqrt(n)), 1) if rows is None else min(max(int(rows), 1), n)
+    cols = -(-n // rows)
+    i = np.arange(n)
+    last = i % cols == cols - 1
+    right = i[~last & (i + 1 < n)]
+    down = i[i + cols < n]
+    down_right = i[~last & (i + cols + 1 < n)]
+    down_left = i[(i % cols > 0) & (i + cols - 1 < n)]
+    u = np.concatenate([right, down, down_right, down_left])
+    v = np.concatenate([right + 1, down + cols, down_right + cols + 1, down_left + cols - 1])
+    w = np.random.default_rng(seed).integers(min_weight, max_weight + 1, size=u.size)
+    return _both_ways(n, u, v, w, dict(generator="grid8", rows=rows, cols=cols, seed=seed,
                                        min_weight=min_weight, max_weight=max_weight))
 
 

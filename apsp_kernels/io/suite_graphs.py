@@ -15,11 +15,12 @@ MORE = ("grid3d", "small_world", "components", "dag", "dense")   # 3-D grids, sm
                                                                  # negative weights, m ~ n^2 / 4
 CLASSES = SUITE + EXTRA + MORE            # every generated class; a full run measures them all and the roads
 CAPPED = {"complete": 2048, "dense": 4096}   # n^2 edges: measured once, at this n, in a run with a size up to 4096
-SIZED = {"components": "size", "cliques": "size", "strip": "size", "lollipop": "clique", "corridor": "aspect"}
+SIZED = {"components": "size", "cliques": "size", "strip": "size", "lollipop": "clique", "corridor": "aspect",
+         "grid8": "rows"}
 # by name with a size after a dash (components-16, cliques-64, strip-64: rows, lollipop-256: the clique,
-# corridor-64: length over width): the size's keyword
+# corridor-64: length over width, grid8-40: rows): the size's keyword
 HELD_OUT = ("components-16", "components-128", "components-256", "cliques-64")   # auto's few-vertices check, by name
-CHECKS = ("knn_islands", "kemp_star", "delaunay")   # classes for checks of auto's rules, by name, not in a default run
+CHECKS = ("knn_islands", "kemp_star", "delaunay", "grid8")   # classes for checks of auto's rules, by name, not in a default run
 KNOWN = (f"known: {', '.join(CLASSES + CHECKS + REAL)}, or {' or '.join(SIZED)} with a size after a dash "
          f"(e.g. {HELD_OUT[0]})")
 
