@@ -70,16 +70,21 @@ def _both_ways(n, u, v, w, meta):
     return Graph.from_edges(n, np.concatenate([u, v]), np.concatenate([v, u]), np.concatenate([w, w]), meta=meta)
 
 
-def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0, rows=None) -> Graph:
-    """n vertices on a grid of ``rows`` rows (default floor(sqrt n); vertex i at row i // cols, column i % cols),
-    each joined to its right and lower neighbour, both ways."""
+def _lattice(n, rows):
+    """(rows, cols, vertex ids, those with a right neighbour, those with a lower one) of n vertices on a grid of
+    ``rows`` rows (default floor(sqrt n); vertex i at row i // cols, column i % cols; the last row may be partial)."""
     if n < 1:
         raise GraphError(f"n must be >= 1, got {n}")
     rows = max(int(math.isqrt(n)), 1) if rows is None else min(max(int(rows), 1), n)
     cols = -(-n // rows)
     i = np.arange(n)
-    right = i[(i % cols < cols - 1) & (i + 1 < n)]
-    down = i[i + cols < n]
+    return rows, cols, i, i[(i % cols < cols - 1) & (i + 1 < n)], i[i + cols < n]
+
+
+def grid(n, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], seed=0, rows=None) -> Graph:
+    """n vertices on a grid of ``rows`` rows (:func:`_lattice`), each joined to its right and lower neighbour, both
+    ways."""
+    rows, cols, _, right, down = _lattice(n, rows)
     u = np.concatenate([right, down])
     v = np.concatenate([right + 1, down + cols])
     w = np.random.default_rng(seed).integers(min_weight, max_weight + 1, size=u.size)
@@ -91,15 +96,8 @@ def grid8(n, rows=None, min_weight=GRID_WEIGHTS[0], max_weight=GRID_WEIGHTS[1], 
     """:func:`grid` with the diagonals (each vertex joined to its 8 neighbours, both ways, weights 1..20): about 8
     edges a vertex, hop depth max(rows, cols) - 1 (a king's moves), separators of a row or a column: a deep graph of
     the denser rules (``elimination_choice.DENSER``) that is not a kNN graph; ``rows`` makes it a strip."""
-    if n < 1:
-        raise GraphError(f"n must be >= 1, got {n}")
-    rows = max(int(math.isqrt(n)), 1) if rows is None else min(max(int(rows), 1), n)
-    cols = -(-n // rows)
-    i = np.arange(n)
-    last = i % cols == cols - 1
-    right = i[~last & (i + 1 < n)]
-    down = i[i + cols < n]
-    down_right = i[~last & (i + cols + 1 < n)]
+    rows, cols, i, right, down = _lattice(n, rows)
+    down_right = i[(i % cols < cols - 1) & (i + cols + 1 < n)]
     down_left = i[(i % cols > 0) & (i + cols - 1 < n)]
     u = np.concatenate([right, down, down_right, down_left])
     v = np.concatenate([right + 1, down + cols, down_right + cols + 1, down_left + cols - 1])
@@ -197,13 +195,10 @@ def delaunay(n, seed=0) -> Graph:
         raise GraphError(f"a triangulation needs n >= 3, got {n}")
     pts = np.random.default_rng(seed).random((n, 2))
     tri = Delaunay(pts).simplices
-    u = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])
+    u = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])           # two triangles share an edge: once each below
     v = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 0]])
-    lo, hi = np.minimum(u, v), np.maximum(u, v)
-    _, first = np.unique(lo.astype(np.int64) * n + hi, return_index=True)    # each edge once (two triangles share it)
-    lo, hi = lo[first], hi[first]
-    w = np.maximum(1, np.rint(np.linalg.norm(pts[lo] - pts[hi], axis=1) * KNN_SCALE)).astype(np.int64)
-    return _both_ways(n, lo, hi, w, dict(generator="delaunay", seed=seed, scale=KNN_SCALE))
+    w = np.maximum(1, np.rint(np.linalg.norm(pts[u] - pts[v], axis=1) * KNN_SCALE)).astype(np.int64)
+    return _each_pair_once(n, u, v, w, dict(generator="delaunay", seed=seed, scale=KNN_SCALE))
 
 
 def _nearest(pts, k, meta):
@@ -215,8 +210,14 @@ def _nearest(pts, k, meta):
     dist, nb = np.asarray(dist).reshape(n, q), np.asarray(nb).reshape(n, q)
     u, v = np.repeat(np.arange(n), q - 1), nb[:, 1:].ravel()
     w = np.maximum(1, np.rint(dist[:, 1:].ravel() * KNN_SCALE)).astype(np.int64)
+    return _each_pair_once(n, u, v, w, meta)
+
+
+def _each_pair_once(n, u, v, w, meta):
+    """Edges (u, v, w) that may name a pair twice, either way round (its two copies of one length), each pair once,
+    both ways."""
     lo, hi = np.minimum(u, v), np.maximum(u, v)
-    _, first = np.unique(lo * n + hi, return_index=True)          # one copy of each pair: both have its length
+    _, first = np.unique(lo.astype(np.int64) * n + hi, return_index=True)
     return _both_ways(n, lo[first], hi[first], w[first], meta)
 
 
