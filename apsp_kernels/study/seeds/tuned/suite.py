@@ -219,18 +219,15 @@ def _first_after(rows, auto, first_calls, g, n):
     was past the bound and ``first_calls`` holds the graph, or ''."""
     if first_calls is None or not len(first_calls):
         return ""
-    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
-    a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
-    if MODES["e2e_first_ms"] not in [m for m, *_ in past_bound(a, ok.reset_index(drop=True))]:
+    if MODES["e2e_first_ms"] not in [m for m, *_ in _past(rows, auto, g, n)[1]]:
         return ""
     t = first_calls[(first_calls.graph == g) & (first_calls.n == n)]
     if not len(t):
         return ""
     v = t.iloc[-1]
-    rounds = f"{int(v['rounds'])} rounds" if v.get("rounds") == v.get("rounds") and v.get("rounds") else "rounds"
     commit = f", commit {str(v['commit'])[:7]}" if isinstance(v.get("commit"), str) else ""
     return (f"{g} {n:,} first call {v['auto_first_ms']:.1f} ms, its own warm call {v['auto_warm_ms']:.1f} "
-            f"({rounds}{commit})")
+            f"({int(v['rounds'])} rounds{commit})")
 
 
 def load_first_calls(where=None):
@@ -243,20 +240,25 @@ def load_first_calls(where=None):
     from ....measure import provenance
     frames = []
     for f in found:
-        args = ((provenance.invocations(f) or [{}])[-1].get("parameters") or {})
-        t = pd.read_csv(f).assign(file=f.name, commit=_provenance_commit(f))
-        per = int(args.get("rounds", 5) or 5)
+        run = (provenance.invocations(f) or [{}])[-1]
+        t = pd.read_csv(f).assign(file=f.name, commit=run.get("git_commit"))
+        per = int((run.get("parameters") or {}).get("rounds", 5) or 5)
         t["rounds"] = [per if n <= 4096 else 3 for n in t.n]          # the script: rounds at n <= 4096, 3 above
         frames.append(t)
     return pd.concat(frames, ignore_index=True).drop_duplicates(["graph", "n"], keep="last").reset_index(drop=True)
 
 
+def _past(rows, auto, g, n):
+    """(auto's row of graph ``g`` at ``n``, :func:`past_bound` of it against the graph's verified GPU rows)."""
+    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
+    a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
+    return a, past_bound(a, ok.reset_index(drop=True))
+
+
 def _misses(rows, auto, g, n):
     """'graph n (mode: auto's ms against code's ms, ...)' of one graph's misses; where auto's rules here now pick,
     for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too."""
-    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
-    a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
-    past = past_bound(a, ok.reset_index(drop=True))
+    a, past = _past(rows, auto, g, n)
     said = ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}" for m, mine, code, ms in past)
     word = {w: c for c, w in MODES.items()}
     fastest = {}                                    # per result, the fastest code of its first missed mode
@@ -297,10 +299,8 @@ def _rounds_after(rows, auto, after, g, n):
     modes where auto's call of the run was past the bound and that ``after`` (:func:`load_scatter`) holds, or ''."""
     if after is None or not len(after):
         return ""
-    ok = verified(rows[(rows.graph == g) & (rows.n == n)], "gpu")
-    a = auto[(auto.graph == g) & (auto.n == n)].iloc[0]
     word = {w: c for c, w in MODES.items()}
-    modes = [word[m] for m, *_ in past_bound(a, ok.reset_index(drop=True))]
+    modes = [word[m] for m, *_ in _past(rows, auto, g, n)[1]]
     t = after[(after.graph == g) & (after.n == n) & after["mode"].isin(modes)]
     if "auto" not in set(t.code) or t.code.nunique() < 2:
         return ""
