@@ -7,6 +7,7 @@ line of why.  The runner passes the reference verdict rows (compare.py); without
 from __future__ import annotations
 
 import html
+import re
 
 import pandas as pd
 
@@ -152,8 +153,7 @@ def solver_html():
     if not len(rows):
         return ""
     said = html.escape(SU.finding(rows, auto, after=SU.load_scatter(), first_calls=SU.load_first_calls()))
-    said = said.replace("`shortest_paths`", "<code>shortest_paths</code>").replace("`scripts/auto_first_call.py`",
-                                                                       "<code>scripts/auto_first_call.py</code>")
+    said = re.sub(r"`([^`]+)`", r"<code>\1</code>", said)           # the finding's Markdown code spans
     return f'<p class="solver"><b>The solver.</b> {said} (<a href="11_tuned.html">11_tuned</a>)</p>'
 
 
