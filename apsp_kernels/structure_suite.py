@@ -163,6 +163,20 @@ def _warm_cpu(scipy_name):
         _WARM.add(scipy_name)
 
 
+def auto_codes():
+    """Every in-core GPU code auto may run: the cost model's candidates, then the codes its rules hand graphs to
+    (:data:`RULE_ROLES`), each once."""
+    codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
+    codes += [registry.by_role(role) for role in RULE_ROLES]
+    return list({a.name: a for a in codes}.values())
+
+
+def separators_allow(a, g):
+    """False for the elimination on a graph whose separators are not small (auto's separator test): its top
+    supernodes are thousands wide there, their closure on one CTA each, and it cannot be the fastest."""
+    return not (a is registry.by_role("auto_small_separators") and not separators_small(g)[0])
+
+
 def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False, codes_only=()):
     """Every row of one graph of the suite; with ``auto_only`` auto's row alone, with ``codes_only`` (names) those
     GPU codes' rows alone."""
@@ -173,21 +187,17 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     choice = api.choose(g, structure=probe, result="host")      # what its float64 end-to-end call runs
     on_device = api.choose(g, structure=probe, result="device")   # ... and its call with device=True
     in_int32 = api.choose(g, structure=probe, result="int32")      # ... and with dtype=np.int32
-    codes = [a for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
-    codes += [registry.by_role(role) for role in RULE_ROLES]
-    codes += [registry.get(x) for x in extra if x in registry.ALGORITHMS]
+    codes = auto_codes() + [registry.get(x) for x in extra if x in registry.ALGORITHMS]
     codes = [registry.get(x) for x in codes_only] if codes_only else list({a.name: a for a in codes}.values())
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
     big = g.n > 4096                  # seconds a solve there: one timed repeat (after its warm call)
     free = gpu_device.free_bytes()[0]
     timed = []
-    elimination = registry.by_role("auto_small_separators")
     for a in codes:                   # every code's kernel first: the end-to-end calls go fastest kernel first
         if a.footprint(g.n, g.m) > 0.8 * free:
             rows.append(dict(base, algorithm=a.name, verified=False, error="does not fit on the device"))
             continue
-        if a is elimination and not separators_small(g)[0]:
-            # large separators: the top supernodes are thousands wide, and their closure runs on one CTA each
+        if not separators_allow(a, g):
             rows.append(dict(base, algorithm=a.name, kind="gpu", verified=False,
                              error="not run: the separators are not small (auto's separator test)"))
             log(f"  {a.name:14s} not run: the separators are not small")

@@ -76,24 +76,19 @@ def _search_counter(log):
 
 
 def known_codes():
-    """The in-core GPU codes auto may run: the cost model's candidates and the codes its rules hand graphs to
-    (``structure_suite.RULE_ROLES``: tuned_deep, tuned_elimination), as the structure suite times them."""
-    from apsp_kernels.algorithms import registry
-    from apsp_kernels.structure_suite import RULE_ROLES
-    codes = [a.name for a in registry.auto_candidates() if a.device == "gpu" and a.forced_params is None]
-    return list(dict.fromkeys(codes + [registry.by_role(role).name for role in RULE_ROLES]))
+    """The names of the in-core GPU codes auto may run, as the structure suite times them
+    (``structure_suite.auto_codes``: the cost model's candidates and the rules' codes, tuned_deep and
+    tuned_elimination)."""
+    from apsp_kernels.structure_suite import auto_codes
+    return [a.name for a in auto_codes()]
 
 
 def _codes(g, big_codes):
     """:func:`known_codes` that run on ``g``; above n = 4096 only ``big_codes`` (Katz & Kider's 3.7 s a solve at
     16,384 was never within 3x of the fastest in the recorded suites, and would take a quarter of the run).  The
-    elimination only where auto's separator test passes (as in the structure suite: elsewhere its top supernodes
-    are thousands wide and it cannot be the fastest)."""
-    from apsp_kernels.algorithms import registry
-    from apsp_kernels.elimination_choice import separators_small
-    elimination = registry.by_role("auto_small_separators").name
-    return [c for c in known_codes() if (g.n <= 4096 or c in big_codes)
-            and not (c == elimination and not separators_small(g)[0])]
+    elimination only where auto's separator test passes (``structure_suite.separators_allow``)."""
+    from apsp_kernels.structure_suite import auto_codes, separators_allow
+    return [a.name for a in auto_codes() if (g.n <= 4096 or a.name in big_codes) and separators_allow(a, g)]
 
 
 def _load_kernels(api, name, codes):
