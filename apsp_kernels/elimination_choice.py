@@ -25,11 +25,11 @@ a plan committed before its data: docs/auto-evidence.md.
    float64 and device row).  **Graphs of ``DENSER`` edges a vertex or more** (kNN graphs and corridors, m / n 7.1;
    grids and strips have 4, road networks 2.5-3): from ``DENSER_FROM`` vertices only, at a threshold that falls
    with n to the host (:func:`denser_threshold`, the crossing of a fit over their rows: 61,000 at 10,000 vertices,
-   38,000 at 30,000 in float64), 33,000 on the device, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the first corridors check: below 10,000
-   vertices the elimination lost to tuned_frontier on every corridor of those rows, 1.14-2.88x to the host, at
-   scores up to 49,342; at 12,000 it lost at 26,181 and was within from 36,150; later checks found it the faster
-   on two corridors below 10,000, corridor-96 of 9,500 in int32 and on the device and corridor-200 of 6,500 to the
-   host); notes/corridors.md.
+   38,000 at 30,000 in float64), 33,000 on the device, not narrowed (``...-2026-11-30-corridor-sweep.csv`` and the
+   first corridors check: below 10,000 vertices the elimination lost to tuned_frontier on every corridor of those
+   rows, 1.14-2.88x to the host, at scores up to 49,342; at 12,000 it lost at 26,181 and was within from 36,150;
+   later checks found it the faster on two corridors below 10,000, corridor-96 of 9,500 in int32 and on the device
+   and corridor-200 of 6,500 to the host); notes/corridors.md.
 
    *In tuned_deep's place* (where :mod:`.deep_choice`, applied first, put it): the size crossing alone, from the
    newest ``*-crossing-deep.csv`` (a path, a ring and lollipops, 12,000-32,000 vertices, medians of 3 interleaved
@@ -89,11 +89,12 @@ DENSER = 5.0         # a graph of at least this many edges a vertex (m / n: kNN 
 DENSER_FROM = 10_000  # ... from this many vertices on, at a threshold that falls with n (DENSER_AT), not
                       # lowered by NARROW
 DENSER_N = 30_000     # the denser graphs' threshold for a result: DENSER_AT[result] x (DENSER_N / n) **
-DENSER_AT = {"host": 38_000, "int32": 27_000, "device": 33_000}    # DENSER_SLOPE[result]: to the host the crossing
-DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}        # score of the fit of
-                                                                   # scripts/denser_crossing_fit.py over the rows
-                                                                   # before the denser-by-n check; on the device
-                                                                   # 33,000 at every n (the fit's 1.32 missed)
+DENSER_AT = {"host": 38_000, "int32": 27_000, "device": DEPTH["host"]}   # DENSER_SLOPE[result]: to the host the
+DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}          # crossing score of the fit of
+                                                                     # scripts/denser_crossing_fit.py over the rows
+                                                                     # before the denser-by-n check; on the device
+                                                                     # float64's 33,000 at every n (the fit's 1.32
+                                                                     # missed)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -271,8 +272,8 @@ def instead(g, algo, result, fits=None, where=None):
             return None
         side = {"host": "to the host", "int32": "to the host in int32", "device": "on the device"}[result]
         bar = depth_threshold(g, result)
-        scaled = (f" (m / n = {g.m / g.n:.2f} >= {DENSER:g}: from {DENSER_FROM:,} vertices, a threshold by n, "
-                  f"levels of any width)"
+        by_n = ", a threshold by n" if DENSER_SLOPE[result] else ""
+        scaled = (f" (m / n = {g.m / g.n:.2f} >= {DENSER:g}: from {DENSER_FROM:,} vertices{by_n}, levels of any width)"
                   if denser(g) else f" ({DEPTH[result]:,} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
                   if bar < DEPTH[result] else "")
         size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {bar:,.0f}{scaled} (where the recorded "

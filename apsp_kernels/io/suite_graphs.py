@@ -20,7 +20,8 @@ SIZED = {"components": "size", "cliques": "size", "strip": "size", "lollipop": "
 # by name with a size after a dash (components-16, cliques-64, strip-64: rows, lollipop-256: the clique,
 # corridor-64: length over width, grid8-40: rows): the size's keyword
 HELD_OUT = ("components-16", "components-128", "components-256", "cliques-64")   # auto's few-vertices check, by name
-CHECKS = ("knn_islands", "kemp_star", "delaunay", "grid8")   # classes for checks of auto's rules, by name, not in a default run
+CHECKS = ("knn_islands", "kemp_star", "delaunay", "grid8")   # classes for checks of auto's rules, by name, not in
+                                                              # a default run
 KNOWN = (f"known: {', '.join(CLASSES + CHECKS + REAL)}, or {' or '.join(SIZED)} with a size after a dash "
          f"(e.g. {HELD_OUT[0]})")
 
