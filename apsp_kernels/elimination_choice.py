@@ -49,6 +49,19 @@ a plan committed before its data: docs/auto-evidence.md.
    ``SHALLOWEST`` sqrt(n) (where the elimination won, D was 0.98 sqrt(n) or more; 3-D grids, 0.51-0.57, lost:
    371.6 against 117.1 ms on the device at 16,384, ``solver/...-2026-11-29-device-depth-check.csv``).
 
+3. **tuned_frontier's work** (post hoc, set from the rows of every held-out check on 2026-11-30 after the
+   ``grid8-delaunay`` check: there the elimination was the faster on 23 of 24 (graph, result) pairs; auto, by
+   tests 1 and 2, kept tuned_frontier on 17 of them, past the bound on 14 at 1.33-16x the elimination's time).
+   Where tests 1 and 2 leave tuned_frontier in place, from ``WORK_FROM`` vertices: its algorithm counted on the
+   CPU (:mod:`.core.frontier_work`, 4 sources, milliseconds to tens of them), the elimination where a source
+   relaxes each edge ``WORK`` times or more, the hub BFS reaching ``REACH`` of the vertices with no level wider
+   than ``WORK_WIDEST`` sqrt(n) (no hop-depth test: the Delaunay graphs' long edges make them shallow, 0.5
+   sqrt(n), and leave their separators small).  In those rows (``scripts/frontier_work.py``) every graph of 10,000
+   vertices or more counted at 15.4 or more had the elimination within 1.21x of tuned_frontier in every result
+   (the Delaunay graphs 0.06-0.30x, the king grids 0.29-0.71x); at 14.0-14.1 two corridors had it 1.07-1.41x.  The
+   count does not separate the rest: the king grids of 12,000-16,384 (12.7-13.6) had the elimination 0.55-1.05x,
+   corridor-12 and corridor-11 (13.3 and 12.2) 1.30-1.82x.
+
 Only for all pairs (with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them), and only where the elimination would order the graph as in its rows (:func:`measured_ordering`: METIS)."""
 from __future__ import annotations
@@ -95,6 +108,11 @@ DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}          # crossing 
                                                                      # before the denser-by-n check; on the device
                                                                      # float64's 33,000 at every n (the fit's 1.32
                                                                      # missed)
+WORK = 15.0          # test 3: tuned_frontier's counted relaxations per edge and source, at least this ...
+WORK_FROM = 10_000   # ... from this many vertices (below it corridors of 3,500-9,000 counted at 17-20 ran
+                     # tuned_frontier 1.29-1.86x faster than the elimination on the device)
+WORK_WIDEST = 8.0    # ... and the hub BFS's widest level at most this many sqrt(n) (random graphs and graphs with a
+                     # hub: 25-128; the count itself is 2-4 there, and is not made)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
 PER_GRAPH = (DEEP,)   # the crossings read per graph (on m / n) where their rows have m; tuned_frontier's the worst
                       # graph's (to the host the depth decides, and its device rows have no m)
@@ -238,15 +256,24 @@ def instead(g, algo, result, fits=None, where=None):
     """``(tuned_elimination, why)``: it runs instead of ``algo`` on ``g``, and why (one line); or None where it does
     not: ``algo`` is neither tuned_frontier nor tuned_deep (the roles of ``TAGS``), ``result`` is not one of
     ``RESULTS`` (None: rows, not all pairs), the elimination does not fit (``fits(code)``; None: it fits), it would not
-    order the graph as in its rows (:func:`measured_ordering`), or either test, with ``algo``'s crossing rows, says
-    no (in tuned_frontier's place test 1 is the depth's from ``DEPTH_FROM`` vertices (:func:`deep_enough`), on the
-    device the size crossing's first).  With an int32 result on
-    the host the crossings' int32 rows where there are any, else their float64 rows."""
+    order the graph as in its rows (:func:`measured_ordering`), or the tests say no: with ``algo``'s crossing rows,
+    size or depth and the separators (in tuned_frontier's place test 1 is the depth's from ``DEPTH_FROM`` vertices
+    (:func:`deep_enough`), on the device the size crossing's first), then in tuned_frontier's place test 3, its
+    work (:func:`by_work`).  With an int32 result on the host the crossings' int32 rows where there are any, else
+    their float64 rows."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
     if against is None or result not in RESULTS or (fits is not None and not fits(target())):
         return None
     if not measured_ordering():
         return None
+    found = _by_rows(g, algo, against, result, where)
+    if found is None and against == FROM:
+        found = by_work(g, algo, result)
+    return found
+
+
+def _by_rows(g, algo, against, result, where):
+    """Tests 1 and 2 (:func:`instead`)."""
     c, read = crossing(where, against, result), result
     if c is None and result == "int32":                  # no int32 rows: the float64 rows to the host speak for it
         c, read = crossing(where, against, "host"), "host"
@@ -285,6 +312,28 @@ def instead(g, algo, result, fits=None, where=None):
     return target(), (f"{to} instead of {frm} with the result on the {result}: {size}, and the graph's separators "
                       f"are small (the hub BFS's widest level {s.widest} <= {WIDEST:g} sqrt(n), {s.mean_reach:.0%} "
                       f"reached; the probe's hop depth >= {SHALLOWEST:g} sqrt(n))")
+
+
+def by_work(g, algo, result):
+    """Test 3 in tuned_frontier's place: ``(tuned_elimination, why)`` where ``g`` has ``WORK_FROM`` vertices or more,
+    the hub BFS reaches at least ``REACH`` of them with no level wider than ``WORK_WIDEST`` sqrt(n), and
+    tuned_frontier's algorithm, counted on the CPU (:func:`~.core.frontier_work.relaxations_per_edge`), relaxes each
+    edge at least ``WORK`` times a source; else None."""
+    if g.n < WORK_FROM:
+        return None
+    from .core.frontier_work import SOURCES, relaxations_per_edge_once
+    from .core.structure import hub_depth_once
+    s = hub_depth_once(g)
+    if s.mean_reach < REACH or s.widest > WORK_WIDEST * math.sqrt(g.n):
+        return None
+    work = relaxations_per_edge_once(g, enough=WORK)
+    if work < WORK:
+        return None
+    return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {algo.name}'s "
+                      f"algorithm, counted on the CPU from {SOURCES} sources, relaxes each edge {work:.1f} times a "
+                      f"source (>= {WORK:g}, from {WORK_FROM:,} vertices: its time follows those relaxations), and "
+                      f"the graph's levels are narrow (the hub BFS's widest {s.widest} <= {WORK_WIDEST:g} sqrt(n), "
+                      f"{s.mean_reach:.0%} reached)")
 
 
 def measured_ordering():

@@ -558,3 +558,43 @@ def test_the_denser_graphs_threshold_is_the_fits_crossing():
         assert graphs >= 20
         assert abs(fit.crossing_score(c, E.DENSER_N) / E.DENSER_AT[result] - 1) < 0.01, (result, c)
         assert abs(fit.slope(c) - E.DENSER_SLOPE[result]) < 0.01, (result, c)
+
+
+def test_the_work_test_takes_a_graph_whose_frontier_relaxes_each_edge_often():
+    g = SG.make("delaunay", 16384, seed=16384)         # shallow (0.5 sqrt(n)), its levels 4.5 sqrt(n): tests 1-2 say no
+    fr = registry.get("tuned_frontier")
+    assert E._by_rows(g, fr, E.FROM, "host", None) is None and not E.separators_small(g)[0]
+    for result in E.RESULTS:
+        to, why = E.instead(g, fr, result)
+        assert to is E.target() and "relaxes each edge" in why and f">= {E.WORK:g}" in why
+        assert choice.choose(g, result=result, **H200).algorithm is E.target()
+    assert E.instead(g, registry.get("tuned_deep"), "host") is None         # in tuned_frontier's place only
+
+
+def test_the_work_test_says_no_below_its_size_on_wide_levels_and_on_a_low_count(monkeypatch):
+    fr = registry.get("tuned_frontier")
+    deep_strip = SG.make("strip-2", 6000, seed=6000)                      # counted at 59 a source, but n < 10,000
+    assert deep_strip.n < E.WORK_FROM and E.by_work(deep_strip, fr, "host") is None
+    knn = SG.make("knn", 15000, seed=15000)                               # counted at 7.5
+    assert E.by_work(knn, fr, "host") is None
+    from apsp_kernels.core import frontier_work as FW
+
+    def not_counted(*a, **k):
+        raise AssertionError("counted a graph whose levels are wide")
+    monkeypatch.setattr(FW, "relaxations_per_edge_once", not_counted)
+    assert E.by_work(SG.make("kemp", 16384, seed=16384), fr, "device") is None   # a random graph: levels of 51 sqrt(n)
+
+
+def test_the_work_threshold_on_the_rows_it_was_set_from():
+    """Every graph of WORK_FROM vertices or more in the held-out checks' rows counted at WORK or more had the
+    elimination within the bound of tuned_frontier in every result timed (scripts/frontier_work.py's table)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import frontier_work as FWS
+    counts = FWS.table(FWS.recorded("e2e_device_ms"))[["graph", "n", "relaxations_per_edge"]]
+    checked = 0
+    for mode in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"):
+        t = FWS.recorded(mode).merge(counts, on=["graph", "n"])
+        over = t[(t.n >= E.WORK_FROM) & (t.relaxations_per_edge >= E.WORK)]
+        assert (over.elimination_ms <= TOLERANCE * over.frontier_ms + SLACK_MS).all(), over
+        checked += len(over)
+    assert checked >= 30

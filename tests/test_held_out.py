@@ -99,6 +99,20 @@ MISSES = {
     # corridor-22 of 11,500 on the device (score 40,858 under the fit's 45,028 there: auto's tuned_frontier 98.2 ms
     # against the elimination's 63.0); the device has kept 33,000 since (post hoc: the denser check's form there).
     "denser-by-n": {("corridor-22", 11500, H.MEDIAN, "e2e_device_ms")},
+    # Two generators none of the rows had, no rule changed: picks as planned 24 of 24; auto's median within on 10 of
+    # 24 pairs, on none of the 8 graphs; the elimination the faster on 23 of 24 pairs.  The Delaunay graphs fail the
+    # separator test (widest level 4.5-4.6 sqrt(n)): tuned_frontier 649-653 ms at 16,384 and 3,923-3,935 at 30,000 in
+    # every result against the elimination's 111-198 and 245-504.  The king grids (grid8, m / n 7.9): in int32 and on
+    # the device below the lines (16,384, grid8-64 of 16,000; grid8-40 of 12,000 on the device, 99.6 against 71.7) and
+    # to the host at 10,500-30,000 (grid8-20 237.9 against 99.9; grid8 of 30,000 754.9 against 461.8), where the
+    # kNN graphs' thresholds keep tuned_frontier: its time there follows its relaxations, which the score does not see.
+    "grid8-delaunay": {*{("delaunay", n, H.MEDIAN, m) for n in (16384, 30000)
+                         for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
+                       ("grid8", 16384, H.MEDIAN, "e2e_int32_ms"), ("grid8", 16384, H.MEDIAN, "e2e_device_ms"),
+                       ("grid8-40", 12000, H.MEDIAN, "e2e_device_ms"),
+                       ("grid8-64", 16000, H.MEDIAN, "e2e_int32_ms"), ("grid8-64", 16000, H.MEDIAN, "e2e_device_ms"),
+                       ("grid8-20", 10500, H.MEDIAN, "e2e_ms"), ("grid8-100", 24000, H.MEDIAN, "e2e_ms"),
+                       ("grid8", 30000, H.MEDIAN, "e2e_ms")},
 }
 CHECKS = H.checks()
 

@@ -1,0 +1,101 @@
+"""tuned_frontier's work on a graph, counted on the CPU: its algorithm (Bellman-Ford with a vertex frontier: every
+vertex lowered in a round relaxes its out-edges in the next) from a few sources, in Jacobi rounds (a round reads
+the distances its frontier held when the round began), each relaxation counted.
+
+Why count it: tuned_frontier's time follows its relaxations, and how often a round lowers a vertex again is not in
+the probe's hop depth.  On the held-out checks' rows (one H200, ``scripts/frontier_work.py``) a source relaxes each
+edge 7-10 times on the square kNN graphs, 13-29 on the king grids (grid8) and 25-39 on the Delaunay graphs, whose
+long edges reach far vertices in few hops at lengths later rounds lower again; the device spent 0.004-0.019 ns
+x n a relaxation on those graphs of m / n 6-8, so the Delaunay graph of 30,000 took 3.9 s against the kNN graph's
+0.36 s at a smaller hop depth.  The kernel's threads also read values lowered within a round, so it makes at most
+as many rounds as this count, and usually fewer relaxations: a measure of the work, not the kernel's count."""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .structure import _once
+
+SOURCES = 4          # sources a count averages over (seeded, uniform over the vertices: a hub or vertex 0 sits at
+                     # a border of a grid's numbering, where a source's relaxations run 1.5x the mean)
+
+
+@numba.njit(cache=True, nogil=True)
+def _relax(indptr, indices, weights, source, cap, dist):
+    """Frontier Bellman-Ford from ``source`` into ``dist`` (int64, filled here): (rounds, relaxations), stopping
+    once ``cap`` relaxations are made."""
+    n = indptr.size - 1
+    dist[:] = np.int64(1) << 62
+    dist[source] = 0
+    lowered = np.zeros(n, np.bool_)
+    front = np.empty(n, np.int64)
+    nxt = np.empty(n, np.int64)
+    du = np.empty(n, np.int64)
+    front[0] = source
+    k, rounds, relaxed = 1, 0, 0
+    while k > 0 and relaxed < cap:
+        rounds += 1
+        for i in range(k):                         # the frontier's distances as the round begins
+            du[i] = dist[front[i]]
+        nk = 0
+        for i in range(k):
+            u, d = front[i], du[i]
+            for e in range(indptr[u], indptr[u + 1]):
+                relaxed += 1
+                v = indices[e]
+                if d + weights[e] < dist[v]:
+                    dist[v] = d + weights[e]
+                    if not lowered[v]:
+                        lowered[v] = True
+                        nxt[nk] = v
+                        nk += 1
+        for i in range(nk):
+            lowered[nxt[i]] = False
+        front, nxt = nxt, front
+        k = nk
+    return rounds, relaxed
+
+
+@numba.njit(cache=True, parallel=True)
+def _relax_each(indptr, indices, weights, sources, cap):
+    """:func:`_relax` from every source at once (a thread a source): their relaxations."""
+    out = np.zeros(sources.size, np.int64)
+    for i in numba.prange(sources.size):
+        dist = np.empty(indptr.size - 1, np.int64)
+        out[i] = _relax(indptr, indices, weights, sources[i], cap, dist)[1]
+    return out
+
+
+def _arrays(g):
+    return (np.ascontiguousarray(g.indptr, np.int64), np.ascontiguousarray(g.indices, np.int64),
+            np.ascontiguousarray(g.weights, np.int64))
+
+
+def frontier(g, source, cap=None):
+    """(distances (int64; 2^62 where unreached), rounds, relaxations) of the count from ``source`` (exact for
+    non-negative weights when it runs to the end); ``cap``: stop after that many relaxations."""
+    dist = np.empty(g.n, np.int64)
+    rounds, relaxed = _relax(*_arrays(g), int(source), np.int64(cap if cap is not None else 1 << 62), dist)
+    return dist, int(rounds), int(relaxed)
+
+
+def sources(g, k=SOURCES):
+    """The count's sources: ``k`` distinct vertices drawn with a fixed seed (the same for a graph every time)."""
+    return np.random.default_rng(0).choice(g.n, min(k, g.n), replace=False)
+
+
+def relaxations_per_edge(g, k=SOURCES, enough=None):
+    """The relaxations a source makes per edge of ``g`` (1: each edge once, as Dijkstra), the mean over
+    :func:`sources`, counted from all of them at once (a CPU thread each).  ``enough``: a value that settles the
+    caller's question; each source stops at ``enough`` x m x k relaxations (alone it puts the mean there), so a
+    graph's count costs at most that."""
+    if g.n == 0 or g.m == 0:
+        return 0.0
+    cap = np.int64(enough * g.m * k) if enough is not None else np.int64(1) << 62
+    picked = np.ascontiguousarray(sources(g, k), np.int64)
+    return float(_relax_each(*_arrays(g), picked, cap).mean()) / g.m
+
+
+def relaxations_per_edge_once(g, k=SOURCES, enough=None) -> float:
+    """:func:`relaxations_per_edge`, remembered for the graph object while it lives (as the probe is)."""
+    return _once(g, ("frontier-work", k, enough), lambda: relaxations_per_edge(g, k, enough))

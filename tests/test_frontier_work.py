@@ -1,0 +1,67 @@
+"""tuned_frontier's work counted on the CPU (apsp_kernels.core.frontier_work): exact against scipy, its rounds and
+relaxations counted right, the cap kept; scripts/frontier_work.py's recorded rows read per graph from the last
+file."""
+import sys
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+from scipy.sparse.csgraph import dijkstra
+
+from apsp_kernels.core import frontier_work as FW
+from apsp_kernels.core.graph import Graph
+from script_runs import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import frontier_work as F  # noqa: E402  (the script)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 200), st.integers(0, 2**31 - 1))
+def test_the_distances_are_scipys(n, m, seed):
+    rng = np.random.default_rng(seed)
+    g = Graph.from_edges(n, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(0, 50, m))
+    d, rounds, relaxed = FW.frontier(g, 0)
+    want = dijkstra(sp.csr_matrix((g.weights, g.indices, g.indptr), shape=(n, n)), indices=0)
+    reached = np.isfinite(want)
+    assert (d[reached] == want[reached]).all() and (d[~reached] > 2**40).all()
+    assert 1 <= rounds <= n + 1 and relaxed <= rounds * g.m
+
+
+def test_a_path_takes_a_round_a_vertex_and_each_edge_once():
+    n = 50
+    g = Graph.from_edges(n, np.arange(n - 1), np.arange(1, n), np.ones(n - 1, int))
+    _, rounds, relaxed = FW.frontier(g, 0)
+    assert (rounds, relaxed) == (n, n - 1)
+    assert FW.relaxations_per_edge(g, k=1) == FW.frontier(g, int(FW.sources(g, 1)[0]))[2] / g.m
+
+
+def test_a_lighter_long_way_relaxes_again():
+    # 0 -> 2 directly (weight 10) and 0 -> 1 -> 2 (1 + 1): vertex 2 is lowered twice, its edge relaxed twice
+    g = Graph.from_edges(4, [0, 0, 1, 2], [2, 1, 2, 3], [10, 1, 1, 1])
+    d, rounds, relaxed = FW.frontier(g, 0)
+    assert list(d) == [0, 1, 2, 3] and relaxed == 2 + 1 + 1 + 1 and rounds == 4
+
+
+def test_the_count_stops_at_its_cap_and_the_mean_is_over_distinct_sources():
+    n = 400
+    g = Graph.from_edges(n, np.arange(n - 1), np.arange(1, n), np.ones(n - 1, int))
+    assert FW.frontier(g, 0, cap=10)[2] == 10
+    picked = FW.sources(g)
+    assert len(set(picked.tolist())) == FW.SOURCES and (picked == FW.sources(g)).all()
+    assert FW.relaxations_per_edge(g, enough=0.01) <= 0.01 * FW.SOURCES + 1 / g.m
+    assert FW.relaxations_per_edge(g) == sum(n - 1 - s for s in picked) / FW.SOURCES / g.m
+
+
+def test_the_recorded_medians_per_graph_the_last_file(tmp_path):
+    def rows(elim, front, graph="grid8", extra=()):
+        return pd.DataFrame([dict(graph=graph, n=100, code=c, mode="e2e_device_ms", round=r, ms=ms)
+                             for r in range(3) for c, ms in (("tuned_elimination", elim), ("tuned_frontier", front),
+                                                             *extra)])
+    rows(30.0, 20.0).to_csv(tmp_path / "X-2026-01-01-a-check.csv", index=False)
+    rows(10.0, 20.0).to_csv(tmp_path / "X-2026-01-02-b-check.csv", index=False)
+    rows(1.0, 2.0, graph="ba").to_csv(tmp_path / "X-2026-01-03-c-check.csv", index=False)   # not a separator class
+    r = F.recorded("e2e_device_ms", where=tmp_path)
+    assert r.to_dict("records") == [dict(graph="grid8", n=100, frontier_ms=20.0, elimination_ms=10.0)]
+    assert F.recorded("e2e_ms", where=tmp_path).empty
