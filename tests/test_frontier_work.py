@@ -65,3 +65,12 @@ def test_the_recorded_medians_per_graph_the_last_file(tmp_path):
     r = F.recorded("e2e_device_ms", where=tmp_path)
     assert r.to_dict("records") == [dict(graph="grid8", n=100, frontier_ms=20.0, elimination_ms=10.0)]
     assert F.recorded("e2e_ms", where=tmp_path).empty
+
+
+def test_choice_cost_times_one_result_a_new_graph_object(tmp_path):
+    from script_runs import run_script
+    r = run_script(ROOT / "scripts" / "choice_cost.py", "--graphs", "grid8:400", "--reps", "1", "--out", tmp_path)
+    assert r.returncode == 0, r.stderr[-3000:]
+    t = pd.read_csv(tmp_path / "choice_cost.csv")
+    assert list(t.result) == ["host", "int32", "device"] and (t.choose_ms > 0).all() and t.pick.notna().all()
+    assert (tmp_path / "choice_cost.provenance.json").exists()
