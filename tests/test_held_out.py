@@ -113,6 +113,10 @@ MISSES = {
                        ("grid8-64", 16000, H.MEDIAN, "e2e_int32_ms"), ("grid8-64", 16000, H.MEDIAN, "e2e_device_ms"),
                        ("grid8-20", 10500, H.MEDIAN, "e2e_ms"), ("grid8-100", 24000, H.MEDIAN, "e2e_ms"),
                        ("grid8", 30000, H.MEDIAN, "e2e_ms")},
+    # tuned_frontier's work (test 3, post hoc after grid8-delaunay): picks as planned 30 of 30; auto's median within on
+    # 29 of 30 pairs, on 9 of 10 graphs.  Past it below the test's 10,000 vertices: the Delaunay graph of 8,000 on the
+    # device (counted at 22.5; auto's tuned_frontier 89.0 ms against the elimination's 64.0).
+    "frontier-work": {("delaunay", 8000, H.MEDIAN, "e2e_device_ms")},
 }
 CHECKS = H.checks()
 
