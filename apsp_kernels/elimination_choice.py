@@ -60,7 +60,9 @@ a plan committed before its data: docs/auto-evidence.md.
    vertices or more counted at 15.4 or more had the elimination within 1.21x of tuned_frontier in every result
    (the Delaunay graphs 0.06-0.30x, the king grids 0.29-0.71x); at 14.0-14.1 two corridors had it 1.07-1.41x.  The
    count does not separate the rest: the king grids of 12,000-16,384 (12.7-13.6) had the elimination 0.55-1.05x,
-   corridor-12 and corridor-11 (13.3 and 12.2) 1.30-1.82x.
+   corridor-12 and corridor-11 (13.3 and 12.2) 1.30-1.82x.  Held out on ten graphs no row had (check
+   ``frontier-work``, plan 11a5d6a): within on 29 of 30 (graph, result) pairs; past below ``WORK_FROM`` (the
+   Delaunay graph of 8,000 on the device, 1.39x).
 
 Only for all pairs (with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them), and only where the elimination would order the graph as in its rows (:func:`measured_ordering`: METIS)."""
