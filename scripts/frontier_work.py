@@ -32,12 +32,14 @@ def work(g, k):
                 relaxations_per_edge=FW.relaxations_per_edge(g, k))
 
 
-def recorded(mode="e2e_device_ms", where=None):
+def recorded(mode="e2e_device_ms", where=None, skip=()):
     """(graph, n, tuned_frontier's and the elimination's medians in ``mode``) from the held-out checks' rows, the
-    last file per graph, graphs of :data:`CLASSES` only."""
+    last file per graph, graphs of :data:`CLASSES` only; ``skip``: checks (tags) left out."""
     from apsp_kernels import paths
     out = []
     for f in sorted(Path(where or paths.RECORDED / "solver").glob("*-check*.csv")):
+        if any(f"-{tag}-check" in f.name for tag in skip):
+            continue
         d = pd.read_csv(f)
         if not {"graph", "n", "code", "mode", "ms"} <= set(d.columns):
             continue

@@ -65,6 +65,7 @@ def test_the_recorded_medians_per_graph_the_last_file(tmp_path):
     r = F.recorded("e2e_device_ms", where=tmp_path)
     assert r.to_dict("records") == [dict(graph="grid8", n=100, frontier_ms=20.0, elimination_ms=10.0)]
     assert F.recorded("e2e_ms", where=tmp_path).empty
+    assert F.recorded("e2e_device_ms", where=tmp_path, skip=("b",)).elimination_ms.tolist() == [30.0]
 
 
 def test_choice_cost_times_one_result_a_new_graph_object(tmp_path):
