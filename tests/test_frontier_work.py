@@ -50,8 +50,12 @@ def test_the_count_stops_at_its_cap_and_the_mean_is_over_distinct_sources():
     assert FW.frontier(g, 0, cap=10)[2] == 10
     picked = FW.sources(g)
     assert len(set(picked.tolist())) == FW.SOURCES and (picked == FW.sources(g)).all()
-    assert FW.relaxations_per_edge(g, enough=0.01) <= 0.01 * FW.SOURCES + 1 / g.m
-    assert FW.relaxations_per_edge(g) == sum(n - 1 - s for s in picked) / FW.SOURCES / g.m
+    full = FW.relaxations_per_edge(g)
+    assert full == sum(n - 1 - s for s in picked) / FW.SOURCES / g.m
+    stopped = FW.relaxations_per_edge(g, enough=full / 4)          # the sum decides early: a lower bound past it
+    assert full / 4 <= stopped < full
+    assert FW.relaxations_per_edge(g, enough=full * 1.01) == full   # never decided early: the full count
+    assert FW.relaxations_per_edge(g, enough=full) >= full
 
 
 def test_the_recorded_medians_per_graph_the_last_file(tmp_path):

@@ -11,6 +11,8 @@ x n a relaxation on those graphs of m / n 6-8, so the Delaunay graph of 30,000 t
 as many rounds as this count, and usually fewer relaxations: a measure of the work, not the kernel's count."""
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -21,9 +23,10 @@ SOURCES = 4          # sources a count averages over (seeded, uniform over the v
 
 
 @numba.njit(cache=True, nogil=True)
-def _relax(indptr, indices, weights, source, cap, dist):
-    """Frontier Bellman-Ford from ``source`` into ``dist`` (int64, filled here): (rounds, relaxations), stopping
-    once ``cap`` relaxations are made."""
+def _relax(indptr, indices, weights, source, dist, done, slot, cap):
+    """Frontier Bellman-Ford from ``source`` into ``dist`` (int64, filled here): (rounds, relaxations).  After each
+    round its relaxations so far go to ``done[slot]``; it stops once ``done`` sums to ``cap`` or more (the other
+    slots: counts running beside it, read as they stand; a value read late only stops it a round later)."""
     n = indptr.size - 1
     dist[:] = np.int64(1) << 62
     dist[source] = 0
@@ -33,7 +36,7 @@ def _relax(indptr, indices, weights, source, cap, dist):
     du = np.empty(n, np.int64)
     front[0] = source
     k, rounds, relaxed = 1, 0, 0
-    while k > 0 and relaxed < cap:
+    while k > 0:
         rounds += 1
         for i in range(k):                         # the frontier's distances as the round begins
             du[i] = dist[front[i]]
@@ -53,17 +56,21 @@ def _relax(indptr, indices, weights, source, cap, dist):
             lowered[nxt[i]] = False
         front, nxt = nxt, front
         k = nk
+        done[slot] = relaxed
+        if done.sum() >= cap:
+            break
     return rounds, relaxed
 
 
 @numba.njit(cache=True, parallel=True)
 def _relax_each(indptr, indices, weights, sources, cap):
-    """:func:`_relax` from every source at once (a thread a source): their relaxations."""
-    out = np.zeros(sources.size, np.int64)
+    """:func:`_relax` from every source at once (a thread a source), all stopping once their relaxations sum to
+    ``cap``: each source's relaxations."""
+    done = np.zeros(sources.size, np.int64)
     for i in numba.prange(sources.size):
         dist = np.empty(indptr.size - 1, np.int64)
-        out[i] = _relax(indptr, indices, weights, sources[i], cap, dist)[1]
-    return out
+        _relax(indptr, indices, weights, sources[i], dist, done, i, cap)
+    return done
 
 
 def _arrays(g):
@@ -71,11 +78,16 @@ def _arrays(g):
             np.ascontiguousarray(g.weights, np.int64))
 
 
+NO_CAP = np.int64(1) << 62
+
+
 def frontier(g, source, cap=None):
     """(distances (int64; 2^62 where unreached), rounds, relaxations) of the count from ``source`` (exact for
-    non-negative weights when it runs to the end); ``cap``: stop after that many relaxations."""
+    non-negative weights when it runs to the end); ``cap``: stop at the end of the round that reaches that many
+    relaxations."""
     dist = np.empty(g.n, np.int64)
-    rounds, relaxed = _relax(*_arrays(g), int(source), np.int64(cap if cap is not None else 1 << 62), dist)
+    rounds, relaxed = _relax(*_arrays(g), int(source), dist, np.zeros(1, np.int64), 0,
+                             np.int64(cap) if cap is not None else NO_CAP)
     return dist, int(rounds), int(relaxed)
 
 
@@ -86,14 +98,14 @@ def sources(g, k=SOURCES):
 
 def relaxations_per_edge(g, k=SOURCES, enough=None):
     """The relaxations a source makes per edge of ``g`` (1: each edge once, as Dijkstra), the mean over
-    :func:`sources`, counted from all of them at once (a CPU thread each).  ``enough``: a value that settles the
-    caller's question; each source stops at ``enough`` x m x k relaxations (alone it puts the mean there), so a
-    graph's count costs at most that."""
+    :func:`sources`, counted from all of them at once (a CPU thread each).  ``enough``: the value that settles the
+    caller's question; the counts stop once their sum puts the mean there, so the value returned is at least
+    ``enough`` exactly where the full count's is (and then a lower bound of it)."""
     if g.n == 0 or g.m == 0:
         return 0.0
-    cap = np.int64(enough * g.m * k) if enough is not None else np.int64(1) << 62
+    cap = np.int64(math.ceil(enough * g.m * k)) if enough is not None else NO_CAP
     picked = np.ascontiguousarray(sources(g, k), np.int64)
-    return float(_relax_each(*_arrays(g), picked, cap).mean()) / g.m
+    return float(_relax_each(*_arrays(g), picked, cap).sum()) / picked.size / g.m
 
 
 def relaxations_per_edge_once(g, k=SOURCES, enough=None) -> float:
