@@ -1,6 +1,6 @@
-"""tuned_frontier's work on a graph, counted on the CPU: its algorithm (Bellman-Ford with a vertex frontier: every
-vertex lowered in a round relaxes its out-edges in the next) from a few sources, in Jacobi rounds (a round reads
-the distances its frontier held when the round began), each relaxation counted.
+"""The work tuned_frontier does on a graph, counted on the CPU: its algorithm (Bellman-Ford with a vertex frontier:
+every vertex lowered in a round relaxes its out-edges in the next) from a few sources, in Jacobi rounds (a round
+reads the distances its frontier held when the round began), each relaxation counted.
 
 Why count it: tuned_frontier's time follows its relaxations, and how often a round lowers a vertex again is not in
 the probe's hop depth.  On the held-out checks' rows (one H200, ``scripts/frontier_work.py``) a source relaxes each
