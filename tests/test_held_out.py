@@ -101,7 +101,7 @@ MISSES = {
     "denser-by-n": {("corridor-22", 11500, H.MEDIAN, "e2e_device_ms")},
     # Two generators none of the rows had, no rule changed: picks as planned 24 of 24; auto's median within on 10 of
     # 24 pairs, on none of the 8 graphs; the elimination the faster on 23 of 24 pairs.  The Delaunay graphs fail the
-    # separator test (widest level 4.5-4.6 sqrt(n)): tuned_frontier 649-653 ms at 16,384 and 3,923-3,935 at 30,000 in
+    # separator test (widest level 4.5-4.6 sqrt(n)): tuned_frontier 649-653 ms at 16,384 and 3,925-3,935 at 30,000 in
     # every result against the elimination's 111-198 and 245-504.  The king grids (grid8, m / n 7.9): in int32 and on
     # the device below the lines (16,384, grid8-64 of 16,000; grid8-40 of 12,000 on the device, 99.6 against 71.7) and
     # to the host at 10,500-30,000 (grid8-20 237.9 against 99.9; grid8 of 30,000 754.9 against 461.8), where the

@@ -2,12 +2,12 @@
 every vertex lowered in a round relaxes its out-edges in the next) from a few sources, in Jacobi rounds (a round
 reads the distances its frontier held when the round began), each relaxation counted.
 
-Why count it: tuned_frontier's time follows its relaxations, and how often a round lowers a vertex again is not in
-the probe's hop depth.  On the held-out checks' rows (one H200, ``scripts/frontier_work.py``) a source relaxes each
-edge 7-10 times on the square kNN graphs, 13-29 on the king grids (grid8) and 25-39 on the Delaunay graphs, whose
-long edges reach far vertices in few hops at lengths later rounds lower again; the device spent 0.004-0.019 ns
-x n a relaxation on those graphs of m / n 6-8, so the Delaunay graph of 30,000 took 3.9 s against the kNN graph's
-0.36 s at a smaller hop depth.  The kernel's threads also read values lowered within a round, so it makes at most
+Why count it: how often a round lowers a vertex again is not in the probe's hop depth, and tuned_frontier's time
+grows with it.  On the held-out checks' rows (one H200, ``scripts/frontier_work.py``) a source relaxes each edge
+7-10 times on the square kNN graphs, 12-28 on the king grids (grid8) and 22-31 on the Delaunay graphs, whose long
+edges reach far vertices in few hops at lengths later rounds lower again.  The Delaunay graph of 30,000 made 3.5x
+the kNN graph's relaxations a source and took 10.9x its time (3.9 s against 0.36 s, at a smaller hop depth): its
+relaxations also ran slower (43 against 134 x 10^9 a second), so the count is part of the gap, not all of it.  The kernel's threads also read values lowered within a round, so it makes at most
 as many rounds as this count, and usually fewer relaxations: a measure of the work, not the kernel's count."""
 from __future__ import annotations
 
