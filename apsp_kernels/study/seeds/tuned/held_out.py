@@ -143,6 +143,12 @@ def picks(check):
     return pd.DataFrame(out, columns=["graph", "n", "result", "planned", "recorded"])
 
 
+def unmeasured(check):
+    """The (graph, n) pairs of the plan its run did not reach (its ``not_measured``, written after the data with a
+    ``deviation`` saying why)."""
+    return {(g["graph"], int(g["n"])) for g in check.plan.get("not_measured") or ()}
+
+
 def measured_graphs(check):
     """The (graph, n) pairs the rows hold."""
     pairs = set()
