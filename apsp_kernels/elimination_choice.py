@@ -333,8 +333,8 @@ def by_work(g, algo, result):
         return None
     return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {algo.name}'s "
                       f"algorithm, counted on the CPU from {SOURCES} sources, relaxes each edge >= {WORK:g} times a "
-                      f"source ({work:.1f} when the count stopped; from {WORK_FROM:,} vertices: its time follows "
-                      f"those relaxations), and the graph's levels are narrow (the hub BFS's widest {s.widest} <= "
+                      f"source ({work:.1f} when the count stopped; from {WORK_FROM:,} vertices: its time grows with "
+                      f"them), and the graph's levels are narrow (the hub BFS's widest {s.widest} <= "
                       f"{WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
 
 

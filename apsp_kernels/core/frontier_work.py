@@ -7,8 +7,9 @@ grows with it.  On the held-out checks' rows (one H200, ``scripts/frontier_work.
 7-10 times on the square kNN graphs, 12-28 on the king grids (grid8) and 22-31 on the Delaunay graphs, whose long
 edges reach far vertices in few hops at lengths later rounds lower again.  The Delaunay graph of 30,000 made 3.5x
 the kNN graph's relaxations a source and took 10.9x its time (3.9 s against 0.36 s, at a smaller hop depth): its
-relaxations also ran slower (43 against 134 x 10^9 a second), so the count is part of the gap, not all of it.  The kernel's threads also read values lowered within a round, so it makes at most
-as many rounds as this count, and usually fewer relaxations: a measure of the work, not the kernel's count."""
+relaxations also ran slower (43 against 134 x 10^9 a second), so the count is part of the gap, not all of it.  The
+kernel's threads also read values lowered within a round, so it makes at most as many rounds as this count, and
+usually fewer relaxations: a measure of the work, not the kernel's count."""
 from __future__ import annotations
 
 import math
@@ -18,8 +19,9 @@ import numpy as np
 
 from .structure import _once
 
-SOURCES = 4          # sources a count averages over (seeded, uniform over the vertices: a hub or vertex 0 sits at
-                     # a border of a grid's numbering, where a source's relaxations run 1.5x the mean)
+SOURCES = 4          # sources a count averages over (seeded, uniform over the vertices: on the king grid of 16,384
+                     # the hub, at the grid's border, counted 1.6x the mean of seven random sources)
+NO_CAP = np.int64(1) << 62
 
 
 @numba.njit(cache=True, nogil=True)
@@ -76,9 +78,6 @@ def _relax_each(indptr, indices, weights, sources, cap):
 def _arrays(g):
     return (np.ascontiguousarray(g.indptr, np.int64), np.ascontiguousarray(g.indices, np.int64),
             np.ascontiguousarray(g.weights, np.int64))
-
-
-NO_CAP = np.int64(1) << 62
 
 
 def frontier(g, source, cap=None):
