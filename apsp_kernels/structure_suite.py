@@ -59,6 +59,15 @@ BOUND = (1.25, 2.0)           # auto's end-to-end time within 1.25x the fastest 
 # The codes auto's rules hand a graph to (deep_choice, elimination_choice), past the cost model's ranking: timed on
 # every graph, so that each pick has a row of its own.
 RULE_ROLES = ("auto_deep_graphs", "auto_small_separators")
+SMALL = 4096                  # at most this many vertices a solve takes milliseconds: repeats; above, seconds on some
+                              # codes: one timed call (the suite) or FIRST_CALL_ROUNDS_ABOVE rounds (auto_first_call)
+FIRST_CALL_ROUNDS_ABOVE = 3
+
+
+def first_call_rounds(n, rounds):
+    """The rounds ``scripts/auto_first_call.py`` times a graph of ``n`` vertices in (``rounds`` asked for): all of
+    them up to ``SMALL`` vertices (None: a bundled network, small), ``FIRST_CALL_ROUNDS_ABOVE`` above."""
+    return rounds if (n or 0) <= SMALL else FIRST_CALL_ROUNDS_ABOVE
 
 
 def _checksum(d):
@@ -190,7 +199,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     codes = auto_codes() + [registry.get(x) for x in extra if x in registry.ALGORITHMS]
     codes = [registry.get(x) for x in codes_only] if codes_only else list({a.name: a for a in codes}.values())
     codes = [a for a in codes if not (g.has_negative and not a.negative_weights)] if not auto_only else []
-    big = g.n > 4096                  # seconds a solve there: one timed repeat (after its warm call)
+    big = g.n > SMALL                 # seconds a solve there: one timed repeat (after its warm call)
     free = gpu_device.free_bytes()[0]
     timed = []
     for a in codes:                   # every code's kernel first: the end-to-end calls go fastest kernel first

@@ -84,11 +84,12 @@ def known_codes():
 
 
 def _codes(g, big_codes):
-    """:func:`known_codes` that run on ``g``; above n = 4096 only ``big_codes`` (Katz & Kider's 3.7 s a solve at
-    16,384 was never within 3x of the fastest in the recorded suites, and would take a quarter of the run).  The
-    elimination only where auto's separator test passes (``structure_suite.separators_allow``)."""
-    from apsp_kernels.structure_suite import auto_codes, separators_allow
-    return [a.name for a in auto_codes() if (g.n <= 4096 or a.name in big_codes) and separators_allow(a, g)]
+    """:func:`known_codes` that run on ``g``; above ``structure_suite.SMALL`` vertices only ``big_codes`` (Katz &
+    Kider's 3.7 s a solve at 16,384 was never within 3x of the fastest in the recorded suites, and would take a
+    quarter of the run).  The elimination only where auto's separator test passes
+    (``structure_suite.separators_allow``)."""
+    from apsp_kernels.structure_suite import SMALL, auto_codes, separators_allow
+    return [a.name for a in auto_codes() if (g.n <= SMALL or a.name in big_codes) and separators_allow(a, g)]
 
 
 def _load_kernels(api, name, codes):
@@ -228,11 +229,11 @@ def main(argv=None):
             return warm_child(name, n, int(sys.argv[5]), sys.argv[6].split(","))
         return fresh_child(name, n, sys.argv[5])
     from apsp_kernels.io import suite_graphs as SG
-    from apsp_kernels.structure_suite import plan
+    from apsp_kernels.structure_suite import first_call_rounds, plan
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384])
     ap.add_argument("--graphs", nargs="+", default=list(SG.SUITE + SG.ROADS))
-    ap.add_argument("--rounds", type=int, default=5, help="rounds at n <= 4096 (3 above)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds up to 4,096 vertices (structure_suite.first_call_rounds)")
     ap.add_argument("--no-fresh", action="store_true", help="warm processes only")
     ap.add_argument("--big-codes", nargs="+", default=["tuned_fw", "tuned_sparse", "tuned_frontier", "tuned_deep",
                                                        "tuned_elimination"],
@@ -251,7 +252,7 @@ def main(argv=None):
     print("plan: " + ", ".join(f"{name} {n or '(its own n)'}" for name, n in plan(a.sizes, a.graphs)), flush=True)
     for name, n in plan(a.sizes, a.graphs):
         print(f"{name} {n or ''}", flush=True)
-        w = _run(["warm", name, n, a.rounds if (n or 0) <= 4096 else 3, ",".join(a.big_codes)], 200)
+        w = _run(["warm", name, n, first_call_rounds(n, a.rounds), ",".join(a.big_codes)], 200)
         if w is None:
             continue
         rows += [dict(graph=name, n=w["n"], code=c, **v) for c, v in w["codes"].items()]

@@ -9,7 +9,7 @@ import pandas as pd
 from .... import paths
 from ....cost_rows import stamp
 from ....algorithms import registry
-from ....structure_suite import within_bound
+from ....structure_suite import first_call_rounds, within_bound
 
 MEDIAN = "auto's median call"   # a verdict's subject: auto's median over rounds against the fastest named median
 
@@ -243,7 +243,7 @@ def load_first_calls(where=None):
         run = (provenance.invocations(f) or [{}])[-1]
         t = pd.read_csv(f).assign(file=f.name, commit=run.get("git_commit"))
         per = int((run.get("parameters") or {}).get("rounds", 5) or 5)
-        t["rounds"] = [per if n <= 4096 else 3 for n in t.n]          # the script: rounds at n <= 4096, 3 above
+        t["rounds"] = [first_call_rounds(n, per) for n in t.n]
         frames.append(t)
     return pd.concat(frames, ignore_index=True).drop_duplicates(["graph", "n"], keep="last").reset_index(drop=True)
 
