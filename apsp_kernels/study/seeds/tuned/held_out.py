@@ -18,6 +18,7 @@ import yaml
 from .... import paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
+from ...method.text import fmt
 from .suite import KIND, MEDIAN, MODES, RESULT, against_fastest, probe_verdicts, recorded_pick, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
@@ -320,7 +321,7 @@ def tables(check):
                               "; ".join(f"{RESULT_WORDS[r]}: {x}" for r, x in zip(p.result, p[col])))
             r = {"graph": g, "n (vertices)": n, "planned pick, by result": by("planned"), "auto ran": by("recorded")}
             for x in t.itertuples():
-                r[f"{x.subject}, {MODES[x.mode]} (ms)"] = (f"{x.ms:.1f} vs {x.fastest_ms:.1f} {x.fastest}"
+                r[f"{x.subject}, {MODES[x.mode]} (ms)"] = (f"{fmt(x.ms, 4)} vs {fmt(x.fastest_ms, 4)} {x.fastest}"
                                                           + ("" if x.within else ", past"))
             rows.append(r)
         if rows:
