@@ -9,7 +9,7 @@ stem>-<k>.log``; one that fails does not stop the next, and the exit status says
 runs the K-th command alone (1-based: one device call may not hold them all); ``--dry-run`` prints them.
 ``--pack``: afterwards every file under ``--out`` moves into one ``<plan stem>-out.tar.gz`` there (the device
 machine brings back at most 8 files, two folders down: a plan whose commands write more, or into subfolders of
-their own, would lose some; ``tar -xzf`` it here)."""
+their own, would lose some; ``tar -xzf`` it here).  A run that wrote more than 8 files is packed without it."""
 from __future__ import annotations
 
 import argparse
@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+RETURNED = 8          # the files the device machine brings back from $OUT: a run that writes more is packed
 
 
 def commands(plan_file):
@@ -61,9 +62,11 @@ def main(argv=None):
         results.append((k, rc, time.monotonic() - t0))
     for k, rc, s in results:
         print(f"command {k}: exit {rc}, {s:.0f} s")
-    if a.pack and not a.dry_run:
+    written = sum(1 for f in out.rglob("*") if f.is_file())
+    if not a.dry_run and (a.pack or written > RETURNED):      # more than come back: packed whatever was asked
         archive = out / f"{Path(a.plan).stem}-out.tar.gz"
-        print(f"packed {pack(out, archive)} files into {archive.name}")
+        why = "" if a.pack else f" (more than the {RETURNED} files the device brings back)"
+        print(f"packed {pack(out, archive)} files into {archive.name}{why}")
     return int(any(rc for _, rc, _ in results))
 
 

@@ -44,7 +44,8 @@ def test_a_plan_without_commands_or_an_index_past_them_is_one_line(tmp_path):
 
 
 def test_pack_moves_every_output_into_one_archive(tmp_path):
-    """The device brings back at most 8 files: --pack leaves one archive holding all of them, subfolders too."""
+    """The device brings back at most 8 files: --pack leaves one archive holding all of them, subfolders too; a run
+    that wrote more is packed without --pack."""
     import tarfile
     plan = tmp_path / "p-plan.yaml"
     plan.write_text(yaml.safe_dump({"commands": [
@@ -54,6 +55,9 @@ def test_pack_moves_every_output_into_one_archive(tmp_path):
     r = run_script(SCRIPT, plan, "--out", out, "--pack")
     assert r.returncode == 0, r.stderr
     assert [p.name for p in out.iterdir()] == ["p-plan-out.tar.gz"] and "packed 10 files" in r.stdout
+    again = tmp_path / "again"                              # 10 files, no --pack: more than come back, packed
+    r = run_script(SCRIPT, plan, "--out", again)
+    assert [p.name for p in again.iterdir()] == ["p-plan-out.tar.gz"] and "more than the 8 files" in r.stdout
     with tarfile.open(out / "p-plan-out.tar.gz") as tar:
         names = set(tar.getnames())
         assert names == {"p-plan-1.log"} | {f"c/f{i}.csv" for i in range(9)}
