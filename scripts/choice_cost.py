@@ -48,12 +48,12 @@ def main(argv=None):
     frontier_work.relaxations_per_edge(warm)
     rows = []
     for spec in a.graphs:
-        name, n = spec.split(":")
+        name, n = SG.spec(spec)
         for rep in range(a.reps):
             for res in ("host", "int32", "device"):
-                g = SG.make(name, int(n), seed=int(n))
+                g = SG.make(name, n, seed=n)
                 pick, ms = timed(lambda: choice.choose(g, result=res, **H200).algorithm.name)
-                fresh = SG.make(name, int(n), seed=int(n))
+                fresh = SG.make(name, n, seed=n)
                 _, count_ms = timed(lambda: frontier_work.relaxations_per_edge(fresh))
                 rows.append(dict(graph=name, n=g.n, m=g.m, result=res, rep=rep, pick=pick, choose_ms=ms,
                                  count_ms=count_ms))

@@ -59,9 +59,9 @@ def order(codes, r, how="fixed"):
 
 def specs(graphs, sizes):
     """(name, n) pairs: each size's graphs in the order given, then the graphs named with a size (``name:n``)."""
-    sized = [tuple(g.rsplit(":", 1)) for g in graphs if ":" in g]
+    from apsp_kernels.io import suite_graphs as SG
     return ([(name, n) for n in sizes for name in graphs if ":" not in name]
-            + [(name, int(n)) for name, n in sized])
+            + [SG.spec(g) for g in graphs if ":" in g])
 
 
 def main(argv=None):

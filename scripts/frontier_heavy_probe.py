@@ -43,8 +43,8 @@ def main(argv=None):
     variants = {"heavy": built, "off": lambda dtype, defines=(): built(dtype, (("TFR_HEAVY", OFF),))}
     rows = []
     for spec in a.graphs:
-        name, n = spec.rsplit(":", 1)
-        n = int(n) or None
+        name, n = SG.spec(spec)
+        n = n or None
         g = SG.make(name, n, seed=n or 0)
         ref = reference_checksum(g)
         deg = int(np.diff(g.indptr).max()) if g.n else 0

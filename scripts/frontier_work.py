@@ -73,7 +73,8 @@ def main(argv=None):
     ap.add_argument("--sources", type=int, default=4)
     ap.add_argument("--graphs", nargs="+", help="name:n (the suite's graphs); default: the recorded checks' graphs")
     a = ap.parse_args(argv)
-    rows = (pd.DataFrame([dict(graph=s.split(":")[0], n=int(s.split(":")[1])) for s in a.graphs]) if a.graphs
+    from apsp_kernels.io import suite_graphs as SG
+    rows = (pd.DataFrame([dict(zip(("graph", "n"), SG.spec(s))) for s in a.graphs]) if a.graphs
             else recorded(a.mode))
     t = table(rows, a.sources)
     with pd.option_context("display.width", 200, "display.max_rows", 500):

@@ -74,8 +74,8 @@ def main(argv=None):
     cp = gpu_device.require_gpu()
     rows = []
     for spec in a.graphs:
-        name, n = spec.rsplit(":", 1)
-        g = SG.make(name, int(n), seed=int(n))
+        name, n = SG.spec(spec)
+        g = SG.make(name, n, seed=n)
         ref = reference_checksum(g)
         for code in a.codes:
             for v, fn in variants(g, code).items():

@@ -171,6 +171,13 @@ def test_an_unknown_graph_name_is_one_line_before_any_gpu(bad, capsys):
     assert f"unknown graph '{bad}'" in capsys.readouterr().err
 
 
+def test_a_graph_named_with_its_size():
+    assert SG.spec("grid8-40:12000") == ("grid8-40", 12000) and SG.spec("helsinki-walk:0") == ("helsinki-walk", 0)
+    for bad in ("grid", "grid:", ":64", "grid:6k"):
+        with pytest.raises(ValueError, match="a graph is name:n"):
+            SG.spec(bad)
+
+
 @pytest.mark.parametrize("n", [2, 50, 2000])
 def test_the_dag_has_negative_edges_no_cycle_and_the_reference_is_scipys_johnson(n):
     g = SGR.dag(n, seed=6)

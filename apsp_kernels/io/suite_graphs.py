@@ -32,6 +32,15 @@ def _sized(name):
     return (cls, int(size)) if cls in SIZED and size.isdigit() and int(size) > 0 else None
 
 
+def spec(text):
+    """(name, n) of a graph named on a command line as ``name:n`` (``grid:6000``; a bundled network at its own n:
+    ``helsinki-walk:0``)."""
+    name, colon, n = text.rpartition(":")
+    if not colon or not name or not n.isdigit():
+        raise ValueError(f"{text!r}: a graph is name:n (grid:6000; a bundled network helsinki-walk:0)")
+    return name, int(n)
+
+
 def known(name) -> bool:
     """Whether :func:`make` knows ``name``."""
     return name in CLASSES + CHECKS + REAL or _sized(name) is not None
