@@ -1,0 +1,129 @@
+"""METIS's nested dissection ordered region by region in threads (cpu/elimination/metis_threads): one thread is
+pymetis's METIS_NodeND order exactly; the separators separate and are minimum covers of the cut; with small
+regions forced, the threaded order keeps every property the symbolic phase and the sweeps rely on, and the
+distances stay exact against scipy; without the exported C API the ordering falls back to pymetis."""
+import itertools
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+from scipy.sparse import csgraph
+
+from apsp_kernels.algorithms.cpu import elimination as E
+from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT, ordering
+from test_elimination_ordering import SHAPES, check_tree, graphs, solve
+
+pytestmark = pytest.mark.skipif(not MT.available(), reason="pymetis not installed or exports no METIS C API")
+
+
+def grid(r, c):
+    path = lambda k: sp.csr_matrix((np.ones(k - 1), (np.arange(k - 1), np.arange(1, k))), shape=(k, k))
+    return sp.csr_matrix(sp.kron(sp.eye(r), path(c)) + sp.kron(path(r), sp.eye(c)))
+
+
+def knn(n, k=6, seed=0):
+    pts = np.random.default_rng(seed).random((n, 2))
+    d = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(-1)
+    nb = np.argsort(d, axis=1)[:, 1:k + 1]
+    a = sp.csr_matrix((np.ones(n * k), (np.repeat(np.arange(n), k), nb.ravel())), shape=(n, n))
+    return ((a + a.T) > 0).astype(np.float64).tocsr()
+
+
+@pytest.mark.parametrize("a", [grid(40, 50), knn(1500)], ids=["grid", "knn"])
+def test_one_thread_is_pymetis_nodend(a):
+    import pymetis
+    p = E.symmetric_pattern(a)
+    adj = pymetis.CSRAdjacency(p.indptr.astype(np.int64), p.indices.astype(np.int64))
+    ref, _ = pymetis.nested_dissection(adjacency=adj, options=pymetis.Options(niter=ordering.METIS_NITER))
+    assert np.array_equal(MT.order(p, threads=1, niter=ordering.METIS_NITER), np.asarray(ref))
+    assert np.array_equal(MT.node_nd(p, ordering.METIS_NITER), np.asarray(ref))
+
+
+def brute_min_cover(u, v):
+    ends = sorted(set(u) | set(v))
+    for size in range(len(ends) + 1):
+        for c in itertools.combinations(ends, size):
+            c = set(c)
+            if all(x in c or y in c for x, y in zip(u, v)):
+                return size
+    return len(ends)
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=graphs(directed=False), seed=st.integers(0, 2**31))
+def test_cover_of_cut_is_a_minimum_cover(a, seed):
+    p = E.symmetric_pattern(a)
+    part = np.random.default_rng(seed).integers(0, 2, p.shape[0]).astype(np.int8)
+    cover = MT.cover_of_cut(p, part)
+    rows = np.repeat(np.arange(p.shape[0]), np.diff(p.indptr))
+    cut = (part[rows] == 0) & (part[p.indices] == 1)
+    u, v = rows[cut], p.indices[cut]
+    inside = np.zeros(p.shape[0], bool)
+    inside[cover] = True
+    assert (inside[u] | inside[v]).all()                                   # every cut edge covered
+    assert np.unique(cover).size == cover.size
+    ends = np.union1d(u, v)
+    if ends.size <= 12:
+        assert cover.size == brute_min_cover(u.tolist(), v.tolist())
+
+
+@pytest.mark.parametrize("a", [grid(60, 70), knn(3000, seed=1)], ids=["grid", "knn"])
+def test_split_separates(a):
+    p = E.symmetric_pattern(a)
+    pa, pb, sep = MT.split(p)
+    assert np.array_equal(np.sort(np.concatenate([pa, pb, sep])), np.arange(p.shape[0]))
+    assert p[pa][:, pb].nnz == 0                                            # no edge between the parts
+    assert sep.size < 0.1 * p.shape[0]
+
+
+def test_threaded_order_on_real_sizes():
+    """Default regions (MIN_REGION): a 120 x 120 grid split two levels deep, a permutation, fill near METIS's."""
+    a = grid(120, 120)
+    p = E.symmetric_pattern(a)
+    one = E.symbolic(E.nested_dissection(a, threads=1), p).size
+    o = E.nested_dissection(a, threads=4)
+    check_tree(o, a)
+    assert E.symbolic(o, p).size <= 1.15 * one
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=graphs(), leaf=st.sampled_from([1, 4, 32]), cap=st.sampled_from([0, None]),
+       threads=st.sampled_from([2, 3, 8]))
+def test_threaded_order_small_regions(a, leaf, cap, threads):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(MT, "MIN_REGION", 4)                  # split even the smallest graphs
+        check_tree(E.nested_dissection(a, leaf=leaf, cap=cap, threads=threads), a)
+        d = solve(a, leaf=leaf, cap=cap, threads=threads)
+    assert np.array_equal(d, csgraph.shortest_path(a, method="D"))
+
+
+@pytest.mark.parametrize("name", [k for k in SHAPES if k != "n=0"])
+def test_threaded_exact_against_scipy(monkeypatch, name):
+    monkeypatch.setattr(MT, "MIN_REGION", 4)
+    a = SHAPES[name].copy()
+    a.data = np.arange(1, a.nnz + 1, dtype=np.float64) % 17 + 1
+    o = E.nested_dissection(a, leaf=4, threads=4)
+    check_tree(o, a)
+    assert np.array_equal(solve(a, leaf=4, threads=4), csgraph.shortest_path(a, method="D"))
+
+
+def test_without_the_c_api_pymetis_orders(monkeypatch):
+    a = grid(30, 30)
+    p = E.symmetric_pattern(a)
+    threaded = ordering._metis_permutation(p, threads=1)
+    monkeypatch.setattr(MT, "available", lambda: False)
+    assert np.array_equal(ordering._metis_permutation(p), threaded)
+
+
+def test_regions_are_split_and_ordered_at_once(monkeypatch):
+    """threads=4: two levels of splits (1 + 2 regions), then four regions ordered by METIS_NodeND."""
+    splits, orders = [], []
+    real_split, real_nd = MT.split, MT.node_nd
+    monkeypatch.setattr(MT, "MIN_REGION", 16)
+    monkeypatch.setattr(MT, "split", lambda p: splits.append(p.shape[0]) or real_split(p))
+    monkeypatch.setattr(MT, "node_nd", lambda p, niter=None: orders.append(p.shape[0]) or real_nd(p, niter))
+    a = SHAPES["grid 30x30"]
+    check_tree(E.nested_dissection(a, threads=4), a)
+    assert len(splits) == 3 and splits[0] == 900 and len(orders) == 4
+    assert sum(orders) < 900 and min(orders) > 150
