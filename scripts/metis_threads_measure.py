@@ -1,6 +1,6 @@
 """What ordering METIS's regions in threads buys: the nested-dissection order's host time and fill on 1, 2, 4, ...
 threads, then ``tuned_elimination`` end to end with its ordering on one thread and on all cores here, beside
-``tuned_frontier``, in rotated rounds in one process (paired: the two orderings' calls alternate).
+``tuned_frontier``, in rotated rounds in one process (paired: the two orderings' calls alternate; the default ordering on :func:`metis_threads.default_threads`).
 
     python3 scripts/metis_threads_measure.py --graphs knn:16384 grid8:16384 --threads 1 2 4 8 16 \\
         --rounds 5 --out DIR
@@ -40,15 +40,15 @@ def ordering_rows(g, name, threads, repeats):
             t0 = time.perf_counter()
             o = nested_dissection(adj, threads=t)
             ms.append((time.perf_counter() - t0) * 1e3)
-        real = MT.threads_here
-        MT.threads_here = lambda: t            # the launcher's ordering on t threads
+        real = MT.default_threads
+        MT.default_threads = lambda: t            # the launcher's ordering on t threads
         try:
             for _ in range(repeats):
                 t0 = time.perf_counter()
                 TE.prepare(g)
                 prep.append((time.perf_counter() - t0) * 1e3)
         finally:
-            MT.threads_here = real
+            MT.default_threads = real
         st = symbolic(o, p).stats(p.nnz // 2)
         rows.append(dict(graph=name, n=g.n, m=g.m, threads=t, order_ms=float(np.median(ms)),
                          order_min_ms=float(np.min(ms)), prepare_ms=float(np.median(prep)),
@@ -65,12 +65,12 @@ def call(code, g, kw):
     from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
     if code != SERIAL:
         return api.shortest_paths(g, method=code, **kw)
-    real = MT.threads_here
-    MT.threads_here = lambda: 1
+    real = MT.default_threads
+    MT.default_threads = lambda: 1
     try:
         return api.shortest_paths(g, method="tuned_elimination", **kw)
     finally:
-        MT.threads_here = real
+        MT.default_threads = real
 
 
 def phases_rows(g, name):
@@ -78,9 +78,9 @@ def phases_rows(g, name):
     from apsp_kernels.algorithms.gpu.tuned import elimination as TE
     import cupy as cp
     rows = []
-    for label, t in (("1", 1), ("all", MT.threads_here())):
-        real = MT.threads_here
-        MT.threads_here = lambda: t
+    for t in (1, MT.default_threads()):
+        real = MT.default_threads
+        MT.default_threads = lambda: t
         try:
             TE.tuned_elimination_resident(g)           # warm
             cp.cuda.Device().synchronize()
@@ -90,7 +90,7 @@ def phases_rows(g, name):
             whole = (time.perf_counter() - t0) * 1e3
             del D
         finally:
-            MT.threads_here = real
+            MT.default_threads = real
         rows.append(dict(graph=name, n=g.n, threads=t, whole_ms=whole,
                          **{k: v for k, v in tm.items() if isinstance(v, (int, float))}))
     return rows
@@ -119,7 +119,8 @@ def main(argv=None):
     gpu_device.require_gpu()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    params = dict(vars(a), threads_here=MT.threads_here(), c_api=MT.available())
+    params = dict(vars(a), threads_here=MT.threads_here(), default_threads=MT.default_threads(),
+                  c_api=MT.available())
     for stem in ("ordering", "e2e", "phases"):
         provenance.write_invocation(out / f"{stem}.provenance.json", provenance.collect("metis-threads", params))
     orders, e2e, phases = [], [], []

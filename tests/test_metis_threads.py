@@ -127,3 +127,7 @@ def test_regions_are_split_and_ordered_at_once(monkeypatch):
     check_tree(E.nested_dissection(a, threads=4), a)
     assert len(splits) == 3 and splits[0] == 900 and len(orders) == 4
     assert sum(orders) < 900 and min(orders) > 150
+
+
+def test_default_threads_are_capped():
+    assert 1 <= MT.default_threads() <= MT.MAX_THREADS and MT.default_threads() <= MT.threads_here()

@@ -1,21 +1,25 @@
 """METIS's node nested dissection with its regions ordered in parallel threads.
 
 pymetis holds Python's GIL for the whole of a METIS call, so one call orders the whole graph on one core: at
-16,000 vertices 35-40 ms here and 57-101 ms on the device's host CPU, ten times the elimination kernels there.
+16,384 vertices 40-46 ms here and 52-86 ms on the device's host CPU, 6-10 times the elimination kernels there.
 pymetis's extension also exports METIS's C API (``METIS_NodeND``, ``METIS_PartGraphRecursive``), and a ctypes call
-releases the GIL, so regions of the graph can be ordered at once on as many cores.  Nested dissection splits
-naturally: the top ``log2(threads)`` levels are split here, each region by METIS's edge bisection and a minimum
-vertex cover of the cut edges (König's theorem, from scipy's maximum bipartite matching; METIS builds its own
-separators from such a cover), the regions of one level at once; then every region left is ordered by
-``METIS_NodeND`` in its own thread, and the order is region A, region B, their separator, recursively, as
-METIS_NodeND orders internally.  The caller recovers the supernode tree from this flat order as it does from
-METIS_NodeND's (:func:`.ordering.tree_ordering`).  Fill within a few per cent of METIS_NodeND's on the whole graph
-(factor entries 0.96-1.06x on kNN, Delaunay and king-grid graphs of 16,384-65,536 vertices).
+releases the GIL, so regions of the graph can be ordered at once.  Nested dissection splits naturally: the top
+``log2(threads)`` levels are split here, each region by METIS's edge bisection and a minimum vertex cover of the cut
+edges (König's theorem, from scipy's maximum bipartite matching; METIS builds its own separators from such a
+cover), the regions of one level at once; then every region left is ordered by ``METIS_NodeND`` in its own thread,
+and the order is region A, region B, their separator, recursively, as METIS_NodeND orders internally.  The caller
+recovers the supernode tree from this flat order as it does from METIS_NodeND's
+(:func:`.ordering.tree_ordering`).  Fill within a few per cent of METIS_NodeND's on the whole graph (factor entries
+0.96-1.06x on kNN, Delaunay and king-grid graphs of 16,384-65,536 vertices; 1.11x on a square grid of 65,536 at 16
+threads).
 
-Not bit-for-bit repeatable with more than one thread: METIS draws its random numbers from the C library's one
-``rand()`` state, which concurrent calls share, so the order (never the distances) may differ between runs.
-``threads=1`` is one METIS_NodeND call on the whole graph, the same order as pymetis's.  Where the exported
-symbols are missing, :func:`available` is False and the caller uses pymetis serially."""
+Concurrent METIS calls contend: METIS draws its random numbers from the C library's ``rand()``, one state behind
+one lock for the process.  On the device's 16-core host, 16 calls on 1,024-vertex graphs took 24 ms in 16 threads
+and 6 ms in 16 processes (one alone: 2.4), so ordering gains up to 4 threads (knn of 100,000: 543 ms on 1 thread,
+296 on 4, 412 on 16; `scripts/metis_contention_probe.py`) and the default is :data:`MAX_THREADS`.  The shared state
+also makes the order (never the distances) differ between runs with more than one thread; ``threads=1`` is one
+METIS_NodeND call on the whole graph, pymetis's order bit for bit.  Where the exported symbols are missing,
+:func:`available` is False and the caller uses pymetis serially."""
 from __future__ import annotations
 
 import ctypes
@@ -34,6 +38,7 @@ except ImportError:                   # pragma: no cover - depends on the enviro
 
 NOPTIONS = 40          # METIS_NOPTIONS: the options array's length
 MIN_REGION = 2048      # regions smaller than this are not split further: METIS_NodeND orders them whole
+MAX_THREADS = 4        # more threads contend on METIS's rand() lock (above) and order no faster
 METIS_OK = 1
 
 
@@ -57,6 +62,11 @@ def _library():
 
 def available() -> bool:
     return _library() is not None
+
+
+def default_threads() -> int:
+    """The threads :func:`order` uses by default: the cores here, at most MAX_THREADS."""
+    return min(threads_here(), MAX_THREADS)
 
 
 def threads_here() -> int:
@@ -172,10 +182,10 @@ def _region(p, vertices):
 
 def order(p, threads=None, niter=None, min_region=None) -> np.ndarray:
     """The nested-dissection order of the symmetric pattern ``p`` (``perm[new] = old``) on ``threads`` threads
-    (default: the cores here): the top ceil(log2(threads)) levels split here, a level's regions at once, regions
+    (default :func:`default_threads`): the top ceil(log2(threads)) levels split here, a level's regions at once, regions
     of fewer than ``min_region`` vertices (default MIN_REGION) not split; every region left ordered by
     METIS_NodeND (``niter`` refinement passes) in its own thread."""
-    threads = threads_here() if threads is None else max(int(threads), 1)
+    threads = default_threads() if threads is None else max(int(threads), 1)
     min_region = MIN_REGION if min_region is None else min_region
     levels = int(np.ceil(np.log2(threads))) if threads > 1 else 0
     if levels == 0 or p.shape[0] < min_region:

@@ -158,7 +158,7 @@ METIS_NITER = 1
 
 def _metis_permutation(p, threads=None):
     """METIS's fill-reducing order of the pattern ``p``: ``perm[new] = old``; its regions on ``threads`` threads
-    (default all cores here; :mod:`.metis_threads`) where pymetis exports METIS's C API, else pymetis's one call
+    (default up to 4; :mod:`.metis_threads`) where pymetis exports METIS's C API, else pymetis's one call
     of METIS_NodeND."""
     if metis_threads.available():
         return metis_threads.order(p, threads=threads, niter=METIS_NITER)
@@ -244,7 +244,7 @@ def nested_dissection(a, leaf=32, bisector=None, cap=None, threads=None) -> Orde
     is dissected).  ``leaf``: the largest subtree (region) kept as one supernode; ``bisector``: "metis"
     (METIS_NodeND, the tree recovered), "metis-bisect" or "levels" (region by region), default "metis" where
     pymetis is installed; ``cap``: supernodes are amalgamated up to this size (default the larger of ``leaf``
-    and CAP; 0: none); ``threads``: "metis" orders regions on that many threads (default all cores here; 1:
+    and CAP; 0: none); ``threads``: "metis" orders regions on that many threads (default the cores here, at most 4; 1:
     METIS_NodeND on the whole graph, repeatable bit for bit)."""
     bisector = bisector or default_bisector()
     if bisector not in BISECTORS:
