@@ -1,7 +1,7 @@
 """METIS's node nested dissection with its regions ordered in parallel threads.
 
 pymetis holds Python's GIL for the whole of a METIS call, so one call orders the whole graph on one core: at
-16,384 vertices 40-46 ms here and 52-86 ms on the device's host CPU, 6-10 times the elimination kernels there.
+16,384 vertices 40-46 ms here and 49-86 ms on the device's host CPU, 5-10 times the elimination kernels there.
 pymetis's extension also exports METIS's C API (``METIS_NodeND``, ``METIS_PartGraphRecursive``), and a ctypes call
 releases the GIL, so regions of the graph can be ordered at once.  Nested dissection splits naturally: the top
 ``log2(threads)`` levels are split here, each region by METIS's edge bisection and a minimum vertex cover of the cut
@@ -10,8 +10,7 @@ cover), the regions of one level at once; then every region left is ordered by `
 and the order is region A, region B, their separator, recursively, as METIS_NodeND orders internally.  The caller
 recovers the supernode tree from this flat order as it does from METIS_NodeND's
 (:func:`.ordering.tree_ordering`).  Fill within a few per cent of METIS_NodeND's on the whole graph (factor entries
-0.96-1.06x on kNN, Delaunay and king-grid graphs of 16,384-65,536 vertices; 1.11x on a square grid of 65,536 at 16
-threads).
+0.97-1.07x on 4 threads on kNN, Delaunay and grid graphs of 8,000-100,000 vertices; up to 1.11x on 16).
 
 Concurrent METIS calls contend: METIS draws its random numbers from the C library's ``rand()``, one state behind
 one lock for the process.  On the device's 16-core host, 16 calls on 1,024-vertex graphs took 24 ms in 16 threads
