@@ -566,7 +566,7 @@ def test_the_work_test_takes_a_graph_whose_frontier_relaxes_each_edge_often():
     assert E._by_rows(g, fr, E.FROM, "host", None) is None and not E.separators_small(g)[0]
     for result in E.RESULTS:
         to, why = E.instead(g, fr, result)
-        assert to is E.target() and "relaxes each edge" in why and f">= {E.WORK:g}" in why
+        assert to is E.target() and "relaxes each edge" in why and f">= {E.work_threshold(result):g}" in why
         assert choice.choose(g, result=result, **H200).algorithm is E.target()
     assert E.instead(g, registry.get("tuned_deep"), "host") is None         # in tuned_frontier's place only
 
@@ -600,3 +600,22 @@ def test_the_work_threshold_on_the_rows_it_was_set_from():
         assert (over.elimination_ms <= TOLERANCE * over.frontier_ms + SLACK_MS).all(), over
         checked += len(over)
     assert checked >= 30
+
+
+def test_the_device_work_threshold_on_the_rows_it_was_set_from():
+    """WORK_ON_DEVICE: every graph of WORK_FROM vertices or more in the pilot probe's rows (int32 left on the device,
+    METIS's regions ordered in threads) counted at it or more had the elimination within the bound of tuned_frontier;
+    the rows hold graphs on both sides of the count, and the king grids it was lowered for."""
+    rows = pd.read_csv(paths.RECORDED / "solver" / "NVIDIA_H200-2026-11-30-frontier-pilot.csv")
+    over = rows[(rows.n >= E.WORK_FROM) & (rows["count"] >= E.WORK_ON_DEVICE)]
+    assert len(over) >= 10 and over.graph.str.startswith("grid8").sum() >= 4
+    assert (over.elimination_ms <= TOLERANCE * over.frontier_ms + SLACK_MS).all(), over
+    assert E.WORK_ON_DEVICE < E.WORK and (rows["count"] < E.WORK_ON_DEVICE).any()
+
+
+def test_the_work_test_on_the_device_takes_a_king_grid_the_host_keeps():
+    g = SG.make("grid8-64", 16000, seed=16000)           # counted at 12.7: between the two thresholds
+    fr = registry.get("tuned_frontier")
+    assert E.by_work(g, fr, "host") is None and E.by_work(g, fr, "int32") is None
+    to, why = E.by_work(g, fr, "device")
+    assert to is E.target() and f">= {E.WORK_ON_DEVICE:g}" in why
