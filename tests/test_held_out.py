@@ -121,6 +121,12 @@ MISSES = {
     # deviation): picks as planned 6 of 6; past the bound in int32 at 15,000 (auto's tuned_sparse 194.6 ms against the
     # elimination's 151.8; bound 191.8).
     "delaunay-sizes": {("delaunay", 15000, H.MEDIAN, "e2e_int32_ms")},
+    # Test 3 on the device at a count of 10 (post hoc, after METIS's regions were ordered in threads): picks as planned
+    # 33 of 33; auto's median within on 31 of 33.  Of the six device pairs the lowered count moved, the king grids'
+    # five within (the elimination 0.62-0.96x tuned_frontier); corridor-12 of 12,000 (11.7) past, 71.66 ms against
+    # tuned_frontier's 54.29.  And in int32, where the count stays 15, grid8-70 of 15,000 (11.8): auto's
+    # tuned_frontier 168.85 against the elimination's 132.34.
+    "device-work": {("corridor-12", 12000, H.MEDIAN, "e2e_device_ms"), ("grid8-70", 15000, H.MEDIAN, "e2e_int32_ms")},
 }
 CHECKS = H.checks()
 
