@@ -64,8 +64,9 @@ a plan committed before its data: docs/auto-evidence.md.
    ``frontier-work``, plan 11a5d6a): within on 29 of 30 (graph, result) pairs; past below ``WORK_FROM`` (the
    Delaunay graph of 8,000 on the device, 1.39x).  On the device the count is 10 (``WORK_ON_DEVICE``, post hoc:
    set after METIS's regions were ordered in threads, from ``solver/...-2026-11-30-frontier-pilot.csv``, where from
-   10,000 vertices the elimination took 0.37-1.17x tuned_frontier's time on every graph counted at 11.8-15.4,
-   corridor-12 of 10,500 the 1.17x, and the king grids of 12,000-16,384, counted at 11.8-13.6, 0.37-0.67x).
+   10,000 vertices the elimination took 0.16-1.17x tuned_frontier's time on every graph counted at 11.8-15.4,
+   corridor-12 of 10,500 the 1.17x, and the king grids of 12,000-16,384, counted at 11.8-13.6, 0.37-0.67x; those
+   rows are int32 left on the device, one lease; the check's device rows are float64 there).
 
 Only for all pairs (with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them), and only where the elimination would order the graph as in its rows (:func:`measured_ordering`: METIS)."""
@@ -327,7 +328,7 @@ def by_work(g, algo, result):
     """Test 3 in tuned_frontier's place: ``(tuned_elimination, why)`` where ``g`` has ``WORK_FROM`` vertices or more,
     the hub BFS reaches at least ``REACH`` of them with no level wider than ``WORK_WIDEST`` sqrt(n), and
     tuned_frontier's algorithm, counted on the CPU (:func:`~.core.frontier_work.relaxations_per_edge`), relaxes each
-    edge at least ``WORK`` times a source; else None."""
+    edge at least :func:`work_threshold` times a source for ``result``; else None."""
     if g.n < WORK_FROM:
         return None
     from .core.frontier_work import SOURCES, relaxations_per_edge_once
@@ -349,7 +350,8 @@ def by_work(g, algo, result):
 def work_threshold(result):
     """Test 3's count for ``result``: ``WORK_ON_DEVICE`` on the device (where the elimination pays no copy after its
     kernels and, its ordering in threads, was within 1.17x of tuned_frontier at every count of 11.8 or more from
-    10,000 vertices), else ``WORK``."""
+    10,000 vertices in the probe's rows; held out in ``device-work``: right on king grids, past on a kNN corridor),
+    else ``WORK``."""
     return WORK_ON_DEVICE if result == "device" else WORK
 
 

@@ -2,7 +2,13 @@
 pymetis's METIS_NodeND order exactly; the separators separate and are minimum covers of the cut; with small
 regions forced, the threaded order keeps every property the symbolic phase and the sweeps rely on, and the
 distances stay exact against scipy; without the exported C API the ordering falls back to pymetis."""
+import ctypes
 import itertools
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -131,3 +137,36 @@ def test_regions_are_split_and_ordered_at_once(monkeypatch):
 
 def test_default_threads_are_capped():
     assert 1 <= MT.default_threads() <= MT.MAX_THREADS and MT.default_threads() <= MT.threads_here()
+
+
+def _handlers():
+    out = []
+    for sig in MT.TRAPPED:
+        buf = ctypes.create_string_buffer(MT.SIGACTION_BYTES)
+        assert MT._sigaction()(int(sig), None, buf) == 0
+        out.append(buf.raw[:ctypes.sizeof(ctypes.c_void_p)])        # sa_handler, the struct's first field
+    return out
+
+
+def test_signal_handlers_are_put_back_after_threads(monkeypatch):
+    """Overlapping METIS calls put back each other's SIGABRT / SIGTERM handlers, leaving METIS's installed; order()
+    restores the handlers it found."""
+    before = _handlers()
+    MT.order(E.symmetric_pattern(grid(150, 150)), threads=4)
+    assert _handlers() == before
+
+
+def test_sigterm_still_ends_the_process_after_threads():
+    """The failure the handlers caused: after a threaded order, SIGTERM crashed the process (SIGSEGV) rather than
+    ending it."""
+    code = ("import os, signal, numpy as np, scipy.sparse as sp\n"
+            "from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT, symmetric_pattern\n"
+            "k = 150\n"
+            "path = sp.csr_matrix((np.ones(k - 1), (np.arange(k - 1), np.arange(1, k))), shape=(k, k))\n"
+            "a = sp.csr_matrix(sp.kron(sp.eye(k), path) + sp.kron(path, sp.eye(k)))\n"
+            "MT.order(symmetric_pattern(a), threads=4)\n"
+            "os.kill(os.getpid(), signal.SIGTERM)\n")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == -signal.SIGTERM, (done.returncode, done.stderr[-500:])

@@ -17,13 +17,16 @@ one lock for the process.  On the device's 16-core host, 16 calls on 1,024-verte
 and 6 ms in 16 processes (one alone: 2.4), so ordering gains up to 4 threads (knn of 100,000: 543 ms on 1 thread,
 296 on 4, 412 on 16; `scripts/metis_contention_probe.py`) and the default is :data:`MAX_THREADS`.  The shared state
 also makes the order (never the distances) differ between runs with more than one thread; ``threads=1`` is one
-METIS_NodeND call on the whole graph, pymetis's order bit for bit.  Where the exported symbols are missing,
-:func:`available` is False and the caller uses pymetis serially."""
+METIS_NodeND call on the whole graph, pymetis's order bit for bit.  Each METIS call traps SIGABRT and SIGTERM and puts
+back the handler it found; overlapping calls would leave METIS's in place, so :func:`signals_kept` restores them.
+Where the exported symbols are missing, :func:`available` is False and the caller uses pymetis serially."""
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
+import signal
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -38,6 +41,8 @@ except ImportError:                   # pragma: no cover - depends on the enviro
 NOPTIONS = 40          # METIS_NOPTIONS: the options array's length
 MIN_REGION = 2048      # regions smaller than this are not split further: METIS_NodeND orders them whole
 MAX_THREADS = 4        # more threads contend on METIS's rand() lock (above) and order no faster
+TRAPPED = (signal.SIGABRT, signal.SIGTERM)   # the signals every METIS call traps (GKlib's gk_sigtrap) and puts back
+SIGACTION_BYTES = 512  # room for the C library's struct sigaction (152 bytes with glibc on x86-64), kept as bytes
 METIS_OK = 1
 
 
@@ -64,8 +69,40 @@ def available() -> bool:
 
 
 def default_threads() -> int:
-    """The threads :func:`order` uses by default: the cores here, at most MAX_THREADS."""
-    return min(threads_here(), MAX_THREADS)
+    """The threads :func:`order` uses by default: the cores here, at most MAX_THREADS; 1 where the signal handlers
+    cannot be kept (:func:`signals_kept`)."""
+    return min(threads_here(), MAX_THREADS) if _sigaction() is not None else 1
+
+
+@functools.lru_cache(maxsize=1)
+def _sigaction():
+    """The C library's ``sigaction``, or None where ctypes cannot reach it (not a POSIX system)."""
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).sigaction
+    except (AttributeError, OSError, TypeError):
+        return None
+    fn.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+    return fn
+
+
+@contextlib.contextmanager
+def signals_kept():
+    """The process's handlers of :data:`TRAPPED` as they were before, whatever METIS calls ran within.  Each METIS
+    call installs its own handler for SIGABRT and SIGTERM and puts back the one it found; calls that overlap put back
+    each other's, which leaves METIS's installed after them, and a later SIGTERM then crashes the process (a
+    segmentation fault) instead of ending it.  The handlers are saved as raw bytes (sigaction with no new action)
+    and written back."""
+    fn = _sigaction()
+    saved = []
+    for sig in TRAPPED if fn is not None else ():
+        buf = ctypes.create_string_buffer(SIGACTION_BYTES)
+        if fn(int(sig), None, buf) == 0:
+            saved.append((int(sig), buf))
+    try:
+        yield
+    finally:
+        for sig, buf in saved:
+            fn(sig, buf, None)
 
 
 def threads_here() -> int:
@@ -189,7 +226,7 @@ def order(p, threads=None, niter=None, min_region=None) -> np.ndarray:
     levels = int(np.ceil(np.log2(threads))) if threads > 1 else 0
     if levels == 0 or p.shape[0] < min_region:
         return node_nd(p, niter)
-    with ThreadPoolExecutor(threads) as pool:
+    with signals_kept(), ThreadPoolExecutor(threads) as pool:
         root = {"vertices": np.arange(p.shape[0], dtype=np.int64)}
         level = [root]
         for _ in range(levels):                         # a level's regions split at once
