@@ -168,5 +168,12 @@ def test_sigterm_still_ends_the_process_after_threads():
             "os.kill(os.getpid(), signal.SIGTERM)\n")
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(root)})
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
     assert done.returncode == -signal.SIGTERM, (done.returncode, done.stderr[-500:])
+
+
+def test_without_the_c_api_order_says_so(monkeypatch):
+    monkeypatch.setattr(MT, "available", lambda: False)
+    with pytest.raises(ImportError, match="pymetis"):
+        MT.order(E.symmetric_pattern(grid(10, 10)))

@@ -221,6 +221,8 @@ def order(p, threads=None, niter=None, min_region=None) -> np.ndarray:
     (default :func:`default_threads`): the top ceil(log2(threads)) levels split here, a level's regions at once, regions
     of fewer than ``min_region`` vertices (default MIN_REGION) not split; every region left ordered by
     METIS_NodeND (``niter`` refinement passes) in its own thread."""
+    if not available():
+        raise ImportError("metis_threads needs pymetis with METIS's C API exported (pip install pymetis)")
     threads = default_threads() if threads is None else max(int(threads), 1)
     min_region = MIN_REGION if min_region is None else min_region
     levels = int(np.ceil(np.log2(threads))) if threads > 1 else 0
