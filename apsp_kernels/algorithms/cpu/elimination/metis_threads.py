@@ -228,30 +228,24 @@ def order(p, threads=None, niter=None, min_region=None) -> np.ndarray:
     levels = int(np.ceil(np.log2(threads))) if threads > 1 else 0
     if levels == 0 or p.shape[0] < min_region:
         return node_nd(p, niter)
+    # the order as a list of pieces, each (kind, vertices): "open" a region a later level may split, "whole" one
+    # METIS_NodeND orders as it is (its split found no separator), "separator" vertices in their place; splitting
+    # a region replaces it by its part A, its part B and their separator, as METIS_NodeND orders
+    pieces = [("open", np.arange(p.shape[0], dtype=np.int64))]
     with signals_kept(), ThreadPoolExecutor(threads) as pool:
-        root = {"vertices": np.arange(p.shape[0], dtype=np.int64)}
-        level = [root]
         for _ in range(levels):                         # a level's regions split at once
-            todo = [r for r in level if r["vertices"].size >= min_region]
-            halves = pool.map(lambda r: split(_region(p, r["vertices"])), todo)
-            level = []
-            for r, s in zip(todo, halves):
-                if s is not None:
-                    v = r["vertices"]
-                    r["a"], r["b"], r["separator"] = {"vertices": v[s[0]]}, {"vertices": v[s[1]]}, v[s[2]]
-                    level += [r["a"], r["b"]]
-        leaves = []
-
-        def walk(r):
-            if "separator" in r:
-                walk(r["a"])
-                walk(r["b"])
-            else:
-                leaves.append(r)
-        walk(root)
-        for r, perm in zip(leaves, pool.map(lambda r: node_nd(_region(p, r["vertices"]), niter), leaves)):
-            r["order"] = r["vertices"][perm]
-
-    def flat(r):
-        return [*flat(r["a"]), *flat(r["b"]), r["separator"]] if "separator" in r else [r["order"]]
-    return np.concatenate(flat(root))
+            todo = [i for i, (kind, v) in enumerate(pieces) if kind == "open" and v.size >= min_region]
+            halves = dict(zip(todo, pool.map(lambda i: split(_region(p, pieces[i][1])), todo)))
+            after = []
+            for i, (kind, v) in enumerate(pieces):
+                if i not in halves:
+                    after.append((kind, v))
+                elif halves[i] is None:
+                    after.append(("whole", v))
+                else:
+                    a, b, sep = halves[i]
+                    after += [("open", v[a]), ("open", v[b]), ("separator", v[sep])]
+            pieces = after
+        regions = [v for kind, v in pieces if kind != "separator"]
+        orders = iter(pool.map(lambda v: v[node_nd(_region(p, v), niter)], regions))
+        return np.concatenate([v if kind == "separator" else next(orders) for kind, v in pieces])
