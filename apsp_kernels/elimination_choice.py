@@ -54,8 +54,8 @@ a plan committed before its data: docs/auto-evidence.md.
    tests 1 and 2, kept tuned_frontier on 17 of them, past the bound on 14 at 1.33-16x the elimination's time).
    Where tests 1 and 2 leave tuned_frontier in place, from ``WORK_FROM`` vertices: its algorithm counted on the
    CPU (:mod:`.core.frontier_work`, 4 sources, milliseconds to tens of them), the elimination where a source
-   relaxes each edge ``WORK`` times or more (``WORK_ON_DEVICE`` on the device), the hub BFS reaching ``REACH`` of the vertices with no level wider
-   than ``WORK_WIDEST`` sqrt(n) (no hop-depth test: the Delaunay graphs' long edges make them shallow, 0.5
+   relaxes each edge ``WORK`` times or more (``WORK_ON_DEVICE`` on the device), the hub BFS reaching ``REACH`` of
+   the vertices with no level wider than ``WORK_WIDEST`` sqrt(n) (no hop-depth test: the Delaunay graphs' long edges make them shallow, 0.5
    sqrt(n), and leave their separators small).  In those rows (``scripts/frontier_work.py``) every graph of 10,000
    vertices or more counted at 15.4 or more had the elimination within 1.21x of tuned_frontier in every result
    (the Delaunay graphs 0.06-0.30x, the king grids 0.29-0.71x); at 14.0-14.1 two corridors had it 1.07-1.41x.  The
@@ -119,8 +119,9 @@ WORK = 15.0          # test 3: tuned_frontier's counted relaxations per edge and
 WORK_FROM = 10_000   # ... from this many vertices (below it corridors of 3,500-9,000 counted at 17-20 ran
                      # tuned_frontier 1.29-1.86x faster than the elimination on the device)
 WORK_ON_DEVICE = 10.0   # test 3's count with the result left on the device, since METIS's regions are ordered in
-                        # threads (post hoc, from solver/...-2026-11-30-frontier-pilot.csv, int32 left on the device: from 10,000 vertices every
-                        # graph counted at 11.8 or more had the elimination at most 1.17x tuned_frontier there)
+                        # threads (post hoc, from solver/...-2026-11-30-frontier-pilot.csv, int32 left on the
+                        # device: from 10,000 vertices every graph counted at 11.8 or more had the elimination at
+                        # most 1.17x tuned_frontier there)
 WORK_WIDEST = 8.0    # ... and the hub BFS's widest level at most this many sqrt(n) (random graphs and graphs with a
                      # hub: 25-128; the count itself is 2-4 there, and is not made)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)

@@ -21,19 +21,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def timed(f, repeats):
-    import cupy as cp
-    out, ms = None, []
-    for _ in range(repeats + 1):                       # the first call warm-up, not timed
-        del out
-        cp.cuda.Device().synchronize()
-        t0 = time.perf_counter()
-        out = f()
-        cp.cuda.Device().synchronize()
-        ms.append((time.perf_counter() - t0) * 1e3)
-    return float(np.median(ms[1:])), out
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="+", required=True)
@@ -46,24 +33,23 @@ def main(argv=None):
     from apsp_kernels.algorithms.reference import reference_checksum
     from apsp_kernels.core import frontier_work as FW
     from apsp_kernels.io import suite_graphs as SG
-    from apsp_kernels.measure import provenance
+    from apsp_kernels.measure import provenance, wall
     from apsp_kernels.structure_suite import matches
     gpu_device.require_gpu()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     provenance.write_invocation(out / "pilot.provenance.json", provenance.collect("frontier-pilot", vars(a)))
+    timed = lambda fn: wall.median_ms(fn, a.repeats, warm=True, drop=True)    # warm, each call alone
     rows = []
     for spec in a.graphs:
         name, n = SG.spec(spec)
         g = SG.make(name, n, seed=n)
         row = dict(graph=name, n=g.n, m=g.m)
-        full_ms, full = timed(lambda: api.shortest_paths(g, method="tuned_frontier", device=True, dtype=np.int32),
-                              a.repeats)
+        full_ms, full = timed(lambda: api.shortest_paths(g, method="tuned_frontier", device=True, dtype=np.int32))
         if not matches(full, reference_checksum(g)):
             raise SystemExit(f"tuned_frontier on {spec}: result differs from the reference")
         row["frontier_ms"] = full_ms
-        elim_ms, d = timed(lambda: api.shortest_paths(g, method="tuned_elimination", device=True, dtype=np.int32),
-                           a.repeats)
+        elim_ms, d = timed(lambda: api.shortest_paths(g, method="tuned_elimination", device=True, dtype=np.int32))
         if not bool((d == full).all()):
             raise SystemExit(f"tuned_elimination on {spec}: result differs from tuned_frontier's")
         del d
@@ -71,7 +57,7 @@ def main(argv=None):
         for k in a.pilots:
             src = np.unique(np.linspace(0, g.n - 1, min(k, g.n)).astype(np.int64))
             ms, rows_k = timed(lambda: api.shortest_paths(g, method="tuned_frontier", indices=src, device=True,
-                                                          dtype=np.int32), a.repeats)
+                                                          dtype=np.int32))
             import cupy as cp
             if not bool((rows_k == full[cp.asarray(src)]).all()):
                 raise SystemExit(f"tuned_frontier's pilot of {k} rows on {spec} differs from its all-pairs rows")

@@ -34,6 +34,8 @@ def _order(p):
 
 
 def profile(p, threads, repeats):
+    """One line per thread count: the last of ``repeats`` calls of :func:`metis_threads.order` (the ones before it
+    warm up), its splits' and its regions' METIS_NodeND calls timed in it."""
     from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
     real_split, real_nd = MT.split, MT.node_nd
     for t in threads:
@@ -59,9 +61,10 @@ def profile(p, threads, repeats):
         n_sum = sum(b - a for a, b in spans["node_nd"])
         s_end = max((b for a, b in spans["split"]), default=t0) - t0
         n_first = min((a for a, b in spans["node_nd"]), default=t0) - t0
+        longest = max((b - a for a, b in spans["node_nd"]), default=0)
         print(f"  order, {t:>2} threads: {ms(t1 - t0):7.1f} ms; splits {len(spans['split'])} sum {ms(s_sum):6.1f} "
               f"last ends {ms(s_end):6.1f}; NodeND {len(spans['node_nd'])} sum {ms(n_sum):6.1f} first starts "
-              f"{ms(n_first):6.1f}, longest {ms(max((b - a for a, b in spans['node_nd']), default=0)):6.1f}", flush=True)
+              f"{ms(n_first):6.1f}, longest {ms(longest):6.1f}", flush=True)
 
 
 def main(argv=None):

@@ -1,6 +1,7 @@
 """What ordering METIS's regions in threads buys: the nested-dissection order's host time and fill on 1, 2, 4, ...
-threads, then ``tuned_elimination`` end to end with its ordering on one thread and on all cores here, beside
-``tuned_frontier``, in rotated rounds in one process (paired: the two orderings' calls alternate; the default ordering on :func:`metis_threads.default_threads`).
+threads, then ``tuned_elimination`` end to end with its ordering on one thread and on the default
+(:func:`metis_threads.default_threads`), beside ``tuned_frontier``, in rotated rounds in one process (paired: the two
+orderings' calls alternate).
 
     python3 scripts/metis_threads_measure.py --graphs knn:16384 grid8:16384 --threads 1 2 4 8 16 \\
         --rounds 5 --out DIR
@@ -16,6 +17,7 @@ reference checksum for them here)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -27,10 +29,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 SERIAL = "tuned_elimination/1"      # the elimination, its ordering on one thread
 
 
+@contextlib.contextmanager
+def ordering_on(threads):
+    """Every ordering made within on ``threads`` threads (the launcher's and shortest_paths' default)."""
+    from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
+    real = MT.default_threads
+    MT.default_threads = lambda: threads
+    try:
+        yield
+    finally:
+        MT.default_threads = real
+
+
 def ordering_rows(g, name, threads, repeats):
     from apsp_kernels.algorithms.cpu.elimination import _edges, nested_dissection, symmetric_pattern, symbolic
     from apsp_kernels.algorithms.gpu.tuned import elimination as TE
-    from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
     adj = _edges(g)[4]
     p = symmetric_pattern(adj)
     rows = []
@@ -40,15 +53,11 @@ def ordering_rows(g, name, threads, repeats):
             t0 = time.perf_counter()
             o = nested_dissection(adj, threads=t)
             ms.append((time.perf_counter() - t0) * 1e3)
-        real = MT.default_threads
-        MT.default_threads = lambda: t            # the launcher's ordering on t threads
-        try:
+        with ordering_on(t):                      # the launcher's ordering on t threads
             for _ in range(repeats):
                 t0 = time.perf_counter()
                 TE.prepare(g)
                 prep.append((time.perf_counter() - t0) * 1e3)
-        finally:
-            MT.default_threads = real
         st = symbolic(o, p).stats(p.nnz // 2)
         rows.append(dict(graph=name, n=g.n, m=g.m, threads=t, order_ms=float(np.median(ms)),
                          order_min_ms=float(np.min(ms)), prepare_ms=float(np.median(prep)),
@@ -62,35 +71,21 @@ def ordering_rows(g, name, threads, repeats):
 def call(code, g, kw):
     """One shortest_paths call of ``code`` (SERIAL: the elimination, its ordering on one thread)."""
     from apsp_kernels import api
-    from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
     if code != SERIAL:
         return api.shortest_paths(g, method=code, **kw)
-    real = MT.default_threads
-    MT.default_threads = lambda: 1
-    try:
+    with ordering_on(1):
         return api.shortest_paths(g, method="tuned_elimination", **kw)
-    finally:
-        MT.default_threads = real
 
 
 def phases_rows(g, name):
     from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
     from apsp_kernels.algorithms.gpu.tuned import elimination as TE
-    import cupy as cp
+    from apsp_kernels.measure import wall
     rows = []
     for t in (1, MT.default_threads()):
-        real = MT.default_threads
-        MT.default_threads = lambda: t
-        try:
-            TE.tuned_elimination_resident(g)           # warm
-            cp.cuda.Device().synchronize()
-            t0 = time.perf_counter()
-            D, tm = TE.tuned_elimination_resident(g)
-            cp.cuda.Device().synchronize()
-            whole = (time.perf_counter() - t0) * 1e3
-            del D
-        finally:
-            MT.default_threads = real
+        with ordering_on(t):
+            whole, (D, tm) = wall.median_ms(lambda: TE.tuned_elimination_resident(g), 1, warm=True)
+        del D
         rows.append(dict(graph=name, n=g.n, threads=t, whole_ms=whole,
                          **{k: v for k, v in tm.items() if isinstance(v, (int, float))}))
     return rows
@@ -153,7 +148,8 @@ def main(argv=None):
         pd.DataFrame(e2e).to_csv(out / "e2e.csv", index=False)
     with pd.option_context("display.width", 200):
         o = pd.DataFrame(orders)
-        print(o.pivot_table(index=["graph", "n"], columns="threads", values="order_ms", sort=False).round(1).to_string())
+        by_threads = o.pivot_table(index=["graph", "n"], columns="threads", values="order_ms", sort=False)
+        print(by_threads.round(1).to_string())
         e = pd.DataFrame(e2e).groupby(["graph", "n", "mode", "code"], sort=False).ms.median().unstack("code")
         print(e.round(1).to_string())
     return 0

@@ -18,22 +18,19 @@ from scipy.sparse import csgraph
 
 from apsp_kernels.algorithms.cpu import elimination as E
 from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT, ordering
-from test_elimination_ordering import SHAPES, check_tree, graphs, solve
+from apsp_kernels.io import suite_graphs as SG
+from test_elimination_ordering import SHAPES, check_tree, graphs, path, solve
 
 pytestmark = pytest.mark.skipif(not MT.available(), reason="pymetis not installed or exports no METIS C API")
 
 
 def grid(r, c):
-    path = lambda k: sp.csr_matrix((np.ones(k - 1), (np.arange(k - 1), np.arange(1, k))), shape=(k, k))
     return sp.csr_matrix(sp.kron(sp.eye(r), path(c)) + sp.kron(path(r), sp.eye(c)))
 
 
-def knn(n, k=6, seed=0):
-    pts = np.random.default_rng(seed).random((n, 2))
-    d = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(-1)
-    nb = np.argsort(d, axis=1)[:, 1:k + 1]
-    a = sp.csr_matrix((np.ones(n * k), (np.repeat(np.arange(n), k), nb.ravel())), shape=(n, n))
-    return ((a + a.T) > 0).astype(np.float64).tocsr()
+def knn(n, seed=0):
+    """The suite's kNN geometric graph's adjacency."""
+    return E._edges(SG.make("knn", n, seed=seed))[4]
 
 
 @pytest.mark.parametrize("a", [grid(40, 50), knn(1500)], ids=["grid", "knn"])
@@ -159,12 +156,10 @@ def test_signal_handlers_are_put_back_after_threads(monkeypatch):
 def test_sigterm_still_ends_the_process_after_threads():
     """The failure the handlers caused: after a threaded order, SIGTERM crashed the process (SIGSEGV) rather than
     ending it."""
-    code = ("import os, signal, numpy as np, scipy.sparse as sp\n"
-            "from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT, symmetric_pattern\n"
-            "k = 150\n"
-            "path = sp.csr_matrix((np.ones(k - 1), (np.arange(k - 1), np.arange(1, k))), shape=(k, k))\n"
-            "a = sp.csr_matrix(sp.kron(sp.eye(k), path) + sp.kron(path, sp.eye(k)))\n"
-            "MT.order(symmetric_pattern(a), threads=4)\n"
+    code = ("import os, signal\n"
+            "from apsp_kernels.algorithms.cpu.elimination import _edges, metis_threads as MT, symmetric_pattern\n"
+            "from apsp_kernels.io import suite_graphs as SG\n"
+            "MT.order(symmetric_pattern(_edges(SG.make('grid', 22500, seed=0))[4]), threads=4)\n"
             "os.kill(os.getpid(), signal.SIGTERM)\n")
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, timeout=120,
