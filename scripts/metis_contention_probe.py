@@ -6,7 +6,7 @@ contend inside the process (METIS draws its random numbers from the C library's 
     python3 scripts/metis_contention_probe.py --graph knn:1024 --threads 1 2 4 8 16 --repeats 5
 
 Prints one line per k: the median wall ms of one round of k calls, threads and processes.  ``--profile name:n``:
-also :func:`metis_threads.order` on that graph at each thread count, with the time its splits and its regions'
+also :func:`metis_parallel.order` on that graph at each thread count, with the time its splits and its regions'
 METIS_NodeND calls took, summed and last finished."""
 from __future__ import annotations
 
@@ -29,14 +29,14 @@ def _pattern(spec):
 
 
 def _order(p):
-    from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
+    from apsp_kernels.algorithms.cpu.elimination import metis_parallel as MT
     return MT.node_nd(p, 1).size
 
 
 def profile(p, threads, repeats):
-    """One line per thread count: the last of ``repeats`` calls of :func:`metis_threads.order` (the ones before it
+    """One line per thread count: the last of ``repeats`` calls of :func:`metis_parallel.order` (the ones before it
     warm up), its splits' and its regions' METIS_NodeND calls timed in it."""
-    from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT
+    from apsp_kernels.algorithms.cpu.elimination import metis_parallel as MT
     real_split, real_nd = MT.split, MT.node_nd
     for t in threads:
         for r in range(repeats):

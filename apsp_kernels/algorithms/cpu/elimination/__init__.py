@@ -83,7 +83,8 @@ def factor(a, leaf=32, bisector=None, cap=None, threads=None) -> Factor:
     weights).  ``leaf``: the largest subtree (region) kept as one dense supernode; ``bisector``: "metis"
     (METIS_NodeND, the tree recovered), "metis-bisect" (pymetis, region by region) or "levels" (scipy); default
     metis where installed; ``cap``: supernodes amalgamated up to this size (default the larger of ``leaf`` and
-    128, 0 none); ``threads``: METIS's regions ordered on that many threads (default the cores here, at most 4)."""
+    128, 0 none); ``threads``: METIS's regions ordered on that many threads (default: worker processes, see
+    :func:`.ordering.nested_dissection`)."""
     n, src, dst, w, adj = _edges(a)
     order = nested_dissection(adj, leaf=leaf, bisector=bisector, cap=cap, threads=threads)
     pattern = symmetric_pattern(adj)

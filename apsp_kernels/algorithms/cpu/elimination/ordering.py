@@ -7,8 +7,8 @@ contiguous range ``first[s]:start[s + 1]`` ending at ``s`` itself (the all-pairs
 holds by it), every parent after its children, one root per connected component.
 
 Default ("metis", where pymetis is installed): METIS's own node nested dissection (METIS_NodeND), one C call for
-the whole graph, or, on several cores, one call for each region of its top levels, in parallel
-(:mod:`.metis_threads`).  It returns only a permutation, so the tree is recovered the way sparse Cholesky recovers it
+the whole graph, or, on several cores, one call for each region of its top levels, in parallel worker processes
+(:mod:`.metis_parallel`).  It returns only a permutation, so the tree is recovered the way sparse Cholesky recovers it
 (Liu 1990, "The role of elimination trees in sparse factorization"; :mod:`.etree`): the elimination tree of the
 symmetric pattern under that permutation, a postorder of it (same fill, contiguous subtrees), column counts, and
 from them the fundamental supernodes, whose columns share one structure; a largest subtree of at most ``leaf``
@@ -38,7 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from . import etree, metis_threads
+from . import etree, metis_parallel
 
 try:                                  # optional: METIS orders far faster, and irregular graphs with less fill
     import pymetis
@@ -157,11 +157,11 @@ METIS_NITER = 1
 
 
 def _metis_permutation(p, threads=None):
-    """METIS's fill-reducing order of the pattern ``p``: ``perm[new] = old``; its regions on ``threads`` threads
-    (default up to 4; :mod:`.metis_threads`) where pymetis exports METIS's C API, else pymetis's one call
-    of METIS_NodeND."""
-    if metis_threads.available():
-        return metis_threads.order(p, threads=threads, niter=METIS_NITER)
+    """METIS's fill-reducing order of the pattern ``p``: ``perm[new] = old``; its regions on ``threads`` threads,
+    by default on worker processes once started (:mod:`.metis_parallel`), where pymetis exports METIS's C API, else
+    pymetis's one call of METIS_NodeND."""
+    if metis_parallel.available():
+        return metis_parallel.order(p, threads=threads, niter=METIS_NITER)
     adj = pymetis.CSRAdjacency(p.indptr.astype(np.int64), p.indices.astype(np.int64))
     perm, _ = pymetis.nested_dissection(adjacency=adj, options=pymetis.Options(niter=METIS_NITER))
     return np.asarray(perm, np.int64)
@@ -244,8 +244,8 @@ def nested_dissection(a, leaf=32, bisector=None, cap=None, threads=None) -> Orde
     is dissected).  ``leaf``: the largest subtree (region) kept as one supernode; ``bisector``: "metis"
     (METIS_NodeND, the tree recovered), "metis-bisect" or "levels" (region by region), default "metis" where
     pymetis is installed; ``cap``: supernodes are amalgamated up to this size (default the larger of ``leaf``
-    and CAP; 0: none); ``threads``: "metis" orders regions on that many threads (default the cores here, at most 4; 1:
-    METIS_NodeND on the whole graph, repeatable bit for bit)."""
+    and CAP; 0: none); ``threads``: "metis" orders regions on that many threads (default: worker processes, the cores
+    here, at most 8, once started, threads until then; 1: METIS_NodeND on the whole graph, repeatable bit for bit)."""
     bisector = bisector or default_bisector()
     if bisector not in BISECTORS:
         raise ValueError(f"bisector must be one of {BISECTORS}, got {bisector!r}")

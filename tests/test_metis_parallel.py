@@ -1,13 +1,16 @@
-"""METIS's nested dissection ordered region by region in threads (cpu/elimination/metis_threads): one thread is
-pymetis's METIS_NodeND order exactly; the separators separate and are minimum covers of the cut; with small
-regions forced, the threaded order keeps every property the symbolic phase and the sweeps rely on, and the
-distances stay exact against scipy; without the exported C API the ordering falls back to pymetis."""
+"""METIS's nested dissection ordered region by region in threads or worker processes (cpu/elimination/
+metis_parallel): one thread is pymetis's METIS_NodeND order exactly; the separators separate and are minimum covers
+of the cut; with small regions forced, the parallel order keeps every property the symbolic phase and the sweeps
+rely on, and the distances stay exact against scipy; the worker processes start in the background, report a
+task's error with the worker named, ignore SIGINT, end with their parent, and a lost one sends the order back to
+threads with a warning; without the exported C API the ordering falls back to pymetis."""
 import ctypes
 import itertools
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +20,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.sparse import csgraph
 
 from apsp_kernels.algorithms.cpu import elimination as E
-from apsp_kernels.algorithms.cpu.elimination import metis_threads as MT, ordering
+from apsp_kernels.algorithms.cpu.elimination import metis_parallel as MT, ordering
 from apsp_kernels.io import suite_graphs as SG
 from test_elimination_ordering import SHAPES, check_tree, graphs, path, solve
 
@@ -157,7 +160,7 @@ def test_sigterm_still_ends_the_process_after_threads():
     """The failure the handlers caused: after a threaded order, SIGTERM crashed the process (SIGSEGV) rather than
     ending it."""
     code = ("import os, signal\n"
-            "from apsp_kernels.algorithms.cpu.elimination import _edges, metis_threads as MT, symmetric_pattern\n"
+            "from apsp_kernels.algorithms.cpu.elimination import _edges, metis_parallel as MT, symmetric_pattern\n"
             "from apsp_kernels.io import suite_graphs as SG\n"
             "MT.order(symmetric_pattern(_edges(SG.make('grid', 22500, seed=0))[4]), threads=4)\n"
             "os.kill(os.getpid(), signal.SIGTERM)\n")
@@ -172,3 +175,102 @@ def test_without_the_c_api_order_says_so(monkeypatch):
     monkeypatch.setattr(MT, "available", lambda: False)
     with pytest.raises(ImportError, match="pymetis"):
         MT.order(E.symmetric_pattern(grid(10, 10)))
+
+
+@pytest.fixture(scope="module")
+def workers():
+    pool = MT.Processes(4).wait()                  # two levels of splits, as on four cores
+    yield pool
+    pool.close()
+
+
+def test_processes_order_on_real_sizes(workers):
+    """The same two-level split on worker processes: a permutation, a valid tree, fill near METIS's."""
+    a = grid(120, 120)
+    p = E.symmetric_pattern(a)
+    perm = MT.order(p, workers=workers, niter=ordering.METIS_NITER)
+    assert np.array_equal(np.sort(perm), np.arange(p.shape[0]))
+    one = E.symbolic(E.nested_dissection(a, threads=1), p).size
+    o = ordering.amalgamate(ordering.tree_ordering(p, perm, 32, "metis"), ordering.CAP)
+    check_tree(o, a)
+    assert E.symbolic(o, p).size <= 1.15 * one
+
+
+@pytest.mark.parametrize("name", ["grid 30x30", "components"])
+def test_processes_small_regions_exact(workers, name):
+    """Regions split down to 4 vertices on the workers: the tree holds and the distances are scipy's."""
+    a = SHAPES[name].copy()
+    a.data = np.arange(1, a.nnz + 1, dtype=np.float64) % 17 + 1
+    p = E.symmetric_pattern(a)
+    perm = MT.order(p, workers=workers, min_region=4)
+    o = ordering.tree_ordering(p, perm, 4, "metis")
+    check_tree(o, a)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ordering, "_metis_permutation", lambda p, threads=None: perm)
+        assert np.array_equal(solve(a, leaf=4, cap=0), csgraph.shortest_path(a, method="D"))
+
+
+def test_worker_error_names_the_worker(workers):
+    with pytest.raises(RuntimeError, match=r"METIS worker \d+: ValueError: unknown METIS task 'bogus'"):
+        workers.map("bogus", [E.symmetric_pattern(grid(5, 5))])
+    assert not workers.failed                                         # a task's error leaves the worker serving
+
+
+def test_workers_ignore_sigint(workers):
+    for proc, _ in workers._workers:
+        os.kill(proc.pid, signal.SIGINT)
+    time.sleep(0.2)
+    p = E.symmetric_pattern(grid(20, 20))
+    assert [np.sort(o).tolist() for o in workers.map("node_nd", [p] * 4)] == [list(range(400))] * 4
+
+
+def test_lost_worker_sends_the_order_to_threads():
+    pool = MT.Processes(2).wait()
+    pool._workers[0][0].kill()
+    pool._workers[0][0].wait()
+    p = E.symmetric_pattern(grid(60, 60))
+    with pytest.warns(UserWarning, match="lost.*ordering in threads"):
+        perm = MT.order(p, workers=pool, min_region=100)
+    assert np.array_equal(np.sort(perm), np.arange(3600))
+    assert pool.failed
+    with pytest.raises(MT.WorkerLost):                                 # a failed pool fails at once, never hangs
+        pool.map("node_nd", [p])
+    pool.close()
+
+
+def test_default_pool_is_threads_until_the_workers_are_ready(monkeypatch):
+    monkeypatch.setattr(MT, "_started", {})
+    monkeypatch.setattr(MT, "default_processes", lambda: 2)
+    assert MT.default_pool().kind == "threads"                          # the first call starts them, waits for none
+    pool = MT._started[2]
+    pool.wait()
+    assert MT.default_pool() is pool
+    pool.close()
+    assert all(proc.poll() is not None for proc, _ in pool._workers)    # closed: every worker ended
+    assert MT.default_pool().kind == "threads"                          # a closed pool is not used again
+
+
+def _state(pid):
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return "gone"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process states from /proc")
+def test_workers_end_when_their_parent_is_killed():
+    code = ("import os, signal\n"
+            "from apsp_kernels.algorithms.cpu.elimination import metis_parallel as MT\n"
+            "pool = MT.Processes(2).wait()\n"
+            "print(*[proc.pid for proc, _ in pool._workers], flush=True)\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
+    pids = [int(x) for x in done.stdout.split()]
+    assert done.returncode == -signal.SIGKILL and len(pids) == 2, (done.returncode, done.stderr[-500:])
+    deadline = time.monotonic() + 10
+    while any(_state(pid) not in ("gone", "Z") for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_state(pid) in ("gone", "Z") for pid in pids)
