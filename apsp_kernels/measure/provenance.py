@@ -306,6 +306,8 @@ def collect(profile=None, parameters=None) -> dict:
     if plan is not None:
         info["preregistration"] = plan
     info.update(_cpu_state())
+    from .host_speed import metis_ms
+    info["host_metis_ms"] = metis_ms()        # the host CPU's speed at the elimination's ordering, per lease
     gi = gpu_info()
     info.update(gi or {"gpu": None})
     try:
