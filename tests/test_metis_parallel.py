@@ -274,3 +274,25 @@ def test_workers_end_when_their_parent_is_killed():
     while any(_state(pid) not in ("gone", "Z") for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(_state(pid) in ("gone", "Z") for pid in pids)
+
+
+def test_workers_that_cannot_start_leave_the_order_to_threads(monkeypatch):
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    pool = MT.Processes(2)
+    with pytest.raises(MT.WorkerLost, match="did not start"):
+        pool.wait()
+    p = E.symmetric_pattern(grid(40, 40))
+    with pytest.warns(UserWarning, match="did not start.*ordering in threads"):
+        perm = MT.order(p, workers=pool, min_region=100)
+    assert np.array_equal(np.sort(perm), np.arange(1600))
+    pool.close()
+
+
+def test_the_environment_sets_the_default_processes(monkeypatch):
+    monkeypatch.setenv(MT.PROCESSES_VARIABLE, "0")
+    assert MT.default_processes() == 0 and MT.default_pool().kind == "threads"      # none started
+    monkeypatch.setenv(MT.PROCESSES_VARIABLE, "3")
+    assert MT.default_processes() == 3
+    monkeypatch.setenv(MT.PROCESSES_VARIABLE, "four")
+    with pytest.raises(ValueError, match="APSP_METIS_PROCESSES='four'"):
+        MT.default_processes()

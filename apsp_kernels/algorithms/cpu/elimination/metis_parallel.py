@@ -54,6 +54,7 @@ MIN_REGION = 2048      # regions smaller than this are not split further: METIS_
 MAX_THREADS = 4        # more threads contend on METIS's rand() lock (above) and order no faster
 MAX_PROCESSES = 8      # worker processes by default, at most
 START_TIMEOUT_S = 60   # how long a caller that names a process count waits for its workers to start
+PROCESSES_VARIABLE = "APSP_METIS_PROCESSES"   # the environment's say over the default worker processes
 TRAPPED = (signal.SIGABRT, signal.SIGTERM)   # the signals every METIS call traps (GKlib's gk_sigtrap) and puts back
 SIGACTION_BYTES = 512  # room for the C library's struct sigaction (152 bytes with glibc on x86-64), kept as bytes
 METIS_OK = 1
@@ -88,7 +89,14 @@ def default_threads() -> int:
 
 
 def default_processes() -> int:
-    """The worker processes :func:`order` uses by default: the cores here, at most MAX_PROCESSES."""
+    """The worker processes :func:`order` uses by default: ``APSP_METIS_PROCESSES`` where set (0 or 1: none, the
+    regions ordered in threads), else the cores here, at most MAX_PROCESSES."""
+    named = os.environ.get(PROCESSES_VARIABLE, "").strip()
+    if named:
+        try:
+            return max(int(named), 0)
+        except ValueError:
+            raise ValueError(f"{PROCESSES_VARIABLE}={named!r}: not a whole number of processes") from None
     return min(threads_here(), MAX_PROCESSES)
 
 
@@ -260,36 +268,40 @@ class WorkerLost(RuntimeError):
 class Processes:
     """``count`` worker processes, each running this file as a script (:func:`serve`): a task's region goes over
     the worker's stdin as a pickle, its answer comes back on a pipe of its own (so nothing METIS prints can corrupt
-    it).  Started at once without waiting; :attr:`ready` is set when every worker has said so, :attr:`failed` holds
-    why they cannot be used (a worker that did not start, or was lost)."""
+    it).  Started in a thread of their own, the caller waiting for none of it; :attr:`ready` is set when every worker
+    has said so, :attr:`failed` holds why they cannot be used (a worker that did not start, or was lost)."""
     kind = "processes"
 
     def __init__(self, count):
         self.count = count
         self.ready, self.failed = threading.Event(), None
-        self._idle, self._workers = queue.SimpleQueue(), []
+        self._idle, self._workers, self._lock = queue.SimpleQueue(), [], threading.Lock()
         self._dispatch = ThreadPoolExecutor(count)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        for _ in range(count):
-            answers, write = os.pipe()
-            try:
-                proc = subprocess.Popen([sys.executable, __file__, str(write)], stdin=subprocess.PIPE,
-                                        pass_fds=(write,), env=env, start_new_session=True)
-            finally:
-                os.close(write)
-            self._workers.append((proc, os.fdopen(answers, "rb")))
-        threading.Thread(target=self._await_ready, daemon=True).start()
+        threading.Thread(target=self._start, daemon=True).start()    # the caller waits for none of it
 
-    def _await_ready(self):
+    def _start(self):
+        """Start the workers (each fork and exec costs the caller's process a few ms) and wait for each to say it is
+        ready; on any failure :attr:`failed` says why."""
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         try:
-            for proc, answers in self._workers:
+            for _ in range(self.count):
+                with self._lock:
+                    if self.failed:                              # closed while starting
+                        return
+                    answers, write = os.pipe()
+                    try:
+                        proc = subprocess.Popen([sys.executable, __file__, str(write)], stdin=subprocess.PIPE,
+                                                pass_fds=(write,), env=env, start_new_session=True)
+                    finally:
+                        os.close(write)
+                    self._workers.append((proc, os.fdopen(answers, "rb")))
+            for proc, answers in list(self._workers):
                 if pickle.load(answers) != ("ready", proc.pid):
                     raise WorkerLost(f"worker {proc.pid} did not start")
                 self._idle.put((proc, answers))
-            self.ready.set()
         except (EOFError, OSError, pickle.UnpicklingError, WorkerLost) as e:
-            self.failed = f"METIS worker processes did not start ({type(e).__name__}: {e})"
-            self.ready.set()
+            self.failed = self.failed or f"METIS worker processes did not start ({type(e).__name__}: {e})"
+        self.ready.set()
 
     def wait(self, timeout=START_TIMEOUT_S):
         if not self.ready.wait(timeout):
@@ -326,6 +338,8 @@ class Processes:
 
     def close(self):
         """End the workers (closing a worker's stdin ends its loop) and wait for them briefly."""
+        with self._lock:
+            self.failed = self.failed or "closed"
         self._dispatch.shutdown(wait=False, cancel_futures=True)
         for proc, answers in self._workers:
             for f in (proc.stdin, answers):
@@ -336,7 +350,6 @@ class Processes:
                 proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        self.failed = self.failed or "closed"
 
 
 _started: dict[int, Processes] = {}
@@ -350,11 +363,7 @@ def processes(count=None, start=True):
     with _started_lock:
         pool = _started.get(count)
         if pool is None and start and sys.executable:             # a pool that failed stays, and is not restarted
-            try:
-                pool = _started[count] = Processes(count)
-            except OSError as e:
-                warnings.warn(f"METIS worker processes could not start ({e}); ordering in threads", stacklevel=2)
-                return None
+            pool = _started[count] = Processes(count)
         return pool
 
 
