@@ -241,8 +241,13 @@ def test_lost_worker_sends_the_order_to_threads():
 def test_default_pool_is_threads_until_the_workers_are_ready(monkeypatch):
     monkeypatch.setattr(MT, "_started", {})
     monkeypatch.setattr(MT, "default_processes", lambda: 2)
-    assert MT.default_pool().kind == "threads"                          # the first call starts them, waits for none
-    pool = MT._started[2]
+    used = []
+    real = MT._order
+    monkeypatch.setattr(MT, "_order", lambda p, workers, *a: used.append(workers.kind) or real(p, workers, *a))
+    assert MT.default_pool().kind == "threads" and not MT._started      # asking starts nothing
+    MT.order(E.symmetric_pattern(grid(30, 30)))
+    assert used == ["threads"]                                          # the first call orders in threads,
+    pool = MT._started[2]                                               # then starts the workers, waiting for none
     pool.wait()
     assert MT.default_pool() is pool
     pool.close()

@@ -55,6 +55,9 @@ MAX_THREADS = 4        # more threads contend on METIS's rand() lock (above) and
 MAX_PROCESSES = 8      # worker processes by default, at most
 START_TIMEOUT_S = 60   # how long a caller that names a process count waits for its workers to start
 PROCESSES_VARIABLE = "APSP_METIS_PROCESSES"   # the environment's say over the default worker processes
+# A worker needs no BLAS or OpenMP threads: without these, numpy's import in each starts a pool of one thread a core
+# (user CPU 0.32-0.34 s against 0.17-0.19 for a worker's start here), competing with the caller's own work
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 TRAPPED = (signal.SIGABRT, signal.SIGTERM)   # the signals every METIS call traps (GKlib's gk_sigtrap) and puts back
 SIGACTION_BYTES = 512  # room for the C library's struct sigaction (152 bytes with glibc on x86-64), kept as bytes
 METIS_OK = 1
@@ -282,7 +285,7 @@ class Processes:
     def _start(self):
         """Start the workers (each fork and exec costs the caller's process a few ms) and wait for each to say it is
         ready; on any failure :attr:`failed` says why."""
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **ONE_THREAD}
         try:
             for _ in range(self.count):
                 with self._lock:
@@ -336,8 +339,8 @@ class Processes:
     def map(self, op, regions, niter=None):
         return list(self._dispatch.map(lambda p: self._task(op, p, niter), regions))
 
-    def close(self):
-        """End the workers (closing a worker's stdin ends its loop) and wait for them briefly."""
+    def close(self, wait=True):
+        """End the workers (closing a worker's stdin ends its loop); ``wait``: for them to end, briefly."""
         with self._lock:
             self.failed = self.failed or "closed"
         self._dispatch.shutdown(wait=False, cancel_futures=True)
@@ -345,7 +348,7 @@ class Processes:
             for f in (proc.stdin, answers):
                 with contextlib.suppress(OSError):
                     f.close()
-        for proc, _ in self._workers:
+        for proc, _ in self._workers if wait else ():
             try:
                 proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
@@ -368,18 +371,20 @@ def processes(count=None, start=True):
 
 
 @atexit.register
-def close_all():
+def close_all(wait=False):
+    """End every pool this process started; at exit without waiting (a worker still starting ends on its own when
+    it finds its pipe closed, and the exit does not wait for it)."""
     with _started_lock:
         for pool in _started.values():
-            pool.close()
+            pool.close(wait=wait)
         _started.clear()
 
 
 def default_pool():
     """The workers :func:`order` uses by default: this process's worker processes where they are ready (started in
-    the background by the first call), else :func:`default_threads` threads."""
+    the background after the first default order), else :func:`default_threads` threads."""
     if default_processes() > 1:
-        pool = processes()
+        pool = processes(start=False)
         if pool is not None and pool.ready.is_set() and not pool.failed:
             return pool
     return Threads(default_threads())
@@ -390,16 +395,21 @@ def order(p, threads=None, niter=None, min_region=None, workers=None) -> np.ndar
     levels split here for k workers, a level's regions at once, regions of fewer than ``min_region`` vertices
     (default MIN_REGION) not split; every region left ordered by METIS_NodeND (``niter`` refinement passes) on its
     own worker.  ``workers``: a :class:`Processes` or :class:`Threads`; ``threads``: that many threads; neither:
-    :func:`default_pool`.  Where worker processes are lost, the order is made in threads and the loss warned of."""
+    :func:`default_pool`, and the default worker processes started afterwards where they are not yet (the first default
+    call orders in threads).  Where worker processes are lost, the order is made in threads and the loss warned of."""
     if not available():
         raise ImportError("metis_parallel needs pymetis with METIS's C API exported (pip install pymetis)")
+    default = workers is None and threads is None
     if workers is None:
-        workers = default_pool() if threads is None else Threads(max(int(threads), 1))
+        workers = default_pool() if default else Threads(max(int(threads), 1))
     try:
         return _order(p, workers, niter, MIN_REGION if min_region is None else min_region)
     except WorkerLost as e:
         warnings.warn(f"{e}; ordering in threads", stacklevel=2)
         return _order(p, Threads(default_threads()), niter, MIN_REGION if min_region is None else min_region)
+    finally:
+        if default and default_processes() > 1:
+            processes()            # started once this order is done: their start does not slow the call that wants them
 
 
 def _order(p, workers, niter, min_region):
