@@ -67,6 +67,16 @@ a plan committed before its data: docs/auto-evidence.md.
    10,000 vertices the elimination took 0.16-1.17x tuned_frontier's time on every graph counted at 11.8-15.4,
    corridor-12 of 10,500 the 1.17x, and the king grids of 12,000-16,384, counted at 11.8-13.6, 0.37-0.67x; those
    rows are int32 left on the device, one lease; the check's device rows are float64 there).
+   And in int32 and on the device (``IN_ROUND_RESULTS``) where the *in-round* count (each frontier vertex relaxing
+   from its distance when its turn comes, :mod:`.core.frontier_work`) is ``IN_ROUND_WORK`` or more (post hoc,
+   2026-12-01, after the check ``processes``): counted so, the checks' graphs of 10,000 vertices or more fell apart
+   where the round count had mixed them, most kNN corridors at 1.6-4.4 (their weighted paths follow their hops: a
+   round's later vertices inherit its earlier ones' work), the king grids at 6.0-10.0 and the Delaunay graphs at
+   5.3-14.1 (the square grids 4.3-4.5; three long corridors, aspect 13-64 at 16,000-18,000, at 5.1-5.8).  At 5 or
+   more the elimination was within the bound of tuned_frontier on every such graph in int32 and on the device
+   (0.10-1.14x), where test 3 had kept tuned_frontier in int32 on king grids counted at 11.8-14.5 in rounds, up to
+   1.8x the elimination's time (``processes``: grid8-50 of 12,800).  Not to the host in float64: there two king
+   grids had the elimination at 1.30x and 1.33x (older leases, the ordering in threads or on one core).
 
 Only for all pairs (with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them), and only where the elimination would order the graph as in its rows (:func:`measured_ordering`: METIS)."""
@@ -119,9 +129,14 @@ WORK = 15.0          # test 3: tuned_frontier's counted relaxations per edge and
 WORK_FROM = 10_000   # ... from this many vertices (below it corridors of 3,500-9,000 counted at 17-20 ran
                      # tuned_frontier 1.29-1.86x faster than the elimination on the device)
 WORK_ON_DEVICE = 10.0   # test 3's count with the result left on the device, since METIS's regions are ordered in
-                        # threads (post hoc, from solver/...-2026-11-30-frontier-pilot.csv, int32 left on the
+                        # parallel (post hoc, from solver/...-2026-11-30-frontier-pilot.csv, int32 left on the
                         # device: from 10,000 vertices every graph counted at 11.8 or more had the elimination at
                         # most 1.17x tuned_frontier there)
+IN_ROUND_WORK = 5.0  # test 3 also where the in-round count is at least this, for IN_ROUND_RESULTS (post hoc,
+                     # 2026-12-01, from the checks' rows up to `processes`: from 10,000 vertices the king grids
+                     # counted 6.0-10.0, the Delaunay graphs 5.3-14.1, most kNN corridors 1.6-4.4, grids 4.3-4.5)
+IN_ROUND_RESULTS = ("int32", "device")   # not float64 to the host: there its rows had the elimination past the bound
+                                         # on two king grids (1.30x, 1.33x) where tuned_frontier missed on one
 WORK_WIDEST = 8.0    # ... and the hub BFS's widest level at most this many sqrt(n) (random graphs and graphs with a
                      # hub: 25-128; the count itself is 2-4 there, and is not made)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
@@ -329,7 +344,8 @@ def by_work(g, algo, result):
     """Test 3 in tuned_frontier's place: ``(tuned_elimination, why)`` where ``g`` has ``WORK_FROM`` vertices or more,
     the hub BFS reaches at least ``REACH`` of them with no level wider than ``WORK_WIDEST`` sqrt(n), and
     tuned_frontier's algorithm, counted on the CPU (:func:`~.core.frontier_work.relaxations_per_edge`), relaxes each
-    edge at least :func:`work_threshold` times a source for ``result``; else None."""
+    edge at least ``IN_ROUND_WORK`` times a source counted in-round (for a result of ``IN_ROUND_RESULTS``), or at
+    least :func:`work_threshold` times for ``result`` counted in rounds; else None."""
     if g.n < WORK_FROM:
         return None
     from .core.frontier_work import SOURCES, relaxations_per_edge_once
@@ -337,6 +353,15 @@ def by_work(g, algo, result):
     s = hub_depth_once(g)
     if s.mean_reach < REACH or s.widest > WORK_WIDEST * math.sqrt(g.n):
         return None
+    in_round = (relaxations_per_edge_once(g, enough=IN_ROUND_WORK, in_round=True) if result in IN_ROUND_RESULTS
+                else 0.0)
+    if in_round >= IN_ROUND_WORK:
+        return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {algo.name}'s "
+                          f"algorithm, counted on the CPU from {SOURCES} sources, each vertex relaxing from its "
+                          f"distance when its turn in a round comes, still relaxes each edge >= {IN_ROUND_WORK:g} "
+                          f"times a source ({in_round:.1f} when the count stopped: its weighted paths do not follow "
+                          f"its hops; from {WORK_FROM:,} vertices), and the graph's levels are narrow (the hub BFS's "
+                          f"widest {s.widest} <= {WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
     bar = work_threshold(result)
     work = relaxations_per_edge_once(g, enough=bar)
     if work < bar:

@@ -5,7 +5,8 @@
 
 For each graph, tuned_frontier's algorithm counted on the CPU from ``--sources`` seeded sources
 (:mod:`apsp_kernels.core.frontier_work`, the count auto's rule reads): the relaxations a source makes per edge of
-the graph (1 where every edge is relaxed once, as Dijkstra does) and the first source's rounds.
+the graph (1 where every edge is relaxed once, as Dijkstra does), the same counted in-round (each vertex relaxing
+from its distance when its turn comes) and the first source's rounds.
 Without ``--graphs``, every graph of the small-separator classes that the recorded held-out checks timed with both
 tuned_frontier and the elimination (``data/results/solver/*-check*.csv``, medians, the last file per graph), with
 each code's median in ``--mode``, their ratio and the rate of tuned_frontier's relaxations so counted, n sources'
@@ -25,11 +26,12 @@ CLASSES = ("grid", "grid8", "strip", "knn", "corridor", "delaunay", "knn_islands
 
 
 def work(g, k):
-    """A graph's count (:mod:`apsp_kernels.core.frontier_work`, ``k`` sources): relaxations per edge, and the
-    rounds of its first source."""
+    """A graph's counts (:mod:`apsp_kernels.core.frontier_work`, ``k`` sources): relaxations per edge, in rounds and
+    in-round, and the rounds of its first source."""
     from apsp_kernels.core import frontier_work as FW
     return dict(rounds=FW.frontier(g, int(FW.sources(g, k)[0]))[1],
-                relaxations_per_edge=FW.relaxations_per_edge(g, k))
+                relaxations_per_edge=FW.relaxations_per_edge(g, k),
+                in_round_per_edge=FW.relaxations_per_edge(g, k, in_round=True))
 
 
 def recorded(mode="e2e_device_ms", where=None, skip=()):

@@ -580,7 +580,8 @@ def test_the_work_test_takes_a_graph_whose_frontier_relaxes_each_edge_often():
     assert E._by_rows(g, fr, E.FROM, "host", None) is None and not E.separators_small(g)[0]
     for result in E.RESULTS:
         to, why = E.instead(g, fr, result)
-        assert to is E.target() and "relaxes each edge" in why and f">= {E.work_threshold(result):g}" in why
+        bar = E.IN_ROUND_WORK if result in E.IN_ROUND_RESULTS else E.work_threshold(result)     # in-round, or not
+        assert to is E.target() and "relaxes each edge" in why and f">= {bar:g}" in why
         assert choice.choose(g, result=result, **H200).algorithm is E.target()
     assert E.instead(g, registry.get("tuned_deep"), "host") is None         # in tuned_frontier's place only
 
@@ -627,9 +628,40 @@ def test_the_device_work_threshold_on_the_rows_it_was_set_from():
     assert E.WORK_ON_DEVICE < E.WORK and (rows["count"] < E.WORK_ON_DEVICE).any()
 
 
-def test_the_work_test_on_the_device_takes_a_king_grid_the_host_keeps():
-    g = SG.make("grid8-64", 16000, seed=16000)           # counted at 12.7: between the two thresholds
+def test_the_in_round_count_takes_a_king_grid_the_round_count_kept_to_the_host():
+    """A king grid counted at 12.7 in rounds (below WORK) and 7.3 in-round: the elimination in int32 and on the
+    device by the in-round count, tuned_frontier to the host in float64; a kNN corridor counted at 11.7 in rounds
+    and 3.3 in-round: tuned_frontier to the host and in int32, on the device the elimination by the round count."""
     fr = registry.get("tuned_frontier")
-    assert E.by_work(g, fr, "host") is None and E.by_work(g, fr, "int32") is None
-    to, why = E.by_work(g, fr, "device")
-    assert to is E.target() and f">= {E.WORK_ON_DEVICE:g}" in why
+    king = SG.make("grid8-64", 16000, seed=16000)
+    assert E.by_work(king, fr, "host") is None
+    for result in E.IN_ROUND_RESULTS:
+        to, why = E.by_work(king, fr, result)
+        assert to is E.target() and f"still relaxes each edge >= {E.IN_ROUND_WORK:g}" in why
+    corridor = SG.make("corridor-12", 12000, seed=12000)
+    assert E.by_work(corridor, fr, "host") is None and E.by_work(corridor, fr, "int32") is None
+    to, why = E.by_work(corridor, fr, "device")
+    assert to is E.target() and f">= {E.WORK_ON_DEVICE:g} times a source" in why
+
+
+def test_the_in_round_threshold_on_the_rows_it_was_set_from():
+    """IN_ROUND_WORK: in the held-out checks' rows up to and with ``processes`` (scripts/frontier_work.py's table,
+    the last file per graph), from WORK_FROM vertices every king grid and Delaunay graph counts at or above it and
+    most kNN corridors below; at or above it the elimination was within the bound of tuned_frontier in int32 and
+    on the device on every graph (to the host in float64 not on two king grids: the rule leaves that result out)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import frontier_work as FWS
+    later = ("in-round",)                                          # checks after the rule: not the rows it came from
+    counts = FWS.table(FWS.recorded("e2e_device_ms", skip=later))
+    counts = counts[counts.n >= E.WORK_FROM]
+    kind = counts.graph.str.split("-").str[0]
+    assert (counts[kind.isin(["grid8", "delaunay"])].in_round_per_edge >= E.IN_ROUND_WORK).all()
+    corridors = counts[kind == "corridor"]
+    assert (corridors.in_round_per_edge < E.IN_ROUND_WORK).mean() > 0.9 and len(corridors) >= 30
+    over = counts[counts.in_round_per_edge >= E.IN_ROUND_WORK][["graph", "n"]]
+    assert len(over) >= 25
+    for mode, past in (("e2e_int32_ms", set()), ("e2e_device_ms", set()),
+                       ("e2e_ms", {("grid8", 11000), ("grid8-80", 12000)})):
+        t = FWS.recorded(mode, skip=later).merge(over, on=["graph", "n"])
+        bad = t[t.elimination_ms > TOLERANCE * t.frontier_ms + SLACK_MS]
+        assert set(zip(bad.graph, bad.n)) == past, bad

@@ -79,3 +79,31 @@ def test_choice_cost_times_one_result_a_new_graph_object(tmp_path):
     t = pd.read_csv(tmp_path / "choice_cost.csv")
     assert list(t.result) == ["host", "int32", "device"] and (t.choose_ms > 0).all() and t.pick.notna().all()
     assert (tmp_path / "choice_cost.provenance.json").exists()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 200), st.integers(0, 2**31 - 1))
+def test_the_in_round_count_is_exact_too(n, m, seed):
+    rng = np.random.default_rng(seed)
+    g = Graph.from_edges(n, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(0, 50, m))
+    d, rounds, relaxed = FW.frontier(g, 0, in_round=True)
+    want = dijkstra(sp.csr_matrix((g.weights, g.indices, g.indptr), shape=(n, n)), indices=0)
+    reached = np.isfinite(want)
+    assert (d[reached] == want[reached]).all() and (d[~reached] > 2**40).all()
+    assert rounds <= FW.frontier(g, 0)[1]                 # a value lowered in a round is used in it: no more rounds
+
+
+def test_in_round_a_later_vertex_uses_a_value_lowered_earlier_in_the_round():
+    # round 2 holds 1 and 2 (in that order): 1 lowers 2 from 10 to 2, and 2 then relaxes 2 -> 3 from 2, not 10
+    g = Graph.from_edges(4, [0, 0, 1, 2], [1, 2, 2, 3], [1, 10, 1, 1])
+    d, rounds, _ = FW.frontier(g, 0, in_round=True)
+    assert list(d) == [0, 1, 2, 3] and rounds == 3 and FW.frontier(g, 0)[1] == 4
+
+
+def test_the_in_round_count_tells_weighted_paths_that_follow_the_hops():
+    """kNN corridors (Euclidean weights) fall far below their round count, a king grid (random weights) much less."""
+    from apsp_kernels.io import suite_graphs as SG
+    corridor, king = SG.make("corridor-12", 4000, seed=1), SG.make("grid8-20", 4000, seed=1)
+    c_rounds, c_in = FW.relaxations_per_edge(corridor), FW.relaxations_per_edge(corridor, in_round=True)
+    k_rounds, k_in = FW.relaxations_per_edge(king), FW.relaxations_per_edge(king, in_round=True)
+    assert c_in < 0.5 * c_rounds and k_in > 2 * c_in and k_in / k_rounds > c_in / c_rounds
