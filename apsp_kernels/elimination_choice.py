@@ -71,7 +71,7 @@ a plan committed before its data: docs/auto-evidence.md.
    from its distance when its turn comes, :mod:`.core.frontier_work`) is ``IN_ROUND_WORK`` or more (post hoc,
    2026-12-01, after the check ``processes``): counted so, the checks' graphs of 10,000 vertices or more fell apart
    where the round count had mixed them, most kNN corridors at 1.6-4.4 (their weighted paths follow their hops: a
-   round's later vertices inherit its earlier ones' work), the king grids at 6.0-10.0 and the Delaunay graphs at
+   round's later vertices inherit its earlier ones' work), the king grids at 6.0-17.2 and the Delaunay graphs at
    5.3-14.1 (the square grids 4.3-4.5; three long corridors, aspect 13-64 at 16,000-18,000, at 5.1-5.8).  At 5 or
    more the elimination was within the bound of tuned_frontier on every such graph in int32 and on the device
    (0.10-1.14x), where test 3 had kept tuned_frontier in int32 on king grids counted at 11.8-14.5 in rounds, up to
@@ -134,7 +134,7 @@ WORK_ON_DEVICE = 10.0   # test 3's count with the result left on the device, sin
                         # most 1.17x tuned_frontier there)
 IN_ROUND_WORK = 5.0  # test 3 also where the in-round count is at least this, for IN_ROUND_RESULTS (post hoc,
                      # 2026-12-01, from the checks' rows up to `processes`: from 10,000 vertices the king grids
-                     # counted 6.0-10.0, the Delaunay graphs 5.3-14.1, most kNN corridors 1.6-4.4, grids 4.3-4.5)
+                     # counted 6.0-17.2, the Delaunay graphs 5.3-14.1, 31 of 34 kNN corridors 1.6-4.4, grids 4.3-4.5)
 IN_ROUND_RESULTS = ("int32", "device")   # not float64 to the host: there its rows had the elimination past the bound
                                          # on two king grids (1.30x, 1.33x) where tuned_frontier missed on one
 WORK_WIDEST = 8.0    # ... and the hub BFS's widest level at most this many sqrt(n) (random graphs and graphs with a

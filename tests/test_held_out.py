@@ -134,6 +134,12 @@ MISSES = {
     # against 92.30 / 114.28 (int32 / float64), grid8-80 of 14,800 (13.8) in int32 159.31 against 112.66.
     "processes": {("grid8-50", 12800, H.MEDIAN, "e2e_int32_ms"), ("grid8-50", 12800, H.MEDIAN, "e2e_ms"),
                   ("grid8-80", 14800, H.MEDIAN, "e2e_int32_ms")},
+    # Test 3's in-round count (post hoc, int32 and device): picks as planned 18 of 18; the five king grids within on
+    # 15 of 15 (the five int32 pairs it moved: the elimination 0.67-0.87x tuned_frontier, 1.00x on grid8 of 12,000).
+    # Past: the square king grid of 10,500, where the cost model runs tuned_fw (its prediction 88.6 ms against
+    # tuned_frontier's 90.4) and test 3 does not act: auto 126.86 / 109.68 / 90.50 ms against tuned_frontier's
+    # 76.79 (float64) and 72.32 (int32) and the elimination's 49.70 (device).
+    "in-round": {("grid8", 10500, H.MEDIAN, mode) for mode in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
 }
 CHECKS = H.checks()
 
