@@ -74,7 +74,7 @@ a plan committed before its data: docs/auto-evidence.md.
    round's later vertices inherit its earlier ones' work), the king grids at 6.0-17.2 and the Delaunay graphs at
    5.3-14.1 (the square grids 4.3-4.5; three long corridors, aspect 13-64 at 16,000-18,000, at 5.1-5.8).  At 5 or
    more the elimination was within the bound of tuned_frontier on every such graph in int32 and on the device
-   (0.10-1.14x), where test 3 had kept tuned_frontier in int32 on king grids counted at 11.8-14.5 in rounds, up to
+   (0.06-1.14x), where test 3 had kept tuned_frontier in int32 on king grids counted at 11.8-14.5 in rounds, up to
    1.8x the elimination's time (``processes``: grid8-50 of 12,800).  Not to the host in float64: there two king
    grids had the elimination at 1.30x and 1.33x (older leases, the ordering in threads or on one core).
 

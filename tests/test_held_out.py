@@ -128,7 +128,7 @@ MISSES = {
     # tuned_frontier 168.85 against the elimination's 132.34.
     "device-work": {("corridor-12", 12000, H.MEDIAN, "e2e_device_ms"), ("grid8-70", 15000, H.MEDIAN, "e2e_int32_ms")},
     # The rules unchanged, the elimination's METIS regions on worker processes: picks as planned 33 of 33; auto's median
-    # within on 30 of 33; on all ten device pairs the count of 10 moved (five kNN corridors counted 10.9-14.4 among
+    # within on 30 of 33; on all eight device pairs the count of 10 moved (counted 10.9-14.4, five kNN corridors among
     # them) the elimination was the faster (0.43-0.93x tuned_frontier).  Past: the king-grid strips to the host, where
     # the count stays 15, auto's tuned_frontier against the elimination: grid8-50 of 12,800 (13.4) 163.01 / 170.02 ms
     # against 92.30 / 114.28 (int32 / float64), grid8-80 of 14,800 (13.8) in int32 159.31 against 112.66.

@@ -301,3 +301,61 @@ def test_the_environment_sets_the_default_processes(monkeypatch):
     monkeypatch.setenv(MT.PROCESSES_VARIABLE, "four")
     with pytest.raises(ValueError, match="APSP_METIS_PROCESSES='four'"):
         MT.default_processes()
+
+
+def _run_script(code, timeout=120):
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run([sys.executable, "-W", "ignore", "-c", code], cwd=root, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
+
+
+def test_a_forked_child_orders_without_the_parents_workers():
+    """The child of a fork has the parent's pool without its threads: it must not use it (it hung before), and
+    orders in threads of its own."""
+    code = ("import os, signal, numpy as np\n"
+            "from apsp_kernels.algorithms.cpu.elimination import _edges, metis_parallel as MT, symmetric_pattern\n"
+            "from apsp_kernels.io import suite_graphs as SG\n"
+            "p = symmetric_pattern(_edges(SG.make('grid', 2500, seed=0))[4])\n"
+            "MT.default_processes = lambda: 2\n"
+            "MT.order(p); MT.processes().wait(); assert MT.default_pool().kind == 'processes'\n"
+            "MT.order(p)\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    signal.alarm(20)\n"
+            "    kind = MT.default_pool().kind\n"
+            "    ok = np.array_equal(np.sort(MT.order(p)), np.arange(p.shape[0]))\n"
+            "    os._exit(0 if ok and kind == 'threads' else 3)\n"
+            "_, status = os.waitpid(pid, 0)\n"
+            "print(os.waitstatus_to_exitcode(status))\n")
+    done = _run_script(code)
+    assert done.returncode == 0 and done.stdout.split()[-1] == "0", (done.stdout[-300:], done.stderr[-800:])
+
+
+def test_closing_while_starting_neither_waits_nor_leaves_ready_unset():
+    pool = MT.Processes(6)
+    t0 = time.perf_counter()
+    pool.close(wait=False)
+    assert time.perf_counter() - t0 < 0.5
+    assert pool.ready.wait(30) and pool.failed
+    with pytest.raises(MT.WorkerLost):
+        pool.wait(1)
+    pool.close()                                                        # and then for the workers to end
+    assert all(proc.poll() is not None for proc, _ in pool._workers)
+
+
+def test_workers_closed_while_starting_print_nothing():
+    code = ("import time\n"
+            "from apsp_kernels.algorithms.cpu.elimination import metis_parallel as MT\n"
+            "pool = MT.Processes(4)\n"
+            "time.sleep(0.05)\n"
+            "pool.close(wait=False)\n"
+            "time.sleep(3)\n")
+    done = _run_script(code)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-800:]
+
+
+def test_no_pool_starts_at_exit(monkeypatch):
+    monkeypatch.setattr(MT, "_started", {})
+    monkeypatch.setattr(MT, "_exiting", True)
+    assert MT.processes(2) is None and MT.default_pool().kind == "threads"

@@ -1,6 +1,6 @@
 """How fast this host's CPU runs the elimination's host work, recorded in every provenance.
 
-``tuned_elimination``'s call is mostly METIS's ordering, on the host CPU (60-72 % of it at 10,500-16,384 vertices on
+``tuned_elimination``'s call is mostly METIS's ordering, on the host CPU (60-70 % of it on 8 worker processes at 10,500-16,384 vertices on
 the device's host), and its time moved between leases of the same kind of machine where ``tuned_frontier``'s, on the
 GPU, did not (a kNN corridor of 10,500 vertices: 47.7 and 63.6 ms in two leases; docs/elimination.md).  The CPU's
 name and core count are the same in every lease, so each provenance also records a timed METIS_NodeND on a fixed

@@ -284,7 +284,8 @@ class Processes:
 
     def _start(self):
         """Start the workers (each fork and exec costs the caller's process a few ms) and wait for each to say it is
-        ready; on any failure :attr:`failed` says why."""
+        ready; on any failure :attr:`failed` says why and the workers started are ended.  :attr:`ready` is set
+        however it ends (closed while starting too)."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **ONE_THREAD}
         try:
             for _ in range(self.count):
@@ -295,6 +296,9 @@ class Processes:
                     try:
                         proc = subprocess.Popen([sys.executable, __file__, str(write)], stdin=subprocess.PIPE,
                                                 pass_fds=(write,), env=env, start_new_session=True)
+                    except OSError:
+                        os.close(answers)
+                        raise
                     finally:
                         os.close(write)
                     self._workers.append((proc, os.fdopen(answers, "rb")))
@@ -302,9 +306,11 @@ class Processes:
                 if pickle.load(answers) != ("ready", proc.pid):
                     raise WorkerLost(f"worker {proc.pid} did not start")
                 self._idle.put((proc, answers))
-        except (EOFError, OSError, pickle.UnpicklingError, WorkerLost) as e:
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError, WorkerLost) as e:
             self.failed = self.failed or f"METIS worker processes did not start ({type(e).__name__}: {e})"
-        self.ready.set()
+            self._end_workers()
+        finally:
+            self.ready.set()
 
     def wait(self, timeout=START_TIMEOUT_S):
         if not self.ready.wait(timeout):
@@ -328,8 +334,9 @@ class Processes:
             pickle.dump((op, p.shape[0], p.indptr, p.indices, niter), proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             proc.stdin.flush()
             ok, value = pickle.load(answers)
-        except (EOFError, OSError, pickle.UnpicklingError) as e:
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError) as e:
             self.failed = f"METIS worker {proc.pid} lost ({type(e).__name__}: {e}; exit code {proc.poll()})"
+            self._end_workers()                           # the pool is not used again: the others end too
             raise WorkerLost(self.failed) from e
         self._idle.put(worker)
         if not ok:
@@ -339,24 +346,57 @@ class Processes:
     def map(self, op, regions, niter=None):
         return list(self._dispatch.map(lambda p: self._task(op, p, niter), regions))
 
+    def _end_workers(self):
+        """Close every worker's task pipe: a worker reading it ends, one still starting ends when it first reads.  The
+        answer pipes stay open (a thread may be reading one: closing it would wait for that read)."""
+        for proc, _ in list(self._workers):
+            with contextlib.suppress(OSError, ValueError):
+                proc.stdin.close()
+
     def close(self, wait=True):
-        """End the workers (closing a worker's stdin ends its loop); ``wait``: for them to end, briefly."""
+        """End the workers; ``wait``: for them to end, briefly (then their answer pipes are closed too)."""
         with self._lock:
             self.failed = self.failed or "closed"
         self._dispatch.shutdown(wait=False, cancel_futures=True)
-        for proc, answers in self._workers:
-            for f in (proc.stdin, answers):
-                with contextlib.suppress(OSError):
-                    f.close()
-        for proc, _ in self._workers if wait else ():
+        self._end_workers()
+        for proc, answers in list(self._workers) if wait else ():
             try:
                 proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
+            with contextlib.suppress(OSError):
+                answers.close()
+
+    def forget(self):
+        """In a child forked from the process that started the workers: close this copy's ends of their pipes (so
+        that they still end with the parent), never to use them here.  A pipe a parent's thread was using at the
+        fork cannot be closed here (its lock went with that thread: Python refuses) and stays open."""
+        self.failed = "a forked copy: the workers belong to the parent"
+        for proc, answers in self._workers:
+            for f in (proc.stdin, answers):
+                with contextlib.suppress(OSError, ValueError, RuntimeError):
+                    f.close()
 
 
 _started: dict[int, Processes] = {}
 _started_lock = threading.Lock()
+_exiting = False       # set at exit: no pool starts after close_all
+_inherited: list = []  # in a forked child, the parent's pools, kept from the collector (their pipes' locks may be held)
+
+
+def _after_fork_in_child():
+    """A forked child has the parent's pools without their threads or their workers' attention: it forgets them and
+    starts its own where it orders (its copy of the lock is fresh, whatever thread held the parent's)."""
+    global _started, _started_lock
+    for pool in _started.values():
+        pool.forget()
+    _inherited.extend(_started.values())
+    _started, _started_lock = {}, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def processes(count=None, start=True):
@@ -365,19 +405,26 @@ def processes(count=None, start=True):
     count = default_processes() if count is None else count
     with _started_lock:
         pool = _started.get(count)
-        if pool is None and start and sys.executable:             # a pool that failed stays, and is not restarted
+        if pool is None and start and sys.executable and not _exiting:   # a failed pool stays, not restarted
             pool = _started[count] = Processes(count)
         return pool
 
 
-@atexit.register
-def close_all(wait=False):
-    """End every pool this process started; at exit without waiting (a worker still starting ends on its own when
-    it finds its pipe closed, and the exit does not wait for it)."""
+def close_all(wait=True):
+    """End every pool this process started (``wait``: for their workers to end, briefly)."""
     with _started_lock:
         for pool in _started.values():
             pool.close(wait=wait)
         _started.clear()
+
+
+@atexit.register
+def _close_at_exit():
+    """At exit: end every pool without waiting (a worker still starting ends when it first reads its closed pipe),
+    and start none after."""
+    global _exiting
+    _exiting = True
+    close_all(wait=False)
 
 
 def default_pool():
@@ -442,20 +489,23 @@ def serve(answer_fd):
     """A worker's loop (this file run as a script): tasks from stdin, answers on ``answer_fd``, until stdin ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     tasks, answers = sys.stdin.buffer, os.fdopen(answer_fd, "wb")
-    pickle.dump(("ready", os.getpid()), answers)
-    answers.flush()
-    while True:
-        try:
-            op, n, indptr, indices, niter = pickle.load(tasks)
-        except EOFError:
-            return
-        try:
-            reply = (True, _run(op, sp.csr_matrix((np.ones(indices.size, np.int8), indices, indptr), shape=(n, n)),
-                                niter))
-        except Exception as e:                    # the caller raises it with the worker named
-            reply = (False, f"{type(e).__name__}: {e}")
-        pickle.dump(reply, answers, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        pickle.dump(("ready", os.getpid()), answers)
         answers.flush()
+        while True:
+            try:
+                op, n, indptr, indices, niter = pickle.load(tasks)
+            except EOFError:
+                return
+            try:
+                reply = (True, _run(op, sp.csr_matrix((np.ones(indices.size, np.int8), indices, indptr),
+                                                      shape=(n, n)), niter))
+            except Exception as e:                # the caller raises it with the worker named
+                reply = (False, f"{type(e).__name__}: {e}")
+            pickle.dump(reply, answers, protocol=pickle.HIGHEST_PROTOCOL)
+            answers.flush()
+    except BrokenPipeError:                       # the parent closed or left: nothing to answer
+        os._exit(0)
 
 
 if __name__ == "__main__":
