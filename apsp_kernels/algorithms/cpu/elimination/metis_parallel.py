@@ -16,14 +16,16 @@ Concurrent METIS calls in one process contend: METIS draws its random numbers fr
 state behind one lock for the process.  On the device's 16-core host, 16 calls on 1,024-vertex graphs took 24 ms in
 16 threads and 6 ms in 16 processes (one alone: 2.4; `scripts/metis_contention_probe.py`).  So the regions go to
 :class:`Processes`, worker processes that outlive a call (each runs this file as a script: numpy, scipy and pymetis,
-not the package; a region's pattern goes over a pipe, its order comes back), started in the background by the
-first call that wants them; until they are ready, and where they cannot run, :class:`Threads` order the regions,
-at most :data:`MAX_THREADS` of them.  The workers ignore SIGINT (the parent's Ctrl-C is the parent's) and end when
-the parent closes their pipe or exits.  With more than one worker the order (never the distances) can differ
-between runs; one worker is one METIS_NodeND call on the whole graph, pymetis's order bit for bit.  Each METIS call
-traps SIGABRT and SIGTERM and puts back the handler it found; overlapping calls in threads would leave METIS's in
-place, so :func:`signals_kept` restores them.  Where the exported symbols are missing, :func:`available` is False
-and the caller uses pymetis serially."""
+not the package; a region's pattern goes over a pipe, its order comes back, one BLAS thread each), started in the
+background once the first default call's ordering is done (started at its beginning, they made that call ~300 ms
+slower on the device); until they are ready, and where they cannot run, :class:`Threads` order the regions, at
+most :data:`MAX_THREADS` of them.  The workers ignore SIGINT (the parent's Ctrl-C is the parent's) and end when the
+parent closes their pipe or exits; a child forked from the parent forgets them and starts its own
+(``APSP_METIS_PROCESSES`` sets their number, 0: threads only).  With more than one worker the order (never the
+distances) can differ between runs; one worker is one METIS_NodeND call on the whole graph, pymetis's order bit
+for bit.  Each METIS call traps SIGABRT and SIGTERM and puts back the handler it found; overlapping calls in threads
+would leave METIS's in place, so :func:`signals_kept` restores them.  Where the exported symbols are missing,
+:func:`available` is False and the caller uses pymetis serially."""
 from __future__ import annotations
 
 import atexit
