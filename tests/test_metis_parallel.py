@@ -311,8 +311,8 @@ def _run_script(code, timeout=120):
 
 
 def test_a_forked_child_orders_without_the_parents_workers():
-    """The child of a fork has the parent's pool without its threads: it must not use it (it hung before), and
-    orders in threads of its own."""
+    """The child of a fork has the parent's pool without its threads: it must not use it (its map would wait
+    forever), and orders in threads of its own."""
     code = ("import os, signal, numpy as np\n"
             "from apsp_kernels.algorithms.cpu.elimination import _edges, metis_parallel as MT, symmetric_pattern\n"
             "from apsp_kernels.io import suite_graphs as SG\n"
