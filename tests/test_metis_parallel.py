@@ -27,6 +27,14 @@ from test_elimination_ordering import SHAPES, check_tree, graphs, path, solve
 pytestmark = pytest.mark.skipif(not MT.available(), reason="pymetis not installed or exports no METIS C API")
 
 
+def _run_script(code, timeout=120):
+    """``python -c code`` in a fresh interpreter from the repository root, the package importable (text output)."""
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run([sys.executable, "-W", "ignore", "-c", code], cwd=root, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
+
+
 def grid(r, c):
     return sp.csr_matrix(sp.kron(sp.eye(r), path(c)) + sp.kron(path(r), sp.eye(c)))
 
@@ -164,10 +172,7 @@ def test_sigterm_still_ends_the_process_after_threads():
             "from apsp_kernels.io import suite_graphs as SG\n"
             "MT.order(symmetric_pattern(_edges(SG.make('grid', 22500, seed=0))[4]), threads=4)\n"
             "os.kill(os.getpid(), signal.SIGTERM)\n")
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
+    done = _run_script(code)
     assert done.returncode == -signal.SIGTERM, (done.returncode, done.stderr[-500:])
 
 
@@ -269,10 +274,7 @@ def test_workers_end_when_their_parent_is_killed():
             "pool = MT.Processes(2).wait()\n"
             "print(*[proc.pid for proc, _ in pool._workers], flush=True)\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n")
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
+    done = _run_script(code)
     pids = [int(x) for x in done.stdout.split()]
     assert done.returncode == -signal.SIGKILL and len(pids) == 2, (done.returncode, done.stderr[-500:])
     deadline = time.monotonic() + 10
@@ -302,12 +304,6 @@ def test_the_environment_sets_the_default_processes(monkeypatch):
     with pytest.raises(ValueError, match="APSP_METIS_PROCESSES='four'"):
         MT.default_processes()
 
-
-def _run_script(code, timeout=120):
-    root = Path(__file__).resolve().parents[1]
-    return subprocess.run([sys.executable, "-W", "ignore", "-c", code], cwd=root, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                              [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])})
 
 
 def test_a_forked_child_orders_without_the_parents_workers():

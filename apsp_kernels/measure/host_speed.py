@@ -1,10 +1,11 @@
 """How fast this host's CPU runs the elimination's host work, recorded in every provenance.
 
-``tuned_elimination``'s call is mostly METIS's ordering, on the host CPU (60-70 % of it on 8 worker processes at 10,500-16,384 vertices on
-the device's host), and its time moved between leases of the same kind of machine where ``tuned_frontier``'s, on the
-GPU, did not (a kNN corridor of 10,500 vertices: 47.7 and 63.6 ms in two leases; docs/elimination.md).  The CPU's
-name and core count are the same in every lease, so each provenance also records a timed METIS_NodeND on a fixed
-graph: the leases' host speeds can then be compared, and a crossing learned in one lease read against another's."""
+``tuned_elimination``'s call is mostly METIS's ordering, on the host CPU (60-70 % of it on 8 worker processes at
+10,500-16,384 vertices on the device's host), and its time moved between leases of the same kind of machine where
+``tuned_frontier``'s, on the GPU, did not (a kNN corridor of 10,500 vertices: 47.7 and 63.6 ms in two leases;
+docs/elimination.md).  The CPU's name and core count are the same in every lease, so each provenance also records a
+timed METIS_NodeND on a fixed graph: the leases' host speeds can then be compared, and a crossing learned in one
+lease read against another's."""
 from __future__ import annotations
 
 import functools
@@ -18,14 +19,11 @@ CALLS = 3           # timed calls after one untimed, their median recorded
 
 
 def king_grid_pattern(side=SIDE) -> sp.csr_matrix:
-    """The symmetric pattern of the king grid of ``side`` x ``side`` vertices (each joined to its 8 neighbours)."""
-    path = sp.diags([np.ones(side - 1), np.ones(side - 1)], [-1, 1], format="csr")
-    ring = path + sp.eye(side, format="csr")
-    p = (sp.kron(ring, ring, format="csr") - sp.eye(side * side, format="csr")).tocsr()
-    p.eliminate_zeros()
-    p.data[:] = 1
-    p.sort_indices()
-    return p.astype(np.int8)
+    """The symmetric pattern of the suite's king grid (``grid8``) of ``side`` x ``side`` vertices, each joined to
+    its 8 neighbours, as the elimination hands it to METIS."""
+    from ..algorithms.cpu.elimination import symmetric_pattern
+    from ..core.structure_graphs import grid8
+    return symmetric_pattern(grid8(side * side, rows=side).to_scipy())
 
 
 @functools.lru_cache(maxsize=1)

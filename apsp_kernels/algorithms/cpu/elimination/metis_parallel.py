@@ -464,7 +464,7 @@ def order(p, threads=None, niter=None, min_region=None, workers=None) -> np.ndar
 def _order(p, workers, niter, min_region):
     levels = int(np.ceil(np.log2(workers.count))) if workers.count > 1 else 0
     if levels == 0 or p.shape[0] < min_region:
-        return workers.map("node_nd", [p], niter)[0] if workers.kind == "processes" else node_nd(p, niter)
+        return workers.map("node_nd", [p], niter)[0]
     # the order as a list of pieces, each (kind, vertices): "open" a region a later level may split, "whole" one
     # METIS_NodeND orders as it is (its split found no separator), "separator" vertices in their place; splitting
     # a region replaces it by its part A, its part B and their separator, as METIS_NodeND orders
