@@ -2,11 +2,14 @@
 int32 left on the device, CUDA events) with the vertices as generated, renumbered by reverse Cuthill-McKee
 (scipy's, on the symmetric pattern: neighbours get near numbers) and renumbered at random (seeded).  An exploration:
 the kernel's rate per relaxation differed between classes of one relaxation count (king grids, numbered along the
-lattice, against kNN corridors and Delaunay graphs, numbered as their random points were drawn).
+lattice, against kNN corridors and Delaunay graphs, numbered as their random points were drawn).  ``--layouts``:
+the frontier bitmaps' layout the kernel is built with (``word``: vertex v bit v % 32 of word v / 32, one thread a
+word, so that neighbours numbered near each other are walked by one thread in turn; ``transposed``: consecutive
+vertices in consecutive words, so different threads).
 
     python3 scripts/frontier_order_probe.py --graphs delaunay:9000 kemp:16384 --out DIR
 
-Writes ``order.csv`` (one row per graph and numbering: the median kernel ms of ``--repeats`` warm calls, the
+Writes ``order.csv`` (one row per graph, numbering and layout: the median kernel ms of ``--repeats`` warm calls, the
 renumbering's CPU ms, the device ms of putting the result back in the graph's own numbering) with provenance.  The
 as-generated result is checked against the graph's reference checksum, each renumbered one, put back, against it
 element by element."""
@@ -23,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ORDERS = ("given", "rcm", "random")
+LAYOUTS = {"word": (), "transposed": (("TFR_TRANSPOSE", 1),)}    # the frontier bitmaps' (cuda/tuned_frontier.cu)
 
 
 def renumbering(g, order):
@@ -40,6 +44,24 @@ def renumbering(g, order):
     return p, (time.perf_counter() - t0) * 1e3
 
 
+def _timed(frontier, defines, h, repeats):
+    """tuned_frontier's all-pairs solve of ``h`` with the kernel built with ``defines``, warm: (the last result on
+    the device, its timings, every repeat's kernel ms)."""
+    built = frontier.kernel_for
+    frontier.kernel_for = lambda dtype, more=(): built(dtype, tuple(defines) + tuple(more))
+    try:
+        frontier.tuned_frontier_resident(h)                   # warm: kernel loaded, memory pool sized
+        times = []
+        for i in range(repeats):
+            D, t = frontier.tuned_frontier_resident(h)
+            times.append(t["kernel_ms"])
+            if i < repeats - 1:
+                del D
+        return D, t, times
+    finally:
+        frontier.kernel_for = built
+
+
 def renumbered(g, p):
     from apsp_kernels.core.graph import Graph
     a = g.to_scipy().tocsr()[p][:, p]
@@ -50,12 +72,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="+", required=True)
     ap.add_argument("--orders", nargs="+", default=list(ORDERS), choices=ORDERS)
+    ap.add_argument("--layouts", nargs="+", default=["word"], choices=list(LAYOUTS))
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
     import pandas as pd
     from apsp_kernels import gpu_device
-    from apsp_kernels.algorithms.gpu.tuned.frontier import tuned_frontier_resident
+    from apsp_kernels.algorithms.gpu.tuned import frontier
     from apsp_kernels.algorithms.reference import reference_checksum
     from apsp_kernels.core.limits import normalise_inf
     from apsp_kernels.io import suite_graphs as SG
@@ -73,42 +96,41 @@ def main(argv=None):
         for order in a.orders:
             p, cpu_ms = renumbering(g, order)
             h = g if order == "given" else renumbered(g, p)
-            tuned_frontier_resident(h)                         # warm: kernel loaded, memory pool sized
-            times = []
-            for _ in range(a.repeats):
-                D, t = tuned_frontier_resident(h)
-                times.append(t["kernel_ms"])
-                if len(times) < a.repeats:
+            for layout in a.layouts:
+                D, t, times = _timed(frontier, LAYOUTS[layout], h, a.repeats)
+                normalise_inf(D)                               # INF as every result has it (on the device)
+                if given is None:
+                    if order != "given" or not matches(D, reference_checksum(g)):
+                        raise SystemExit(f"tuned_frontier on {spec}: result differs from the reference")
+                    given, back_ms = D, 0.0
+                else:
+                    q = cp.asarray(np.argsort(p))              # old vertex -> its new number
+                    ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
+                    ev0.record()
+                    back = D[q][:, q]
+                    ev1.record()
+                    ev1.synchronize()
+                    back_ms = float(cp.cuda.get_elapsed_time(ev0, ev1))
+                    if not bool((back == given).all()):
+                        raise SystemExit(f"tuned_frontier ({layout}) on {spec} renumbered by {order}: result differs")
+                    del back
+                if D is not given:
                     del D
-            normalise_inf(D)                                   # INF as every result has it (on the device)
-            if order == "given":
-                if not matches(D, reference_checksum(g)):
-                    raise SystemExit(f"tuned_frontier on {spec}: result differs from the reference")
-                given, back_ms = D, 0.0
-            else:
-                q = cp.asarray(np.argsort(p))                  # old vertex -> its new number
-                ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
-                ev0.record()
-                back = D[q][:, q]
-                ev1.record()
-                ev1.synchronize()
-                back_ms = float(cp.cuda.get_elapsed_time(ev0, ev1))
-                if not bool((back == given).all()):
-                    raise SystemExit(f"tuned_frontier on {spec} renumbered by {order}: result differs")
-                del back
-            del D
-            rows.append(dict(graph=name, n=g.n, m=g.m, order=order, kernel_ms=statistics.median(times),
-                             renumber_cpu_ms=cpu_ms, back_ms=back_ms, rounds_max=t["rounds_max"]))
-            print(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in rows[-1].items()),
-                  flush=True)
-            pd.DataFrame(rows).to_csv(out / "order.csv", index=False)
+                rows.append(dict(graph=name, n=g.n, m=g.m, order=order, layout=layout,
+                                 kernel_ms=statistics.median(times), renumber_cpu_ms=cpu_ms, back_ms=back_ms,
+                                 rounds_max=t["rounds_max"]))
+                print(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in rows[-1].items()),
+                      flush=True)
+                pd.DataFrame(rows).to_csv(out / "order.csv", index=False)
         del given
         cp.get_default_memory_pool().free_all_blocks()
     df = pd.DataFrame(rows)
-    wide = df.pivot_table(index=["graph", "n"], columns="order", values="kernel_ms")
-    for o in a.orders:
-        if o != "given" and "given" in wide:
-            wide[f"{o}/given"] = wide[o] / wide["given"]
+    wide = df.pivot_table(index=["graph", "n"], columns=["layout", "order"], values="kernel_ms")
+    wide.columns = [f"{lay}:{o}" for lay, o in wide.columns]
+    base = f"{a.layouts[0]}:given"
+    for c in list(wide.columns):
+        if c != base and base in wide:
+            wide[f"{c}/{base}"] = wide[c] / wide[base]
     with pd.option_context("display.width", 220):
         print(wide.round(3).to_string())
     return 0

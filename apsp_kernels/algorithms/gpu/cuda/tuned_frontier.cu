@@ -66,6 +66,20 @@
 #define TFR_HEAVY 32             // out-degree from which a frontier vertex's edges are the block's
 #endif
 #define TFR_HEAVY_SLOTS 256      // heavy vertices a round defers; more are walked by their finders
+#ifndef TFR_TRANSPOSE            // 1: vertex v is bit v / words of word v % words (consecutive vertices in
+#define TFR_TRANSPOSE 0          // consecutive words, so different threads); 0: bit v % 32 of word v / 32
+#endif
+// The frontier bitmaps' layout: which word and bit hold vertex v (words = ceil(n / 32); v < n <= 32 words, so
+// v / words < 32), and back.
+__device__ __forceinline__ int tfr_word(int v, int words) { return TFR_TRANSPOSE ? v % words : v >> 5; }
+__device__ __forceinline__ unsigned tfr_bit(int v, int words)
+{
+    return 1u << (TFR_TRANSPOSE ? v / words : v & 31);
+}
+__device__ __forceinline__ int tfr_vertex(int word, int bit, int words)
+{
+    return TFR_TRANSPOSE ? bit * words + word : (word << 5) + bit;
+}
 
 __device__ __forceinline__ int tfr_inf(const int*) { return APSP_INF; }
 __device__ __forceinline__ float tfr_inf(const float*) { return __int_as_float(0x7f800000); }
@@ -83,7 +97,8 @@ __device__ __forceinline__ T tfr_load(const T* p) { return *reinterpret_cast<con
 // step blockDim) from du = D[u] as read now; a v this thread lowers gets its bit in the next frontier G.
 template <typename T>
 __device__ __forceinline__ void tfr_relax(T* row, const int* __restrict__ indptr, const int* __restrict__ indices,
-                                          const T* __restrict__ weights, unsigned* nxt, int u, int e0, int step)
+                                          const T* __restrict__ weights, unsigned* nxt, int words, int u, int e0,
+                                          int step)
 {
     const T du = tfr_load(row + u);
     const int e1 = indptr[u + 1];
@@ -93,7 +108,7 @@ __device__ __forceinline__ void tfr_relax(T* row, const int* __restrict__ indptr
         if (nd < tfr_load(row + v)) {
             const T old = tfr_atomic_min(row + v, nd);
             if (nd < old)                                  // this thread lowered D[v]: v is in F_{t+1}
-                atomicOr(nxt + (v >> 5), 1u << (v & 31));
+                atomicOr(nxt + tfr_word(v, words), tfr_bit(v, words));
         }
     }
 }
@@ -122,7 +137,7 @@ tfr_solve(T* D, const int* __restrict__ indptr, const int* __restrict__ indices,
     for (int v = tid; v < n; v += nt)
         row[v] = v == s ? T(0) : inf;
     for (int i = tid; i < words; i += nt) {
-        cur[i] = i == (s >> 5) ? 1u << (s & 31) : 0u;
+        cur[i] = i == tfr_word(s, words) ? tfr_bit(s, words) : 0u;
         nxt[i] = 0u;
     }
     __syncthreads();
@@ -142,12 +157,12 @@ tfr_solve(T* D, const int* __restrict__ indptr, const int* __restrict__ indices,
         const int deferred = min(heavy_count[p], TFR_HEAVY_SLOTS);
         for (int h = 0; h < deferred; ++h) {         // the block shares each deferred vertex's edges
             const int u = heavy[p][h];
-            tfr_relax(row, indptr, indices, weights, nxt, u, indptr[u] + tid, nt);
+            tfr_relax(row, indptr, indices, weights, nxt, words, u, indptr[u] + tid, nt);
         }
         for (int i = tid; i < words; i += nt) {
             unsigned w32 = cur[i];
             while (w32) {
-                const int u = (i << 5) + (__ffs(w32) - 1);
+                const int u = tfr_vertex(i, __ffs(w32) - 1, words);
                 w32 &= w32 - 1;
                 if (indptr[u + 1] - indptr[u] >= TFR_HEAVY) {
                     const int slot = atomicAdd(heavy_count + q, 1);
@@ -156,7 +171,7 @@ tfr_solve(T* D, const int* __restrict__ indptr, const int* __restrict__ indices,
                         continue;
                     }
                 }
-                tfr_relax(row, indptr, indices, weights, nxt, u, indptr[u], 1);
+                tfr_relax(row, indptr, indices, weights, nxt, words, u, indptr[u], 1);
             }
         }
         __syncthreads();                                   // G and list q complete, F and list p read by all
