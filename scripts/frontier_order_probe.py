@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ORDERS = ("given", "rcm", "random")
-LAYOUTS = {"word": (), "transposed": (("TFR_TRANSPOSE", 1),)}    # the frontier bitmaps' (cuda/tuned_frontier.cu)
+LAYOUTS = {"word": (("TFR_TRANSPOSE", 0),), "transposed": (("TFR_TRANSPOSE", 1),)}   # cuda/tuned_frontier.cu's
 
 
 def renumbering(g, order):
@@ -45,10 +45,12 @@ def renumbering(g, order):
 
 
 def _timed(frontier, defines, h, repeats):
-    """tuned_frontier's all-pairs solve of ``h`` with the kernel built with ``defines``, warm: (the last result on
-    the device, its timings, every repeat's kernel ms)."""
-    built = frontier.kernel_for
+    """tuned_frontier's all-pairs solve of ``h`` with the kernel built with ``defines`` and the launcher's own
+    renumbering off (the numbering is the probe's), warm: (the last result on the device, its timings, every
+    repeat's kernel ms)."""
+    built, work = frontier.kernel_for, frontier.RENUMBER_WORK
     frontier.kernel_for = lambda dtype, more=(): built(dtype, tuple(defines) + tuple(more))
+    frontier.RENUMBER_WORK = float("inf")
     try:
         frontier.tuned_frontier_resident(h)                   # warm: kernel loaded, memory pool sized
         times = []
@@ -59,7 +61,40 @@ def _timed(frontier, defines, h, repeats):
                 del D
         return D, t, times
     finally:
-        frontier.kernel_for = built
+        frontier.kernel_for, frontier.RENUMBER_WORK = built, work
+
+
+def _calls(frontier, g, given, spec, repeats):
+    """The launcher as built (int32 left on the device), with its renumbering and without, each call on a new graph
+    object of ``g``'s arrays (nothing remembered): rows of the median wall ms (synchronised) and kernel ms."""
+    import cupy as cp
+    from apsp_kernels.core.graph import Graph
+    from apsp_kernels.core.limits import normalise_inf
+    work, out = frontier.RENUMBER_WORK, []
+    try:
+        for renumber in (True, False):
+            frontier.RENUMBER_WORK = 0 if renumber else float("inf")
+            walls, kernels = [], []
+            for i in range(repeats + 1):                       # the first: warm-up
+                h = Graph(g.n, g.indptr.copy(), g.indices.copy(), g.weights.copy())
+                t0 = time.perf_counter()
+                D, t = frontier.tuned_frontier_resident(h)
+                cp.cuda.Device().synchronize()
+                wall = (time.perf_counter() - t0) * 1e3
+                if i:
+                    walls.append(wall)
+                    kernels.append(t["kernel_ms"])
+                if i == repeats and not bool((normalise_inf(D) == given).all()):
+                    raise SystemExit(f"tuned_frontier's launcher on {spec} (renumber {renumber}): result differs")
+                del D
+            out.append(dict(graph=spec.rpartition(":")[0], n=g.n, m=g.m, renumber=renumber,
+                            wall_ms=statistics.median(walls), kernel_ms=statistics.median(kernels),
+                            renumber_ms=t["renumber_ms"]))
+            print(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in out[-1].items()),
+                  flush=True)
+    finally:
+        frontier.RENUMBER_WORK = work
+    return out
 
 
 def renumbered(g, p):
@@ -72,8 +107,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="+", required=True)
     ap.add_argument("--orders", nargs="+", default=list(ORDERS), choices=ORDERS)
-    ap.add_argument("--layouts", nargs="+", default=["word"], choices=list(LAYOUTS))
+    ap.add_argument("--layouts", nargs="+", default=list(LAYOUTS), choices=list(LAYOUTS))
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--calls", action="store_true",
+                    help="also time the launcher as built, renumbering and not, each call on a new graph object "
+                         "(the renumbering's host time included): launcher.csv")
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
     import pandas as pd
@@ -88,7 +126,7 @@ def main(argv=None):
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     provenance.write_invocation(out / "order.provenance.json", provenance.collect("frontier-order", vars(a)))
-    rows = []
+    rows, calls = [], []
     for spec in a.graphs:
         name, n = SG.spec(spec)
         g = SG.make(name, n, seed=n) if name not in SG.REAL else SG.make(name)
@@ -122,6 +160,9 @@ def main(argv=None):
                 print(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in rows[-1].items()),
                       flush=True)
                 pd.DataFrame(rows).to_csv(out / "order.csv", index=False)
+        if a.calls:
+            calls.extend(_calls(frontier, g, given, spec, a.repeats))
+            pd.DataFrame(calls).to_csv(out / "launcher.csv", index=False)
         del given
         cp.get_default_memory_pool().free_all_blocks()
     df = pd.DataFrame(rows)
@@ -131,8 +172,12 @@ def main(argv=None):
     for c in list(wide.columns):
         if c != base and base in wide:
             wide[f"{c}/{base}"] = wide[c] / wide[base]
-    with pd.option_context("display.width", 220):
+    with pd.option_context("display.width", 250):
         print(wide.round(3).to_string())
+        if calls:
+            c = pd.DataFrame(calls).pivot_table(index=["graph", "n"], columns="renumber", values="wall_ms")
+            c["renumbered/not"] = c[True] / c[False]
+            print(c.round(3).to_string())
     return 0
 
 

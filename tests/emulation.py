@@ -13,14 +13,16 @@ HERE = Path(__file__).resolve().parent / "emulate"
 MODES = ("late", "early")      # cp.async copies performed at their wait, or at their issue
 
 
-def build(harness, mode, out_dir, what):
-    """ctypes handle of ``harness`` (a .cpp in tests/emulate) compiled with the kernels' defines; ``mode``
+def build(harness, mode, out_dir, what, extra=()):
+    """ctypes handle of ``harness`` (a .cpp in tests/emulate) compiled with the kernels' defines (and ``extra``:
+    ((NAME, value), ...) of the kernel's own, as a launch's); ``mode``
     'early' makes cp.async copy at issue (a stage refilled while other threads still read it shows),
     'late' at the wait (a read before the wait sees stale data).  Skips without g++, naming ``what``."""
     if shutil.which("g++") is None:
         pytest.skip(f"g++ not found: the CPU emulation of {what} is skipped")
-    so = Path(out_dir) / f"{Path(harness).stem}_{mode}.so"
-    defines = [o for o in compile_options() if o.startswith("-D")]
+    tag = "".join(f"_{k}{v}" for k, v in extra)
+    so = Path(out_dir) / f"{Path(harness).stem}_{mode}{tag}.so"
+    defines = [o for o in compile_options() if o.startswith("-D")] + [f"-D{k}={v}" for k, v in extra]
     early = ["-DAPSP_EMU_COPY_EARLY"] if mode == "early" else []
     r = subprocess.run(["g++", "-std=c++20", "-O2", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas",
                         f"-I{HERE}", f"-I{CUDA_DIR}", *defines, "-DAPSP_HOST_EMULATION", *early,

@@ -73,7 +73,7 @@ def test_shared_memory_and_warps_a_block():
     assert deep.block_warps(65536, 48 * 1024) == 2
     assert deep.block_warps(65536, 227 * 1024) == 8
     assert deep.block_warps(10 ** 7, 227 * 1024) == 0              # refused by the launcher, in one line
-    assert deep.footprint(1000, 4000) == deep.frontier.footprint(1000, 4000)
+    assert deep.footprint(1000, 4000) == deep.frontier.rows_footprint(1000, 4000)
 
 
 # ------------------------------------------------------------------ the kernel, emulated

@@ -27,9 +27,11 @@ INT = ctypes.POINTER(ctypes.c_int)
 FLOAT = ctypes.POINTER(ctypes.c_float)
 
 
-@pytest.fixture(scope="module")
-def emu(tmp_path_factory):
-    return emulation.build("frontier_harness.cpp", "late", tmp_path_factory.mktemp("emu"), "tuned_frontier's kernel")
+@pytest.fixture(scope="module", params=(1, 0), ids=("transposed", "word"))
+def emu(request, tmp_path_factory):
+    """The kernel emulated with each layout of its frontier bitmaps (TFR_TRANSPOSE: 1 as built, 0 the probe's)."""
+    return emulation.build("frontier_harness.cpp", "late", tmp_path_factory.mktemp("emu"), "tuned_frontier's kernel",
+                           extra=(("TFR_TRANSPOSE", request.param),))
 
 
 def run(lib, g, sources=None, threads=frontier.THREADS, dtype=None):
@@ -92,10 +94,41 @@ def test_the_kernels_own_shared_memory_counts_against_the_limits():
 
 
 def test_footprint_and_shared_memory():
-    assert frontier.footprint(1000, 4000) == 4 * 1000 * 1000 + 4 * (1001 + 8000) + 8 * 1000
-    assert frontier.footprint(1000, 4000, rows=10) == 4 * 10 * 1000 + 4 * (1001 + 8000) + 80
+    assert frontier.rows_footprint(1000, 4000) == 4 * 1000 * 1000 + 4 * (1001 + 8000) + 8 * 1000
+    assert frontier.rows_footprint(1000, 4000, rows=10) == 4 * 10 * 1000 + 4 * (1001 + 8000) + 80
+    # and two chunks of rows in the new numbering (at most GATHER_ROWS) and the numbering
+    assert frontier.footprint(1000, 4000) == frontier.rows_footprint(1000, 4000) + 8 * 1000 * 1000 + 4 * 1000
+    assert frontier.footprint(10 ** 5, 4 * 10 ** 5) == (frontier.rows_footprint(10 ** 5, 4 * 10 ** 5)
+                                                         + 8 * frontier.GATHER_ROWS * 10 ** 5 + 4 * 10 ** 5)
     assert frontier.shared_bytes(65536) == 16384 and frontier.shared_bytes(33) == 16 and frontier.shared_bytes(1) == 8
     assert registry.get("tuned_frontier").auto_rank is not None    # auto weighs it by its measured rows (costs)
+
+
+@pytest.mark.parametrize("kind", range(5))
+def test_renumbered_graph_has_the_permuted_distances(kind):
+    """The launcher's renumbering: reverse Cuthill-McKee gives a permutation, the renumbered CSR is the graph with
+    new vertex i the old p[i] (its distances D[p][:, p]), remembered per graph object."""
+    label, g = F.kinds(60, seed=7 + kind)[kind]
+    p, q = frontier.renumbering(g)
+    assert sorted(p.tolist()) == list(range(g.n)) and (q[p] == np.arange(g.n)).all(), label
+    assert frontier.renumbering(g)[0] is p                           # remembered
+    _, indptr, indices, w = frontier.csr_arrays(g)
+    ni, nx, nw = frontier.renumbered(indptr, indices, w, p, q)
+    h = Graph(g.n, ni, nx, nw)
+    np.testing.assert_array_equal(reference_apsp(h), reference_apsp(g)[p][:, p], err_msg=label)
+
+
+def test_renumbering_puts_neighbours_near_each_other():
+    """On a grid numbered at random, the new numbering's edges span far fewer numbers (the point of it)."""
+    label, g = F.kinds(400, seed=1)[3]
+    assert label == "grid"
+    r = np.random.default_rng(0).permutation(g.n)
+    _, indptr, indices, w = frontier.csr_arrays(g)
+    shuffled = Graph(g.n, *frontier.renumbered(indptr, indices, w, r, np.argsort(r).astype(np.int32)))
+    span = lambda h: np.abs(np.repeat(np.arange(h.n), np.diff(h.indptr)) - h.indices).mean()
+    p, q = frontier.renumbering(shuffled)
+    _, indptr, indices, w = frontier.csr_arrays(shuffled)
+    assert span(Graph(g.n, *frontier.renumbered(indptr, indices, w, p, q))) < span(shuffled) / 5
 
 
 # ------------------------------------------------------------------ the kernel, emulated

@@ -14,6 +14,7 @@ from apsp_kernels.algorithms import registry
 from apsp_kernels.algorithms.gpu.tuned import frontier
 from apsp_kernels.core import structure_graphs as S
 from apsp_kernels.core.graph import INF
+from apsp_kernels.core.limits import normalise_inf
 from apsp_kernels.core.verify import reference_vectors
 
 pytestmark = pytest.mark.gpu
@@ -52,16 +53,20 @@ def test_a_ring_8192_hops_deep():
     assert 8192 <= t["rounds_max"] <= 16384
 
 
+@pytest.mark.parametrize("renumber", (True, False), ids=("renumbered", "own-numbering"))
 @pytest.mark.parametrize("chunk", (1, 5, 64, 299))
-def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chunk):
+def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chunk, renumber):
     """Several chunks (small waves forced), launched on two streams in turn, the later ones with 64-thread blocks
     where the first chunk's rounds show a frontier narrower than a warp (the ring) and 128 elsewhere: every kind
-    exact, int32 and float32, all rows and a subset."""
+    exact, int32 and float32, all rows and a subset; with the launcher's renumbering (each chunk's columns put
+    back through its buffer) and without."""
     monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem, threads=128: chunk)
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0 if renumber else float("inf"))
     for label, g in F.kinds(300, seed=5):
         ref = reference_apsp(g)
         d, t = solve(g)
         np.testing.assert_array_equal(d, ref, err_msg=f"{label} chunk={chunk}")
+        assert t["renumbered"] == renumber
         assert t["chunks"] == -(-300 // chunk) and t["chunk_rows"] == chunk
         assert t["threads"] == frontier.block_threads(300, t["first_rounds_max"])     # set by the first chunk
         if label == "ring":
@@ -73,6 +78,25 @@ def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chun
         f, _ = solve(g, dtype="float32")
         np.testing.assert_array_equal(np.where(np.isinf(f), INF, f).astype(np.int64), ref.astype(np.int64),
                                       err_msg=f"{label} float32 chunk={chunk}")
+
+
+@pytest.mark.parametrize("chunk", (7, 300))
+def test_renumbered_rows_handed_to_a_sink_in_the_graphs_numbering(monkeypatch, chunk):
+    """The solver's streamed path (a sink takes each chunk's rows while the next runs) with the renumbering: every
+    row the sink receives is in the graph's own numbering, exact, in its place."""
+    import cupy as cp
+    monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem, threads=128: chunk)
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0)
+    for label, g in F.kinds(300, seed=6):
+        got = np.full((g.n, g.n), -1, np.int64)
+
+        def sink(r0, rows, stream):
+            stream.synchronize()
+            got[r0:r0 + rows.shape[0]] = cp.asnumpy(rows)
+        _, t = frontier.tuned_frontier_resident(g, sink=sink)
+        assert t["renumbered"]
+        assert (got >= 0).all(), label                                 # every row handed over
+        np.testing.assert_array_equal(normalise_inf(got), reference_apsp(g), err_msg=label)
 
 
 def _heavy_graphs():
@@ -97,10 +121,12 @@ def _heavy_graphs():
             ("ba 2000", SG.make("ba", 2000, seed=2000)), ("hub 1000", hub(1000, seed=3))]
 
 
+@pytest.mark.parametrize("renumber", (True, False), ids=("renumbered", "own-numbering"))
 @pytest.mark.parametrize("i", range(4))
-def test_heavy_vertices_exact(i):
+def test_heavy_vertices_exact(monkeypatch, i, renumber):
     """The heavy-vertex path (the block shares a deferred vertex's edges): every row exact in int32, float32 bit for
-    bit where the integer distances are below 2^24, and a subset of sources."""
+    bit where the integer distances are below 2^24, and a subset of sources; renumbered and not."""
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0 if renumber else float("inf"))
     label, g = _heavy_graphs()[i]
     ref = reference_apsp(g)
     d, t = solve(g)

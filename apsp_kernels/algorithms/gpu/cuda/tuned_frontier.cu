@@ -9,7 +9,10 @@
 //
 // Block b solves source s = sources[b] into row b of D (k x n, row pitch n): the distance row itself is
 // the working memory, in global memory, int32 (INF of common.cuh) or float32 (+inf).  The frontier is a
-// bitmap of ceil(n/32) words in dynamic shared memory; two of them, F (this round's) and G (the next).
+// bitmap of ceil(n/32) words in dynamic shared memory; two of them, F (this round's) and G (the next).  Vertex v
+// is bit v / words of word v % words (TFR_TRANSPOSE): consecutive vertices sit in consecutive words, which
+// different threads scan, so a frontier of near-numbered vertices (the launcher renumbers the graph so that
+// neighbours are: tuned/frontier.py) is walked by many threads, not by the one whose word would hold 32 of them.
 // Each round: every thread takes the words i = tid, tid + blockDim, ... of F; for each set bit u of out-degree
 // below TFR_HEAVY it reads du = D[u] and relaxes u's out-edges (CSR): nd = du + w; if nd < D[v]: old =
 // atomicMin(&D[v], nd), and if nd < old (this thread lowered D[v]) it sets bit v of G (atomicOr in shared
@@ -67,8 +70,8 @@
 #endif
 #define TFR_HEAVY_SLOTS 256      // heavy vertices a round defers; more are walked by their finders
 #ifndef TFR_TRANSPOSE            // 1: vertex v is bit v / words of word v % words (consecutive vertices in
-#define TFR_TRANSPOSE 0          // consecutive words, so different threads); 0: bit v % 32 of word v / 32
-#endif
+#define TFR_TRANSPOSE 1          // consecutive words, so different threads); 0 (scripts/frontier_order_probe.py
+#endif                           // --layouts word): bit v % 32 of word v / 32
 // The frontier bitmaps' layout: which word and bit hold vertex v (words = ceil(n / 32); v < n <= 32 words, so
 // v / words < 32), and back.
 __device__ __forceinline__ int tfr_word(int v, int words) { return TFR_TRANSPOSE ? v % words : v >> 5; }

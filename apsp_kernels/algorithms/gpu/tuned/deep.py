@@ -30,7 +30,7 @@ def slice_bytes(n):
 def footprint(n, m, rows=None):
     """Device bytes: the rows x n distances (rows = n: every source), the CSR, and per row its source and
     its round count (tuned_frontier's)."""
-    return frontier.footprint(n, m, rows)
+    return frontier.rows_footprint(n, m, rows)
 
 
 def block_warps(n, limit):
