@@ -105,9 +105,13 @@ def test_footprint_and_shared_memory():
 
 
 @pytest.mark.parametrize("kind", range(5))
-def test_renumbered_graph_has_the_permuted_distances(kind):
-    """The launcher's renumbering: reverse Cuthill-McKee gives a permutation, the renumbered CSR is the graph with
-    new vertex i the old p[i] (its distances D[p][:, p]), remembered per graph object."""
+def test_renumbered_graph_has_the_permuted_distances(monkeypatch, kind):
+    """The launcher's renumbering (its span and degree tests set to yes): reverse Cuthill-McKee gives a
+    permutation, the renumbered CSR is the graph with new vertex i the old p[i] (its distances D[p][:, p]),
+    remembered per graph object."""
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0)
+    monkeypatch.setattr(frontier, "RENUMBER_SPAN", float("inf"))
+    monkeypatch.setattr(frontier, "RENUMBER_DEGREE", float("inf"))
     label, g = F.kinds(60, seed=7 + kind)[kind]
     p, q = frontier.renumbering(g)
     assert sorted(p.tolist()) == list(range(g.n)) and (q[p] == np.arange(g.n)).all(), label
@@ -118,8 +122,20 @@ def test_renumbered_graph_has_the_permuted_distances(kind):
     np.testing.assert_array_equal(reference_apsp(h), reference_apsp(g)[p][:, p], err_msg=label)
 
 
-def test_renumbering_puts_neighbours_near_each_other():
-    """On a grid numbered at random, the new numbering's edges span far fewer numbers (the point of it)."""
+def test_renumbering_kept_only_where_it_makes_edges_short(monkeypatch):
+    """With the work test at 0: kept on a grid numbered at random (its edges then span far fewer numbers: the
+    point of it); refused on a random graph (no numbering makes its edges short: RENUMBER_SPAN) and on a graph with
+    a vertex joined to all (RENUMBER_DEGREE: scipy's ordering is slow there).  With the work test at the graph's
+    n m: refused on many small components, whose sources reach few of its edges."""
+    from apsp_kernels.core.structure_graphs import components, hub
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0)
+    assert frontier.renumbering(G.kemp(2000, seed=1)) is None
+    assert frontier.renumbering(hub(2000, seed=1)) is None
+    many = components(2000, 50, seed=1)
+    assert frontier.renumbering(many) is not None
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", many.n * many.m)
+    assert frontier.renumbering(components(2000, 50, seed=1)) is None
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0)
     label, g = F.kinds(400, seed=1)[3]
     assert label == "grid"
     r = np.random.default_rng(0).permutation(g.n)

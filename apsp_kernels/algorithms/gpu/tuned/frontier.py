@@ -20,6 +20,7 @@ grid 97.0 -> 56.4); either change alone was slower on some graphs (renumbering a
 its frontier's vertices, numbered together, then fell to one thread)."""
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -39,8 +40,10 @@ DTYPES = ("int32", "float32")
 EXPRS = ("tfr_solve<int>", "tfr_solve<float>")
 DEFAULT_SHARED = 48 * 1024    # dynamic shared memory a block gets without opting in
 OPTIN_ATTRIBUTE = 97          # cudaDevAttrMaxSharedMemoryPerBlockOptin
-RENUMBER_WORK = 1 << 26       # sources x edges from which the launcher renumbers (below it, the host's
-                              # milliseconds of renumbering are not won back)
+RENUMBER_WORK = 1 << 28       # sources x edges from which the launcher renumbers (below it, at 4,096 vertices, the
+                              # host's milliseconds of renumbering were not won back on most graphs)
+RENUMBER_SPAN = 4.0           # a new numbering kept where a mean edge spans at most this many sqrt(n) numbers
+RENUMBER_DEGREE = 1.0         # not tried where a vertex has more than this many sqrt(n) edges in or out
 GATHER_ROWS = 4096            # at most this many rows a chunk: the footprint's bound on the two chunks the kernel
                               # writes in the new numbering before their columns are put back
 
@@ -111,17 +114,36 @@ def csr_arrays(g, dtype=None, who=NAME, negative_ok=False):
 
 
 def renumbering(g):
-    """(p, q): the reverse Cuthill-McKee numbering of ``g``'s symmetric pattern (scipy's), new vertex i being old
-    vertex p[i] and q its inverse (q[old] = new), both int32; remembered for the graph object while it lives
-    (about 1 ms at 4,096 vertices, 3 at 16,384, 22 at 100,000 on a 2-core machine)."""
+    """(p, q) of the numbering the launcher gives ``g`` where it renumbers (new vertex i is old vertex p[i], q the
+    inverse: q[old] = new; both int32), or None where it keeps g's own.  scipy's reverse Cuthill-McKee of g's
+    symmetric pattern, tried where the n sources together reach :data:`RENUMBER_WORK` edges or more (each those of
+    its weak component: many small components are little work) and no vertex has more than
+    :data:`RENUMBER_DEGREE` sqrt(n) edges in or out (scipy's ordering took 170 ms on the hub graph of 16,384, a
+    vertex joined to all), and kept where it puts a mean edge's ends within :data:`RENUMBER_SPAN` sqrt(n) numbers
+    of each other: a graph of small separators (grids, geometric and road-like graphs); a random or small-world
+    graph has no such numbering, and its kernel was the slower for RCM's.  Remembered for the graph object while
+    it lives (about 1 ms at 4,096 vertices, 3 at 16,384, 22 at 100,000 on a 2-core machine)."""
     def make():
         import scipy.sparse as sp
-        from scipy.sparse.csgraph import reverse_cuthill_mckee
-        a = sp.csr_matrix((np.ones(g.indices.size, np.int8), g.indices, g.indptr), shape=(g.n, g.n))
-        p = np.asarray(reverse_cuthill_mckee((a + a.T).tocsr(), symmetric_mode=True), np.int32)
+        from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
+        n, indptr, indices = g.n, g.indptr, g.indices
+        degree = max(np.diff(indptr).max(), np.bincount(indices, minlength=n).max()) if n else 0
+        if n < 2 or degree > RENUMBER_DEGREE * math.sqrt(n):
+            return None
+        a = sp.csr_matrix((np.ones(indices.size, np.int8), indices, indptr), shape=(n, n))
+        a = (a + a.T).tocsr()
+        tails = np.repeat(np.arange(n), np.diff(indptr))
+        # the edges all n sources can reach: those of each source's (weak) component
+        label = connected_components(a, directed=False)[1]
+        reach = float(np.dot(np.bincount(label, minlength=n).astype(np.float64),
+                             np.bincount(label[tails], minlength=n).astype(np.float64)))
+        if reach < RENUMBER_WORK:
+            return None
+        p = np.asarray(reverse_cuthill_mckee(a, symmetric_mode=True), np.int32)
         q = np.empty_like(p)
-        q[p] = np.arange(g.n, dtype=np.int32)
-        return p, q
+        q[p] = np.arange(n, dtype=np.int32)
+        span = np.abs(q[tails] - q[indices]).mean() if indices.size else 0.0
+        return (p, q) if span <= RENUMBER_SPAN * math.sqrt(n) else None
     return _once(g, ("rcm",), make)
 
 
@@ -246,12 +268,13 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
     _shared_limit(cp, fn, smem)
     c = max(1, min(int(chunk_rows or resident_blocks(cp, fn, smem)), k))
     rows = k if sink is None else 2 * c
-    renumber = n > 1 and k * max(g.m, 1) >= RENUMBER_WORK
+    t0 = time.perf_counter()
+    numbering = renumbering(g) if k * max(g.m, 1) >= RENUMBER_WORK else None
+    renumber = numbering is not None
     if renumber:                                       # the kernel sees the new numbering (module docstring)
-        t0 = time.perf_counter()
-        p, q = renumbering(g)
+        p, q = numbering
         indptr, indices, weights = renumbered(indptr, indices, weights, p, q)
-        timings["renumber_ms"] = (time.perf_counter() - t0) * 1e3
+    timings["renumber_ms"] = (time.perf_counter() - t0) * 1e3
     D, rounds, Va, Ea, Wa, Sa = device_arrays(cp, NAME, n, rows, np_t, indptr, indices, weights,
                                               q[src] if renumber else src, timings,
                                               more_bytes=8 * min(c, k) * n + 4 * n if renumber else 0)
