@@ -57,8 +57,28 @@ def main(argv=None):
         prof.runcall(lambda: api.shortest_paths(fresh, a.method))
         first = (time.perf_counter() - t0) * 1e3
         again, _ = wall(lambda: api.shortest_paths(dataclasses.replace(g), a.method))
+        split = {}
+        for label, before in (("renumbering done before", lambda h: frontier.renumbering(h)),
+                              ("choice done before", lambda h: choice.choose(h, result="host")),
+                              ("both done before", lambda h: (frontier.renumbering(h), choice.choose(h, result="host"))),
+                              ("nothing before", lambda h: None)):
+            ms = []
+            for _ in range(3):
+                h = dataclasses.replace(g)
+                before(h)
+                ms.append(wall(lambda: api.shortest_paths(h, a.method))[0])
+            split[label] = sorted(ms)[1]
+        work = frontier.RENUMBER_WORK
+        frontier.RENUMBER_WORK = float("inf")
+        try:
+            api.shortest_paths(g, a.method)
+            split["not renumbered, warm"] = wall(lambda: api.shortest_paths(g, a.method))[0]
+            split["not renumbered, first"] = wall(lambda: api.shortest_paths(dataclasses.replace(g), a.method))[0]
+        finally:
+            frontier.RENUMBER_WORK = work
         line = (f"{spec}: warm {warm:.1f} ms, first (profiled) {first:.1f}, first again (not profiled) {again:.1f}; "
-                + ", ".join(f"{k} alone {v:.1f}" for k, v in parts.items()))
+                + ", ".join(f"{k} alone {v:.1f}" for k, v in parts.items()) + "; first calls (medians of 3): "
+                + ", ".join(f"{k} {v:.1f}" for k, v in split.items()))
         print(line, flush=True)
         s = io.StringIO()
         pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(a.top)
