@@ -135,8 +135,8 @@ def renumbering(g):
         tails = np.repeat(np.arange(n), np.diff(indptr))
         # the edges all n sources can reach: those of each source's (weak) component
         label = connected_components(a, directed=False)[1]
-        reach = float(np.dot(np.bincount(label, minlength=n).astype(np.float64),
-                             np.bincount(label[tails], minlength=n).astype(np.float64)))
+        # elementwise, not np.dot: a BLAS call wakes its threads, which then spin beside the solve's host threads
+        reach = int((np.bincount(label, minlength=n).astype(np.int64) * np.bincount(label[tails], minlength=n)).sum())
         if reach < RENUMBER_WORK:
             return None
         p = np.asarray(reverse_cuthill_mckee(a, symmetric_mode=True), np.int32)
