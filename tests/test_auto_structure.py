@@ -63,6 +63,7 @@ H100_26 = "NVIDIA_H100_80GB_HBM3-2026-11-26-structure.csv"
 H200_29 = "NVIDIA_H200-2026-11-29-structure.csv"
 H200_30 = "NVIDIA_H200-2026-11-30-structure.csv"
 H200_30_RULES = "NVIDIA_H200-2026-11-30-rules-structure.csv"
+H200_01_FRONTIER = "NVIDIA_H200-2026-12-01-structure-frontier.csv"
 # tuned_frontier's rows in the files recorded before its heavy-vertex path (the block shares the edges of a vertex of
 # out-degree >= TFR_HEAVY, a round later: the kernel of 3fc3a1a) time a kernel it no longer runs on a graph with such a
 # vertex: on the hub graph of 4,096, 16.1 ms of kernel then against 3.07 now, on Barabasi-Albert of 4,096 11.7
@@ -88,7 +89,13 @@ PICK_MISSES = set()
 # against tuned_deep's warm 146.6; auto runs tuned_deep there, and in 3 rounds afterwards, post hoc, its first call
 # took 133.7 ms against its own warm 131.7, the choice 4.8 ms, tuned_deep not timed there:
 # device-logs/h200-20261130-1610-first-call-deep).
-CALL_MISSES = {(H200_30, "helsinki-drive", 1437, "e2e_first_ms"), (H200_30_RULES, "path", 16384, "e2e_first_ms")}
+# The run after tuned_frontier's renumbering (structure-frontier: the grid, kNN graph, 3-D grid and hub graph of
+# 16,384): auto's first calls on the three renumbered graphs, 239.3 / 251.7 / 252.9 ms against the fastest warm
+# 126.5 / 122.2 / 130.7: the renumbering's reach test called BLAS (np.dot), whose threads then spun beside the
+# solve's host threads; without it (1c5ba0b), in a profile afterwards, first calls 174-196 ms against 165 warm
+# (device-logs/h200-20261201-0445-first-call-profile).
+CALL_MISSES = {(H200_30, "helsinki-drive", 1437, "e2e_first_ms"), (H200_30_RULES, "path", 16384, "e2e_first_ms"),
+               *{(H200_01_FRONTIER, g, 16384, "e2e_first_ms") for g in ("grid", "knn", "grid3d")}}
 # auto's own calls are held from this run on: the H100 runs timed them before the cost lookups were cached (~40 ms
 # of pandas a call then) and before the deep graphs' and the elimination's rules.
 CALLS_SINCE = "2026-11-29"
