@@ -10,7 +10,8 @@ a plan committed before its data: docs/auto-evidence.md.
    ``data/results/elimination/*-crossing.csv`` (``scripts/elimination_gpu_measure.py --e2e``: a grid and a kNN
    graph at each size from 16,000 to 65,536 vertices) gives at each size the ratio of the two codes' times, the
    worst graph's, interpolated on log n (:class:`Crossing`); the elimination where it is below 1 (the kNN graph
-   from about 17,064 vertices).  Otherwise, in every result, the **depth**, from ``DEPTH_FROM`` vertices: the
+   from about 26,100 vertices, against tuned_frontier renumbered: ``...-2026-12-01-crossing.csv``; 17,064 against the
+   kernel before).  Otherwise, in every result, the **depth**, from ``DEPTH_FROM`` vertices: the
    elimination where the score sqrt(n) x D (D the probe's hop depth, :func:`~.core.structure.probe_once`) is at
    least :func:`depth_threshold`.  Why the depth: the elimination's time follows n (mostly the n^2 result), its
    separators' work beside it, tuned_frontier's grows with its rounds, which follow D.  The thresholds
@@ -431,8 +432,8 @@ def denser_threshold(n, result="host"):
     D / sqrt(n) is enough.  On the device 33,000 at every n: the same fit (residual 0.22, against 0.12-0.14 to the
     host) put 42,500-54,000 at 10,000-12,000 vertices, and its held-out check (``denser-by-n``) found the
     elimination 0.64x tuned_frontier there on corridor-22 of 11,500 at 40,858; 33,000 held on the device in the
-    ``denser`` check and on every corridor row since.  From about 17,000 vertices the size crossing takes such
-    graphs on the device first."""
+    ``denser`` check and on every corridor row since.  From about 26,000 vertices (17,000 against tuned_frontier's
+    kernel before its renumbering) the size crossing takes such graphs on the device first."""
     return DENSER_AT[result] * (DENSER_N / max(n, 1)) ** DENSER_SLOPE[result]
 
 

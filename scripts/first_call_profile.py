@@ -62,7 +62,8 @@ def main(argv=None):
         split = {}
         for label, before in (("renumbering done before", lambda h: frontier.renumbering(h)),
                               ("choice done before", lambda h: choice.choose(h, result="host")),
-                              ("both done before", lambda h: (frontier.renumbering(h), choice.choose(h, result="host"))),
+                              ("both done before",
+                               lambda h: (frontier.renumbering(h), choice.choose(h, result="host"))),
                               ("nothing before", lambda h: None)):
             ms = []
             for _ in range(3):

@@ -9,15 +9,15 @@ gives int32, a :class:`~apsp_kernels.core.wide.WideGraph` of float weights float
 rounded to float32, the sums float32: what the float32 result means is the kernel header's).  A
 WideGraph of int64 weights is refused unless dtype="float32" is asked for.
 
-The launcher renumbers the vertices before the kernel runs (:func:`renumbering`: reverse Cuthill-McKee, so that
-neighbours get near numbers and a block's reads of its distance row fall near each other) and puts each chunk's
-rows back in the graph's own numbering on the device (a gather of its columns) before anyone sees them; the kernel's
-frontier bitmaps hold consecutive vertices in consecutive words, so that the near-numbered vertices of a round's
-frontier are walked by different threads.  Together, on one H200 (``scripts/frontier_order_probe.py``, 2026-12-01,
-kernel time, all pairs of 11 graphs of 4,096-16,384 vertices): 0.47-0.93x the time of the graph's own numbering with
-the bitmap's 32 consecutive vertices a word (Delaunay graph of 16,384: 646 -> 303 ms; kNN graph 80.6 -> 45.9;
-grid 97.0 -> 56.4); either change alone was slower on some graphs (renumbering alone 1.86x on a kNN corridor:
-its frontier's vertices, numbered together, then fell to one thread)."""
+The launcher renumbers a graph of small separators before the kernel runs (:func:`renumbering`, which says where:
+reverse Cuthill-McKee, so that neighbours get near numbers and a block's reads of its distance row fall near each
+other) and puts each chunk's rows back in the graph's own numbering on the device (a gather of its columns) before
+anyone sees them; the kernel's frontier bitmaps hold consecutive vertices in consecutive words, so that the
+near-numbered vertices of a round's frontier are walked by different threads.  Together, on one H200
+(``scripts/frontier_order_probe.py``, 2026-12-01, kernel time, all pairs of 11 graphs of 4,096-16,384 vertices):
+0.47-0.93x the time of the graph's own numbering with the bitmap's 32 consecutive vertices a word (Delaunay graph of
+16,384: 646 -> 303 ms; kNN graph 80.6 -> 45.9; grid 97.0 -> 56.4); either change alone was slower on some graphs
+(renumbering alone 1.86x on a kNN corridor: its frontier's vertices, numbered together, then fell to one thread)."""
 from __future__ import annotations
 
 import math
@@ -301,7 +301,8 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
             st.wait_event(freed[j % 2] if sink is not None and freed[j % 2] is not None else first)
             out = scratch[j % 2][:Dj.shape[0]] if renumber else Dj
             gpu_runtime.launch(NAME, fn, (Dj.shape[0],), (threads[0],),
-                               (out, Va, Ea, Wa, Sa[starts[j]:starts[j] + Dj.shape[0]], np.int32(n), Rj), shared_mem=smem)
+                               (out, Va, Ea, Wa, Sa[starts[j]:starts[j] + Dj.shape[0]], np.int32(n), Rj),
+                               shared_mem=smem)
             if renumber:
                 cp.take(out, back, axis=1, out=Dj)
             ev = cp.cuda.Event()
