@@ -295,7 +295,8 @@ DEVICE_DEPTH_ROWS = "NVIDIA_H200-2026-11-29-depth-small.csv"
 
 def _device_depth_cases():
     small = pd.read_csv(E.folder() / DEVICE_DEPTH_ROWS)
-    cross = pd.read_csv(E.folder() / "NVIDIA_H200-2026-11-29-crossing.csv").query("n <= 24000")
+    # the crossing rows auto reads now (tuned_frontier renumbered: the size crossing moved from 17,100 to 26,100)
+    cross = pd.read_csv(E.folder() / E.crossing(None, E.FROM, "device").source).query("n <= 24000")
     return [(r.graph, r.tuned_elimination_e2e_device_ms < r.tuned_frontier_e2e_device_ms)
             for df in (small, cross) for r in df.itertuples()]
 
@@ -304,7 +305,8 @@ def _device_depth_cases():
 def test_the_device_test_on_the_rows_it_was_set_from(name, elimination_faster):
     """With the result on the device: the size crossing, or below it from 8,000 vertices the depth (sqrt(n) x D >=
     DEPTH["device"]), set from the small rows (medians of 5 interleaved rounds) and the crossing rows up to 24,000,
-    puts each of them on its faster side."""
+    puts each of them on its faster side; the crossing rows are those auto reads now (measured again against
+    tuned_frontier renumbered; the small rows time the kernel before)."""
     cls, _, n = name.partition(" ")
     g = SG.make(cls) if cls.startswith("helsinki") else _graph(name)
     assert (E.instead(g, registry.get("tuned_frontier"), "device") is not None) == elimination_faster
@@ -322,9 +324,13 @@ def test_auto_through_choose_and_its_reason():
 
 # Measured misses of the bound on the rows the rule learned from (named, each a strict xfail, so that it fails once
 # auto gets it right).  Against tuned_frontier on the device the size crossing is the worst graph's, and the depth
-# test below it takes the grids that cross earlier (the grid of 16,000: elimination 100.7 ms, tuned_frontier 167.3);
+# test below it takes the grids that cross earlier (the grid of 16,000 on the device: elimination 68.4 ms,
+# tuned_frontier renumbered 76.1; 100.7 and 167.3 against the kernel before);
 # against tuned_deep the rows have m, and each graph's ratio is interpolated on m / n: none past it.
-MISSES = set()
+# Against tuned_frontier renumbered (the crossing rows of 2026-12-01, which the depth thresholds predate): the grid of
+# 160 x 100 to the host, where the depth test (set against the kernel before) runs the elimination: 199.0 ms against
+# tuned_frontier's 146.8.
+MISSES = {("crossing", "grid 160 x 100", "host")}
 
 
 def _crossing_file(tag, result):
@@ -606,7 +612,7 @@ def test_the_work_threshold_on_the_rows_it_was_set_from():
     result timed (scripts/frontier_work.py's table)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
     import frontier_work as FWS
-    skip = ("frontier-work",)
+    skip = ("frontier-work", "renumbered")        # its own check; the rules' check after tuned_frontier's renumbering
     counts = FWS.table(FWS.recorded("e2e_device_ms", skip=skip))[["graph", "n", "relaxations_per_edge"]]
     checked = 0
     for mode in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"):
@@ -651,7 +657,7 @@ def test_the_in_round_threshold_on_the_rows_it_was_set_from():
     on the device on every graph (to the host in float64 not on two king grids: the rule leaves that result out)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
     import frontier_work as FWS
-    later = ("in-round",)                                          # checks after the rule: not the rows it came from
+    later = ("in-round", "renumbered")                             # checks after the rule: not the rows it came from
     counts = FWS.table(FWS.recorded("e2e_device_ms", skip=later))
     counts = counts[counts.n >= E.WORK_FROM]
     kind = counts.graph.str.split("-").str[0]

@@ -23,9 +23,12 @@ def _recorded():
     for f in sorted(paths.RECORDED.rglob("*provenance*.json")):
         d = json.loads(f.read_text())
         for p in d.get("invocations") or [d]:
-            c = str(p.get("git_commit") or "").removesuffix("-dirty")
+            full = str(p.get("git_commit") or "")
+            c = full.removesuffix("-dirty")
             if c and c != "unknown":
-                out.setdefault((c, p.get("code_fingerprint")), []).append(str(f.relative_to(provenance.ROOT)))
+                # a dirty copy's fingerprint is of a tree no commit has: the commit is checked, the fingerprint not
+                fp = None if full.endswith("-dirty") else p.get("code_fingerprint")
+                out.setdefault((c, fp), []).append(str(f.relative_to(provenance.ROOT)))
     return out
 
 
