@@ -44,8 +44,8 @@ RENUMBER_WORK = 1 << 28       # sources x edges from which the launcher renumber
                               # host's milliseconds of renumbering were not won back on most graphs)
 RENUMBER_SPAN = 4.0           # a new numbering kept where a mean edge spans at most this many sqrt(n) numbers
 RENUMBER_DEGREE = 1.0         # not tried where a vertex has more than this many sqrt(n) edges in or out
-GATHER_ROWS = 4096            # at most this many rows a chunk: the footprint's bound on the two chunks the kernel
-                              # writes in the new numbering before their columns are put back
+GATHER_ROWS = 4096            # at most this many rows a chunk where it renumbers: two such chunks are written in the
+                              # new numbering before their columns are put back (footprint's bound)
 
 
 def shared_bytes(n):
@@ -62,8 +62,9 @@ def rows_footprint(n, m, rows=None):
 
 
 def footprint(n, m, rows=None):
-    """Device bytes: :func:`rows_footprint`, and where it renumbers, two chunks of rows in the new numbering
-    (:data:`GATHER_ROWS` rows at most) and the numbering."""
+    """Device bytes: :func:`rows_footprint`, and two chunks of rows in the new numbering (:data:`GATHER_ROWS` rows
+    at most) and the numbering: a bound from above, counted whether or not the launcher will renumber the graph
+    (whether it does is known only after ordering it: 8% more than the rows at 100,000 vertices)."""
     rows = max(int(n), 1) if rows is None else int(rows)
     return rows_footprint(n, m, rows) + 8 * min(rows, GATHER_ROWS) * max(int(n), 1) + 4 * max(int(n), 1)
 
@@ -121,8 +122,8 @@ def renumbering(g):
     :data:`RENUMBER_DEGREE` sqrt(n) edges in or out (scipy's ordering took 170 ms on the hub graph of 16,384, a
     vertex joined to all), and kept where it puts a mean edge's ends within :data:`RENUMBER_SPAN` sqrt(n) numbers
     of each other: a graph of small separators (grids, geometric and road-like graphs); a random or small-world
-    graph has no such numbering, and its kernel was the slower for RCM's.  Remembered for the graph object while
-    it lives (about 1 ms at 4,096 vertices, 3 at 16,384, 22 at 100,000 on a 2-core machine)."""
+    graph has no such numbering, and its call was the slower for RCM's (the ordering's host time; on small worlds the
+    kernel too).  Remembered for the graph object while it lives (3-15 ms at 16,384 vertices on the device's host)."""
     def make():
         import scipy.sparse as sp
         from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
@@ -130,7 +131,8 @@ def renumbering(g):
         degree = max(np.diff(indptr).max(), np.bincount(indices, minlength=n).max()) if n else 0
         if n < 2 or degree > RENUMBER_DEGREE * math.sqrt(n):
             return None
-        a = sp.csr_matrix((np.ones(indices.size, np.int8), indices, indptr), shape=(n, n))
+        # int32 entries: parallel edges sum into one, which int8 could wrap to 0
+        a = sp.csr_matrix((np.ones(indices.size, np.int32), indices, indptr), shape=(n, n))
         a = (a + a.T).tocsr()
         tails = np.repeat(np.arange(n), np.diff(indptr))
         # the edges all n sources can reach: those of each source's (weak) component
@@ -144,7 +146,7 @@ def renumbering(g):
         q[p] = np.arange(n, dtype=np.int32)
         span = np.abs(q[tails] - q[indices]).mean() if indices.size else 0.0
         return (p, q) if span <= RENUMBER_SPAN * math.sqrt(n) else None
-    return _once(g, ("rcm",), make)
+    return _once(g, ("rcm", RENUMBER_WORK, RENUMBER_SPAN, RENUMBER_DEGREE), make)
 
 
 def renumbered(indptr, indices, weights, p, q):
@@ -254,7 +256,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
     k = int(src.size)
     np_t = np.int32 if dtype == "int32" else np.float32
     timings = dict(alloc_ms=0.0, h2d_ms=0.0, d2h_ms=0.0, kernel_ms=0.0, rounds_max=0, sources=k, dtype=dtype, chunks=0,
-                   renumber_ms=0.0)
+                   renumber_ms=0.0, renumbered=False)
     if n == 0 or k == 0:
         D = np.zeros((k, n), np_t)
         if sink is None:
@@ -266,8 +268,6 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
     fn = kernel_for(dtype)
     smem = shared_bytes(n)
     _shared_limit(cp, fn, smem)
-    c = max(1, min(int(chunk_rows or resident_blocks(cp, fn, smem)), k))
-    rows = k if sink is None else 2 * c
     t0 = time.perf_counter()
     numbering = renumbering(g) if k * max(g.m, 1) >= RENUMBER_WORK else None
     renumber = numbering is not None
@@ -275,14 +275,16 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
         p, q = numbering
         indptr, indices, weights = renumbered(indptr, indices, weights, p, q)
     timings["renumber_ms"] = (time.perf_counter() - t0) * 1e3
+    c = max(1, min(int(chunk_rows or resident_blocks(cp, fn, smem)), k, GATHER_ROWS if renumber else k))
+    rows = k if sink is None else 2 * c
+    starts = list(range(0, k, c))
     D, rounds, Va, Ea, Wa, Sa = device_arrays(cp, NAME, n, rows, np_t, indptr, indices, weights,
                                               q[src] if renumber else src, timings,
-                                              more_bytes=8 * min(c, k) * n + 4 * n if renumber else 0)
+                                              more_bytes=8 * c * n + 4 * n if renumber else 0)
     # each chunk's kernel writes its rows in the new numbering into one of two buffers (one a stream), from which
-    # a gather of the columns puts them in place, in the graph's numbering, on the same stream
-    scratch = [cp.empty((min(c, k), n), np_t) for _ in range(min(2, len(range(0, k, c))))] if renumber else None
-    back = cp.asarray(q) if renumber else None
-    starts = list(range(0, k, c))
+    # a gather of the columns puts them in place, in the graph's numbering, on the same stream (kernel_ms spans it)
+    scratch = [cp.empty((c, n), np_t) for _ in range(min(2, len(starts)))] if renumber else None
+    old_to_new = cp.asarray(q) if renumber else None
     timings.update(chunks=len(starts), chunk_rows=c, renumbered=renumber)
     streams = [cp.cuda.Stream(non_blocking=True) for _ in range(3)]
     side = streams[2]
@@ -304,7 +306,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
                                (out, Va, Ea, Wa, Sa[starts[j]:starts[j] + Dj.shape[0]], np.int32(n), Rj),
                                shared_mem=smem)
             if renumber:
-                cp.take(out, back, axis=1, out=Dj)
+                cp.take(out, old_to_new, axis=1, out=Dj)
             ev = cp.cuda.Event()
             ev.record(st)
         ends.append(ev)
