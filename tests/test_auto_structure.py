@@ -91,9 +91,8 @@ PICK_MISSES = set()
 # device-logs/h200-20261130-1610-first-call-deep).
 # The run after tuned_frontier's renumbering (structure-frontier: the grid, kNN graph, 3-D grid and hub graph of
 # 16,384): auto's first calls on the three renumbered graphs, 239.3 / 251.7 / 252.9 ms against the fastest warm
-# 126.5 / 122.2 / 130.7: the renumbering's reach test called BLAS (np.dot), whose threads then spun beside the
-# solve's host threads; without it (1c5ba0b), in a profile afterwards, first calls 174-196 ms against 165 warm
-# (device-logs/h200-20261201-0445-first-call-profile).
+# 126.5 / 122.2 / 130.7, with the renumbering's reach test calling BLAS (np.dot); with it elementwise, first calls
+# 174-196 ms against 165 warm (device-logs/h200-20261201-0445-first-call-profile).
 CALL_MISSES = {(H200_30, "helsinki-drive", 1437, "e2e_first_ms"), (H200_30_RULES, "path", 16384, "e2e_first_ms"),
                *{(H200_01_FRONTIER, g, 16384, "e2e_first_ms") for g in ("grid", "knn", "grid3d")}}
 # auto's own calls are held from this run on: the H100 runs timed them before the cost lookups were cached (~40 ms

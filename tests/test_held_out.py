@@ -140,15 +140,15 @@ MISSES = {
     # tuned_frontier's 90.4) and test 3 does not act: auto 126.86 / 109.68 / 90.50 ms against tuned_frontier's
     # 76.79 (float64) and 72.32 (int32) and the elimination's 49.70 (device).
     "in-round": {("grid8", 10500, H.MEDIAN, mode) for mode in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
-    # The rules unchanged after tuned_frontier's renumbering and transposed bitmaps (0.47-0.93x its kernel), the
-    # device's size crossing measured again (26,000): picks as planned 24 of 24; auto's median within on 21 of 24.
+    # The rules unchanged after tuned_frontier's renumbering and transposed bitmaps (0.47-0.93x its kernel with both),
+    # the device's size crossing measured again (26,000): picks as planned 24 of 24; auto's median within on 21 of 24.
     # Past, where test 3's counts (set against the kernel before) sent the graph to the elimination: the king grid
     # grid8-60 of 14,000 to the host (round count 15.5; float64 162.7 ms against tuned_frontier's 116.8, int32 118.7
     # against 91.8) and corridor-10 of 12,500 on the device (round count 11.0: 71.2 against 51.6).
     # The suite's grid, kNN graph, 3-D grid and hub graph of 16,384 after the same change (not held out; rows renamed
     # structure-frontier, the plan's deviation): picks as planned 12 of 12, auto's warm calls within in every mode;
-    # its first calls on the three renumbered graphs past it (239.3 / 251.7 / 252.9 ms against 126.5 / 122.2 / 130.7:
-    # BLAS threads woken by the renumbering's reach test, fixed afterwards; tests/test_auto_structure.py says more).
+    # its first calls on the three renumbered graphs past it (239.3 / 251.7 / 252.9 ms against 126.5 / 122.2 / 130.7,
+    # the renumbering's reach test calling BLAS then; tests/test_auto_structure.py says more).
     "frontier-structure": {(g, 16384, H.CALL, "e2e_first_ms") for g in ("grid", "knn", "grid3d")},
     "renumbered": {("grid8-60", 14000, H.MEDIAN, "e2e_ms"), ("grid8-60", 14000, H.MEDIAN, "e2e_int32_ms"),
                    ("corridor-10", 12500, H.MEDIAN, "e2e_device_ms")},
