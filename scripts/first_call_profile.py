@@ -32,33 +32,27 @@ def main(argv=None):
     from apsp_kernels import api, choice, gpu_device
     from apsp_kernels.algorithms.gpu.tuned import frontier
     from apsp_kernels.io import suite_graphs as SG
-    from apsp_kernels.measure import provenance
-    cp = gpu_device.require_gpu()
+    from apsp_kernels.measure import provenance, wall
+    gpu_device.require_gpu()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     provenance.write_invocation(out / "first_call_profile.provenance.json",
                                 provenance.collect("first-call-profile", vars(a)))
     text = io.StringIO()
-
-    def wall(fn):
-        t0 = time.perf_counter()
-        r = fn()
-        cp.cuda.Device().synchronize()
-        return (time.perf_counter() - t0) * 1e3, r
     for spec in a.graphs:
         name, n = SG.spec(spec)
         g = SG.make(name, n, seed=n)
         for _ in range(2):
             api.shortest_paths(g, a.method)
-        warm, _ = wall(lambda: api.shortest_paths(g, a.method))
-        parts = {"choose": wall(lambda: choice.choose(dataclasses.replace(g), result="host"))[0],
-                 "renumbering": wall(lambda: frontier.renumbering(dataclasses.replace(g)))[0]}
+        warm, _ = wall.median_ms(lambda: api.shortest_paths(g, a.method))
+        parts = {"choose": wall.median_ms(lambda: choice.choose(dataclasses.replace(g), result="host"))[0],
+                 "renumbering": wall.median_ms(lambda: frontier.renumbering(dataclasses.replace(g)))[0]}
         fresh = dataclasses.replace(g)
         prof = cProfile.Profile()
         t0 = time.perf_counter()
         prof.runcall(lambda: api.shortest_paths(fresh, a.method))
         first = (time.perf_counter() - t0) * 1e3
-        again, _ = wall(lambda: api.shortest_paths(dataclasses.replace(g), a.method))
+        again, _ = wall.median_ms(lambda: api.shortest_paths(dataclasses.replace(g), a.method))
         split = {}
         for label, before in (("renumbering done before", lambda h: frontier.renumbering(h)),
                               ("choice done before", lambda h: choice.choose(h, result="host")),
@@ -70,14 +64,14 @@ def main(argv=None):
                 h = dataclasses.replace(g)
                 before(h)
                 time.sleep(a.settle)
-                ms.append(wall(lambda: api.shortest_paths(h, a.method))[0])
+                ms.append(wall.median_ms(lambda: api.shortest_paths(h, a.method))[0])
             split[label] = sorted(ms)[1]
         work = frontier.RENUMBER_WORK
         frontier.RENUMBER_WORK = float("inf")
         try:
             api.shortest_paths(g, a.method)
-            split["not renumbered, warm"] = wall(lambda: api.shortest_paths(g, a.method))[0]
-            split["not renumbered, first"] = wall(lambda: api.shortest_paths(dataclasses.replace(g), a.method))[0]
+            split["not renumbered, warm"] = wall.median_ms(lambda: api.shortest_paths(g, a.method))[0]
+            split["not renumbered, first"] = wall.median_ms(lambda: api.shortest_paths(dataclasses.replace(g), a.method))[0]
         finally:
             frontier.RENUMBER_WORK = work
         line = (f"{spec}: warm {warm:.1f} ms, first (profiled) {first:.1f}, first again (not profiled) {again:.1f}; "

@@ -31,16 +31,15 @@ LAYOUTS = {"word": (("TFR_TRANSPOSE", 0),), "transposed": (("TFR_TRANSPOSE", 1),
 
 def renumbering(g, order):
     """The new numbering's old vertices (new vertex i is old vertex p[i]) and its CPU ms."""
-    import scipy.sparse as sp
     from scipy.sparse.csgraph import reverse_cuthill_mckee
+    from apsp_kernels.algorithms.cpu.elimination.ordering import symmetric_pattern
     t0 = time.perf_counter()
     if order == "given":
         p = np.arange(g.n)
     elif order == "random":
         p = np.random.default_rng(g.n).permutation(g.n)
     else:
-        a = sp.csr_matrix((np.ones(g.m, np.int8), g.indices, g.indptr), shape=(g.n, g.n))
-        p = np.asarray(reverse_cuthill_mckee((a + a.T).tocsr(), symmetric_mode=True), np.int64)
+        p = np.asarray(reverse_cuthill_mckee(symmetric_pattern(g.to_scipy()), symmetric_mode=True), np.int64)
     return p, (time.perf_counter() - t0) * 1e3
 
 
@@ -67,9 +66,9 @@ def _timed(frontier, defines, h, repeats):
 def _calls(frontier, g, given, spec, repeats):
     """The launcher as built (int32 left on the device), with its renumbering and without, each call on a new graph
     object of ``g``'s arrays (nothing remembered): rows of the median wall ms (synchronised) and kernel ms."""
-    import cupy as cp
     from apsp_kernels.core.graph import Graph
     from apsp_kernels.core.limits import normalise_inf
+    from apsp_kernels.measure import wall
     work, out = frontier.RENUMBER_WORK, []
     try:
         for renumber in (True, False):
@@ -77,12 +76,9 @@ def _calls(frontier, g, given, spec, repeats):
             walls, kernels = [], []
             for i in range(repeats + 1):                       # the first: warm-up
                 h = Graph(g.n, g.indptr.copy(), g.indices.copy(), g.weights.copy())
-                t0 = time.perf_counter()
-                D, t = frontier.tuned_frontier_resident(h)
-                cp.cuda.Device().synchronize()
-                wall = (time.perf_counter() - t0) * 1e3
+                ms, (D, t) = wall.median_ms(lambda: frontier.tuned_frontier_resident(h))
                 if i:
-                    walls.append(wall)
+                    walls.append(ms)
                     kernels.append(t["kernel_ms"])
                 if i == repeats and not bool((normalise_inf(D) == given).all()):
                     raise SystemExit(f"tuned_frontier's launcher on {spec} (renumber {renumber}): result differs")

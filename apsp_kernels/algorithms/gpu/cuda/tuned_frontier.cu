@@ -19,9 +19,10 @@
 // memory).  A heavy u (out-degree >= TFR_HEAVY) is not walked by the thread that found it: it goes to a list
 // H in shared memory, and at the start of the next round the whole block relaxes its edges, thread tid taking
 // edges tid, tid + blockDim, ... (a hub's edges are one thread's serial walk otherwise, while the block waits at
-// the barrier: on Barabasi-Albert graphs, whose oldest vertices are the hubs, that walk set the round's time).  H holds TFR_HEAVY_SLOTS vertices; a heavy u beyond them is walked by its
-// finder, as a light one.  A barrier; F cleared; the round's stop test is __syncthreads_or(G has a bit or H is not
-// empty); swap.  Initially D = INF, D[s] = 0, F = {s}, H empty.
+// the barrier: on Barabasi-Albert graphs, whose oldest vertices are the hubs, that walk set the round's time).
+// H holds TFR_HEAVY_SLOTS vertices; a heavy u beyond them is walked by its finder, as a light one.  A barrier;
+// F cleared; the round's stop test is __syncthreads_or(G has a bit or H is not empty); swap.  Initially D = INF,
+// D[s] = 0, F = {s}, H empty.
 // Reads of D are volatile (relaxed loads: other threads of the block lower D[v] concurrently; a plain load may
 // be served from L1, a volatile one is not and is never a data race).
 //

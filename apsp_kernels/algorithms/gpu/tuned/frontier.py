@@ -127,14 +127,14 @@ def renumbering(g):
     def make():
         import scipy.sparse as sp
         from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
+        from ...cpu.elimination.ordering import symmetric_pattern
         n, indptr, indices = g.n, g.indptr, g.indices
         degree = max(np.diff(indptr).max(), np.bincount(indices, minlength=n).max()) if n else 0
         if n < 2 or degree > RENUMBER_DEGREE * math.sqrt(n):
             return None
-        # int32 entries: parallel edges sum into one, which int8 could wrap to 0
-        a = sp.csr_matrix((np.ones(indices.size, np.int32), indices, indptr), shape=(n, n))
-        a = (a + a.T).tocsr()
         tails = np.repeat(np.arange(n), np.diff(indptr))
+        # the pattern the elimination orders on: parallel edges one entry, no self-loops, both directions
+        a = symmetric_pattern(sp.csr_matrix((np.ones(indices.size, np.int8), (tails, indices)), shape=(n, n)))
         # the edges all n sources can reach: those of each source's (weak) component
         label = connected_components(a, directed=False)[1]
         # elementwise, not np.dot: a BLAS call wakes its threads, which then spin beside the solve's host threads
