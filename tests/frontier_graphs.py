@@ -18,6 +18,16 @@ SIZES = (1, 2, 31, 32, 33, 127, 1000)      # around the bitmap word (32); 1000: 
 F32_EPS = 2.0 ** -24                        # unit roundoff of float32 (round to nearest)
 
 
+def force_renumbering(monkeypatch, on):
+    """tuned_frontier's launcher renumbers every graph of two vertices or more (its work, span and degree tests all
+    yes), or none."""
+    from apsp_kernels.algorithms.gpu.tuned import frontier
+    inf = float("inf")
+    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0 if on else inf)
+    monkeypatch.setattr(frontier, "RENUMBER_SPAN", inf)
+    monkeypatch.setattr(frontier, "RENUMBER_DEGREE", inf)
+
+
 def path(n, seed):
     """A directed path 0 -> 1 -> ... -> n-1, weights 0..9 (zeros included)."""
     i = np.arange(n - 1)

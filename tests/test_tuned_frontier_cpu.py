@@ -109,9 +109,7 @@ def test_renumbered_graph_has_the_permuted_distances(monkeypatch, kind):
     """The launcher's renumbering (its span and degree tests set to yes): reverse Cuthill-McKee gives a
     permutation, the renumbered CSR is the graph with new vertex i the old p[i] (its distances D[p][:, p]),
     remembered per graph object."""
-    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0)
-    monkeypatch.setattr(frontier, "RENUMBER_SPAN", float("inf"))
-    monkeypatch.setattr(frontier, "RENUMBER_DEGREE", float("inf"))
+    F.force_renumbering(monkeypatch, True)
     label, g = F.kinds(60, seed=7 + kind)[kind]
     p, q = frontier.renumbering(g)
     assert sorted(p.tolist()) == list(range(g.n)) and (q[p] == np.arange(g.n)).all(), label

@@ -24,14 +24,6 @@ def solve(g, **kw):
     return registry.get("tuned_frontier").run(g, **kw)
 
 
-def force_renumbering(monkeypatch, on):
-    """The launcher renumbers every graph (its work, span and degree tests all yes) or none."""
-    inf = float("inf")
-    monkeypatch.setattr(frontier, "RENUMBER_WORK", 0 if on else inf)
-    monkeypatch.setattr(frontier, "RENUMBER_SPAN", inf)
-    monkeypatch.setattr(frontier, "RENUMBER_DEGREE", inf)
-
-
 @pytest.mark.parametrize("n", (1, 2, 31, 33, 127, 1000))
 def test_float32_bit_for_bit_and_within_the_bound_of_float64(n):
     from scipy.sparse import csgraph
@@ -69,7 +61,7 @@ def test_chunks_on_two_streams_and_the_narrow_block_size_exact(monkeypatch, chun
     exact, int32 and float32, all rows and a subset; with the launcher's renumbering (each chunk's columns put
     back through its buffer) and without."""
     monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem, threads=128: chunk)
-    force_renumbering(monkeypatch, renumber)
+    F.force_renumbering(monkeypatch, renumber)
     for label, g in F.kinds(300, seed=5):
         ref = reference_apsp(g)
         d, t = solve(g)
@@ -94,7 +86,7 @@ def test_renumbered_rows_handed_to_a_sink_in_the_graphs_numbering(monkeypatch, c
     row the sink receives is in the graph's own numbering, exact, in its place."""
     import cupy as cp
     monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem, threads=128: chunk)
-    force_renumbering(monkeypatch, True)
+    F.force_renumbering(monkeypatch, True)
     for label, g in F.kinds(300, seed=6):
         got = np.full((g.n, g.n), -1, np.int64)
 
@@ -134,7 +126,7 @@ def _heavy_graphs():
 def test_heavy_vertices_exact(monkeypatch, i, renumber):
     """The heavy-vertex path (the block shares a deferred vertex's edges): every row exact in int32, float32 bit for
     bit where the integer distances are below 2^24, and a subset of sources; renumbered and not."""
-    force_renumbering(monkeypatch, renumber)
+    F.force_renumbering(monkeypatch, renumber)
     label, g = _heavy_graphs()[i]
     ref = reference_apsp(g)
     d, t = solve(g)

@@ -97,10 +97,7 @@ def launcher(monkeypatch, emu):
 
     def configure(chunk, renumber):
         monkeypatch.setattr(frontier, "resident_blocks", lambda cp, fn, smem, threads=128: chunk)
-        inf = float("inf")
-        monkeypatch.setattr(frontier, "RENUMBER_WORK", 0 if renumber else inf)
-        monkeypatch.setattr(frontier, "RENUMBER_SPAN", inf)
-        monkeypatch.setattr(frontier, "RENUMBER_DEGREE", inf)
+        F.force_renumbering(monkeypatch, renumber)
     return configure
 
 
