@@ -125,17 +125,13 @@ DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}          # crossing 
                                                                      # before the denser-by-n check; on the device
                                                                      # float64's 33,000 at every n (the fit's 1.32
                                                                      # missed)
-WORK = 15.0          # test 3: tuned_frontier's counted relaxations per edge and source, at least this (WORK_ON_DEVICE
-                     # with the result left on the device) ...
+WORK = 17.0          # test 3: tuned_frontier's counted relaxations per edge and source, at least this, in every
+                     # result (set again on 2026-12-01 against tuned_frontier renumbered: rederive rows) ...
 WORK_FROM = 10_000   # ... from this many vertices (below it corridors of 3,500-9,000 counted at 17-20 ran
                      # tuned_frontier 1.29-1.86x faster than the elimination on the device)
-WORK_ON_DEVICE = 10.0   # test 3's count with the result left on the device, since METIS's regions are ordered in
-                        # parallel (post hoc, from solver/...-2026-11-30-frontier-pilot.csv, int32 left on the
-                        # device: from 10,000 vertices every graph counted at 11.8 or more had the elimination at
-                        # most 1.17x tuned_frontier there)
-IN_ROUND_WORK = 5.0  # test 3 also where the in-round count is at least this, for IN_ROUND_RESULTS (post hoc,
-                     # 2026-12-01, from the checks' rows up to `processes`: from 10,000 vertices the king grids
-                     # counted 6.0-17.2, the Delaunay graphs 5.3-14.1, 31 of 34 kNN corridors 1.6-4.4, grids 4.3-4.5)
+IN_ROUND_WORK = 5.0  # test 3 also where the in-round count is at least this, for IN_ROUND_RESULTS ...
+IN_ROUND_FROM = 16_000   # ... from this many vertices (king grids of 12,000-14,000 counted 6.9-9.4 in-round had the
+                         # elimination at 1.16-1.84x tuned_frontier renumbered in int32 or on the device)
 IN_ROUND_RESULTS = ("int32", "device")   # not float64 to the host: there its rows had the elimination past the bound
                                          # on two king grids (1.30x, 1.33x) where tuned_frontier missed on one
 WORK_WIDEST = 8.0    # ... and the hub BFS's widest level at most this many sqrt(n) (random graphs and graphs with a
@@ -354,16 +350,16 @@ def by_work(g, algo, result):
     s = hub_depth_once(g)
     if s.mean_reach < REACH or s.widest > WORK_WIDEST * math.sqrt(g.n):
         return None
-    in_round = (relaxations_per_edge_once(g, enough=IN_ROUND_WORK, in_round=True) if result in IN_ROUND_RESULTS
-                else 0.0)
+    in_round = (relaxations_per_edge_once(g, enough=IN_ROUND_WORK, in_round=True)
+                if result in IN_ROUND_RESULTS and g.n >= IN_ROUND_FROM else 0.0)
     if in_round >= IN_ROUND_WORK:
         return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {algo.name}'s "
                           f"algorithm, counted on the CPU from {SOURCES} sources, each vertex relaxing from its "
                           f"distance when its turn in a round comes, still relaxes each edge >= {IN_ROUND_WORK:g} "
                           f"times a source ({in_round:.1f} when the count stopped: its weighted paths do not follow "
-                          f"its hops; from {WORK_FROM:,} vertices), and the graph's levels are narrow (the hub BFS's "
-                          f"widest {s.widest} <= {WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
-    bar = work_threshold(result)
+                          f"its hops; from {IN_ROUND_FROM:,} vertices), and the graph's levels are narrow (the hub "
+                          f"BFS's widest {s.widest} <= {WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
+    bar = WORK
     work = relaxations_per_edge_once(g, enough=bar)
     if work < bar:
         return None
@@ -372,14 +368,6 @@ def by_work(g, algo, result):
                       f"source ({work:.1f} when the count stopped; from {WORK_FROM:,} vertices: its time grows with "
                       f"them), and the graph's levels are narrow (the hub BFS's widest {s.widest} <= "
                       f"{WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
-
-
-def work_threshold(result):
-    """Test 3's count for ``result``: ``WORK_ON_DEVICE`` on the device (where the elimination pays no copy after its
-    kernels and, its ordering in threads, was within 1.17x of tuned_frontier at every count of 11.8 or more from
-    10,000 vertices in the probe's rows; held out in ``device-work``: right on king grids, past on a kNN corridor),
-    else ``WORK``."""
-    return WORK_ON_DEVICE if result == "device" else WORK
 
 
 def measured_ordering():

@@ -7,7 +7,8 @@ Reads ``e2e_scatter.csv`` files (``scripts/e2e_scatter_probe.py``: one row per t
 timed a graph wins) and prints one row per graph and result: the medians' ratio (elimination / tuned_frontier),
 m / n, the depth score sqrt(n) x D (D the probe's hop depth), the hub BFS's widest level / sqrt(n), tuned_frontier's
 counted relaxations per edge and source, in rounds and in-round (:mod:`apsp_kernels.core.frontier_work`), and the
-code ``choose`` picks for that result with the rules as they stand (``free_bytes`` of one H200)."""
+code ``choose`` picks for that result with the rules as they stand (``free_bytes`` of one H200) and whether its time
+was within the structure suite's bound of the faster code's (empty where it picks a third code)."""
 from __future__ import annotations
 
 import argparse
@@ -53,6 +54,13 @@ def features(graph, n):
     return row
 
 
+def within(row):
+    """Whether the code picked took at most the suite's bound over the faster of the two (None: another code)."""
+    from apsp_kernels.structure_suite import within_bound
+    ms = {"elimination": row.elimination_ms, "frontier": row.frontier_ms}.get(row.picked)
+    return None if ms is None else bool(within_bound(ms, min(row.elimination_ms, row.frontier_ms)))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
@@ -64,6 +72,7 @@ def main(argv=None):
     table["picked"] = [r[f"pick_{r.result}"] for _, r in table.iterrows()]
     table = table.drop(columns=[f"pick_{x}" for x in RESULT.values()])
     table["picked"] = table.picked.str.replace("tuned_", "")
+    table["within"] = [within(r) for _, r in table.iterrows()]
     if a.csv:
         table.to_csv(a.csv, index=False)
     with pd.option_context("display.width", 200, "display.max_rows", 500):
