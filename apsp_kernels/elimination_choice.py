@@ -95,6 +95,9 @@ from .algorithms import registry
 
 FROM, TO = "auto_frontier", "auto_small_separators"        # registry roles: the code replaced, the code run
 DEEP = "auto_deep_graphs"                                  # the other code it may replace (after deep_choice)
+SWEEPS = "auto_sweeps"          # and the code of per-source sweeps the cost model may rank above tuned_frontier:
+                                # in its place test 3 alone (its sweeps, like tuned_frontier's rounds, grow with the
+                                # relaxations counted)
 TAGS = {FROM: "crossing", DEEP: "crossing-deep"}           # the replaced code's role -> its crossing files' tag
 RESULTS = ("host", "int32", "device")    # the results choose() tells apart (choice.result_kind): float64 (or any
                                          # type but int32) or int32 to the host, or left on the device
@@ -134,6 +137,9 @@ IN_ROUND_FROM = 16_000   # ... from this many vertices (king grids of 12,000-14,
                          # elimination at 1.16-1.84x tuned_frontier renumbered in int32 or on the device)
 IN_ROUND_RESULTS = ("int32", "device")   # not float64 to the host: there its rows had the elimination past the bound
                                          # on two king grids (1.30x, 1.33x) where tuned_frontier missed on one
+WIDE = 3.0           # ... but in every result and from WORK_FROM vertices where the hub BFS's widest level holds at
+                     # least this many sqrt(n) (shallow graphs of small separators: the Delaunay graphs, 4.2-4.7;
+                     # king grids 1.0-2.0, kNN graphs 1.8-2.8)
 WORK_WIDEST = 8.0    # ... and the hub BFS's widest level at most this many sqrt(n) (random graphs and graphs with a
                      # hub: 25-128; the count itself is 2-4 there, and is not made)
 SAME_SIZE = 1.02      # rows within this factor of n are one size (a grid's n is the nearest r x c)
@@ -285,10 +291,13 @@ def instead(g, algo, result, fits=None, where=None):
     work (:func:`by_work`).  With an int32 result on the host the crossings' int32 rows where there are any, else
     their float64 rows."""
     against = next((role for role in TAGS if registry.by_role(role) is algo), None)
-    if against is None or result not in RESULTS or (fits is not None and not fits(target())):
+    sweeps = algo is registry.by_role(SWEEPS)
+    if (against is None and not sweeps) or result not in RESULTS or (fits is not None and not fits(target())):
         return None
     if not measured_ordering():
         return None
+    if sweeps:
+        return by_work(g, algo, result)
     found = _by_rows(g, algo, against, result, where)
     if found is None and against == FROM:
         found = by_work(g, algo, result)
@@ -338,32 +347,37 @@ def _by_rows(g, algo, against, result, where):
 
 
 def by_work(g, algo, result):
-    """Test 3 in tuned_frontier's place: ``(tuned_elimination, why)`` where ``g`` has ``WORK_FROM`` vertices or more,
-    the hub BFS reaches at least ``REACH`` of them with no level wider than ``WORK_WIDEST`` sqrt(n), and
-    tuned_frontier's algorithm, counted on the CPU (:func:`~.core.frontier_work.relaxations_per_edge`), relaxes each
-    edge at least ``IN_ROUND_WORK`` times a source counted in-round (for a result of ``IN_ROUND_RESULTS``), or at
-    least :func:`work_threshold` times for ``result`` counted in rounds; else None."""
+    """Test 3 in tuned_frontier's place (or tuned_sparse's, role ``SWEEPS``): ``(tuned_elimination, why)`` where
+    ``g`` has ``WORK_FROM`` vertices or more, the hub BFS reaches at least ``REACH`` of them with no level wider than
+    ``WORK_WIDEST`` sqrt(n), and tuned_frontier's algorithm, counted on the CPU
+    (:func:`~.core.frontier_work.relaxations_per_edge`), relaxes each edge at least ``IN_ROUND_WORK`` times a source
+    counted in-round (for a result of ``IN_ROUND_RESULTS`` from ``IN_ROUND_FROM`` vertices; in every result where
+    the widest level holds ``WIDE`` sqrt(n) or more), or at least ``WORK`` times counted in rounds; else None."""
     if g.n < WORK_FROM:
         return None
     from .core.frontier_work import SOURCES, relaxations_per_edge_once
     from .core.structure import hub_depth_once
     s = hub_depth_once(g)
+    counted = registry.by_role(FROM).name
     if s.mean_reach < REACH or s.widest > WORK_WIDEST * math.sqrt(g.n):
         return None
+    wide = s.widest >= WIDE * math.sqrt(g.n)
     in_round = (relaxations_per_edge_once(g, enough=IN_ROUND_WORK, in_round=True)
-                if result in IN_ROUND_RESULTS and g.n >= IN_ROUND_FROM else 0.0)
+                if wide or (result in IN_ROUND_RESULTS and g.n >= IN_ROUND_FROM) else 0.0)
     if in_round >= IN_ROUND_WORK:
-        return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {algo.name}'s "
+        since = (f"from {WORK_FROM:,} vertices in every result where the widest level holds >= {WIDE:g} sqrt(n)"
+                 if wide else f"from {IN_ROUND_FROM:,} vertices")
+        return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {counted}'s "
                           f"algorithm, counted on the CPU from {SOURCES} sources, each vertex relaxing from its "
                           f"distance when its turn in a round comes, still relaxes each edge >= {IN_ROUND_WORK:g} "
                           f"times a source ({in_round:.1f} when the count stopped: its weighted paths do not follow "
-                          f"its hops; from {IN_ROUND_FROM:,} vertices), and the graph's levels are narrow (the hub "
-                          f"BFS's widest {s.widest} <= {WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
+                          f"its hops; {since}), and no level of the hub BFS holds more than {WORK_WIDEST:g} "
+                          f"sqrt(n) (its widest {s.widest}, {s.mean_reach:.0%} reached)")
     bar = WORK
     work = relaxations_per_edge_once(g, enough=bar)
     if work < bar:
         return None
-    return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {algo.name}'s "
+    return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {counted}'s "
                       f"algorithm, counted on the CPU from {SOURCES} sources, relaxes each edge >= {bar:g} times a "
                       f"source ({work:.1f} when the count stopped; from {WORK_FROM:,} vertices: its time grows with "
                       f"them), and the graph's levels are narrow (the hub BFS's widest {s.widest} <= "

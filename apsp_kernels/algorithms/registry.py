@@ -241,7 +241,7 @@ _add(name="tuned_fw_stream", label="One-k-per-launch FW: int4 kernel, or the thr
 _add(name="tuned_sparse", label="Tuned sparse APSP (batched multi-target Bellman-Ford)", paper=TUNED,
      kemp_algorithm=None, device="gpu", representation="csr", footprint=tuned_sparse_mod.footprint,
      launcher=tuned.tuned_sparse, resident=tuned_sparse_mod.tuned_sparse_resident, variants=tuned_sparse_mod.BATCHES,
-     variant_param="batch",
+     variant_param="batch", roles=("auto_sweeps",),
      negative_weights=False, faithful=False, complexity="n m (frontier sweeps)", limit_kind="bandwidth", auto_rank=2,
      work=lambda g: float(g.n) * g.m, hub_ms=tuned_sparse_mod.hub_ms,
      notes="S targets a batch (the variant), a warp per vertex pulling its out-neighbours' S-column segments "
