@@ -50,34 +50,33 @@ a plan committed before its data: docs/auto-evidence.md.
    ``SHALLOWEST`` sqrt(n) (where the elimination won, D was 0.98 sqrt(n) or more; 3-D grids, 0.51-0.57, lost:
    371.6 against 117.1 ms on the device at 16,384, ``solver/...-2026-11-29-device-depth-check.csv``).
 
-3. **tuned_frontier's work** (post hoc, set from the rows of every held-out check on 2026-11-30 after the
-   ``grid8-delaunay`` check: there the elimination was the faster on 23 of 24 (graph, result) pairs; auto, by
-   tests 1 and 2, kept tuned_frontier on 17 of them, past the bound on 14 at 1.33-16x the elimination's time).
-   Where tests 1 and 2 leave tuned_frontier in place, from ``WORK_FROM`` vertices: its algorithm counted on the
-   CPU (:mod:`.core.frontier_work`, 4 sources, milliseconds to tens of them), the elimination where a source
-   relaxes each edge ``WORK`` times or more (``WORK_ON_DEVICE`` on the device), the hub BFS reaching ``REACH`` of
-   the vertices with no level wider than ``WORK_WIDEST`` sqrt(n) (no hop-depth test: the Delaunay graphs' long edges make them shallow, 0.5
-   sqrt(n), and leave their separators small).  In those rows (``scripts/frontier_work.py``) every graph of 10,000
-   vertices or more counted at 15.4 or more had the elimination within 1.21x of tuned_frontier in every result
-   (the Delaunay graphs 0.06-0.30x, the king grids 0.29-0.71x); at 14.0-14.1 two corridors had it 1.07-1.41x.  The
-   count does not separate the rest: the king grids of 12,000-16,384 (12.7-13.6) had the elimination 0.55-1.05x,
-   corridor-12 and corridor-11 (13.3 and 12.2) 1.30-1.82x.  Held out on ten graphs no row had (check
-   ``frontier-work``, plan 11a5d6a): within on 29 of 30 (graph, result) pairs; past below ``WORK_FROM`` (the
-   Delaunay graph of 8,000 on the device, 1.39x).  On the device the count is 10 (``WORK_ON_DEVICE``, post hoc:
-   set after METIS's regions were ordered in threads, from ``solver/...-2026-11-30-frontier-pilot.csv``, where from
-   10,000 vertices the elimination took 0.16-1.17x tuned_frontier's time on every graph counted at 11.8-15.4,
-   corridor-12 of 10,500 the 1.17x, and the king grids of 12,000-16,384, counted at 11.8-13.6, 0.37-0.67x; those
-   rows are int32 left on the device, one lease; the check's device rows are float64 there).
-   And in int32 and on the device (``IN_ROUND_RESULTS``) where the *in-round* count (each frontier vertex relaxing
-   from its distance when its turn comes, :mod:`.core.frontier_work`) is ``IN_ROUND_WORK`` or more (post hoc,
-   2026-12-01, after the check ``processes``): counted so, the checks' graphs of 10,000 vertices or more fell apart
-   where the round count had mixed them, most kNN corridors at 1.6-4.4 (their weighted paths follow their hops: a
-   round's later vertices inherit its earlier ones' work), the king grids at 6.0-17.2 and the Delaunay graphs at
-   5.3-14.1 (the square grids 4.3-4.5; three long corridors, aspect 13-64 at 16,000-18,000, at 5.1-5.8).  At 5 or
-   more the elimination was within the bound of tuned_frontier on every such graph in int32 and on the device
-   (0.06-1.14x), where test 3 had kept tuned_frontier in int32 on king grids counted at 11.8-14.5 in rounds, up to
-   1.8x the elimination's time (``processes``: grid8-50 of 12,800).  Not to the host in float64: there two king
-   grids had the elimination at 1.30x and 1.33x (older leases, the ordering in threads or on one core).
+3. **tuned_frontier's work**, where tests 1 and 2 leave tuned_frontier in place, and alone in tuned_sparse's
+   place (role ``SWEEPS``: the cost model may rank its per-source sweeps above tuned_frontier's rounds; both grow
+   with the relaxations counted), from ``WORK_FROM`` vertices, the hub BFS reaching ``REACH`` of the vertices with no
+   level wider than ``WORK_WIDEST`` sqrt(n) (no hop-depth test: the Delaunay graphs' long edges make them shallow,
+   0.5 sqrt(n), and leave their separators small).  tuned_frontier's algorithm is counted on the CPU
+   (:mod:`.core.frontier_work`, 4 sources, milliseconds to tens of them): the elimination where a source relaxes
+   each edge ``WORK`` times or more counted in rounds, or ``IN_ROUND_WORK`` times or more counted *in-round* (each
+   frontier vertex relaxing from its distance when its turn comes: kNN corridors, whose weighted paths follow their
+   hops, count 1.6-4.4 so; king grids 6-17, Delaunay graphs 5-16), in int32 and on the device (``IN_ROUND_RESULTS``)
+   from ``IN_ROUND_FROM`` vertices, and in every result from ``WORK_FROM`` where the widest level holds ``WIDE``
+   sqrt(n) or more (the Delaunay graphs, 4.2-4.7; king grids 1.0-2.0).
+
+   *How the counts were set.*  First (post hoc, 2026-11-30, after the ``grid8-delaunay`` check, against
+   tuned_frontier before its renumbering) at 15 counted in rounds, 10 on the device, the in-round count from
+   10,000 vertices in int32 and on the device; notes/elimination-choice-history.md has those rows.  tuned_frontier
+   renumbered ran 1.1-2.1x faster on these classes, and the check ``renumbered`` found two graphs sent to the
+   elimination past the bound.  **Set again** (post hoc, 2026-12-01) from the ``rederive`` rows
+   (``elimination/...-2026-12-01-rederive-{1,2}.csv``: 31 graphs of 6,000-30,000 vertices, grids, strips, kNN
+   graphs, corridors, king grids, Delaunay graphs, medians of 3 interleaved rounds, every result) with that
+   check's 8: under the older counts 6 (graph, result) pairs there were past the bound (king grids of 12,000-14,000
+   sent by the in-round count at 1.16-1.84x, corridor-10 of 12,500 by the device's 10 at 1.35x, grid8-60 of 14,000
+   by 15 at 1.30-1.38x); with one count of 17 and the in-round count from 16,000, none.  Held out (check ``refit``,
+   plan 40b8b2d, 9 graphs): within on 24 of 27 pairs, past on the Delaunay graph of 14,000 in every result, where
+   the cost model ranked tuned_sparse first and the rule was not asked (1.33-1.89x the elimination).  After it,
+   post hoc: test 3 in tuned_sparse's place and the wide levels' in-round count in every result from 10,000;
+   held out (check ``wide-levels``, plan 80d3eb7, Delaunay graphs of 10,500-15,000, a king grid, a 3-D grid):
+   within on 15 of 15.  docs/auto-evidence.md has every check.
 
 Only for all pairs (with ``indices`` tuned_frontier and tuned_deep compute just those rows, the elimination all of
 them), and only where the elimination would order the graph as in its rows (:func:`measured_ordering`: METIS)."""

@@ -152,6 +152,13 @@ MISSES = {
     "frontier-structure": {(g, 16384, H.CALL, "e2e_first_ms") for g in ("grid", "knn", "grid3d")},
     "renumbered": {("grid8-60", 14000, H.MEDIAN, "e2e_ms"), ("grid8-60", 14000, H.MEDIAN, "e2e_int32_ms"),
                    ("corridor-10", 12500, H.MEDIAN, "e2e_device_ms")},
+    # Test 3 re-fitted against tuned_frontier renumbered (post hoc, from the rederive rows: one round count of 17, the
+    # in-round count from 16,000 vertices): picks as planned 27 of 27; auto's median within on 24 of 27.  Past: the
+    # Delaunay graph of 14,000, where the cost model ranks tuned_sparse first and the rule was not asked: auto
+    # 192.3 / 160.0 / 123.9 ms against the elimination's 144.9 / 99.3 / 65.5 (float64, int32, device).  Test 3 runs
+    # in tuned_sparse's place since, and the in-round count in every result on levels of 3 sqrt(n) or more (post hoc;
+    # held out in wide-levels: 15 of 15 within).
+    "refit": {("delaunay", 14000, H.MEDIAN, m) for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
 }
 CHECKS = H.checks()
 
