@@ -361,9 +361,9 @@ def by_work(g, algo, result):
     from .core.frontier_work import SOURCES, relaxations_per_edge_once
     from .core.structure import hub_depth_once
     s = hub_depth_once(g)
-    counted = registry.by_role(FROM).name
     if s.mean_reach < REACH or s.widest > WORK_WIDEST * math.sqrt(g.n):
         return None
+    counted = registry.by_role(FROM).name
     wide = s.widest >= WIDE * math.sqrt(g.n)
     in_round = (relaxations_per_edge_once(g, enough=IN_ROUND_WORK, in_round=True)
                 if wide or (result in IN_ROUND_RESULTS and g.n >= IN_ROUND_FROM) else 0.0)
@@ -376,12 +376,11 @@ def by_work(g, algo, result):
                           f"times a source ({in_round:.1f} when the count stopped: its weighted paths do not follow "
                           f"its hops; {since}), and no level of the hub BFS holds more than {WORK_WIDEST:g} "
                           f"sqrt(n) (its widest {s.widest}, {s.mean_reach:.0%} reached)")
-    bar = WORK
-    work = relaxations_per_edge_once(g, enough=bar)
-    if work < bar:
+    work = relaxations_per_edge_once(g, enough=WORK)
+    if work < WORK:
         return None
     return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {counted}'s "
-                      f"algorithm, counted on the CPU from {SOURCES} sources, relaxes each edge >= {bar:g} times a "
+                      f"algorithm, counted on the CPU from {SOURCES} sources, relaxes each edge >= {WORK:g} times a "
                       f"source ({work:.1f} when the count stopped; from {WORK_FROM:,} vertices: its time grows with "
                       f"them), and the graph's levels are narrow (the hub BFS's widest {s.widest} <= "
                       f"{WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")

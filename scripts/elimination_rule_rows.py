@@ -21,7 +21,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-RESULT = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}    # mode column -> result
+from e2e_scatter_probe import MODE_NAMES as RESULT  # noqa: E402  (mode column -> result: the rows' own names)
+from frontier_work import work  # noqa: E402  (tuned_frontier's counts, as scripts/frontier_work.py prints them)
+
 FREE_BYTES = 140e9      # one H200's memory: the picks of the device the rows came from
 
 
@@ -40,15 +42,16 @@ def medians(files):
 def features(graph, n):
     """The graph's features the rules read, and auto's pick per result."""
     from apsp_kernels import choice, elimination_choice as E
-    from apsp_kernels.core import frontier_work as FW
+    from apsp_kernels.core.frontier_work import SOURCES
     from apsp_kernels.core.structure import hub_depth_once
     from apsp_kernels.io import suite_graphs as SG
     g = SG.make(graph, n, seed=n)
     _, depth, score = E.deep_enough(g)
     root = math.sqrt(g.n)
+    counts = work(g, SOURCES)
     row = dict(m_over_n=g.m / g.n, score=score, depth_over_root_n=depth / root,
                widest_over_root_n=hub_depth_once(g).widest / root,
-               rounds_per_edge=FW.relaxations_per_edge(g), in_round_per_edge=FW.relaxations_per_edge(g, in_round=True))
+               rounds_per_edge=counts["relaxations_per_edge"], in_round_per_edge=counts["in_round_per_edge"])
     for result in RESULT.values():
         row[f"pick_{result}"] = choice.choose(g, result=result, gpu=True, free_bytes=FREE_BYTES).algorithm.name
     return row

@@ -1,6 +1,7 @@
 """When ``method="auto"`` hands a graph to tuned_elimination (apsp_kernels/elimination_choice.py): the crossing learned
 from the recorded rows, the separator test on the graph classes, and auto's picks held to the structure suite's
 bound (1.25x + 2 ms end to end) on every recorded crossing row."""
+import functools
 import math
 import sys
 from pathlib import Path
@@ -704,6 +705,7 @@ NEAR_THE_LINES = (("grid8", 12000), ("grid8-100", 12000), ("grid8-60", 14000), (
                   ("delaunay", 14000), ("delaunay", 16000), ("grid", 12000), ("strip-64", 12800), ("knn", 20000))
 
 
+@functools.lru_cache(maxsize=1)
 def _refit_medians():
     rows = pd.concat([pd.read_csv(paths.RECORDED / f) for f in REFIT_ROWS])
     med = rows.groupby(["graph", "n", "mode", "code"]).ms.median().unstack("code")
