@@ -15,9 +15,18 @@ a plan committed before its data: docs/auto-evidence.md.
    elimination where the score sqrt(n) x D (D the probe's hop depth, :func:`~.core.structure.probe_once`) is at
    least :func:`depth_threshold`.  Why the depth: the elimination's time follows n (mostly the n^2 result), its
    separators' work beside it, tuned_frontier's grows with its rounds, which follow D.  The thresholds
-   (``DEPTH``): 33,000 for float64 (the host result touched during the solve: ``...-2026-11-30-touched-host.csv``,
-   ``solver/...-host-after-rounds.csv``, ``...-host-touched-check.csv``, ``...-depth-from-check.csv``: the
-   elimination lost up to a score of 29,964 and won from 35,777 beyond the thin strips), 28,000 for int32 (half
+   (``DEPTH``): 33,000 for float64, and 62,000 where tuned_frontier renumbers the graph (``DEPTH_RENUMBERED``: its
+   n sources x m edges reach its ``RENUMBER_WORK``, 2^28; a grid from about 8,200 vertices), set (post hoc,
+   2026-12-01) against that kernel from the
+   ``rederive`` rows and the ``renumbered`` and ``refit`` checks' (medians of 3 interleaved rounds): on grids and
+   strips the elimination lost to the host at every score up to 55,554 (grid of 28,000, 1.12x) and 60,000 as
+   narrowed (strip-128 of 25,600, 1.11x), and won at 82,000 and more as narrowed (strips of 64 rows of 19,200 and
+   25,600); the grid of 31,862 (a score of 63,500) had it at 0.75x (``...-2026-12-01-crossing.csv``, single calls,
+   the same kernel); 33,000 (set against the kernel before: ``...-2026-11-30-touched-host.csv`` and the checks
+   then, lost up to 29,964, won from 35,777) handed grids of 20,000-28,000 to the elimination at 1.11-1.20x there.
+   Below the renumbering's reach 33,000 stays (``...-2026-11-30-narrow-strips.csv``: thin strips of 5,000-7,000
+   vertices, which tuned_frontier does not renumber, had the elimination the faster from scores of 16,000-19,000
+   as narrowed).  28,000 for int32 (half
    the bytes to copy: ``...-2026-11-29-int32-crossing.csv``, lost up to 27,111, won from 29,673), 25,000 on the
    device (``...-2026-11-29-depth-small.csv`` with the crossing rows up to 24,000: lost up to 23,771, won from
    25,886).  **Narrow levels** (``NARROW``): where the hub BFS's widest level holds w sqrt(n) vertices, w < 1
@@ -106,15 +115,16 @@ RESULTS = ("host", "int32", "device")    # the results choose() tells apart (cho
 WIDEST = 4.0          # the hub BFS's widest level, at most this many sqrt(n)
 REACH = 0.5           # ... and that BFS reaching at least this fraction of the vertices
 SHALLOWEST = 0.75     # ... and the probe's hop depth at least this many sqrt(n)
-HOST_RULE_SINCE = "2026-11-30T03:38:49+00:00"   # when test 1 to the host took its present form (UTC): the depth's
-                                                # from 2026-11-29T14:30:12; float64's threshold from rows of the
-                                                # touched host path, 28,000 from 2026-11-30T01:06:36, 33,000 from
-                                                # this; a check measured before it tested another rule there
-                                                # (for levels of sqrt(n) and more: NARROW lowers it for narrower
-                                                # ones since 2026-11-30T06:53, the checks' grids and kNN graphs
-                                                # untouched)
+HOST_RULE_SINCE = "2026-12-01T09:28:39+00:00"   # when test 1 to the host took its present form (UTC): the depth's
+                                                # from 2026-11-29T14:30:12; float64's threshold 28,000 from
+                                                # 2026-11-30T01:06:36, 33,000 from 2026-11-30T03:38:49, 62,000
+                                                # where tuned_frontier renumbers from this; a check measured
+                                                # before it tested another rule there
 DEPTH = {"host": 33_000, "int32": 28_000, "device": 25_000}   # test 1 against tuned_frontier by the depth:
                                                  # sqrt(n) x the probe's hop depth at least this, by the result
+DEPTH_RENUMBERED = {"host": 62_000}   # ... but this where tuned_frontier renumbers the graph (its n sources x m
+                                     # edges at least its RENUMBER_WORK): set against that kernel; below it the
+                                     # kernel is the one DEPTH was set against, its bitmaps transposed
 NARROW = 0.65        # ... times (the hub BFS's widest level / sqrt(n)) ** NARROW where that level is narrower than
                      # sqrt(n): a narrow separator (a strip) crosses at a smaller depth
 DEPTH_FROM = 4_096   # test 1 by the depth from this many vertices, in every result (to the host below the
@@ -124,12 +134,12 @@ DENSER = 5.0         # a graph of at least this many edges a vertex (m / n: kNN 
 DENSER_FROM = 10_000  # ... from this many vertices on, at a threshold that falls with n (DENSER_AT), not
                       # lowered by NARROW
 DENSER_N = 30_000     # the denser graphs' threshold for a result: DENSER_AT[result] x (DENSER_N / n) **
-DENSER_AT = {"host": 38_000, "int32": 27_000, "device": DEPTH["host"]}   # DENSER_SLOPE[result]: to the host the
+DENSER_AT = {"host": 38_000, "int32": 27_000, "device": 33_000}   # DENSER_SLOPE[result]: to the host the
 DENSER_SLOPE = {"host": 0.43, "int32": 0.60, "device": 0.0}          # crossing score of the fit of
                                                                      # scripts/denser_crossing_fit.py over the rows
                                                                      # before the denser-by-n check; on the device
-                                                                     # float64's 33,000 at every n (the fit's 1.32
-                                                                     # missed)
+                                                                     # 33,000 at every n (float64's threshold
+                                                                     # then; the fit's 1.32 missed)
 WORK = 17.0          # test 3: tuned_frontier's counted relaxations per edge and source, at least this, in every
                      # result (set again on 2026-12-01 against tuned_frontier renumbered: rederive rows) ...
 WORK_FROM = 10_000   # ... from this many vertices (below it corridors of 3,500-9,000 counted at 17-20 ran
@@ -335,9 +345,11 @@ def _by_rows(g, algo, against, result, where):
         side = {"host": "to the host", "int32": "to the host in int32", "device": "on the device"}[result]
         bar = depth_threshold(g, result)
         by_n = ", a threshold by n" if DENSER_SLOPE[result] else ""
+        base = depth_base(g, result)
+        renumbered = f" where {frm} renumbers the graph" if base != DEPTH[result] else ""
         scaled = (f" (m / n = {g.m / g.n:.2f} >= {DENSER:g}: from {DENSER_FROM:,} vertices{by_n}, levels of any width)"
-                  if denser(g) else f" ({DEPTH[result]:,} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
-                  if bar < DEPTH[result] else "")
+                  if denser(g) else f" ({base:,}{renumbered} x (widest level / sqrt(n)) ** {NARROW:g}: narrow levels)"
+                  if bar < base else f" ({base:,}{renumbered})" if renumbered else "")
         size = (f"sqrt(n) x the probe's hop depth {depth} = {score:,.0f} >= {bar:,.0f}{scaled} (where the recorded "
                 f"rows of the grids, the kNN graphs, the strips and the road networks put it past {frm} {side})")
     else:
@@ -410,7 +422,7 @@ def depth_from(g):
 
 
 def depth_threshold(g, result="host"):
-    """Test 1's depth threshold in tuned_frontier's place for ``result``: ``DEPTH[result]``, times (the hub BFS's
+    """Test 1's depth threshold in tuned_frontier's place for ``result``: :func:`depth_base`, times (the hub BFS's
     widest level / sqrt(n)) ** ``NARROW`` where that level holds fewer than sqrt(n) vertices; on a graph of
     ``DENSER`` edges a vertex or more :func:`denser_threshold`, whatever its levels.  The
     elimination's work past the n^2 result follows its separators, tuned_frontier's its rounds: on strips (levels
@@ -421,7 +433,17 @@ def depth_threshold(g, result="host"):
         return denser_threshold(g.n, result)
     from .core.structure import hub_depth_once
     narrow = min(hub_depth_once(g).widest / math.sqrt(max(g.n, 1)), 1.0)
-    return DEPTH[result] * narrow ** NARROW
+    return depth_base(g, result) * narrow ** NARROW
+
+
+def depth_base(g, result="host"):
+    """Test 1's depth threshold for ``result`` before narrowing: ``DEPTH_RENUMBERED[result]`` where there is one and
+    tuned_frontier would renumber ``g`` (its n sources x m edges at least the launcher's ``RENUMBER_WORK``), else
+    ``DEPTH[result]``."""
+    from .algorithms.gpu.tuned.frontier import RENUMBER_WORK
+    if result in DEPTH_RENUMBERED and g.n * max(g.m, 1) >= RENUMBER_WORK:
+        return DEPTH_RENUMBERED[result]
+    return DEPTH[result]
 
 
 def denser_threshold(n, result="host"):

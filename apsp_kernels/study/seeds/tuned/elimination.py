@@ -248,7 +248,9 @@ def _by_depth(code, where=None):
     cs = {res: c for res, c in found.items() if res != "device"}
     words = []
     if cs:
-        each = " and ".join(f"{E.DEPTH[res]:,} with the {RESULTS[res].split(' (')[0]}" for res in cs)
+        each = " and ".join(f"{E.DEPTH[res]:,}" + (f" ({E.DEPTH_RENUMBERED[res]:,} where `{code}` renumbers the graph)"
+                                                    if res in E.DEPTH_RENUMBERED else "")
+                            + f" with the {RESULTS[res].split(' (')[0]}" for res in cs)
         words.append(f"to the host by the graph's depth instead, from n = {E.DEPTH_FROM:,} on: where sqrt(n) times the "
                      f"probe's hop depth is at least {each}")
     if "device" in found:
