@@ -159,6 +159,12 @@ MISSES = {
     # in tuned_sparse's place since, and the in-round count in every result on levels of 3 sqrt(n) or more (post hoc;
     # held out in wide-levels: 15 of 15 within).
     "refit": {("delaunay", 14000, H.MEDIAN, m) for m in ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")},
+    # The whole structure suite under the re-fitted test 3 and tuned_frontier renumbered (not held out; its own tag,
+    # refit-structure): picks as planned 84 of 84; auto's calls and the picks' rows within on 194 of 196.  Past on the
+    # grid of 4,096 on the device, auto and its pick tuned_frontier (11.06 and 10.75 ms) against tuned_deep's 6.67
+    # (bound 10.33): at 4,096 the launcher does not renumber and the transposed bitmaps alone slowed its kernel on
+    # this grid (9.20 ms against 7.43 in the rules-structure run; renumbered, 4.24 in the forced probe).
+    "refit-structure": {("grid", 4096, who, "e2e_device_ms") for who in (H.CALL, H.PICK)},
 }
 CHECKS = H.checks()
 
