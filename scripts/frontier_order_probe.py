@@ -5,8 +5,7 @@ the kernel's rate per relaxation differed between classes of one relaxation coun
 lattice, against kNN corridors and Delaunay graphs, numbered as their random points were drawn).  ``--layouts``:
 the frontier bitmaps' layout the kernel is built with (``word``: vertex v bit v % 32 of word v / 32, one thread a
 word, so that neighbours numbered near each other are walked by one thread in turn; ``transposed``: consecutive
-vertices in consecutive words, so different threads, the word count made odd as built; ``transposed-even``: the
-same with ceil(n / 32) words, the count before it was made odd).
+vertices in consecutive words, so different threads).
 
     python3 scripts/frontier_order_probe.py --graphs delaunay:9000 kemp:16384 --out DIR
 
@@ -27,8 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ORDERS = ("given", "rcm", "random")
-LAYOUTS = {"word": (("TFR_TRANSPOSE", 0),), "transposed": (("TFR_TRANSPOSE", 1),),    # cuda/tuned_frontier.cu's
-           "transposed-even": (("TFR_TRANSPOSE", 1), ("TFR_ODD_WORDS", 0))}
+LAYOUTS = {"word": (("TFR_TRANSPOSE", 0),), "transposed": (("TFR_TRANSPOSE", 1),)}   # cuda/tuned_frontier.cu's
 
 
 def renumbering(g, order):

@@ -78,7 +78,7 @@ def test_csr_arrays_take_negative_weights_only_when_the_caller_can():
 
 
 def test_the_kernels_own_shared_memory_counts_against_the_limits():
-    """The heavy-vertex lists (STATIC_SHARED) with the bitmaps: a block past 48 KiB in all opts in (n = 192,000: 48,008
+    """The heavy-vertex lists (STATIC_SHARED) with the bitmaps: a block past 48 KiB in all opts in (n = 192,000: 48,000
     bytes of bitmaps, under 48 KiB alone), and past the device's opt-in limit the launcher refuses in one line."""
     from types import SimpleNamespace
     fn = SimpleNamespace()
@@ -87,10 +87,10 @@ def test_the_kernels_own_shared_memory_counts_against_the_limits():
     frontier._shared_limit(cp, fn, frontier.shared_bytes(180000))           # 45,000 + 2,056: no opt-in
     assert not hasattr(fn, "max_dynamic_shared_size_bytes")
     assert frontier.shared_bytes(192000) <= frontier.DEFAULT_SHARED
-    frontier._shared_limit(cp, fn, frontier.shared_bytes(192000))           # 48,008 + 2,056 > 49,152
+    frontier._shared_limit(cp, fn, frontier.shared_bytes(192000))           # 48,000 + 2,056 > 49,152
     assert fn.max_dynamic_shared_size_bytes == frontier.shared_bytes(192000)
     with pytest.raises(GraphError, match="heavy-vertex lists"):
-        frontier._shared_limit(cp, fn, frontier.shared_bytes(929000))       # 232,264 + 2,056 > 232,448
+        frontier._shared_limit(cp, fn, frontier.shared_bytes(929000))       # 232,250 + 2,056 > 232,448
 
 
 def test_footprint_and_shared_memory():
@@ -100,8 +100,7 @@ def test_footprint_and_shared_memory():
     assert frontier.footprint(1000, 4000) == frontier.rows_footprint(1000, 4000) + 8 * 1000 * 1000 + 4 * 1000
     assert frontier.footprint(10 ** 5, 4 * 10 ** 5) == (frontier.rows_footprint(10 ** 5, 4 * 10 ** 5)
                                                          + 8 * frontier.GATHER_ROWS * 10 ** 5 + 4 * 10 ** 5)
-    assert frontier.shared_bytes(65536) == 8 * 2049 and frontier.shared_bytes(33) == 8 * 3  # words made odd
-    assert frontier.shared_bytes(1) == 8 and frontier.shared_bytes(4096 * 32 + 1) == 8 * 4097
+    assert frontier.shared_bytes(65536) == 16384 and frontier.shared_bytes(33) == 16 and frontier.shared_bytes(1) == 8
     assert registry.get("tuned_frontier").auto_rank is not None    # auto weighs it by its measured rows (costs)
 
 
@@ -150,7 +149,7 @@ def test_renumbering_kept_only_where_it_makes_edges_short(monkeypatch):
 @pytest.mark.parametrize("n", F.SIZES)
 def test_every_kind_exact(emu, n):
     """Every source at n <= 127 with 3 threads a block (each scans several bitmap words), and five sources
-    with the launcher's 128; at n = 1000 five sources with 8 threads, 4-5 words each (the emulation runs a
+    with the launcher's 128; at n = 1000 five sources with 8 threads, 4 words each (the emulation runs a
     fiber per thread, slow on deep graphs: every source at n = 1000 is the GPU test's)."""
     for label, g in F.kinds(n, seed=40 + n):
         ref = reference_apsp(g)

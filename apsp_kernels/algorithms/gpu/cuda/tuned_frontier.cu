@@ -9,14 +9,10 @@
 //
 // Block b solves source s = sources[b] into row b of D (k x n, row pitch n): the distance row itself is
 // the working memory, in global memory, int32 (INF of common.cuh) or float32 (+inf).  The frontier is a
-// bitmap of ceil(n/32) words, made odd (tfr_words), in dynamic shared memory; two of them, F (this round's) and G
-// (the next).  Vertex v is bit v / words of word v % words (TFR_TRANSPOSE): consecutive vertices sit in consecutive
-// words, which different threads scan, so a frontier of near-numbered vertices (the launcher renumbers the graph so
-// that neighbours are: tuned/frontier.py) is walked by many threads, not by the one whose word would hold 32 of them.
-// Why odd: a lattice numbered row by row, w vertices a row, puts a column's vertices of rows r and r + j in one word
-// where words divides j w; with an even count and a power-of-two w (the square grid of 4,096 vertices: w = 64, 128
-// words) the two vertices a BFS-like frontier has in each column sat in one thread's word, and its kernel took 1.19x
-// the word layout's time (scripts/frontier_order_probe.py, one H200); an odd count shares no factor with such a w.
+// bitmap of ceil(n/32) words in dynamic shared memory; two of them, F (this round's) and G (the next).  Vertex v
+// is bit v / words of word v % words (TFR_TRANSPOSE): consecutive vertices sit in consecutive words, which
+// different threads scan, so a frontier of near-numbered vertices (the launcher renumbers the graph so that
+// neighbours are: tuned/frontier.py) is walked by many threads, not by the one whose word would hold 32 of them.
 // Each round: every thread takes the words i = tid, tid + blockDim, ... of F; for each set bit u of out-degree
 // below TFR_HEAVY it reads du = D[u] and relaxes u's out-edges (CSR): nd = du + w; if nd < D[v]: old =
 // atomicMin(&D[v], nd), and if nd < old (this thread lowered D[v]) it sets bit v of G (atomicOr in shared
@@ -76,17 +72,8 @@
 #ifndef TFR_TRANSPOSE            // 1: vertex v is bit v / words of word v % words (consecutive vertices in
 #define TFR_TRANSPOSE 1          // consecutive words, so different threads); 0 (scripts/frontier_order_probe.py
 #endif                           // --layouts word): bit v % 32 of word v / 32
-#ifndef TFR_ODD_WORDS            // 1: the transposed layout's word count made odd (above); 0 only for the probe's
-#define TFR_ODD_WORDS 1          // comparison (--layouts transposed-even)
-#endif
-// Words a bitmap: ceil(n / 32), made odd in the transposed layout (the launcher's shared_bytes allocates the same).
-__device__ __forceinline__ int tfr_words(int n)
-{
-    const int w = (n + 31) >> 5;
-    return TFR_TRANSPOSE && TFR_ODD_WORDS ? (w | 1) : w;
-}
-// The frontier bitmaps' layout: which word and bit hold vertex v (v < n <= 32 words, so v / words < 32), and
-// back.
+// The frontier bitmaps' layout: which word and bit hold vertex v (words = ceil(n / 32); v < n <= 32 words, so
+// v / words < 32), and back.
 __device__ __forceinline__ int tfr_word(int v, int words) { return TFR_TRANSPOSE ? v % words : v >> 5; }
 __device__ __forceinline__ unsigned tfr_bit(int v, int words)
 {
@@ -142,7 +129,7 @@ tfr_solve(T* D, const int* __restrict__ indptr, const int* __restrict__ indices,
     extern __shared__ unsigned tfr_dynamic[];
     unsigned* const bits = tfr_dynamic;
 #endif
-    const int words = tfr_words(n);
+    const int words = (n + 31) >> 5;
     unsigned* cur = bits;
     unsigned* nxt = bits + words;
     const int tid = threadIdx.x, nt = blockDim.x;

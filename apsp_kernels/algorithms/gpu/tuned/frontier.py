@@ -49,9 +49,8 @@ GATHER_ROWS = 4096            # at most this many rows a chunk where it renumber
 
 
 def shared_bytes(n):
-    """Two frontier bitmaps of ceil(n / 32) words, made odd (the kernel's tfr_words: no factor shared with a
-    power-of-two lattice width)."""
-    return 2 * 4 * ((-(-max(int(n), 1) // 32)) | 1)
+    """Two frontier bitmaps of ceil(n / 32) words."""
+    return 2 * 4 * (-(-max(int(n), 1) // 32))
 
 
 def rows_footprint(n, m, rows=None):
