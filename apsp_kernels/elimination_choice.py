@@ -20,13 +20,14 @@ a plan committed before its data: docs/auto-evidence.md.
    2026-12-01) against that kernel from the
    ``rederive`` rows and the ``renumbered`` and ``refit`` checks' (medians of 3 interleaved rounds): on grids and
    strips the elimination lost to the host at every score up to 55,554 (grid of 28,000, 1.12x) and 60,000 as
-   narrowed (strip-128 of 25,600, 1.11x), and won at 82,000 and more as narrowed (strips of 64 rows of 19,200 and
-   25,600); the grid of 31,862 (a score of 63,500) had it at 0.75x (``...-2026-12-01-crossing.csv``, single calls,
-   the same kernel); 33,000 (set against the kernel before: ``...-2026-11-30-touched-host.csv`` and the checks
+   narrowed (strip-128 of 25,600, 1.11x), tied at 82,000 as narrowed (strip-64 of 19,200, 1.00x) and won at 132,800
+   (strip-64 of 25,600, 0.79x); the grid of 31,862 (a score of 63,367) had it at 0.75x
+   (``...-2026-12-01-crossing.csv``, single calls, the same kernel); 33,000 (set against the kernel before: ``...-2026-11-30-touched-host.csv`` and the checks
    then, lost up to 29,964, won from 35,777) handed grids of 20,000-28,000 to the elimination at 1.11-1.20x there.
    Below the renumbering's reach 33,000 stays (``...-2026-11-30-narrow-strips.csv``: thin strips of 5,000-7,000
-   vertices, which tuned_frontier does not renumber, had the elimination the faster from scores of 16,000-19,000
-   as narrowed).  28,000 for int32 (half
+   vertices, which tuned_frontier does not renumber, had the elimination the faster from scores of 16,000-19,000,
+   32,000-42,000 as narrowed).  Held out (``host-62k``, nine grids and strips): within on 9 of 9, but the
+   elimination was within the bound on all nine too, and the pairs moved went to the faster code on 2 of 5.  28,000 for int32 (half
    the bytes to copy: ``...-2026-11-29-int32-crossing.csv``, lost up to 27,111, won from 29,673), 25,000 on the
    device (``...-2026-11-29-depth-small.csv`` with the crossing rows up to 24,000: lost up to 23,771, won from
    25,886).  **Narrow levels** (``NARROW``): where the hub BFS's widest level holds w sqrt(n) vertices, w < 1

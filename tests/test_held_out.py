@@ -260,6 +260,24 @@ def test_the_previous_forms_pick_in_interleaved_rounds_is_its_median(monkeypatch
     assert (p.ms, p.fastest, p.fastest_ms, p.end_to_end, p.past) == (20.0, "b", 10.0, True, True)   # 20 > 1.25 * 10 + 2
 
 
+def test_where_the_forms_differ_the_finding_says_which_pick_was_faster(monkeypatch):
+    """A check that could not fail (the previous form's pick within the bound too) says so, and whether the present
+    pick, named, was the faster where the forms differ: here b (auto's) 9-10 ms against the previous form's a."""
+    def said(a_times):
+        rows = [dict(graph="g", n=100, code=c, mode="e2e_ms", round=i, ms=ms, picked="b" if c == "auto" else "")
+                for c, times in {"a": a_times, "b": (9, 10, 10), "auto": (10, 10, 10)}.items()
+                for i, ms in enumerate(times)]
+        return H._previous(_check(probe=pd.DataFrame(rows)))
+    monkeypatch.setitem(H.PREVIOUS, "t", ("role-of-a", ("e2e_ms",)))
+    monkeypatch.setattr(H.registry, "by_role", lambda role: type("Code", (), {"name": "a"}) if role == "role-of-a" else None)
+    monkeypatch.setattr(H, "picks", lambda c: pd.DataFrame([dict(graph="g", n=100, result="host", planned="b",
+                                                                 recorded="b")]))
+    text = said((11, 11, 12))                               # a within the bound, slower
+    assert "`a` was past the bound on 0." in text and "the faster of the two in 1 of 1 (graph, mode) pairs" in text
+    text = said((8, 8, 9))                                  # a the faster
+    assert "the faster of the two in 0 of 1 (graph, mode) pairs" in text
+
+
 def test_checks_pair_each_plan_with_the_rows_named_after_it(tmp_path):
     """A plan's rows: the CSV files beside it whose names start with its own, ``-plan.yaml`` dropped; a plan without
     rows is not a check yet."""

@@ -33,7 +33,8 @@ PREVIOUS = {"device-frontier": ("auto_deep_graphs", ("e2e_device_ms",)),
             "shallow": ("auto_small_separators", ("e2e_device_ms",)),
             "host-touched": ("auto_frontier", ("e2e_ms",)),
             "lollipop-density": ("auto_deep_graphs", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")),
-            "narrow": ("auto_frontier", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms"))}
+            "narrow": ("auto_frontier", ("e2e_ms", "e2e_int32_ms", "e2e_device_ms")),
+            "host-62k": ("auto_small_separators", ("e2e_ms",))}
 
 
 @dataclass
@@ -199,7 +200,7 @@ def finding(check, after=None):
         best = gpu.loc[gpu.groupby(["graph", "n"]).e2e_device_ms.idxmin()].algorithm.value_counts()
         out.append("The fastest verified code with the result on the device: "
                    + ", ".join(f"`{code}` on {k}" for code, k in best.items()) + f" of {int(best.sum())}.")
-    if check.tag in PREVIOUS and len(check.suite):
+    if check.tag in PREVIOUS:
         out.append(_previous(check))
     if after is not None and len(after):
         again = _again(v[(v.subject != MEDIAN) & ~v.within], after)
@@ -262,7 +263,29 @@ def _previous(check):
     said = (f"The previous form's pick here, `{code}`, named ({modes}; reported beside the criterion, not part of "
             f"it): the two forms picked different codes on {len(differ)} of {per.ngroups} graphs; `{code}` was past "
             f"the bound on {sum(t.past.any() for _, t in per)}")
-    return said + (": " + "; ".join(parts) if parts else "") + "."
+    said += (": " + "; ".join(parts) if parts else "") + "."
+    won = _faster_where_they_differ(check, code, differ, list(dict.fromkeys(p["mode"])))
+    if won is not None:
+        said += (f" Where the forms differ, the present form's pick, named, was the faster of the two in {won[0]} of "
+                 f"{won[1]} (graph, mode) pairs.")
+    return said
+
+
+def _faster_where_they_differ(check, code, differ, modes):
+    """(pairs where the present form's pick, named, beat the previous form's ``code``, pairs compared) over the
+    graphs of ``differ`` and ``modes`` where both were timed end to end; None where none were."""
+    pk = picks(check).set_index(["graph", "n", "result"]).recorded
+    won = compared = 0
+    for (g, n), t in _named(check):
+        if (g, int(n)) not in differ:
+            continue
+        for mode in modes:
+            now = pk.get((g, n, RESULT[mode]))
+            if now in t.index and code in t.index and t.at[now, mode] == t.at[now, mode] and \
+                    t.at[code, mode] == t.at[code, mode] and now != code:
+                compared += 1
+                won += bool(t.at[now, mode] < t.at[code, mode])
+    return (won, compared) if compared else None
 
 
 def _who(r):
