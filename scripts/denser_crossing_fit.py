@@ -20,15 +20,16 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from apsp_kernels.measure import rounds  # noqa: E402  (each code's median of interleaved rounds)
+
 
 def medians(files):
     rows = []
     for f in files:
         d = pd.read_csv(f)
-        if not {"graph", "n", "code", "mode", "ms"} <= set(d.columns):
+        if not rounds.are_rounds(d):
             continue
-        d = d[d.graph.str.startswith("corridor") | (d.graph == "knn")]
-        m = d.groupby(["graph", "n", "mode", "code"]).ms.median().unstack("code")
+        m = rounds.medians(d[d.graph.str.startswith("corridor") | (d.graph == "knn")])
         if {"tuned_elimination", "tuned_frontier"} <= set(m.columns):
             for (g, n, mode), r in m.iterrows():
                 rows.append(dict(graph=g, n=int(n), mode=mode, ratio=r.tuned_elimination / r.tuned_frontier))

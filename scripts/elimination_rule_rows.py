@@ -21,6 +21,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from apsp_kernels.measure import rounds  # noqa: E402  (each code's median of interleaved rounds)
+
 from e2e_scatter_probe import MODE_NAMES as RESULT  # noqa: E402  (mode column -> result: the rows' own names)
 from frontier_work import work  # noqa: E402  (tuned_frontier's counts, as scripts/frontier_work.py prints them)
 
@@ -31,8 +33,7 @@ def medians(files):
     """(graph, n, result, elimination_ms, frontier_ms, ratio), the last file's per graph and n."""
     out = []
     for f in files:
-        d = pd.read_csv(f)
-        m = d.groupby(["graph", "n", "mode", "code"]).ms.median().unstack()
+        m = rounds.medians(pd.read_csv(f))
         for (g, n, mode), r in m.iterrows():
             out.append(dict(graph=g, n=int(n), result=RESULT[mode], elimination_ms=r.tuned_elimination,
                             frontier_ms=r.tuned_frontier, ratio=r.tuned_elimination / r.tuned_frontier))

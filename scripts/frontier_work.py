@@ -22,6 +22,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from apsp_kernels.measure import rounds  # noqa: E402  (each code's median of interleaved rounds)
+
 CLASSES = ("grid", "grid8", "strip", "knn", "corridor", "delaunay", "knn_islands", "grid3d")   # the elimination's
 
 
@@ -43,9 +45,9 @@ def recorded(mode="e2e_device_ms", where=None, skip=()):
         if any(f"-{tag}-check" in f.name for tag in skip):
             continue
         d = pd.read_csv(f)
-        if not {"graph", "n", "code", "mode", "ms"} <= set(d.columns):
+        if not rounds.are_rounds(d):
             continue
-        m = d[d["mode"] == mode].groupby(["graph", "n", "code"]).ms.median().unstack()
+        m = rounds.medians(d, mode)
         if {"tuned_elimination", "tuned_frontier"} <= set(m.columns):
             out += [dict(graph=g, n=int(n), frontier_ms=r.tuned_frontier, elimination_ms=r.tuned_elimination)
                     for (g, n), r in m.iterrows() if g.split("-")[0] in CLASSES]

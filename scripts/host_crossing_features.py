@@ -18,6 +18,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from apsp_kernels.measure import rounds  # noqa: E402  (each code's median of interleaved rounds)
+
 FILES = ("elimination/NVIDIA_H200-2026-11-30-touched-host-calls.csv",
          "solver/NVIDIA_H200-2026-11-30-host-after-rounds.csv",
          "solver/NVIDIA_H200-2026-11-30-host-touched-check.csv",
@@ -34,7 +36,7 @@ def ratios(mode="e2e_ms", files=FILES, where=None):
     out = []
     for f in files:
         d = pd.read_csv(Path(where or paths.RECORDED) / f)
-        m = d[d["mode"] == mode].groupby(["graph", "n", "code"]).ms.median().unstack()
+        m = rounds.medians(d, mode)
         if {"tuned_elimination", "tuned_frontier"} <= set(m.columns):
             out += [dict(graph=g, n=int(n), ratio=r.tuned_elimination / r.tuned_frontier) for (g, n), r in m.iterrows()]
     return pd.DataFrame(out, columns=["graph", "n", "ratio"]).drop_duplicates(["graph", "n"], keep="last")

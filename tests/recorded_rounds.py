@@ -5,6 +5,7 @@ import pandas as pd
 
 from apsp_kernels import choice, paths
 from apsp_kernels.io import suite_graphs as SG
+from apsp_kernels.measure import rounds
 from apsp_kernels.structure_suite import within_bound
 from apsp_kernels.study.seeds.tuned.suite import KIND
 
@@ -15,7 +16,7 @@ def medians(*files):
     out = []
     for f in files:
         df = pd.read_csv(paths.RECORDED / f)
-        med = df[df.code != "auto"].groupby(["graph", "n", "mode", "code"]).ms.median().unstack()
+        med = rounds.medians(df[df.code != "auto"])
         out += [(g, int(n), KIND[m], r.dropna().to_dict()) for (g, n, m), r in med.iterrows()]
     return out
 

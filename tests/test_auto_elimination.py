@@ -18,6 +18,7 @@ from apsp_kernels import choice, elimination_choice as E, paths
 from apsp_kernels.algorithms import registry
 from apsp_kernels.core.graph import Graph
 from apsp_kernels.io import suite_graphs as SG
+from apsp_kernels.measure import rounds
 from apsp_kernels.structure_suite import within_bound
 from apsp_kernels.study.seeds.tuned import elimination as EL
 
@@ -252,8 +253,8 @@ def _host_cases():
     out = []
     for f in HOST_ROWS:
         df = pd.read_csv(E.folder() / f)
-        if "code" in df:                                     # interleaved rounds: each code's median
-            df = df[df["mode"] == "e2e_ms"].groupby(["graph", "n", "m", "code"]).ms.median().unstack().reset_index()
+        if rounds.are_rounds(df):                            # interleaved rounds: each code's median
+            df = rounds.medians(df, "e2e_ms", by=("graph", "n", "m")).reset_index()
             df = df.rename(columns=lambda c: f"{c}_e2e_host_ms" if c.startswith("tuned") else c)
             df["graph"] = df.graph + " " + df.n.astype(str)
         df = df[(df.m < E.DENSER * df.n) & df.tuned_elimination_e2e_host_ms.notna()]
@@ -519,8 +520,7 @@ REMEASURED = "solver/NVIDIA_H200-2026-11-30-threads-remeasure.csv"
 
 
 def _corridor_medians():
-    medians = lambda files: pd.concat([pd.read_csv(paths.RECORDED / f) for f in files]).groupby(
-        ["graph", "n", "mode", "code"]).ms.median().unstack("code")
+    medians = lambda files: rounds.medians(rounds.read(files, paths.RECORDED))
     med, again = medians(CORRIDOR_ROWS), medians([REMEASURED])
     med = pd.concat([med.drop(again.index, errors="ignore"), again]).sort_index()
     return [pytest.param(g, int(n), RESULT[mode], r.tuned_elimination, r.tuned_frontier)
@@ -728,8 +728,7 @@ NEAR_THE_LINES = (("grid8", 12000), ("grid8-100", 12000), ("grid8-60", 14000), (
 
 @functools.lru_cache(maxsize=1)
 def _refit_medians():
-    rows = pd.concat([pd.read_csv(paths.RECORDED / f) for f in REFIT_ROWS])
-    med = rows.groupby(["graph", "n", "mode", "code"]).ms.median().unstack("code")
+    med = rounds.medians(rounds.read(REFIT_ROWS, paths.RECORDED))
     return {key: med.loc[key[:2]] for key in NEAR_THE_LINES}
 
 

@@ -1,11 +1,11 @@
 """auto's rule handing deep graphs of many edges a vertex below 10,000 vertices from tuned_frontier to tuned_fw
 (``frontier_rounds_choice``): what it asks, and every recorded corridor row below 10,000 it was set from."""
-import pandas as pd
 import pytest
 
 from apsp_kernels import choice, elimination_choice as E, frontier_rounds_choice as F, paths
 from apsp_kernels.algorithms import registry
 from apsp_kernels.io import suite_graphs as SG
+from apsp_kernels.measure import rounds
 from apsp_kernels.structure_suite import within_bound
 
 FR, FW = registry.get("tuned_frontier"), registry.get("tuned_fw")
@@ -39,8 +39,7 @@ def test_it_says_no_unless_every_condition_holds(monkeypatch):
 
 
 def _medians():
-    frames = [pd.read_csv(paths.RECORDED / f) for f in ROWS]
-    med = pd.concat(frames).groupby(["graph", "n", "mode", "code"]).ms.median().unstack("code")
+    med = rounds.medians(rounds.read(ROWS, paths.RECORDED))
     return [(g, int(n), RESULT[mode], tuple(float(r[c]) for c in CODES)) for (g, n, mode), r in med.iterrows()
             if n < E.DENSER_FROM]
 
