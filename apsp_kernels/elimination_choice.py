@@ -383,20 +383,18 @@ def by_work(g, algo, result):
     if in_round >= IN_ROUND_WORK:
         since = (f"from {WORK_FROM:,} vertices in every result where the widest level holds >= {WIDE:g} sqrt(n)"
                  if wide else f"from {IN_ROUND_FROM:,} vertices")
-        return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {counted}'s "
-                          f"algorithm, counted on the CPU from {SOURCES} sources, each vertex relaxing from its "
-                          f"distance when its turn in a round comes, still relaxes each edge >= {IN_ROUND_WORK:g} "
-                          f"times a source ({in_round:.1f} when the count stopped: its weighted paths do not follow "
-                          f"its hops; {since}), and no level of the hub BFS holds more than {WORK_WIDEST:g} "
-                          f"sqrt(n) (its widest {s.widest}, {s.mean_reach:.0%} reached)")
-    work = relaxations_per_edge_once(g, enough=WORK)
-    if work < WORK:
-        return None
+        counts = (f"each vertex relaxing from its distance when its turn in a round comes, still relaxes each edge >= "
+                  f"{IN_ROUND_WORK:g} times a source ({in_round:.1f} when the count stopped: its weighted paths do not "
+                  f"follow its hops; {since})")
+    else:
+        work = relaxations_per_edge_once(g, enough=WORK)
+        if work < WORK:
+            return None
+        counts = (f"relaxes each edge >= {WORK:g} times a source ({work:.1f} when the count stopped; from "
+                  f"{WORK_FROM:,} vertices: its time grows with them)")
     return target(), (f"{target().name} instead of {algo.name} with the result on the {result}: {counted}'s "
-                      f"algorithm, counted on the CPU from {SOURCES} sources, relaxes each edge >= {WORK:g} times a "
-                      f"source ({work:.1f} when the count stopped; from {WORK_FROM:,} vertices: its time grows with "
-                      f"them), and the graph's levels are narrow (the hub BFS's widest {s.widest} <= "
-                      f"{WORK_WIDEST:g} sqrt(n), {s.mean_reach:.0%} reached)")
+                      f"algorithm, counted on the CPU from {SOURCES} sources, {counts}, and no level of the hub BFS "
+                      f"holds more than {WORK_WIDEST:g} sqrt(n) (its widest {s.widest}, {s.mean_reach:.0%} reached)")
 
 
 def measured_ordering():

@@ -668,6 +668,17 @@ def test_the_work_threshold_on_the_older_rows():
     assert checked >= 20
 
 
+def test_the_round_count_says_why_in_one_line():
+    """Test 3 by its round count (to the host in float64 the in-round count is not made below levels of WIDE
+    sqrt(n)): a corridor of aspect 64 counted at 17 or more goes to the elimination, and the reason names the count,
+    its threshold and the hub BFS's widest level; the narrower count's words are not in it."""
+    g = SG.make("corridor-64", 12000, seed=12000)
+    to, why = E.by_work(g, registry.get("tuned_frontier"), "host")
+    assert to is E.target() and f"relaxes each edge >= {E.WORK:g} times a source" in why
+    assert f"no level of the hub BFS holds more than {E.WORK_WIDEST:g} sqrt(n)" in why and "still" not in why
+    assert "\n" not in why
+
+
 def test_the_in_round_count_takes_a_king_grid_the_round_count_kept_to_the_host():
     """A king grid of 16,000 counted at 12.7 in rounds (below WORK) and 7.3 in-round: the elimination in int32 and
     on the device by the in-round count, tuned_frontier to the host in float64; a king grid of 12,000 counted at 7.2
