@@ -114,6 +114,12 @@ def csr_arrays(g, dtype=None, who=NAME, negative_ok=False):
     return dtype, g.indptr.astype(np.int32), g.indices.astype(np.int32), np.ascontiguousarray(w32)
 
 
+def worth_renumbering(sources, m):
+    """Whether ``sources`` sources over ``m`` edges reach :data:`RENUMBER_WORK`, below which the launcher keeps a
+    graph's own numbering (auto's host depth threshold reads the same test: elimination_choice.depth_base)."""
+    return sources * max(m, 1) >= RENUMBER_WORK
+
+
 def renumbering(g):
     """(p, q) of the numbering the launcher gives ``g`` where it renumbers (new vertex i is old vertex p[i], q the
     inverse: q[old] = new; both int32), or None where it keeps g's own.  scipy's reverse Cuthill-McKee of g's
@@ -269,7 +275,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
     smem = shared_bytes(n)
     _shared_limit(cp, fn, smem)
     t0 = time.perf_counter()
-    numbering = renumbering(g) if k * max(g.m, 1) >= RENUMBER_WORK else None
+    numbering = renumbering(g) if worth_renumbering(k, g.m) else None
     renumber = numbering is not None
     if renumber:                                       # the kernel sees the new numbering (module docstring)
         p, q = numbering

@@ -264,27 +264,30 @@ def _previous(check):
             f"it): the two forms picked different codes on {len(differ)} of {per.ngroups} graphs; `{code}` was past "
             f"the bound on {sum(t.past.any() for _, t in per)}")
     said += (": " + "; ".join(parts) if parts else "") + "."
-    won = _faster_where_they_differ(check, code, differ, list(dict.fromkeys(p["mode"])))
+    won = _faster_where_they_differ(check, pk, code, differ, list(dict.fromkeys(p["mode"])))
     if won is not None:
         said += (f" Where the forms differ, the present form's pick, named, was the faster of the two in {won[0]} of "
                  f"{won[1]} (graph, mode) pairs.")
     return said
 
 
-def _faster_where_they_differ(check, code, differ, modes):
+def _faster_where_they_differ(check, pk, code, differ, modes):
     """(pairs where the present form's pick, named, beat the previous form's ``code``, pairs compared) over the
-    graphs of ``differ`` and ``modes`` where both were timed end to end; None where none were."""
-    pk = picks(check).set_index(["graph", "n", "result"]).recorded
+    graphs of ``differ`` and ``modes`` where both were timed end to end; None where none were.  ``pk``:
+    :func:`picks` of the check."""
+    recorded = pk.set_index(["graph", "n", "result"]).recorded
     won = compared = 0
     for (g, n), t in _named(check):
         if (g, int(n)) not in differ:
             continue
         for mode in modes:
-            now = pk.get((g, n, RESULT[mode]))
-            if now in t.index and code in t.index and t.at[now, mode] == t.at[now, mode] and \
-                    t.at[code, mode] == t.at[code, mode] and now != code:
+            now = recorded.get((g, n, RESULT[mode]))
+            if now == code or now not in t.index or code not in t.index:
+                continue
+            ms, before = t.at[now, mode], t.at[code, mode]
+            if pd.notna(ms) and pd.notna(before):
                 compared += 1
-                won += bool(t.at[now, mode] < t.at[code, mode])
+                won += bool(ms < before)
     return (won, compared) if compared else None
 
 
