@@ -145,6 +145,21 @@ def test_renumbering_kept_only_where_it_makes_edges_short(monkeypatch):
     assert span(Graph(g.n, *frontier.renumbered(indptr, indices, w, p, q))) < span(shuffled) / 5
 
 
+def test_a_numbering_that_aliases_the_bitmap_words_is_renumbered_at_any_size():
+    """Below RENUMBER_WORK the launcher renumbers where the graph's own numbering puts vertices a common edge span
+    apart, or twice it, in one bitmap word: the grid of 4,096 (64 wide, 128 words), a strip 128 wide of 4,096 (128
+    words), the cube of 4,096 (spans 16 and 256 = 2 x 128); not the grid of 8,100 (90 wide, 254 words), a strip 250
+    wide, a kNN graph, a road network or Kemp's graph, whose numberings share no such span."""
+    from apsp_kernels.io import suite_graphs as SG
+    for name, n in (("grid", 4096), ("strip-32", 4096), ("grid3d", 4096)):
+        g = SG.make(name, n, seed=n)
+        assert g.n * g.m < frontier.RENUMBER_WORK and frontier.bitmap_aliased(g), name
+        assert frontier.renumbering(g) is not None, name
+    for name, n in (("grid", 8100), ("strip-20", 5000), ("knn", 4096), ("helsinki-walk", None), ("kemp", 4096)):
+        g = SG.make(name, n, seed=n or 0)
+        assert not frontier.bitmap_aliased(g) and frontier.renumbering(g) is None, name
+
+
 # ------------------------------------------------------------------ the kernel, emulated
 @pytest.mark.parametrize("n", F.SIZES)
 def test_every_kind_exact(emu, n):

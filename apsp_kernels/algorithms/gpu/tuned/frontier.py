@@ -44,6 +44,8 @@ RENUMBER_WORK = 1 << 28       # sources x edges from which the launcher renumber
                               # host's milliseconds of renumbering were not won back on most graphs)
 RENUMBER_SPAN = 4.0           # a new numbering kept where a mean edge spans at most this many sqrt(n) numbers
 RENUMBER_DEGREE = 1.0         # not tried where a vertex has more than this many sqrt(n) edges in or out
+ALIAS_SHARE = 0.25            # below RENUMBER_WORK, renumbered where an edge span past 1 is this share of the edges
+ALIAS_ROWS = 2                # or more and this many of it, or fewer, are a multiple of the bitmap's words
 GATHER_ROWS = 4096            # at most this many rows a chunk where it renumbers: two such chunks are written in the
                               # new numbering before their columns are put back (footprint's bound)
 
@@ -120,11 +122,34 @@ def worth_renumbering(sources, m):
     return sources * max(m, 1) >= RENUMBER_WORK
 
 
+def bitmap_aliased(g):
+    """Whether ``g``'s own numbering aliases the kernel's transposed frontier bitmaps: vertex v is in word v % words
+    (words = ceil(n / 32)), so vertices d apart share a word where words divides d.  A lattice numbered by rows, w
+    vertices a row, has most edges past the row's own spanning w, and where j w is a multiple of the words for j <=
+    :data:`ALIAS_ROWS` a frontier's vertices j rows apart in one column (a BFS-like frontier has two a column,
+    rows r +- k) sit in one thread's word: on the grid of 4,096 (64 wide, 128 words) the kernel took 8.9 ms against
+    7.5 with one word a thread's 32 vertices, 4.2 renumbered (one H200, scripts/frontier_order_probe.py).  That span
+    must be at least :data:`ALIAS_SHARE` of the edges (a square lattice: half; a cube's two such spans a third each;
+    any of them may alias).  Remembered for the graph object."""
+    def make():
+        n, indptr, indices = g.n, g.indptr, g.indices
+        if n < 2 or not indices.size:
+            return False
+        tails = np.repeat(np.arange(n), np.diff(indptr))
+        span = np.abs(indices.astype(np.int64) - tails)
+        counts = np.bincount(span[span > 1], minlength=2)
+        common = np.flatnonzero(counts >= ALIAS_SHARE * indices.size)      # a 3-D lattice has two such spans
+        words = -(-n // 32)
+        return any(j * int(d) % words == 0 for d in common for j in range(1, ALIAS_ROWS + 1))
+    return _once(g, ("bitmap-aliased", ALIAS_SHARE, ALIAS_ROWS), make)
+
+
 def renumbering(g):
     """(p, q) of the numbering the launcher gives ``g`` where it renumbers (new vertex i is old vertex p[i], q the
     inverse: q[old] = new; both int32), or None where it keeps g's own.  scipy's reverse Cuthill-McKee of g's
     symmetric pattern, tried where the n sources together reach :data:`RENUMBER_WORK` edges or more (each those of
-    its weak component: many small components are little work) and no vertex has more than
+    its weak component: many small components are little work) or its own numbering aliases the kernel's bitmaps
+    (:func:`bitmap_aliased`: a lattice numbered by rows, of some widths), and no vertex has more than
     :data:`RENUMBER_DEGREE` sqrt(n) edges in or out (scipy's ordering took 170 ms on the hub graph of 16,384, a
     vertex joined to all), and kept where it puts a mean edge's ends within :data:`RENUMBER_SPAN` sqrt(n) numbers
     of each other: a graph of small separators (grids, geometric and road-like graphs); a random or small-world
@@ -145,7 +170,7 @@ def renumbering(g):
         label = connected_components(a, directed=False)[1]
         # elementwise, not np.dot: a BLAS call wakes its threads, which then spin beside the solve's host threads
         reach = int((np.bincount(label, minlength=n).astype(np.int64) * np.bincount(label[tails], minlength=n)).sum())
-        if reach < RENUMBER_WORK:
+        if reach < RENUMBER_WORK and not bitmap_aliased(g):
             return None
         p = np.asarray(reverse_cuthill_mckee(a, symmetric_mode=True), np.int32)
         q = np.empty_like(p)
@@ -275,7 +300,7 @@ def _solve(g, sources, dtype, sink=None, chunk_rows=None):
     smem = shared_bytes(n)
     _shared_limit(cp, fn, smem)
     t0 = time.perf_counter()
-    numbering = renumbering(g) if worth_renumbering(k, g.m) else None
+    numbering = renumbering(g) if worth_renumbering(k, g.m) or bitmap_aliased(g) else None
     renumber = numbering is not None
     if renumber:                                       # the kernel sees the new numbering (module docstring)
         p, q = numbering
