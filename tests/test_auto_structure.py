@@ -81,7 +81,8 @@ KERNEL_MISSES = set()
 # runs warm): the grid of 4,096 on the device in the run under the re-fitted test 3 (refit-structure), tuned_frontier
 # 10.75 ms against tuned_deep's 6.67: not renumbered at 4,096, its transposed bitmaps alone slowed it on this grid
 # (kernel 9.20 ms against 7.43 the evening before; 4.24 renumbered in the forced probe,
-# solver/*-frontier-renumber-forced.csv).
+# solver/*-frontier-renumber-forced.csv).  The launcher renumbers that grid since (its row numbering aliases the
+# bitmap words): 6.22 ms on the device in the suite's 4,096 part run again (benchmarks/*-structure-alias.csv).
 PICK_MISSES = {(H200_01_REFIT, "grid", 4096, "e2e_device_ms")}
 # auto's own call (its row of the run) against the fastest code's row, held where the run recorded auto's pick for
 # the mode's result and it is today's.  The H200 run of 2026-11-29 recorded the host pick only (its miss on the

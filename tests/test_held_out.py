@@ -165,6 +165,13 @@ MISSES = {
     # (bound 10.33): at 4,096 the launcher does not renumber and the transposed bitmaps alone slowed its kernel on
     # this grid (9.20 ms against 7.43 in the rules-structure run; renumbered, 4.24 in the forced probe).
     "refit-structure": {("grid", 4096, who, "e2e_device_ms") for who in (H.CALL, H.PICK)},
+    # The suite's 4,096 part after tuned_frontier began renumbering a numbering that aliases its bitmap words (not held
+    # out: made after the miss above): picks as planned 48 of 48; the picks' rows within on 16 of 16 graphs (the grid
+    # on the device: tuned_frontier 6.22 ms against 10.75, auto 6.51); auto's calls on 15 of 16.  Past: the
+    # walking network's first call, 30.52 ms against tuned_frontier's warm 22.31 (bound 29.89), a graph the change
+    # leaves alone (its test costs 0.2 ms there): auto's first calls ran a median 1.16x the refit-structure run's on
+    # the sixteen graphs (25.33 ms there).
+    "alias-structure": {("helsinki-walk", 5559, H.CALL, "e2e_first_ms")},
 }
 CHECKS = H.checks()
 
