@@ -197,3 +197,37 @@ def test_the_host_path_rows_their_table_and_sentence(tmp_path):
     text = HP.finding(r)
     assert "`a` 10-20 % (largest: grid 10, 100.0 to 80.0 ms); `b` 0 %" in text
     assert HP.finding(HP.load(tmp_path / "none")).startswith("*No host path rows")
+
+
+def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_finding(tmp_path):
+    """A later run of some of the suite's graphs (read only where newer than the suite's own file) is summed up:
+    auto within on how many, where past, and which of the suite run's misses are within there; a run at a larger
+    size gets its range over the CPU code and its count."""
+    base = dict(n=100, m=99, hop_depth=9, verified=True)
+    gpu = lambda g, code, ms, dev: dict(base, graph=g, kind="gpu", algorithm=code, kernel_ms=ms / 2, e2e_ms=ms,
+                                        e2e_int32_ms=ms, e2e_device_ms=dev)
+    auto = lambda g, ms, dev, first: dict(base, graph=g, kind="auto", algorithm="auto", picked="a", e2e_ms=ms,
+                                          e2e_int32_ms=ms, e2e_device_ms=dev, e2e_first_ms=first)
+    cpu = lambda g: dict(base, graph=g, kind="cpu", algorithm="dijkstra_cpu_parallel", e2e_ms=500.0, threads=16)
+    run = pd.DataFrame([gpu("grid", "a", 10, 10), gpu("grid", "b", 10, 4), auto("grid", 10, 10, 10),
+                        gpu("ring", "a", 10, 10), auto("ring", 10, 10, 10), cpu("grid"), cpu("ring")])
+    run.to_csv(tmp_path / "GPU-2026-01-02-structure.csv", index=False)
+    later = pd.DataFrame([gpu("grid", "a", 10, 4), gpu("grid", "b", 10, 5), auto("grid", 10, 4.5, 10),
+                          gpu("ring", "a", 10, 10), auto("ring", 10, 10, 30)])
+    later.to_csv(tmp_path / "GPU-2026-01-01-structure-part.csv", index=False)
+    assert SU.load_again(run, tmp_path, tag="structure-part", run_tag="structure")[0] == ""     # older: not read
+    later.to_csv(tmp_path / "GPU-2026-01-03-structure-part.csv", index=False)
+    name, again = SU.load_again(run, tmp_path, tag="structure-part", run_tag="structure")
+    text = SU.later_finding(name, again, run, run[run.kind == "auto"])
+    assert "(`GPU-2026-01-03-structure-part.csv`, 2 graphs;" in text and "in every mode on 1 of 2" in text
+    assert "past it: ring 100 (first call 30.0 ms against a's 10.0)" in text                     # 30 > 1.25 x 10 + 2
+    assert "of the misses above: grid 100 within in every mode (on the device 4.5 ms against a's 4.0)" in text
+    assert SU.later_finding("", pd.DataFrame(), run, run) == ""
+    big = pd.DataFrame([gpu("grid", "a", 10, 4), auto("grid", 10, 4, 10), cpu("grid"),
+                        gpu("path", "a", 50, 4), auto("path", 50, 4, 10), cpu("path")]).assign(n=400)
+    big.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
+    text = SU.size_finding(*SU.load_size(tmp_path, tag="structure-big"))
+    assert text == (" At n = 400 (`GPU-2026-01-03-structure-big.csv`: grid, path): through auto the GPU is 10x (path) "
+                    "to 50x (grid) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on 2 "
+                    "of 2 graphs.")
+    assert SU.size_finding(*SU.load_size(tmp_path, tag="structure-none")) == ""

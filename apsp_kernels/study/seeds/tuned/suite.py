@@ -415,13 +415,14 @@ def _record(ok, auto):
             + (f"; past it: {'; '.join(missed)}" if missed else "") + ".")
 
 
-def load_again(rows, where=None, tag="structure-grid"):
-    """(the name of the newest suite file of ``tag`` measured after ``rows``' run, its rows of the (graph, n) pairs
-    ``rows`` holds): those graphs measured again, post hoc; or ('', an empty frame)."""
+def load_again(rows, where=None, tag="structure-grid", run_tag="structure-deep-road"):
+    """(the name of the newest suite file of ``tag`` measured after ``rows``' run, the newest ``*-<run_tag>.csv``,
+    its rows of the (graph, n) pairs ``rows`` holds): those graphs measured again, post hoc; or ('', an empty
+    frame)."""
     if not len(rows):
         return "", pd.DataFrame()
     found = _dated("benchmarks", where, f"*-{tag}.csv")
-    run = _dated("benchmarks", where, "*-structure-deep-road.csv")
+    run = _dated("benchmarks", where, f"*-{run_tag}.csv")
     if not found or (run and stamp(found[-1]) <= stamp(run[-1])):
         return "", pd.DataFrame()
     again = pd.read_csv(found[-1])
@@ -450,6 +451,64 @@ def again_finding(name, again):
         return ""
     return (f" Measured again after that run, post hoc, under the rules of its own commit (`{name}`), auto's own "
             "call against the fastest verified GPU code: " + "; ".join(said) + ".")
+
+
+def later_finding(name, again, rows, auto):
+    """' Measured again after that run (<file>): auto's own call within ... on k of K graphs; past it: ...; that
+    misses above: ...' for :func:`load_again`'s rows of the main suite's graphs (a later run of part of the
+    suite, ``rows`` and ``auto`` the main run's), or ''."""
+    if not len(again):
+        return ""
+    a_rows = again[again.kind == "auto"]
+    ok, past, fixed = 0, [], []
+    for (g, n), t in verified(again).groupby(["graph", "n"], sort=False):
+        a = a_rows[(a_rows.graph == g) & (a_rows.n == n)]
+        if not len(a):
+            continue
+        a, gpu = a.iloc[0], t[t.kind == "gpu"].reset_index(drop=True)
+        miss = past_bound(a, gpu)
+        ok += not miss
+        past += [f"{g} {int(n):,} (" + ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}"
+                                               for m, mine, code, ms in miss) + ")"] if miss else []
+        if len(auto[(auto.graph == g) & (auto.n == n)]) and _past(rows, auto, g, n)[1] and not miss:
+            dev = gpu.loc[gpu.e2e_device_ms.idxmin()]
+            fixed.append(f"{g} {int(n):,} within in every mode (on the device {a.e2e_device_ms:.1f} ms against "
+                         f"{dev.algorithm}'s {dev.e2e_device_ms:.1f})")
+    total = ok + len(past)
+    if not total:
+        return ""
+    return (f" Part of the suite measured again after that run (`{name}`, {total} graphs; its plan and why it ran: "
+            f"the checks below): auto's own call within 1.25x + 2 ms in every mode on {ok} of {total}"
+            + (f"; past it: {'; '.join(past)}" if past else "")
+            + (f"; of the misses above: {'; '.join(fixed)}" if fixed else "") + ".")
+
+
+def size_finding(name, rows, auto):
+    """' At n = N (<file>, the graphs named): through auto the GPU is a-b x the all-core CPU code; auto's own call
+    within ... on k of K graphs (past it: ...).' for a suite file at a size past the suite's, or ''."""
+    t = table(rows, auto) if len(rows) else pd.DataFrame()
+    col = "auto over the all-core CPU code (x)"
+    if col not in t or t[col].isna().all():
+        return ""
+    v = t.dropna(subset=[col])
+    lo, hi = v.loc[v[col].idxmin()], v.loc[v[col].idxmax()]
+    sizes = " and ".join(f"{int(n):,}" for n in sorted(v["n (vertices)"].unique()))
+    misses = t[t[PAST] != "none"] if PAST in t else t.iloc[:0]
+    return (f" At n = {sizes} (`{name}`: {', '.join(v.graph)}): through auto the GPU is {lo[col]:g}x ({lo.graph}) to "
+            f"{hi[col]:g}x ({hi.graph}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on "
+            f"{len(t) - len(misses)} of {len(t)} graphs"
+            + (f" (past it: {'; '.join(f'{r.graph}: {r[PAST]}' for _, r in misses.iterrows())})" if len(misses) else "")
+            + ".")
+
+
+def load_size(where=None, tag="structure-32k"):
+    """(the newest ``*-<tag>.csv``'s name, its rows, auto's rows) of a suite run at a size past the suite's, or
+    ('', empty frames)."""
+    found = _dated("benchmarks", where, f"*-{tag}.csv")
+    if not found:
+        return "", pd.DataFrame(), pd.DataFrame()
+    rows = pd.read_csv(found[-1])
+    return found[-1].name, rows, rows[rows.kind == "auto"].reset_index(drop=True)
 
 
 def cpu_codes(codes):
