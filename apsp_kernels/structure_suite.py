@@ -18,7 +18,9 @@ Per graph: the hop-depth probe (core/structure) and, per code, one row with
   wall clock, float64 result on the host; ``e2e_int32_ms`` the same with ``dtype=np.int32``; ``e2e_device_ms``
   with ``device=True`` (the result left on the GPU); each result checked against the reference too.  The codes go
   fastest kernel first, and a code whose kernel alone is past ``BOUND`` of every mode's fastest end-to-end time
-  so far is not timed end to end (it can be neither the fastest nor within the bound; its row says so);
+  so far is not timed end to end (it can be neither the fastest nor within the bound; its row says so); with
+  ``--skip-past-s S --earlier FILE`` (sizes past the suite's) a code whose kernel in FILE at a smaller n of the
+  class, times the square of the sizes' ratio (a lower bound), is past S seconds is not run (its row says so);
 * the CPU rows (``dijkstra_cpu_parallel``: this package's all-core Dijkstra; ``int64_johnson`` where a weight is
   negative) and the libraries' (scipy's Dijkstra, Johnson where a weight is negative, one thread; networkit's
   APSP, all threads, not run on negative weights; igraph's distances, one thread) are wall clock only (``kernel_ms`` =
@@ -186,9 +188,27 @@ def separators_allow(a, g):
     return not (a is registry.by_role("auto_small_separators") and not separators_small(g)[0])
 
 
-def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False, codes_only=()):
+def lower_bound_ms(earlier, gname, code, n):
+    """(a lower bound on ``code``'s kernel time on the class ``gname`` at ``n`` vertices, the smaller n it comes
+    from, its kernel ms there) from the rows ``earlier`` (a suite file's frame), or None: its verified kernel time at
+    the largest smaller n of the class, times (n / that n)^2 (every code writes n^2 distances; its work grows at
+    least as fast)."""
+    if earlier is None or not len(earlier):
+        return None
+    t = earlier[(earlier.graph == gname) & (earlier.algorithm == code) & (earlier.n < n)
+                & (earlier.verified.astype(str) == "True")].dropna(subset=["kernel_ms"])
+    if not len(t):
+        return None
+    r = t.loc[t.n.idxmax()]
+    return float(r.kernel_ms) * (n / r.n) ** 2, int(r.n), float(r.kernel_ms)
+
+
+def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False, codes_only=(),
+               skip_past_s=None, earlier=None):
     """Every row of one graph of the suite; with ``auto_only`` auto's row alone, with ``codes_only`` (names) those
-    GPU codes' rows alone."""
+    GPU codes' rows alone.  With ``skip_past_s`` and ``earlier`` (rows of a suite run at smaller sizes), a GPU code
+    whose :func:`lower_bound_ms` there is past that many seconds is not run: its row says why (at that bound it
+    cannot be the fastest, nor within the bound of it, where some code runs in a fraction of it)."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
     base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
@@ -205,6 +225,13 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     for a in codes:                   # every code's kernel first: the end-to-end calls go fastest kernel first
         if a.footprint(g.n, g.m) > 0.8 * free:
             rows.append(dict(base, algorithm=a.name, verified=False, error="does not fit on the device"))
+            continue
+        bound = lower_bound_ms(earlier, gname, a.name, g.n) if skip_past_s else None
+        if bound and bound[0] > 1e3 * skip_past_s:
+            why = (f"not run: at least {bound[0] / 1e3:.0f} s (its kernel {bound[2] / 1e3:.2f} s at n = {bound[1]:,} "
+                   f"times (n / {bound[1]:,})^2), past --skip-past-s {skip_past_s:g}")
+            rows.append(dict(base, algorithm=a.name, kind="gpu", verified=False, error=why))
+            log(f"  {a.name:14s} {why}")
             continue
         if not separators_allow(a, g):
             rows.append(dict(base, algorithm=a.name, kind="gpu", verified=False,
@@ -278,6 +305,10 @@ def main(argv=None):
     ap.add_argument("--codes-only", nargs="+", default=[], metavar="CODE",
                     help="these GPU codes' rows alone (no CPU rows, no auto row); with --append, the graph's rows of "
                          "those codes are replaced and its other rows kept")
+    ap.add_argument("--skip-past-s", type=float, default=None, metavar="S",
+                    help="with --earlier: a GPU code whose kernel there, at a smaller n of the class, times the "
+                         "square of the sizes' ratio is past S seconds is not run (its row says so)")
+    ap.add_argument("--earlier", default=None, metavar="CSV", help="a suite file of smaller sizes (--skip-past-s)")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",
                     help="add the rows to that file if it exists (one suite measured in several device commands: "
@@ -290,6 +321,10 @@ def main(argv=None):
     odd = [c for c in a.codes_only if c not in registry.ALGORITHMS or registry.get(c).device != "gpu"]
     if odd:
         ap.error(f"--codes-only: not a GPU code of the registry: {', '.join(map(repr, odd))}")
+    if (a.skip_past_s is None) != (a.earlier is None):
+        ap.error("--skip-past-s and --earlier go together")
+    if a.earlier and not Path(a.earlier).is_file():
+        ap.error(f"--earlier: no such file: {a.earlier}")
     if a.list:
         for name, size in plan(a.sizes, a.graphs):
             print(f"{name} {size if size is not None else '(its own n)'}")
@@ -309,7 +344,8 @@ def main(argv=None):
             r.get("algorithm") in a.codes_only if a.codes_only else r.get("kind") == "auto" or not a.auto_only)
         rows = [r for r in rows if not again(r)]          # measured again: replaced (with --auto-only, auto's row)
         rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only,
-                           codes_only=a.codes_only)
+                           codes_only=a.codes_only, skip_past_s=a.skip_past_s,
+                           earlier=pd.read_csv(a.earlier) if a.earlier else None)
         pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
     df = pd.DataFrame(rows)
     print(summary(df).to_string(index=False))

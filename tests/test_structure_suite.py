@@ -467,3 +467,42 @@ def test_a_miss_says_where_autos_rules_here_now_pick_the_fastest_code(monkeypatc
     assert said.endswith("; auto's rules here now pick tuned_elimination on the device)")   # the per-graph crossing
     monkeypatch.setattr(SU, "_pick_now", lambda g, n, res: "tuned_deep")
     assert "now pick" not in SU._misses(rows, auto, "lollipop", 16384)
+
+
+def test_a_code_bound_past_the_budget_by_a_smaller_size_is_not_run(monkeypatch):
+    """--skip-past-s: a code's verified kernel at the largest smaller n of the class, times the square of the sizes'
+    ratio, is a lower bound; past the budget the code is not run and its row says why.  Without a row there, or
+    under the budget, it runs."""
+    import pandas as pd
+    from apsp_kernels import gpu_device
+    from apsp_kernels.measure import harness
+    earlier = pd.DataFrame([dict(graph="ring", n=n, algorithm=code, verified=ok, kernel_ms=ms)
+                            for n, code, ok, ms in [(100, "tuned_fw", True, 900.0), (150, "tuned_fw", True, 2000.0),
+                                                    (150, "tuned_deep", True, 10.0), (150, "tuned_sparse", False, 9e9),
+                                                    (300, "tuned_fw", True, 1.0)]])
+    assert S.lower_bound_ms(earlier, "ring", "tuned_fw", 300) == (8000.0, 150, 2000.0)   # 2 s x (300 / 150)^2
+    assert S.lower_bound_ms(earlier, "ring", "tuned_sparse", 300) is None                 # unverified: no bound
+    assert S.lower_bound_ms(earlier, "path", "tuned_fw", 300) is None
+    monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1e12, 1e12))
+    ran = []
+    monkeypatch.setattr(harness, "measure", lambda a, g, **kw: ran.append(a.name) or [dict(kernel_ms=1.0, verified=True)])
+    monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, **m: ({c: 10.0 for c, _ in S.MODES}, True))
+    g = SG.make("ring", 300, seed=300)
+    rows = S.graph_rows("ring", g, 1, [], 5.0, log=lambda *a: None, codes_only=["tuned_fw", "tuned_deep"],
+                        skip_past_s=5.0, earlier=earlier)
+    by = {r["algorithm"]: r for r in rows}
+    assert ran == ["tuned_deep"] and by["tuned_fw"]["verified"] is False
+    assert by["tuned_fw"]["error"] == ("not run: at least 8 s (its kernel 2.00 s at n = 150 times (n / 150)^2), "
+                                       "past --skip-past-s 5")
+    ran.clear()
+    S.graph_rows("ring", g, 1, [], 5.0, log=lambda *a: None, codes_only=["tuned_fw"], skip_past_s=10.0, earlier=earlier)
+    assert ran == ["tuned_fw"]                                                            # 8 s < 10 s: it runs
+
+
+def test_the_budget_and_its_earlier_file_go_together(capsys):
+    for argv in (["--skip-past-s", "5", "--list"], ["--earlier", "x.csv", "--list"],
+                 ["--skip-past-s", "5", "--earlier", "/nonexistent.csv", "--list"]):
+        with pytest.raises(SystemExit):
+            S.main(argv)
+        err = capsys.readouterr().err
+        assert "--skip-past-s" in err or "--earlier" in err, err
