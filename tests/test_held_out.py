@@ -170,7 +170,7 @@ MISSES = {
     # on the device: tuned_frontier 6.22 ms against 10.75, auto 6.51); auto's calls on 15 of 16.  Past: the
     # walking network's first call, 30.52 ms against tuned_frontier's warm 22.31 (bound 29.89), a graph the change
     # leaves alone (its test costs 0.2 ms there): auto's first calls ran a median 1.16x the refit-structure run's on
-    # the sixteen graphs (25.33 ms there).
+    # the sixteen graphs (the walking network's 25.33 ms there).
     "alias-structure": {("helsinki-walk", 5559, H.CALL, "e2e_first_ms")},
 }
 CHECKS = H.checks()
