@@ -2,7 +2,10 @@
 computed once per graph and then read from the cache, which the campaign, the benchmark and the
 multi-GPU runs share."""
 from apsp_kernels import fletcher64, reference_apsp
-from apsp_kernels.algorithms import cpu, reference
+import numpy as np
+import pytest
+
+from apsp_kernels.algorithms import reference
 from apsp_kernels.core import generators as G
 from apsp_kernels.study.seeds.kemp import runs as campaign
 
@@ -13,10 +16,22 @@ def test_one_cached_reference_per_graph(tmp_path, monkeypatch):
     assert reference.graph_key(g) != reference.graph_key(h)
     assert reference.reference_checksum(g) == fletcher64(reference_apsp(g))
     assert reference.reference_checksum(h) == fletcher64(reference_apsp(h))
-    monkeypatch.setattr(cpu, "dijkstra_apsp", lambda *a, **k: (_ for _ in ()).throw(AssertionError("recomputed")))
+    monkeypatch.setattr(reference, "_exact", lambda *a, **k: (_ for _ in ()).throw(AssertionError("recomputed")))
     assert reference.reference_checksum(G.kemp(70, seed=3)) == fletcher64(reference_apsp(g))    # from the cache
     assert len((tmp_path / reference.CACHE_FILE).read_text().strip("{}\n").splitlines()) == 2
 
 
 def test_the_campaign_uses_the_same_cache():
     assert campaign.reference_checksum is reference.reference_checksum
+
+
+@pytest.mark.parametrize("name", ["kemp", "dag", "components", "path"])
+@pytest.mark.parametrize("block_words", [1, 7 * 61, 10**9])
+def test_the_checksum_made_block_by_block_is_the_whole_matrixs(name, block_words):
+    """Rows in blocks of any size (one row; a block that does not divide n; all rows at once), a graph with
+    negative weights (Johnson), one with unreachable pairs: the combined checksum is that of the whole matrix."""
+    from apsp_kernels.io import suite_graphs as SG
+    g = SG.make(name, 61 if name != "components" else 128, seed=5)
+    whole = reference._exact(g)
+    assert whole.shape == (g.n, g.n) and whole.dtype == np.int32
+    assert reference.exact_checksum(g, block_words) == fletcher64(whole) == fletcher64(reference_apsp(g))

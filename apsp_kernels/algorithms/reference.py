@@ -12,10 +12,12 @@ import os
 
 import numpy as np
 
-from ..core.verify import fletcher64
+from ..core.verify import fletcher64, fletcher64_combine
 from ..paths import CACHE
 
 CACHE_FILE = "reference_checksums.json"
+BLOCK_WORDS = 1 << 27         # int64 distances a block of source rows holds (1 GiB): the checksum is made block by
+                              # block, so a graph whose n x n matrix does not fit this machine's memory still gets one
 
 
 def graph_key(g):
@@ -26,17 +28,31 @@ def graph_key(g):
     return f"{g.n}-{g.m}-{h.hexdigest()}"
 
 
-def _exact(g):
-    """The int32 distances of ``g`` (INF for no path) by the CPU's exact codes."""
-    from .cpu import dijkstra_apsp
+def _exact(g, sources=None):
+    """The int32 distances of ``g`` (INF for no path) by the CPU's exact codes, from ``sources`` (default: every
+    vertex, in order)."""
+    from .cpu.dijkstra import dijkstra_rows
+    src = np.arange(g.n, dtype=np.int64) if sources is None else np.asarray(sources, np.int64)
     if not g.has_negative:
-        return dijkstra_apsp(g, parallel=True)
+        return dijkstra_rows(g, src, parallel=True)
     from ..core.limits import INF
     from ..core.wide import INF64
     from .cpu.wide import int64_rows
-    d = int64_rows(g)                       # raises NegativeCycleError on a negative cycle
+    d = int64_rows(g, src)                  # raises NegativeCycleError on a negative cycle
     d[d == INF64] = INF
     return d.astype(np.int32)
+
+
+def exact_checksum(g, block_words=BLOCK_WORDS):
+    """``fletcher64(_exact(g))``, made from blocks of source rows of at most ``block_words`` distances each
+    (:func:`~apsp_kernels.core.verify.fletcher64_combine`): memory for one block, not the n x n matrix."""
+    rows = max(1, block_words // max(g.n, 1))
+    parts = []
+    for r0 in range(0, g.n, rows):
+        d = _exact(g, np.arange(r0, min(g.n, r0 + rows)))
+        parts.append((fletcher64(d), d.size))
+        del d
+    return fletcher64_combine(parts)
 
 
 def reference_checksum(g):
@@ -46,7 +62,7 @@ def reference_checksum(g):
     known = json.loads(cache.read_text()) if cache.exists() else {}
     if key in known:
         return int(known[key], 16)
-    value = fletcher64(_exact(g))
+    value = exact_checksum(g)
     CACHE.mkdir(parents=True, exist_ok=True)
     known = json.loads(cache.read_text()) if cache.exists() else {}      # another process may have added some
     known[key] = f"{value:016x}"

@@ -89,9 +89,15 @@ def _csr64(g):
 
 
 def dijkstra_apsp(g: Graph, parallel=False) -> np.ndarray:
+    return dijkstra_rows(g, all_units(g.n), parallel)
+
+
+def dijkstra_rows(g: Graph, sources, parallel=False) -> np.ndarray:
+    """The int32 distances from ``sources`` (one row each) to every vertex."""
     g.require_non_negative("Dijkstra")
-    out = np.empty((g.n, g.n), np.int64)
-    (_dijkstra_apsp_par if parallel else dijkstra_apsp_seq)(*_csr64(g), out, all_units(g.n))
+    sources = np.asarray(sources, np.int64)
+    out = np.empty((sources.size, g.n), np.int64)
+    (_dijkstra_apsp_par if parallel else dijkstra_apsp_seq)(*_csr64(g), out, sources)
     return out.astype(np.int32)  # INF stays INF: dist starts at INF and only decreases
 
 
