@@ -485,7 +485,8 @@ def test_a_code_bound_past_the_budget_by_a_smaller_size_is_not_run(monkeypatch):
     assert S.lower_bound_ms(earlier, "path", "tuned_fw", 300) is None
     monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1e12, 1e12))
     ran = []
-    monkeypatch.setattr(harness, "measure", lambda a, g, **kw: ran.append(a.name) or [dict(kernel_ms=1.0, verified=True)])
+    monkeypatch.setattr(harness, "measure",
+                        lambda a, g, **kw: ran.append(a.name) or [dict(kernel_ms=1.0, verified=True)])
     monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, **m: ({c: 10.0 for c, _ in S.MODES}, True))
     g = SG.make("ring", 300, seed=300)
     rows = S.graph_rows("ring", g, 1, [], 5.0, log=lambda *a: None, codes_only=["tuned_fw", "tuned_deep"],

@@ -495,8 +495,8 @@ def size_finding(name, rows, auto):
     sizes = " and ".join(f"{int(n):,}" for n in sorted(v["n (vertices)"].unique()))
     misses = t[t[PAST] != "none"] if PAST in t else t.iloc[:0]
     return (f" At n = {sizes} (`{name}`: {', '.join(v.graph)}): through auto the GPU is {lo[col]:g}x ({lo.graph}) to "
-            f"{hi[col]:g}x ({hi.graph}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on "
-            f"{len(t) - len(misses)} of {len(t)} graphs"
+            f"{hi[col]:g}x ({hi.graph}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four "
+            f"modes on {len(t) - len(misses)} of {len(t)} graphs"
             + (f" (past it: {'; '.join(f'{r.graph}: {r[PAST]}' for _, r in misses.iterrows())})" if len(misses) else "")
             + ".")
 
