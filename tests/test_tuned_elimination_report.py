@@ -226,8 +226,19 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
     big = pd.DataFrame([gpu("grid", "a", 10, 4), auto("grid", 10, 4, 10), cpu("grid"),
                         gpu("path", "a", 50, 4), auto("path", 50, 4, 10), cpu("path")]).assign(n=400)
     big.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
-    text = SU.size_finding(*SU.load_size(tmp_path, tag="structure-big"))
+    text = SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",)))
     assert text == (" At n = 400 (`GPU-2026-01-03-structure-big.csv`: grid, path): through auto the GPU is 10x (path) "
                     "to 50x (grid) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on 2 "
                     "of 2 graphs.")
-    assert SU.size_finding(*SU.load_size(tmp_path, tag="structure-none")) == ""
+    assert SU.size_finding(*SU.load_size(tmp_path, tags=("structure-none",))) == ""
+    # a second tag: another size, and the path measured again there (its rows from that file, not both)
+    more = pd.DataFrame([gpu("path", "a", 25, 4), auto("path", 25, 4, 10), cpu("path")]).assign(n=400)
+    ring = pd.DataFrame([gpu("ring", "a", 100, 4), auto("ring", 100, 4, 10), cpu("ring")]).assign(n=800)
+    more = pd.concat([more, ring])
+    more.to_csv(tmp_path / "GPU-2026-01-04-structure-bigger.csv", index=False)
+    name, rows, autos = SU.load_size(tmp_path, tags=("structure-big", "structure-bigger", "structure-none"))
+    assert name == "`GPU-2026-01-03-structure-big.csv`, `GPU-2026-01-04-structure-bigger.csv`"
+    assert len(rows[(rows.graph == "path")]) == 3 and len(autos) == 3
+    text = SU.size_finding(name, rows, autos)
+    assert "At n = 400 and 800 (" in text and ": grid 400, path 400, ring 800)" in text
+    assert "the GPU is 5x (ring 800) to 50x (grid 400)" in text and "on 3 of 3 graphs" in text

@@ -484,31 +484,37 @@ def later_finding(name, again, rows, auto):
 
 
 def size_finding(name, rows, auto):
-    """' At n = N (<file>, the graphs named): through auto the GPU is a-b x the all-core CPU code; auto's own call
-    within ... on k of K graphs (past it: ...).' for a suite file at a size past the suite's, or ''."""
+    """' At n = N (<files>: the graphs): through auto the GPU is a-b x the all-core CPU code; auto's own call
+    within ... on k of K graphs (past it: ...).' for suite runs at sizes past the suite's (:func:`load_size`), or
+    ''.  With several sizes each graph is named with its n."""
     t = table(rows, auto) if len(rows) else pd.DataFrame()
     col = "auto over the all-core CPU code (x)"
     if col not in t or t[col].isna().all():
         return ""
     v = t.dropna(subset=[col])
+    sizes = sorted(v["n (vertices)"].unique())
+    label = (lambda r: r.graph) if len(sizes) == 1 else (lambda r: f"{r.graph} {r['n (vertices)']:,}")
     lo, hi = v.loc[v[col].idxmin()], v.loc[v[col].idxmax()]
-    sizes = " and ".join(f"{int(n):,}" for n in sorted(v["n (vertices)"].unique()))
     misses = t[t[PAST] != "none"] if PAST in t else t.iloc[:0]
-    return (f" At n = {sizes} (`{name}`: {', '.join(v.graph)}): through auto the GPU is {lo[col]:g}x ({lo.graph}) to "
-            f"{hi[col]:g}x ({hi.graph}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four "
-            f"modes on {len(t) - len(misses)} of {len(t)} graphs"
-            + (f" (past it: {'; '.join(f'{r.graph}: {r[PAST]}' for _, r in misses.iterrows())})" if len(misses) else "")
-            + ".")
+    at = " and ".join(f"{int(n):,}" for n in sizes)
+    graphs = ", ".join(label(r) for _, r in v.iterrows())
+    past = "; ".join(f"{label(r)}: {r[PAST]}" for _, r in misses.iterrows())
+    return (f" At n = {at} ({name}: {graphs}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to {hi[col]:g}x "
+            f"({label(hi)}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on "
+            f"{len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "") + ".")
 
 
-def load_size(where=None, tag="structure-32k"):
-    """(the newest ``*-<tag>.csv``'s name, its rows, auto's rows) of a suite run at a size past the suite's, or
-    ('', empty frames)."""
-    found = _dated("benchmarks", where, f"*-{tag}.csv")
+def load_size(where=None, tags=("structure-32k",)):
+    """(the files' names, their rows, auto's rows) of suite runs at sizes past the suite's: the newest
+    ``*-<tag>.csv`` of each tag, a graph measured in several taken from the last; or ('', empty frames)."""
+    found = [f[-1] for f in (_dated("benchmarks", where, f"*-{tag}.csv") for tag in tags) if f]
     if not found:
         return "", pd.DataFrame(), pd.DataFrame()
-    rows = pd.read_csv(found[-1])
-    return found[-1].name, rows, rows[rows.kind == "auto"].reset_index(drop=True)
+    frames = [pd.read_csv(f).assign(_file=i) for i, f in enumerate(found)]
+    rows = pd.concat(frames, ignore_index=True)
+    last = rows.groupby(["graph", "n"])["_file"].transform("max")
+    rows = rows[rows._file == last].drop(columns="_file").reset_index(drop=True)
+    return ", ".join(f"`{f.name}`" for f in found), rows, rows[rows.kind == "auto"].reset_index(drop=True)
 
 
 def cpu_codes(codes):
