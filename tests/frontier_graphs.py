@@ -20,10 +20,11 @@ F32_EPS = 2.0 ** -24                        # unit roundoff of float32 (round to
 
 def force_renumbering(monkeypatch, on):
     """tuned_frontier's launcher renumbers every graph of two vertices or more (its work, span and degree tests all
-    yes), or none."""
+    yes), or none (its work test no, and no numbering taken for one that aliases the bitmap words)."""
     from apsp_kernels.algorithms.gpu.tuned import frontier
     inf = float("inf")
     monkeypatch.setattr(frontier, "RENUMBER_WORK", 0 if on else inf)
+    monkeypatch.setattr(frontier, "ALIAS_SHARE", frontier.ALIAS_SHARE if on else inf)
     monkeypatch.setattr(frontier, "RENUMBER_SPAN", inf)
     monkeypatch.setattr(frontier, "RENUMBER_DEGREE", inf)
 
