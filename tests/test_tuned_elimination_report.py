@@ -219,7 +219,7 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
     later.to_csv(tmp_path / "GPU-2026-01-03-structure-part.csv", index=False)
     name, again = SU.load_again(run, tmp_path, tag="structure-part", run_tag="structure")
     text = SU.later_finding(name, again, run, run[run.kind == "auto"])
-    assert "(`GPU-2026-01-03-structure-part.csv`, 2 graphs;" in text and "in every mode on 1 of 2" in text
+    assert "after that run, post hoc (`GPU-2026-01-03-structure-part.csv`, 2 graphs;" in text and "in every mode on 1 of 2" in text
     assert "past it: ring 100 (first call 30.0 ms against a's 10.0)" in text                     # 30 > 1.25 x 10 + 2
     assert "of the misses above: grid 100 within in every mode (on the device 4.5 ms against a's 4.0)" in text
     assert SU.later_finding("", pd.DataFrame(), run, run) == ""

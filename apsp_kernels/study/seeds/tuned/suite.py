@@ -477,7 +477,7 @@ def later_finding(name, again, rows, auto):
     total = ok + len(past)
     if not total:
         return ""
-    return (f" Part of the suite measured again after that run (`{name}`, {total} graphs; its plan and why it ran: "
+    return (f" Part of the suite measured again after that run, post hoc (`{name}`, {total} graphs; its plan and why: "
             f"the checks below): auto's own call within 1.25x + 2 ms in every mode on {ok} of {total}"
             + (f"; past it: {'; '.join(past)}" if past else "")
             + (f"; of the misses above: {'; '.join(fixed)}" if fixed else "") + ".")
