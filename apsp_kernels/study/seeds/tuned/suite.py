@@ -9,7 +9,7 @@ import pandas as pd
 from .... import paths
 from ....cost_rows import stamp
 from ....algorithms import registry
-from ....structure_suite import first_call_rounds, within_bound
+from ....structure_suite import BOUND, first_call_rounds, within_bound
 
 MEDIAN = "auto's median call"   # a verdict's subject: auto's median over rounds against the fastest named median
 
@@ -468,12 +468,15 @@ def later_finding(name, again, rows, auto):
         a, gpu = a.iloc[0], t[t.kind == "gpu"].reset_index(drop=True)
         miss = past_bound(a, gpu)
         ok += not miss
-        past += [f"{g} {int(n):,} (" + ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}"
-                                               for m, mine, code, ms in miss) + ")"] if miss else []
-        if len(auto[(auto.graph == g) & (auto.n == n)]) and _past(rows, auto, g, n)[1] and not miss:
-            dev = gpu.loc[gpu.e2e_device_ms.idxmin()]
-            fixed.append(f"{g} {int(n):,} within in every mode (on the device {a.e2e_device_ms:.1f} ms against "
-                         f"{dev.algorithm}'s {dev.e2e_device_ms:.1f})")
+        past += [f"{g} {int(n):,} (" + ", ".join(_against(a, m, mine, code, ms) for m, mine, code, ms in miss) + ")"
+                 ] if miss else []
+        before = _past(rows, auto, g, n)[1] if len(auto[(auto.graph == g) & (auto.n == n)]) else []
+        if before and not miss:
+            now = {m: (code, ms) for m, _, code, ms, _ in
+                   ((MODES[c], *rest) for c, *rest in against_fastest(a, gpu))}
+            fixed.append(f"{g} {int(n):,} within in every mode (" + "; ".join(
+                f"{m} {a[word_of(m)]:.1f} ms, {old:.1f} in that run, against {now[m][0]}'s {now[m][1]:.1f}"
+                for m, old, _, _ in before if m in now) + ")")
     total = ok + len(past)
     if not total:
         return ""
@@ -481,6 +484,34 @@ def later_finding(name, again, rows, auto):
             f"the checks below): auto's own call within 1.25x + 2 ms in every mode on {ok} of {total}"
             + (f"; past it: {'; '.join(past)}" if past else "")
             + (f"; of the misses above: {'; '.join(fixed)}" if fixed else "") + ".")
+
+
+def word_of(mode):
+    """The column of a mode's words (:data:`MODES`: 'first call' -> 'e2e_first_ms')."""
+    return {w: c for c, w in MODES.items()}[mode]
+
+
+def _against(a, mode, mine, code, ms):
+    """'first call 30.5 ms against a bound of 29.9: tuned_frontier's warm 22.3, the code auto ran': one missed mode
+    of auto's row ``a``, its bound and the fastest code's time, and whether auto ran that code itself."""
+    word = word_of(mode)
+    same = ", the code auto ran" if recorded_pick(a, KIND[word]) == code else ""
+    warm = "warm " if word == "e2e_first_ms" else ""
+    return f"{mode} {mine:.1f} ms against a bound of {BOUND[0] * ms + BOUND[1]:.1f}: {code}'s {warm}{ms:.1f}{same}"
+
+
+def _plans_of(files):
+    """(whether a plan names each of ``files`` as its rows, the (graph, n) pairs those plans list as not measured:
+    their deviation)."""
+    import yaml
+    names = {f"benchmarks/{f.name}" for f in files}
+    named, out = set(), set()
+    for plan in sorted((paths.RECORDED / "solver").glob("*-plan.yaml")):
+        p = yaml.safe_load(plan.read_text()) or {}
+        if names & set(p.get("rows") or ()):
+            named |= names & set(p["rows"])
+            out |= {(g["graph"], int(g["n"])) for g in p.get("not_measured") or ()}
+    return named == names, out
 
 
 def size_finding(name, rows, auto):
@@ -499,9 +530,14 @@ def size_finding(name, rows, auto):
     at = " and ".join(f"{int(n):,}" for n in sizes)
     graphs = ", ".join(label(r) for _, r in v.iterrows())
     past = "; ".join(f"{label(r)}: {r[PAST]}" for _, r in misses.iterrows())
-    return (f" At n = {at} ({name}: {graphs}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to {hi[col]:g}x "
+    left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
+    left = ", ".join(f"{g} {n:,}" for g, n in left)
+    planned = ", under plans committed before their data: the checks below" if rows.attrs.get("planned") else ""
+    return (f" At n = {at} ({graphs}; {name}{planned}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
+            f"{hi[col]:g}x "
             f"({label(hi)}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on "
-            f"{len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "") + ".")
+            f"{len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
+            + (f"; planned but not run (device time, the plan's deviation): {left}" if left else "") + ".")
 
 
 def load_size(where=None, tags=("structure-32k",)):
@@ -514,6 +550,7 @@ def load_size(where=None, tags=("structure-32k",)):
     rows = pd.concat(frames, ignore_index=True)
     last = rows.groupby(["graph", "n"])["_file"].transform("max")
     rows = rows[rows._file == last].drop(columns="_file").reset_index(drop=True)
+    rows.attrs["planned"], rows.attrs["not_measured"] = _plans_of(found) if where is None else (False, set())
     return ", ".join(f"`{f.name}`" for f in found), rows, rows[rows.kind == "auto"].reset_index(drop=True)
 
 
