@@ -454,9 +454,9 @@ def again_finding(name, again):
 
 
 def later_finding(name, again, rows, auto):
-    """' Measured again after that run (<file>): auto's own call within ... on k of K graphs; past it: ...; that
-    misses above: ...' for :func:`load_again`'s rows of the main suite's graphs (a later run of part of the
-    suite, ``rows`` and ``auto`` the main run's), or ''."""
+    """' Part of the suite measured again after that run, post hoc (<file>, K graphs ...): auto's own call within
+    ... on k of K; past it: ...; of the misses above: ...' for :func:`load_again`'s rows of the main run's graphs
+    (``rows`` and ``auto`` the main run's), or ''."""
     if not len(again):
         return ""
     a_rows = again[again.kind == "auto"]
@@ -475,7 +475,7 @@ def later_finding(name, again, rows, auto):
             now = {m: (code, ms) for m, _, code, ms, _ in
                    ((MODES[c], *rest) for c, *rest in against_fastest(a, gpu))}
             fixed.append(f"{g} {int(n):,} within in every mode (" + "; ".join(
-                f"{m} {a[word_of(m)]:.1f} ms, {old:.1f} in that run, against {now[m][0]}'s {now[m][1]:.1f}"
+                f"{m} {a[_column(m)]:.1f} ms, {old:.1f} in that run, against {now[m][0]}'s {now[m][1]:.1f}"
                 for m, old, _, _ in before if m in now) + ")")
     total = ok + len(past)
     if not total:
@@ -486,7 +486,7 @@ def later_finding(name, again, rows, auto):
             + (f"; of the misses above: {'; '.join(fixed)}" if fixed else "") + ".")
 
 
-def word_of(mode):
+def _column(mode):
     """The column of a mode's words (:data:`MODES`: 'first call' -> 'e2e_first_ms')."""
     return {w: c for c, w in MODES.items()}[mode]
 
@@ -494,7 +494,7 @@ def word_of(mode):
 def _against(a, mode, mine, code, ms):
     """'first call 30.5 ms against a bound of 29.9: tuned_frontier's warm 22.3, the code auto ran': one missed mode
     of auto's row ``a``, its bound and the fastest code's time, and whether auto ran that code itself."""
-    word = word_of(mode)
+    word = _column(mode)
     same = ", the code auto ran" if recorded_pick(a, KIND[word]) == code else ""
     warm = "warm " if word == "e2e_first_ms" else ""
     return f"{mode} {mine:.1f} ms against a bound of {BOUND[0] * ms + BOUND[1]:.1f}: {code}'s {warm}{ms:.1f}{same}"
@@ -515,8 +515,8 @@ def _plans_of(files):
 
 
 def size_finding(name, rows, auto):
-    """' At n = N (<files>: the graphs): through auto the GPU is a-b x the all-core CPU code; auto's own call
-    within ... on k of K graphs (past it: ...).' for suite runs at sizes past the suite's (:func:`load_size`), or
+    """' At n = N (the graphs; <files>, their plans): through auto the GPU is a-b x the all-core CPU code; auto's
+    own call within ... on k of K graphs (past it: ...).' for suite runs at sizes past the suite's (:func:`load_size`), or
     ''.  With several sizes each graph is named with its n."""
     t = table(rows, auto) if len(rows) else pd.DataFrame()
     col = "auto over the all-core CPU code (x)"
@@ -534,9 +534,8 @@ def size_finding(name, rows, auto):
     left = ", ".join(f"{g} {n:,}" for g, n in left)
     planned = ", under plans committed before their data: the checks below" if rows.attrs.get("planned") else ""
     return (f" At n = {at} ({graphs}; {name}{planned}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
-            f"{hi[col]:g}x "
-            f"({label(hi)}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on "
-            f"{len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
+            f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four "
+            f"modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
             + (f"; planned but not run (device time, the plan's deviation): {left}" if left else "") + ".")
 
 
