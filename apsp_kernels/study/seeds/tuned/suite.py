@@ -516,8 +516,8 @@ def _plans_of(files):
 
 def size_finding(name, rows, auto):
     """' At n = N (the graphs; <files>, their plans): through auto the GPU is a-b x the all-core CPU code; auto's
-    own call within ... on k of K graphs (past it: ...).' for suite runs at sizes past the suite's (:func:`load_size`), or
-    ''.  With several sizes each graph is named with its n."""
+    own call within ... on k of K graphs (past it: ...).' for suite runs at sizes past the suite's
+    (:func:`load_size`), or ''.  With several sizes each graph is named with its n."""
     t = table(rows, auto) if len(rows) else pd.DataFrame()
     col = "auto over the all-core CPU code (x)"
     if col not in t or t[col].isna().all():
