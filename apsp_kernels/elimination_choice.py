@@ -437,9 +437,8 @@ def depth_threshold(g, result="host"):
 
 def depth_base(g, result="host"):
     """Test 1's depth threshold for ``result`` before narrowing: ``DEPTH_RENUMBERED[result]`` where there is one and
-    tuned_frontier would renumber ``g`` (its n sources x m edges at least the launcher's ``RENUMBER_WORK``:
-    ``worth_renumbering``), else
-    ``DEPTH[result]``."""
+    tuned_frontier would renumber ``g`` for its work (``frontier.worth_renumbering``: its n sources x m edges at
+    least the launcher's ``RENUMBER_WORK``), else ``DEPTH[result]``."""
     from .algorithms.gpu.tuned.frontier import worth_renumbering
     if result in DEPTH_RENUMBERED and worth_renumbering(g.n, g.m):
         return DEPTH_RENUMBERED[result]

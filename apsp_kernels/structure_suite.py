@@ -336,6 +336,7 @@ def main(argv=None):
     stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-{a.tag}"
     append = a.append and (out / f"{stem}.csv").exists()
     rows = pd.read_csv(out / f"{stem}.csv").to_dict("records") if append else []
+    earlier = pd.read_csv(a.earlier) if a.earlier else None
     provenance.write_invocation(out / f"{stem}.provenance.json", provenance.collect("structure-suite", vars(a)), append)
     for name, size in plan(a.sizes, a.graphs):
         g = SG.make(name, size, seed=size or 0)
@@ -344,8 +345,7 @@ def main(argv=None):
             r.get("algorithm") in a.codes_only if a.codes_only else r.get("kind") == "auto" or not a.auto_only)
         rows = [r for r in rows if not again(r)]          # measured again: replaced (with --auto-only, auto's row)
         rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only,
-                           codes_only=a.codes_only, skip_past_s=a.skip_past_s,
-                           earlier=pd.read_csv(a.earlier) if a.earlier else None)
+                           codes_only=a.codes_only, skip_past_s=a.skip_past_s, earlier=earlier)
         pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
     df = pd.DataFrame(rows)
     print(summary(df).to_string(index=False))

@@ -177,7 +177,7 @@ def renumbering(g):
         q[p] = np.arange(n, dtype=np.int32)
         span = np.abs(q[tails] - q[indices]).mean() if indices.size else 0.0
         return (p, q) if span <= RENUMBER_SPAN * math.sqrt(n) else None
-    return _once(g, ("rcm", RENUMBER_WORK, RENUMBER_SPAN, RENUMBER_DEGREE), make)
+    return _once(g, ("rcm", RENUMBER_WORK, RENUMBER_SPAN, RENUMBER_DEGREE, ALIAS_SHARE, ALIAS_ROWS), make)
 
 
 def renumbered(indptr, indices, weights, p, q):

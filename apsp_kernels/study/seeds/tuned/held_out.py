@@ -58,6 +58,13 @@ class Check:
         return [i for f in self.row_files for i in provenance.invocations(f)]
 
 
+def plans(where=None):
+    """(plan file, its contents) of every ``*-plan.yaml`` in ``where`` (default: the recorded results' solver
+    folder), in file-name order."""
+    d = paths.RECORDED / "solver" if where is None else Path(where)
+    return [(f, yaml.safe_load(f.read_text()) or {}) for f in sorted(d.glob("*-plan.yaml"))]
+
+
 def checks(where=None):
     """Every recorded plan with rows measured under it, in the order they were written (the plan's ``written``): the
     CSV files beside the plan whose names start with its own (and not with a longer plan's: ``...-denser-int32-check``
@@ -65,10 +72,9 @@ def checks(where=None):
     recorded results: a structure-suite run kept where the suite's readers look)."""
     d = paths.RECORDED / "solver" if where is None else Path(where)
     out = []
-    plans = sorted(d.glob("*-plan.yaml"))
-    stems = [f.name.removesuffix("-plan.yaml") for f in plans]
-    for plan_file, stem in zip(plans, stems):
-        plan = yaml.safe_load(plan_file.read_text())
+    found = plans(d)
+    stems = [f.name.removesuffix("-plan.yaml") for f, _ in found]
+    for (plan_file, plan), stem in zip(found, stems):
         longer = [o for o in stems if o != stem and o.startswith(stem)]
         files = sorted(f for f in d.glob(f"{stem}*.csv") if not any(f.name.startswith(o) for o in longer))
         files += [f for f in (paths.RECORDED / r for r in plan.get("rows") or ()) if f.exists()]
