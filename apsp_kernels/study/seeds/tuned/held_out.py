@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 from .... import paths
 from ....algorithms import registry
 from ....structure_suite import within_bound
 from ...method.text import fmt
+from .plans import plans
 from .suite import KIND, MEDIAN, MODES, RESULT, against_fastest, probe_verdicts, recorded_pick, verified
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
@@ -56,13 +56,6 @@ class Check:
         """Every invocation recorded in the rows' provenance files."""
         from ....measure import provenance
         return [i for f in self.row_files for i in provenance.invocations(f)]
-
-
-def plans(where=None):
-    """(plan file, its contents) of every ``*-plan.yaml`` in ``where`` (default: the recorded results' solver
-    folder), in file-name order."""
-    d = paths.RECORDED / "solver" if where is None else Path(where)
-    return [(f, yaml.safe_load(f.read_text()) or {}) for f in sorted(d.glob("*-plan.yaml"))]
 
 
 def checks(where=None):

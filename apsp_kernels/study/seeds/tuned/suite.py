@@ -10,6 +10,7 @@ from .... import paths
 from ....cost_rows import stamp
 from ....algorithms import registry
 from ....structure_suite import BOUND, first_call_rounds, within_bound
+from .plans import plans
 
 MEDIAN = "auto's median call"   # a verdict's subject: auto's median over rounds against the fastest named median
 
@@ -503,7 +504,6 @@ def _against(a, mode, mine, code, ms):
 def _plans_of(files):
     """(whether a plan names each of ``files`` as its rows, the (graph, n) pairs those plans list as not measured:
     their deviation)."""
-    from .held_out import plans                 # held_out reads this module's verdicts: imported when called
     names = {f"benchmarks/{f.name}" for f in files}
     named, out = set(), set()
     for _, p in plans():
