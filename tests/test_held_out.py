@@ -172,6 +172,11 @@ MISSES = {
     # leaves alone (its test costs 0.2 ms there): auto's first calls ran a median 1.16x the refit-structure run's on
     # the sixteen graphs (the walking network's 25.33 ms there).
     "alias-structure": {("helsinki-walk", 5559, H.CALL, "e2e_first_ms")},
+    # The ring and the lollipop at 32,768 (one timed call a mode): picks as planned 6 of 6; past the bound on the
+    # ring to the host, where one call moves 8.6 GB (float64) or 4.3 GB (int32): the elimination's own float64 row
+    # 662.9 ms against tuned_deep's 504.6, and auto's int32 call, running the elimination, 418.9 against the
+    # elimination's own 288.0 (the same code; auto's float64 calls 621.1 warm and 481.4 first).
+    "structure-32k-ring": {("ring", 32768, H.PICK, "e2e_ms"), ("ring", 32768, H.CALL, "e2e_int32_ms")},
 }
 CHECKS = H.checks()
 
