@@ -49,7 +49,6 @@ import pandas as pd
 from . import api, gpu_device
 from .algorithms import registry
 from .algorithms.reference import BLOCK_WORDS, reference_checksum
-from .core.distances import from_scipy
 from .core.verify import fletcher64, fletcher64_combine
 from .core import structure
 from .elimination_choice import separators_small
@@ -75,15 +74,15 @@ def first_call_rounds(n, rounds):
 def _checksum(d, block_words=BLOCK_WORDS):
     """Fletcher-64 of a result (float64 or int, on the host or the device) as the reference's int32 form (INF for no
     path), made from blocks of at most ``block_words`` entries of rows (:func:`fletcher64_combine`): memory for one
-    block beside the result (a float64 result of 65,536 vertices is 34 GB; converting it whole took 3 times that)."""
+    block beside the result (a float64 result of 65,536 vertices is 34 GB; converting it whole took 3 times that,
+    and a minute)."""
     rows = max(1, block_words // max(d.shape[-1], 1))
     parts = []
     for r0 in range(0, d.shape[0], rows):
         b = d[r0:r0 + rows]
         b = b.get() if hasattr(b, "get") else np.asarray(b)
-        b = from_scipy(b) if b.dtype.kind == "f" else b
-        b = np.ascontiguousarray(b.astype(np.int32, copy=False))
-        parts.append((fletcher64(b), b.size))
+        b = b if b.dtype.kind == "f" else np.ascontiguousarray(b.astype(np.int32, copy=False))
+        parts.append((fletcher64(b), b.size))             # a float block read as from_scipy's int32, not made so
     return fletcher64_combine(parts)
 
 
@@ -212,15 +211,22 @@ def lower_bound_ms(earlier, gname, code, n):
 
 
 def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False, codes_only=(),
-               skip_past_s=None, earlier=None):
+               skip_past_s=None, earlier=None, keep=None):
     """Every row of one graph of the suite; with ``auto_only`` auto's row alone, with ``codes_only`` (names) those
     GPU codes' rows alone.  With ``skip_past_s`` and ``earlier`` (rows of a suite run at smaller sizes), a GPU code
     whose :func:`lower_bound_ms` there is past that many seconds is not run: its row says why (at that bound it
-    cannot be the fastest, nor within the bound of it, where some code runs in a fraction of it)."""
+    cannot be the fastest, nor within the bound of it, where some code runs in a fraction of it).  ``keep(rows)``
+    is called with the rows so far each time one is complete (a call cut mid-graph at 65,536 lost ten minutes)."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
     base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
     rows = []
+
+    def add(r):
+        rows.append(r)
+        if keep:
+            keep(rows)
+
     choice = api.choose(g, structure=probe, result="host")      # what its float64 end-to-end call runs
     on_device = api.choose(g, structure=probe, result="device")   # ... and its call with device=True
     in_int32 = api.choose(g, structure=probe, result="int32")      # ... and with dtype=np.int32
@@ -232,17 +238,17 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     timed = []
     for a in codes:                   # every code's kernel first: the end-to-end calls go fastest kernel first
         if a.footprint(g.n, g.m) > 0.8 * free:
-            rows.append(dict(base, algorithm=a.name, verified=False, error="does not fit on the device"))
+            add(dict(base, algorithm=a.name, verified=False, error="does not fit on the device"))
             continue
         bound = lower_bound_ms(earlier, gname, a.name, g.n) if skip_past_s else None
         if bound and bound[0] > 1e3 * skip_past_s:
             why = (f"not run: at least {bound[0] / 1e3:.0f} s (its kernel {bound[2] / 1e3:.2f} s at n = {bound[1]:,} "
                    f"times (n / {bound[1]:,})^2), past --skip-past-s {skip_past_s:g}")
-            rows.append(dict(base, algorithm=a.name, kind="gpu", verified=False, error=why))
+            add(dict(base, algorithm=a.name, kind="gpu", verified=False, error=why))
             log(f"  {a.name:14s} {why}")
             continue
         if not separators_allow(a, g):
-            rows.append(dict(base, algorithm=a.name, kind="gpu", verified=False,
+            add(dict(base, algorithm=a.name, kind="gpu", verified=False,
                              error="not run: the separators are not small (auto's separator test)"))
             log(f"  {a.name:14s} not run: the separators are not small")
             continue
@@ -251,11 +257,14 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
         r = dict(base, algorithm=a.name, kind="gpu", verified=ok,
                  kernel_ms=float(np.median([x["kernel_ms"] for x in recs])) if ok else np.nan,
                  error="" if ok else (recs[0].get("error") if recs else "no record"))
-        (timed if ok else rows).append(r)
+        if ok:
+            timed.append(r)
+        else:
+            add(r)
         if not ok:
             log(f"  {a.name:14s} failed: {r['error']}")
     for r in end_to_end_rows(timed, lambda name: _end_to_end(g, ref, 1 if big else repeats, method=name)):
-        rows.append(r)
+        add(r)
         log(f"  {r['algorithm']:14s} kernel {r['kernel_ms']:9.2f} ms  end to end {r.get('e2e_ms', np.nan):9.2f} ms"
             f" (int32 {r.get('e2e_int32_ms', np.nan):8.2f}, on device {r.get('e2e_device_ms', np.nan):8.2f})  verified={r['verified']}")
     if codes_only:
@@ -271,15 +280,15 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
         others += [(lib, _library(lib, g)) for lib in libraries]
     for name, fn in others:
         if isinstance(fn, str):
-            rows.append(dict(base, algorithm=name, kind="cpu", verified=False, error=fn))
+            add(dict(base, algorithm=name, kind="cpu", verified=False, error=fn))
             continue
         if name in ("scipy", "igraph") and (g.n > 4096 or g.n * g.m > cpu_budget_s * 1e9):   # one thread: ~1e9 relaxations/s
-            rows.append(dict(base, algorithm=name, kind="cpu", verified=False,
+            add(dict(base, algorithm=name, kind="cpu", verified=False,
                              error=f"skipped: one thread, n m = {g.n * g.m:.3g} (run up to n = 4096 and {cpu_budget_s:g} s)"))
             continue
         ms, d = wall.median_ms(fn, 1)
         ok = matches(d, ref)
-        rows.append(dict(base, algorithm=name, kind="cpu", verified=ok, kernel_ms=ms, e2e_ms=ms, threads=(
+        add(dict(base, algorithm=name, kind="cpu", verified=ok, kernel_ms=ms, e2e_ms=ms, threads=(
             1 if name in ("scipy", "igraph") else os.cpu_count())))
         log(f"  {name:14s} wall {ms:9.1f} ms verified={ok}")
         del d
@@ -293,7 +302,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
              picked_device=on_device.algorithm.name, picked_int32=in_int32.algorithm.name, choice=str(choice),
              probe_ms=probe.ms,
              verified=same and warm_same, e2e_first_ms=first, **times)
-    rows.append(r)
+    add(r)
     log(f"  auto -> {choice.algorithm.name}: first call {first:.1f} ms, {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "
         f"{r['e2e_device_ms']:.1f}; {probe})")
     return rows
@@ -345,6 +354,7 @@ def main(argv=None):
     append = a.append and (out / f"{stem}.csv").exists()
     rows = pd.read_csv(out / f"{stem}.csv").to_dict("records") if append else []
     earlier = pd.read_csv(a.earlier) if a.earlier else None
+    partial = out / f"{stem}.partial"     # the graph being measured: its rows so far (CSV), gone once it is done
     provenance.write_invocation(out / f"{stem}.provenance.json", provenance.collect("structure-suite", vars(a)), append)
     for name, size in plan(a.sizes, a.graphs):
         g = SG.make(name, size, seed=size or 0)
@@ -353,8 +363,10 @@ def main(argv=None):
             r.get("algorithm") in a.codes_only if a.codes_only else r.get("kind") == "auto" or not a.auto_only)
         rows = [r for r in rows if not again(r)]          # measured again: replaced (with --auto-only, auto's row)
         rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only,
-                           codes_only=a.codes_only, skip_past_s=a.skip_past_s, earlier=earlier)
+                           codes_only=a.codes_only, skip_past_s=a.skip_past_s, earlier=earlier,
+                           keep=lambda so_far: pd.DataFrame(so_far).to_csv(partial, index=False))
         pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
+        partial.unlink(missing_ok=True)
     df = pd.DataFrame(rows)
     print(summary(df).to_string(index=False))
     return 0

@@ -495,6 +495,10 @@ def test_a_code_bound_past_the_budget_by_a_smaller_size_is_not_run(monkeypatch):
     assert ran == ["tuned_deep"] and by["tuned_fw"]["verified"] is False
     assert by["tuned_fw"]["error"] == ("not run: at least 8 s (its kernel 2.00 s at n = 150 times (n / 150)^2), "
                                        "past --skip-past-s 5")
+    kept = []
+    S.graph_rows("ring", g, 1, [], 5.0, log=lambda *a: None, codes_only=["tuned_fw", "tuned_deep"],
+                 skip_past_s=5.0, earlier=earlier, keep=lambda so_far: kept.append([r["algorithm"] for r in so_far]))
+    assert kept == [["tuned_fw"], ["tuned_fw", "tuned_deep"]]      # each row kept as it is done (a cut call)
     ran.clear()
     S.graph_rows("ring", g, 1, [], 5.0, log=lambda *a: None, codes_only=["tuned_fw"], skip_past_s=10.0, earlier=earlier)
     assert ran == ["tuned_fw"]                                                            # 8 s < 10 s: it runs

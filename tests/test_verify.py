@@ -30,6 +30,22 @@ def test_fletcher64_combines_block_rows(rng):
     assert fletcher64_combine([]) == fletcher64(np.zeros(0, np.int32))
 
 
+def test_fletcher64_of_float_distances_is_that_of_their_int32_form(rng):
+    """A float result (scipy's form) is checksummed as the int32 matrix from_scipy makes of it, without making it:
+    inf, -inf and nan as INF, negative distances, values truncated and wrapped as the conversion does."""
+    from apsp_kernels.core.distances import from_scipy
+    for shape in ((1, 1), (5, 7), (300, 301)):
+        d = rng.integers(-2**31, 2**32, size=shape).astype(np.float64)
+        for value, share in ((np.inf, 0.1), (-np.inf, 0.01), (np.nan, 0.01)):
+            d[rng.random(shape) < share] = value
+        d[0, 0] = 2.75
+        for x in (d, d.astype(np.float32)):
+            assert fletcher64(x) == fletcher64(from_scipy(x))
+        e = d.copy()
+        e[-1, -1] = 7.0 if d[-1, -1] != 7.0 else 8.0
+        assert fletcher64(e) != fletcher64(d)
+
+
 def test_compare_reports_first_difference():
     a = np.zeros((3, 3), np.int32)
     b = a.copy()

@@ -5,6 +5,7 @@ import numba
 import numpy as np
 
 from .distances import NegativeCycleError, from_scipy
+from .limits import INF
 from .graph import Graph
 
 
@@ -18,18 +19,35 @@ def fletcher64(data) -> int:
     For a distance matrix the words are its int32 entries in row-major order, so
     ``fletcher64(d)`` of an n x n matrix is the checksum seed 003 compares.
     Computed as sum1 = sum(w_i), sum2 = sum((N - i) * w_i), both mod 2**32 - 1, in parallel
-    blocks (numba): a 21504^2 matrix takes well under a second, so every run is checked.
+    blocks (numba): a 21504^2 matrix takes well under a second, so every run is checked.  A float array (scipy's
+    form: inf for no path) is read as the int32 matrix :func:`~.distances.from_scipy` makes of it, without making
+    it (a float64 result of 65,536 vertices is 34 GB).
     """
     if isinstance(data, (bytes, bytearray)):
         b = bytes(data) + b"\0" * (-len(data) % 4)
         words = np.frombuffer(b, dtype="<u4")
     else:
         a = np.ascontiguousarray(data)
+        if a.dtype.kind == "f":
+            s1, s2 = _fletcher_blocks(a.reshape(-1))
+            return (int(s2) << 32) | int(s1)
         if a.dtype.itemsize != 4:
             raise TypeError(f"fletcher64 wants 32-bit words, got {a.dtype}")
         words = a.reshape(-1).view("<u4")
     s1, s2 = _fletcher_blocks(words)
     return (int(s2) << 32) | int(s1)
+
+
+_INF_WORD = np.uint64(INF)
+
+
+@numba.njit(inline="always")
+def _word(v):
+    # a 32-bit word as a number: itself, or a float distance as from_scipy's int32 (inf, nan: INF; truncated; a
+    # negative one in two's complement)
+    if np.isfinite(v):
+        return np.uint64(np.int64(v) & 0xFFFFFFFF)
+    return _INF_WORD
 
 
 @numba.njit(parallel=True, cache=True)
@@ -46,7 +64,7 @@ def _fletcher_blocks(words):
         a1 = np.uint64(0)
         a2 = np.uint64(0)
         for i in range(b * block, min(n, (b + 1) * block)):
-            w = np.uint64(words[i]) % M
+            w = _word(words[i]) % M
             c = np.uint64(n - i) % M
             a1 += w
             a2 += (w * c) % M
