@@ -35,3 +35,24 @@ def test_the_checksum_made_block_by_block_is_the_whole_matrixs(name, block_words
     whole = reference._exact(g)
     assert whole.shape == (g.n, g.n) and whole.dtype == np.int32
     assert reference.exact_checksum(g, block_words) == fletcher64(whole) == fletcher64(reference_apsp(g))
+
+
+def test_a_committed_checksum_is_read_where_the_cache_has_none(tmp_path, monkeypatch):
+    monkeypatch.setattr(reference, "CACHE", tmp_path / "empty")
+    committed = tmp_path / "committed.json"
+    g = G.kemp(40, seed=9)
+    committed.write_text(f'{{"{reference.graph_key(g)}": "00000000000000ff"}}')
+    monkeypatch.setattr(reference, "COMMITTED", committed)
+    monkeypatch.setattr(reference, "_exact", lambda *a, **k: (_ for _ in ()).throw(AssertionError("recomputed")))
+    assert reference.reference_checksum(g) == 0xff
+
+
+def test_the_committed_checksums_are_of_the_suites_large_graphs():
+    """Each committed key is a graph the structure suite makes (its generators unchanged since the checksum), and
+    the ones the plans at 32,768 and 65,536 need are there."""
+    import json
+    from apsp_kernels.io import suite_graphs as SG
+    keys = set(json.loads(reference.COMMITTED.read_text()))
+    made = {reference.graph_key(SG.make(name, n, seed=n)) for name, n in
+            [("ring", 32768), ("lollipop", 32768)] + [(c, 65536) for c in ("grid", "knn", "path", "grid3d")]}
+    assert keys == made

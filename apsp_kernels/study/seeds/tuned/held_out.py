@@ -172,7 +172,7 @@ def finding(check, after=None):
     what = re.sub(r"^(Held-out check|Check),?\s*", "", said)                 # "of <the rules>..."
     out = [f"**{label} `{check.tag}`** {what}; planned "
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
-           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {v.groupby(['graph', 'n']).ngroups} graphs (a graph: a "
+           f"{str(check.plan.get('rule_commit', '?'))[:7]}). {_graphs(v.groupby(['graph', 'n']).ngroups)} (a graph: a "
            f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
            "result) pairs (each graph's pick in each result the plan predicts and its rows record)."]
     if check.plan.get("deviation"):                     # a change of the plan after its data: said first
@@ -207,6 +207,10 @@ def finding(check, after=None):
             out.append("Measured again after the check (post hoc; interleaved rounds, the scatter table above): "
                        + "; ".join(again) + ".")
     return " ".join(out)
+
+
+def _graphs(k):
+    return f"{k} graph" + ("" if k == 1 else "s")
 
 
 def previous(check):
