@@ -387,7 +387,8 @@ def test_the_reports_table_and_finding_name_where_autos_call_was_past_the_bound(
     t = SU.table(rows, auto)
     assert t.set_index("graph")[SU.PAST].to_dict() == {
         "grid": "on the device: 14.6 ms against x's 10.0",
-        "ring": "int32: 15.0 ms against x's 10.0; first call: 14.6 ms against x's 10.0"}
+        "ring": "int32: 15.0 ms against x's 10.0, the code auto ran; first call: 14.6 ms against x's 10.0, the code "
+                "auto ran"}                          # the grid's row names no device pick: not said
     assert t.set_index("graph")["auto first call (ms)"].to_dict()["ring"] == 14.6
     f = SU.finding(rows, auto)
     assert "on 0 of 2 graphs" in f and "from 30x" in f

@@ -88,8 +88,8 @@ def table(rows, auto):
                       "auto first call (ms)": round(float(a.get("e2e_first_ms", np.nan)), 1)})
             if len(gpu):
                 past = past_bound(a, gpu)
-                r[PAST] = ("; ".join(f"{m}: {mine:.1f} ms against {code}'s {ms:.1f}" for m, mine, code, ms in past)
-                           if past else "none")
+                r[PAST] = ("; ".join(f"{m}: {mine:.1f} ms against {code}'s {ms:.1f}{_ran(a, m, code)}"
+                                     for m, mine, code, ms in past) if past else "none")
         if len(gpu):
             best = gpu.loc[gpu.e2e_ms.idxmin()]
             r["fastest GPU code, float64 end to end"] = f"{best.algorithm} {best.e2e_ms:.1f} ms (kernel {best.kernel_ms:.1f})"
@@ -102,6 +102,13 @@ def table(rows, auto):
     df = pd.DataFrame(out)
     df["_o"] = df.graph.map({g: i for i, g in enumerate(ORDER)})
     return df.sort_values(["n (vertices)", "_o"]).drop(columns="_o").reset_index(drop=True)
+
+
+def _ran(a, mode, code):
+    """', the code auto ran' where auto's row ``a`` records ``code`` as its pick in ``mode`` (a label of MODES): its
+    call past the bound is the same code's slower call, not a wrong pick."""
+    col = next(c for c, label in MODES.items() if label == mode)
+    return ", the code auto ran" if recorded_pick(a, KIND[col]) == code else ""
 
 
 def against_fastest(a, gpu):
