@@ -233,6 +233,10 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
                     "to 50x (grid) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on 2 "
                     "of 2 graphs.")
     assert SU.size_finding(*SU.load_size(tmp_path, tags=("structure-none",))) == ""
+    big.assign(n=5000).to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)     # past the suite's repeats
+    assert "auto's own call (one timed call a mode at these sizes) within" in SU.size_finding(
+        *SU.load_size(tmp_path, tags=("structure-big",)))
+    big.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
     # a second tag: another size, and the path measured again there (its rows from that file, not both)
     more = pd.DataFrame([gpu("path", "a", 25, 4), auto("path", 25, 4, 10), cpu("path")]).assign(n=400)
     ring = pd.DataFrame([gpu("ring", "a", 100, 4), auto("ring", 100, 4, 10), cpu("ring")]).assign(n=800)

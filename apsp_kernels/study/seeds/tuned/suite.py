@@ -9,7 +9,7 @@ import pandas as pd
 from .... import paths
 from ....cost_rows import stamp
 from ....algorithms import registry
-from ....structure_suite import BOUND, first_call_rounds, within_bound
+from ....structure_suite import BOUND, SMALL, first_call_rounds, within_bound
 from .plans import plans
 
 MEDIAN = "auto's median call"   # a verdict's subject: auto's median over rounds against the fastest named median
@@ -539,9 +539,10 @@ def size_finding(name, rows, auto):
     left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
     left = ", ".join(f"{g} {n:,}" for g, n in left)
     planned = ", under plans committed before their data: the checks below" if rows.attrs.get("planned") else ""
+    single = " (one timed call a mode at these sizes)" if min(sizes) > SMALL else ""
     return (f" At n = {at} ({graphs}; {name}{planned}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
-            f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four "
-            f"modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
+            f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call{single} within 1.25x + 2 ms in all "
+            f"four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
             + (f"; planned but not run (device time, the plan's deviation): {left}" if left else "") + ".")
 
 
