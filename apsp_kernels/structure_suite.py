@@ -261,7 +261,6 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
             timed.append(r)
         else:
             add(r)
-        if not ok:
             log(f"  {a.name:14s} failed: {r['error']}")
     for r in end_to_end_rows(timed, lambda name: _end_to_end(g, ref, 1 if big else repeats, method=name)):
         add(r)

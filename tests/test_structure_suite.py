@@ -519,7 +519,6 @@ def test_a_results_checksum_by_blocks_of_rows_is_the_whole_matrixs(block_words):
     """The suite checks a result block of rows by block (a float64 result of 65,536 vertices converted whole to int32
     took three times its 34 GB): equal to the whole int32 matrix's Fletcher-64, float64 with inf and int32 alike,
     and it can fail (one entry changed)."""
-    from apsp_kernels.core.distances import from_scipy
     from apsp_kernels.core.verify import fletcher64
     rng = np.random.default_rng(3)
     d = rng.integers(0, 1000, (13, 13)).astype(np.float64)

@@ -107,8 +107,7 @@ def table(rows, auto):
 def _ran(a, mode, code):
     """', the code auto ran' where auto's row ``a`` records ``code`` as its pick in ``mode`` (a label of MODES): its
     call past the bound is the same code's slower call, not a wrong pick."""
-    col = next(c for c, label in MODES.items() if label == mode)
-    return ", the code auto ran" if recorded_pick(a, KIND[col]) == code else ""
+    return ", the code auto ran" if recorded_pick(a, KIND[_column(mode)]) == code else ""
 
 
 def against_fastest(a, gpu):
@@ -268,10 +267,9 @@ def _misses(rows, auto, g, n):
     for a missed mode's result, the code that was the fastest there (and not the row's recorded pick), that too."""
     a, past = _past(rows, auto, g, n)
     said = ", ".join(f"{m} {mine:.1f} ms against {code}'s {ms:.1f}" for m, mine, code, ms in past)
-    word = {w: c for c, w in MODES.items()}
     fastest = {}                                    # per result, the fastest code of its first missed mode
     for m, _, code, _ in past:
-        fastest.setdefault(KIND[word[m]], code)
+        fastest.setdefault(KIND[_column(m)], code)
     for res, code in fastest.items():
         if code != recorded_pick(a, res) and _pick_now(g, n, res) == code:
             where = {"device": "on the device", "int32": "in int32 to the host"}.get(res, "to the host")
@@ -502,10 +500,9 @@ def _column(mode):
 def _against(a, mode, mine, code, ms):
     """'first call 30.5 ms against a bound of 29.9: tuned_frontier's warm 22.3, the code auto ran': one missed mode
     of auto's row ``a``, its bound and the fastest code's time, and whether auto ran that code itself."""
-    word = _column(mode)
-    same = ", the code auto ran" if recorded_pick(a, KIND[word]) == code else ""
-    warm = "warm " if word == "e2e_first_ms" else ""
-    return f"{mode} {mine:.1f} ms against a bound of {BOUND[0] * ms + BOUND[1]:.1f}: {code}'s {warm}{ms:.1f}{same}"
+    warm = "warm " if _column(mode) == "e2e_first_ms" else ""
+    return (f"{mode} {mine:.1f} ms against a bound of {BOUND[0] * ms + BOUND[1]:.1f}: {code}'s {warm}{ms:.1f}"
+            f"{_ran(a, mode, code)}")
 
 
 def _plans_of(files):
