@@ -408,6 +408,18 @@ def measured_ordering():
     return default_bisector() == "metis"
 
 
+def unmeasured_ordering():
+    """Why a measurement of auto or the elimination here would not be comparable with the recorded rows (one line),
+    or None: without pymetis the elimination orders by BFS levels and auto never runs it (:func:`measured_ordering`).
+    A measuring command refuses on it before it starts (a suite of 65,536 vertices run so on one H200 spent 18 minutes
+    of device time on rows none of the rules speaks for)."""
+    if measured_ordering():
+        return None
+    return ("pymetis is not installed here: the elimination would order by BFS levels and auto would never pick it, "
+            "unlike every recorded row (pip install pymetis; on a node without network, the wheel bundle: "
+            "docs/method.md)")
+
+
 def denser(g):
     """Whether ``g`` has at least ``DENSER`` edges a vertex: test 1 then applies from ``DENSER_FROM`` vertices, at
     thresholds of their own (:func:`depth_threshold`, :func:`depth_from`)."""

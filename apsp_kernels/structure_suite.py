@@ -51,7 +51,7 @@ from .algorithms import registry
 from .algorithms.reference import BLOCK_WORDS, reference_checksum
 from .core.verify import fletcher64, fletcher64_combine
 from .core import structure
-from .elimination_choice import separators_small
+from .elimination_choice import separators_small, unmeasured_ordering
 from .io import suite_graphs as SG
 from .measure import harness, provenance, wall
 
@@ -325,6 +325,8 @@ def main(argv=None):
                     help="with --earlier: a GPU code whose kernel there, at a smaller n of the class, times the "
                          "square of the sizes' ratio is past S seconds is not run (its row says so)")
     ap.add_argument("--earlier", default=None, metavar="CSV", help="a suite file of smaller sizes (--skip-past-s)")
+    ap.add_argument("--without-metis", action="store_true",
+                    help="measure where pymetis is not installed (the elimination ordered by BFS levels, never auto's)")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",
                     help="add the rows to that file if it exists (one suite measured in several device commands: "
@@ -341,6 +343,8 @@ def main(argv=None):
         ap.error("--skip-past-s and --earlier go together")
     if a.earlier and not Path(a.earlier).is_file():
         ap.error(f"--earlier: no such file: {a.earlier}")
+    if not a.list and not a.without_metis and unmeasured_ordering():
+        ap.error(f"{unmeasured_ordering()}; --without-metis measures so anyway")
     if a.list:
         for name, size in plan(a.sizes, a.graphs):
             print(f"{name} {size if size is not None else '(its own n)'}")

@@ -171,6 +171,26 @@ def test_an_unknown_graph_name_is_one_line_before_any_gpu(bad, capsys):
     assert f"unknown graph '{bad}'" in capsys.readouterr().err
 
 
+def test_without_pymetis_the_suite_refuses_before_any_gpu_unless_told(monkeypatch, capsys):
+    """Without METIS the elimination orders by BFS levels and auto never picks it: rows no rule speaks for.  The
+    suite says so in one line before it looks for a GPU; --without-metis measures anyway."""
+    from apsp_kernels import elimination_choice
+    monkeypatch.setattr(elimination_choice, "measured_ordering", lambda: False)
+    with pytest.raises(SystemExit):
+        S.main(["--graphs", "kemp", "--sizes", "64"])
+    assert "pymetis is not installed here" in capsys.readouterr().err
+
+    def gpu():
+        raise RuntimeError("past the check: looking for a GPU")
+    monkeypatch.setattr(S.gpu_device, "require_gpu", gpu)
+    with pytest.raises(RuntimeError, match="past the check"):
+        S.main(["--graphs", "kemp", "--sizes", "64", "--without-metis"])
+    monkeypatch.setattr(elimination_choice, "measured_ordering", lambda: True)
+    assert elimination_choice.unmeasured_ordering() is None
+    with pytest.raises(RuntimeError, match="past the check"):
+        S.main(["--graphs", "kemp", "--sizes", "64"])
+
+
 def test_a_graph_named_with_its_size():
     assert SG.spec("grid8-40:12000") == ("grid8-40", 12000) and SG.spec("helsinki-walk:0") == ("helsinki-walk", 0)
     for bad in ("grid", "grid:", ":64", "grid:6k"):
