@@ -258,7 +258,7 @@ def test_classes_a_larger_size_plan_did_not_reach_are_named():
         pytest.skip("no recorded run at 32,768")
     assert {("ring", 32768), ("lollipop", 32768)} <= rows.attrs["not_measured"] and rows.attrs["planned"]
     assert ", under plans committed before their data: the checks below)" in SU.size_finding(name, rows, auto)
-    assert "planned but not run (device time, the plan's deviation): lollipop 32,768, ring 32,768" in SU.size_finding(
+    assert "planned but not measured (the plan's deviation says why): lollipop 32,768, ring 32,768" in SU.size_finding(
         name, rows, auto)
     rows.attrs["not_measured"] = {("grid", 32768)}                  # a graph the rows hold is not said as missing
     assert "planned but not run" not in SU.size_finding(name, rows, auto)

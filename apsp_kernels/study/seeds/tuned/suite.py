@@ -540,7 +540,7 @@ def size_finding(name, rows, auto):
     return (f" At n = {at} ({graphs}; {name}{planned}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
             f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call{single} within 1.25x + 2 ms in all "
             f"four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
-            + (f"; planned but not run (device time, the plan's deviation): {left}" if left else "") + ".")
+            + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + ".")
 
 
 def load_size(where=None, tags=("structure-32k",)):
