@@ -228,6 +228,22 @@ def test_the_held_out_run_followed_its_plan(check):
         assert git("merge-base", "--is-ancestor", added[-1], run["git_commit"]).returncode == 0, run["git_commit"]
 
 
+def _runs_with_pymetis_recorded():
+    """Every held-out run from the first whose provenance lists pymetis (earlier ones did not record it)."""
+    runs = [(c, r) for c in CHECKS for r in c.runs()]
+    listed = [r["timestamp"] for _, r in runs if "pymetis" in (r.get("packages") or {})]
+    return [(c, r) for c, r in runs if listed and r["timestamp"] >= min(listed)]
+
+
+def test_every_run_had_pymetis_or_its_plan_says_why():
+    """auto's rules were set with the elimination ordered by METIS; a run without pymetis (BFS levels, auto never
+    picking the elimination) measures something else, and its plan's deviation must say so."""
+    without = [(c.tag, r["timestamp"]) for c, r in _runs_with_pymetis_recorded()
+               if "pymetis" not in (r.get("packages") or {})
+               and "without pymetis" not in str(c.plan.get("deviation") or "")]
+    assert not without, without
+
+
 # The criterion's code on rows made here.
 def _suite(auto_ms, pick="a", rows=None):
     base = dict(graph="g", n=100, m=10, hop_depth=1)
