@@ -411,8 +411,7 @@ def measured_ordering():
 def unmeasured_ordering():
     """Why a measurement of auto or the elimination here would not be comparable with the recorded rows (one line),
     or None: without pymetis the elimination orders by BFS levels and auto never runs it (:func:`measured_ordering`).
-    A measuring command refuses on it before it starts (a suite of 65,536 vertices run so on one H200 spent 18 minutes
-    of device time on rows none of the rules speaks for)."""
+    A measuring command refuses on it before it starts: such rows are of a code no rule speaks for."""
     if measured_ordering():
         return None
     return ("pymetis is not installed here: the elimination would order by BFS levels and auto would never pick it, "
