@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from script_runs import ROOT
 
@@ -31,3 +32,19 @@ def test_a_measuring_command_refuses_without_pymetis(command, without_pymetis):
                        timeout=300)
     assert r.returncode == 2, r.stderr[-2000:]
     assert "pymetis is not installed here" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_plans_run_refuses_before_any_command_and_a_dry_run_still_lists(tmp_path, without_pymetis):
+    """Every plan checks auto, whose rules were set with the elimination ordered by METIS: a device call without
+    the wheels runs nothing."""
+    plan = tmp_path / "m-plan.yaml"
+    plan.write_text(yaml.safe_dump({"commands": [
+        "python3 -c \"import os, pathlib; pathlib.Path(os.environ['OUT'], 'ran').write_text('')\""]}))
+    run = lambda *a: subprocess.run([sys.executable, "scripts/run_check_plan.py", str(plan), "--out",
+                                     str(tmp_path / "out"), *a], capture_output=True, text=True,
+                                    env=without_pymetis, cwd=ROOT, timeout=300)
+    r = run()
+    assert r.returncode == 2 and "pymetis is not installed here" in r.stderr
+    assert not (tmp_path / "out" / "ran").exists()
+    r = run("--dry-run")
+    assert r.returncode == 0 and "python" in r.stdout

@@ -261,4 +261,4 @@ def test_classes_a_larger_size_plan_did_not_reach_are_named():
     assert "planned but not measured (the plan's deviation says why): lollipop 32,768, ring 32,768" in SU.size_finding(
         name, rows, auto)
     rows.attrs["not_measured"] = {("grid", 32768)}                  # a graph the rows hold is not said as missing
-    assert "planned but not run" not in SU.size_finding(name, rows, auto)
+    assert "planned but not measured" not in SU.size_finding(name, rows, auto)
