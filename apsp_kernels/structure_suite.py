@@ -49,7 +49,7 @@ import pandas as pd
 from . import api, gpu_device
 from .algorithms import registry
 from .algorithms.reference import BLOCK_WORDS, reference_checksum
-from .core.verify import fletcher64, fletcher64_combine
+from .core.verify import fletcher64_by_rows
 from .core import structure
 from .elimination_choice import separators_small, unmeasured_ordering
 from .io import suite_graphs as SG
@@ -73,17 +73,14 @@ def first_call_rounds(n, rounds):
 
 def _checksum(d, block_words=BLOCK_WORDS):
     """Fletcher-64 of a result (float64 or int, on the host or the device) as the reference's int32 form (INF for no
-    path), made from blocks of at most ``block_words`` entries of rows (:func:`fletcher64_combine`): memory for one
-    block beside the result (a float64 result of 65,536 vertices is 34 GB; converting it whole took 3 times that,
-    and a minute)."""
-    rows = max(1, block_words // max(d.shape[-1], 1))
-    parts = []
-    for r0 in range(0, d.shape[0], rows):
-        b = d[r0:r0 + rows]
+    path), made from blocks of at most ``block_words`` entries of rows (:func:`~.core.verify.fletcher64_by_rows`):
+    memory for one block beside the result (a float64 result of 65,536 vertices is 34 GB; converting it whole took
+    3 times that, and a minute)."""
+    def rows_of(r0, r1):                     # a float block is read as from_scipy's int32, not made so
+        b = d[r0:r1]
         b = b.get() if hasattr(b, "get") else np.asarray(b)
-        b = b if b.dtype.kind == "f" else np.ascontiguousarray(b.astype(np.int32, copy=False))
-        parts.append((fletcher64(b), b.size))             # a float block read as from_scipy's int32, not made so
-    return fletcher64_combine(parts)
+        return b if b.dtype.kind == "f" else np.ascontiguousarray(b.astype(np.int32, copy=False))
+    return fletcher64_by_rows(d.shape[0], d.shape[-1], rows_of, block_words)
 
 
 MODES = (("e2e_ms", {}), ("e2e_int32_ms", dict(dtype=np.int32)), ("e2e_device_ms", dict(device=True)))

@@ -30,6 +30,21 @@ def test_fletcher64_combines_block_rows(rng):
     assert fletcher64_combine([]) == fletcher64(np.zeros(0, np.int32))
 
 
+@pytest.mark.parametrize("block_words", [1, 30, 31, 100, 57 * 31, 10**9])
+def test_fletcher64_by_rows_is_the_whole_matrix_s_and_makes_one_block_at_a_time(rng, block_words):
+    from apsp_kernels.core.verify import fletcher64_by_rows
+    a = rng.integers(-2**31, 2**31 - 1, size=(57, 31)).astype(np.int32)
+    asked = []
+
+    def rows_of(r0, r1):
+        asked.append((r0, r1))
+        return a[r0:r1].copy()
+    assert fletcher64_by_rows(57, 31, rows_of, block_words) == fletcher64(a)
+    step = max(1, block_words // 31)
+    assert asked == [(r, min(57, r + step)) for r in range(0, 57, step)]
+    assert fletcher64_by_rows(0, 31, rows_of, block_words) == fletcher64(np.zeros(0, np.int32))
+
+
 def test_fletcher64_of_float_distances_is_that_of_their_int32_form(rng):
     """A float result (scipy's form) is checksummed as the int32 matrix from_scipy makes of it, without making it:
     inf, -inf and nan as INF, negative distances, values truncated and wrapped as the conversion does."""

@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from ..core.verify import fletcher64, fletcher64_combine
+from ..core.verify import fletcher64_by_rows
 from ..paths import CACHE, DATA
 
 CACHE_FILE = "reference_checksums.json"
@@ -47,14 +47,8 @@ def _exact(g, sources=None):
 
 def exact_checksum(g, block_words=BLOCK_WORDS):
     """``fletcher64(_exact(g))``, made from blocks of source rows of at most ``block_words`` distances each
-    (:func:`~apsp_kernels.core.verify.fletcher64_combine`): memory for one block, not the n x n matrix."""
-    rows = max(1, block_words // max(g.n, 1))
-    parts = []
-    for r0 in range(0, g.n, rows):
-        d = _exact(g, np.arange(r0, min(g.n, r0 + rows)))
-        parts.append((fletcher64(d), d.size))
-        del d
-    return fletcher64_combine(parts)
+    (:func:`~apsp_kernels.core.verify.fletcher64_by_rows`): memory for one block, not the n x n matrix."""
+    return fletcher64_by_rows(g.n, g.n, lambda r0, r1: _exact(g, np.arange(r0, r1)), block_words)
 
 
 def reference_checksum(g):

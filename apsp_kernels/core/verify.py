@@ -92,6 +92,15 @@ def fletcher64_combine(parts) -> int:
     return (s2 << 32) | s1
 
 
+def fletcher64_by_rows(nrows, ncols, rows_of, block_words):
+    """Fletcher-64 of an ``nrows`` x ``ncols`` matrix made block by block: ``rows_of(r0, r1)`` gives rows [r0, r1)
+    (a numpy array :func:`fletcher64` reads), at most ``block_words`` entries at a time, each block let go before
+    the next is made (:func:`fletcher64_combine`)."""
+    step = max(1, int(block_words) // max(int(ncols), 1))
+    return fletcher64_combine((fletcher64(b), b.size) for b in (rows_of(r0, min(nrows, r0 + step))
+                                                                for r0 in range(0, nrows, step)))
+
+
 def block_rows_checksum(per_rank):
     """Fletcher-64 of a whole matrix whose block rows lie on several ranks, from each rank's
     [(block_row, checksum, words)] (under "checksums" in its result dict): the blocks joined in row
