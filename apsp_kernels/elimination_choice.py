@@ -419,6 +419,17 @@ def unmeasured_ordering():
             "docs/method.md)")
 
 
+def refuse_unmeasured_ordering(parser, codes=None):
+    """``parser.error`` with :func:`unmeasured_ordering`'s line where pymetis is missing, for a command whose
+    measurement runs auto or the elimination (``codes``: the codes it runs, ``NAME`` or ``NAME/VARIANT``; None:
+    it runs them)."""
+    if codes is not None and not {"auto", target().name} & {str(c).split("/")[0] for c in codes}:
+        return
+    why = unmeasured_ordering()
+    if why:
+        parser.error(why)
+
+
 def denser(g):
     """Whether ``g`` has at least ``DENSER`` edges a vertex: test 1 then applies from ``DENSER_FROM`` vertices, at
     thresholds of their own (:func:`depth_threshold`, :func:`depth_from`)."""

@@ -32,6 +32,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     rows = []
     for what, make in CASES:
         g = make()

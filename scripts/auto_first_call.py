@@ -240,12 +240,11 @@ def main(argv=None):
                     help="the codes measured above n = 4096")
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
-    from apsp_kernels.elimination_choice import unmeasured_ordering
-    if unmeasured_ordering():              # the elimination's rows and auto's picks would be of another ordering
-        ap.error(unmeasured_ordering())
     unknown = sorted(set(a.big_codes) - set(known_codes()))
     if unknown:
         ap.error(f"--big-codes: {', '.join(unknown)} not among the codes auto may run ({', '.join(known_codes())})")
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     import pandas as pd
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -34,6 +34,8 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     import pandas as pd
     from apsp_kernels import choice
     from apsp_kernels.core import frontier_work

@@ -131,6 +131,8 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", help="CSV of the rows (its provenance beside it, .provenance.json)")
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap, a.codes)
     ok, why = gpu_device.gpu_status()
     if not ok:
         raise SystemExit(f"deep_measure needs a GPU: {why}")

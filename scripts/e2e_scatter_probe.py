@@ -76,9 +76,8 @@ def main(argv=None):
                     help="the codes' order in each round: as given, or rotated by the round's number")
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
-    from apsp_kernels.elimination_choice import unmeasured_ordering
-    if unmeasured_ordering():              # the elimination's rows and auto's picks would be of another ordering
-        ap.error(unmeasured_ordering())
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap, a.codes)
     import pandas as pd
     from apsp_kernels import api, gpu_device
     from apsp_kernels.algorithms.reference import reference_checksum

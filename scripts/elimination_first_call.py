@@ -48,6 +48,8 @@ def main(argv=None):
     ap.add_argument("--pause", type=float, default=3.0)
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     import pandas as pd
     from apsp_kernels.measure import provenance
     out = Path(a.out)

@@ -152,13 +152,12 @@ def main():
     ap.add_argument("--auto", action="store_true", help="with --e2e: method='auto' too, and its picks")
     ap.add_argument("--out", help="also write the rows to this CSV, its provenance beside it (.provenance.json)")
     a = ap.parse_args()
-    from apsp_kernels.elimination_choice import unmeasured_ordering
-    if unmeasured_ordering():              # the elimination's rows and auto's picks would be of another ordering
-        ap.error(unmeasured_ordering())
     from apsp_kernels.io import suite_graphs as SG
     unknown = [c for c in a.graphs if c not in ("grid", "knn") and not SG.known(c)]
     if unknown:
         ap.error(f"unknown graph {', '.join(map(repr, unknown))}: grid, knn, or the structure suite's ({SG.KNOWN})")
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)         # the elimination's rows, auto's picks: of another ordering without METIS
     records = []
     batch = not a.unbatched
     other = None if a.alone else registry.get(a.against)

@@ -70,6 +70,8 @@ def main(argv=None):
     ap.add_argument("files", nargs="+")
     ap.add_argument("--csv", help="also write the table here")
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     rows = medians(a.files)
     feats = {(g, n): features(g, n) for g, n in rows[["graph", "n"]].drop_duplicates().itertuples(index=False)}
     table = rows.join(pd.DataFrame([feats[(g, n)] for g, n in zip(rows.graph, rows.n)], index=rows.index))

@@ -37,6 +37,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--out")
     a = ap.parse_args()
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     import cupy as cp
     pool = cp.get_default_memory_pool()
     name, g = next(graphs([a.n], [a.graph]))

@@ -28,6 +28,8 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", default=".")
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap)
     import pandas as pd
     from apsp_kernels import api, gpu_device
     from apsp_kernels.algorithms.reference import reference_checksum

@@ -65,6 +65,8 @@ def main(argv=None):
     ap.add_argument("--variants", nargs="+", default=None, help="only these (default: every one)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
+    from apsp_kernels.elimination_choice import refuse_unmeasured_ordering
+    refuse_unmeasured_ordering(ap, a.codes)
     import pandas as pd
     from apsp_kernels import gpu_device
     from apsp_kernels.algorithms.reference import reference_checksum

@@ -11,8 +11,15 @@ from script_runs import ROOT
 
 COMMANDS = [
     ["scripts/elimination_gpu_measure.py"],
-    ["scripts/e2e_scatter_probe.py"],
+    ["scripts/e2e_scatter_probe.py", "--codes", "tuned_frontier", "auto"],
     ["scripts/auto_first_call.py", "--graphs", "kemp", "--sizes", "64"],
+    ["scripts/deep_measure.py", "--codes", "tuned_elimination/32"],
+    ["scripts/host_path_probe.py"],
+    ["scripts/auto_check.py"],
+    ["scripts/elimination_first_call.py"],
+    ["scripts/choice_cost.py", "--graphs", "kemp:64"],
+    ["scripts/frontier_pilot_probe.py", "--graphs", "kemp:64"],
+    ["scripts/predict_picks.py", "grid:64"],
     ["-m", "apsp_kernels.structure_suite", "--graphs", "kemp", "--sizes", "64"],
 ]
 
@@ -48,3 +55,20 @@ def test_a_plans_run_refuses_before_any_command_and_a_dry_run_still_lists(tmp_pa
     assert not (tmp_path / "out" / "ran").exists()
     r = run("--dry-run")
     assert r.returncode == 0 and "python" in r.stdout
+    plan.write_text(yaml.safe_dump({"commands": [                      # a plan that says it measures without METIS
+        "python3 -c \"import os, pathlib; pathlib.Path(os.environ['OUT'], 'ran').write_text('')\" --without-metis"]}))
+    r = run()
+    assert r.returncode == 0 and (tmp_path / "out" / "ran").exists()
+
+
+def test_only_a_command_that_runs_auto_or_the_elimination_is_refused(monkeypatch):
+    import argparse
+    from apsp_kernels import elimination_choice
+    monkeypatch.setattr(elimination_choice, "measured_ordering", lambda: False)
+    ap = argparse.ArgumentParser()
+    elimination_choice.refuse_unmeasured_ordering(ap, ["tuned_frontier", "tuned_deep/8"])     # no exit
+    for codes in (None, ["tuned_frontier", "auto"], ["tuned_elimination/32"]):
+        with pytest.raises(SystemExit):
+            elimination_choice.refuse_unmeasured_ordering(ap, codes)
+    monkeypatch.setattr(elimination_choice, "measured_ordering", lambda: True)
+    elimination_choice.refuse_unmeasured_ordering(ap)

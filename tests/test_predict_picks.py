@@ -52,7 +52,26 @@ def test_a_candidate_cost_table_is_read_as_its_device_s_and_moves_picks(tmp_path
     assert r.returncode == 0, r.stderr
     assert "-> tuned_fw'" in r.stdout and _lines(r.stdout)[0]["predicted_pick"]["host"] != "tuned_fw"
     r = run_script(SCRIPT, "kemp:4096", "--costs", tmp_path / "no-date.csv")
-    assert r.returncode != 0 and "not a results file name" in r.stderr
+    assert r.returncode == 2 and "not a results file name" in r.stderr
+    r = run_script(SCRIPT, "kemp:4096", "--costs", tmp_path / "NVIDIA_H200-2099-01-02-bench.csv")
+    assert r.returncode == 2 and "no such file" in r.stderr
+    old = tmp_path / "NVIDIA_H200-2026-01-01-bench.csv"        # older than the recorded table: never read
+    old.write_text(cand.read_text())
+    r = run_script(SCRIPT, "kemp:4096", "--costs", old)
+    assert r.returncode == 2 and "the cost model would not read it" in r.stderr
+
+
+def test_a_bundled_network_is_given_with_its_own_n_and_a_bad_plan_is_one_line(tmp_path):
+    from apsp_kernels.io import suite_graphs as SG
+    r = run_script(SCRIPT, "helsinki-drive:0")
+    assert r.returncode == 0, r.stderr
+    assert _lines(r.stdout)[0]["n"] == SG.make("helsinki-drive", None, seed=0).n
+    plan = tmp_path / "bad-plan.yaml"
+    plan.write_text("graphs: [{n: 64}]\n")
+    r = run_script(SCRIPT, "--plan", plan)
+    assert r.returncode == 2 and "not a plan with graphs" in r.stderr and "Traceback" not in r.stderr
+    r = run_script(SCRIPT, "--plan", tmp_path / "none.yaml")
+    assert r.returncode == 2 and "not a plan with graphs" in r.stderr
 
 
 def test_a_bad_graph_is_one_line():

@@ -62,4 +62,3 @@ def test_pack_moves_every_output_into_one_archive(tmp_path):
         names = set(tar.getnames())
         assert names == {"p-plan-1.log"} | {f"c/f{i}.csv" for i in range(9)}
         assert tar.extractfile("c/f8.csv").read() == b"8"
-

@@ -33,12 +33,19 @@ def test_fletcher64_combines_block_rows(rng):
 @pytest.mark.parametrize("block_words", [1, 30, 31, 100, 57 * 31, 10**9])
 def test_fletcher64_by_rows_is_the_whole_matrix_s_and_makes_one_block_at_a_time(rng, block_words):
     from apsp_kernels.core.verify import fletcher64_by_rows
+    import weakref
     a = rng.integers(-2**31, 2**31 - 1, size=(57, 31)).astype(np.int32)
-    asked = []
+    asked, made = [], []
+
+    class Block(np.ndarray):                    # numpy arrays take no weak references; a subclass does
+        pass
 
     def rows_of(r0, r1):
+        assert all(ref() is None for ref in made), "an earlier block is still alive"
         asked.append((r0, r1))
-        return a[r0:r1].copy()
+        b = a[r0:r1].copy().view(Block)
+        made.append(weakref.ref(b))
+        return b
     assert fletcher64_by_rows(57, 31, rows_of, block_words) == fletcher64(a)
     step = max(1, block_words // 31)
     assert asked == [(r, min(57, r + step)) for r in range(0, 57, step)]

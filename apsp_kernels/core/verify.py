@@ -97,8 +97,12 @@ def fletcher64_by_rows(nrows, ncols, rows_of, block_words):
     (a numpy array :func:`fletcher64` reads), at most ``block_words`` entries at a time, each block let go before
     the next is made (:func:`fletcher64_combine`)."""
     step = max(1, int(block_words) // max(int(ncols), 1))
-    return fletcher64_combine((fletcher64(b), b.size) for b in (rows_of(r0, min(nrows, r0 + step))
-                                                                for r0 in range(0, nrows, step)))
+    parts = []
+    for r0 in range(0, nrows, step):
+        b = rows_of(r0, min(nrows, r0 + step))
+        parts.append((fletcher64(b), b.size))
+        del b                                   # before the next block is made
+    return fletcher64_combine(parts)
 
 
 def block_rows_checksum(per_rank):
