@@ -44,13 +44,13 @@ a plan committed before its data: docs/auto-evidence.md.
 
    *In tuned_deep's place* (where :mod:`.deep_choice`, applied first, put it): the size crossing alone, from the
    newest ``*-crossing-deep.csv`` (a path, a ring and lollipops, medians of 3 interleaved rounds: on the device
-   ``...-2026-11-29-rounds-crossing-deep.csv``, 12,000-32,000 vertices; to the host
+   ``...-2026-11-29-rounds-crossing-deep.csv``, 12,000-32,000 vertices; to the host, float64 and int32,
    ``...-2026-12-01-large-crossing-deep.csv``, 12,000-56,000), **each graph by its m / n**: at each size the ratio
    interpolated on m / n between the graphs measured there (:func:`on_density`), then on log n; past the largest
    size, that size's ratio. To the host the path crosses between 32,000 (1.02) and 40,000 (0.88); its rows stopped at
    32,000 until the path of 65,536 had tuned_deep at 1.36x the elimination (post hoc, 2026-12-01: rows of
    40,000-56,000 added). A deep graph's elimination time follows n (its separators are a vertex or two), tuned_deep's
-   the edges each source relaxes beside its rounds, so the lollipop (m / n 2.5-3.3) crosses before the ring (2) and
+   the edges each source relaxes beside its rounds, so the lollipop (m / n 2.3-3.3) crosses before the ring (2) and
    the path (1). Below 12,000 vertices these rows learn nothing and tuned_deep stays.
 
 2. **Small separators, from the BFS auto makes.**  The elimination's work is set by its separators: a grid, a road
