@@ -80,7 +80,7 @@ def read(folders):
                 continue
             if threads is not None:
                 r["threads"] = threads
-            r.update(date=m.group("date"), source=source, suite=suite)
+            r.update(date=m.group("date"), source=source, suite=suite, file=f.name)
             rows.append(r)
     # a code the benchmark measured (several sizes and densities) is predicted from those rows; the suite's (one
     # density, degree ~4) only for a code the benchmark has none of (tuned_frontier).  Taking the suite's because

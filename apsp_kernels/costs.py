@@ -50,10 +50,10 @@ def benchmark_folders():
 
 
 def table(folders=None):
-    """Every verified benchmark row with a time, each code's newest date only, as one frame (:data:`.cost_rows.COLUMNS` of the
-    benchmark files, plus ``date``, ``source`` and ``suite``; the structure suite's rows only for codes without
-    benchmark rows).  ``folders``: a tuple of folders (default: this machine's
-    results, then the recorded ones; a file name found in both is read from the first)."""
+    """Every verified benchmark row with a time, each code's newest date only, as one frame
+    (:data:`.cost_rows.COLUMNS` of the benchmark files, plus ``date``, ``source``, ``suite`` and ``file``, its file's
+    name; the structure suite's rows only for codes without benchmark rows).  ``folders``: a tuple of folders
+    (default: this machine's results, then the recorded ones; a file name found in both is read from the first)."""
     return cost_rows.frame(_folders(folders))
 
 

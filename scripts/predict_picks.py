@@ -52,8 +52,7 @@ def candidate_folders(costs, into):
         shutil.copy(prov, Path(into) / f"{stem}.provenance.json")
     folders = (str(into),) + tuple(str(f) for f in benchmark_folders())
     rows = cost_rows.read(folders)
-    mine = {r["algorithm"] for r in rows if r["source"].endswith(m.group("date"))
-            and r["source"].startswith(m.group("device").replace("_", " "))}
+    mine = {r["algorithm"] for r in rows if r["file"] == f"{stem}.csv"}
     if not mine:
         return None, (f"--costs {costs.name}: the cost model would not read it (a newer *-costs table, or newer rows "
                       "of its device for every code it holds): date it after them")
