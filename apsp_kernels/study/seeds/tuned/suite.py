@@ -530,7 +530,8 @@ def size_finding(name, rows, auto):
     label = (lambda r: r.graph) if len(sizes) == 1 else (lambda r: f"{r.graph} {r['n (vertices)']:,}")
     lo, hi = v.loc[v[col].idxmin()], v.loc[v[col].idxmax()]
     misses = t[t[PAST] != "none"] if PAST in t else t.iloc[:0]
-    at = " and ".join(f"{int(n):,}" for n in sizes)
+    at = [f"{int(n):,}" for n in sizes]
+    at = ", ".join(at[:-1]) + " and " + at[-1] if len(at) > 1 else at[0]
     graphs = ", ".join(label(r) for _, r in v.iterrows())
     past = "; ".join(f"{label(r)}: {r[PAST]}" for _, r in misses.iterrows())
     left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
