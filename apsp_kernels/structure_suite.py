@@ -10,6 +10,7 @@ rows hold auto's pick to 1.25x (+ 2 ms end to end).
     python3 -m apsp_kernels.structure_suite --list      # the graphs it would measure, no GPU needed
     python3 -m apsp_kernels.structure_suite --graphs knn path lollipop --extra tuned_fw
     python3 -m apsp_kernels.structure_suite --graphs ring --codes-only tuned_deep --append   # one code's rows again
+    python3 -m apsp_kernels.structure_suite --sizes 32768 --graphs ring --rounds 3   # medians of interleaved rounds
 
 Per graph: the hop-depth probe (core/structure) and, per code, one row with
 * ``kernel_ms``  -- CUDA events of the code's launcher (median of ``repeats`` after a warm-up), every repeat's
@@ -31,7 +32,12 @@ Per graph: the hop-depth probe (core/structure) and, per code, one row with
   choice, any search of the depth, the solve), float64 to the host, timed right after a float64 call on the graph
   as each code's ``e2e_ms`` is after its own warm call, so that it measures what a first call adds, not the state
   the CPU rows' seconds of work leave the GPU and the host in; the summary holds both to ``BOUND`` of the fastest
-  code.
+  code;
+* with ``--rounds R`` (graphs of more than ``SMALL`` vertices): every code timed end to end and auto timed again
+  in R interleaved rounds after all the single calls, each row's end-to-end times the medians (``e2e_rounds``: R;
+  the single calls kept as ``single_<column>``), every call in ``<file>-rounds.csv`` (the rows of
+  ``scripts/e2e_scatter_probe.py``'s form); the rounds' results are not checked again (each code's were, in every
+  mode, before them).  At 32,768 vertices and more single calls ran 0.95-1.67x such medians.
   ``scripts/auto_first_call.py`` times the first call of a fresh process too.
 Rows are written after every graph (a run cut short keeps what it measured) to ``<device>-<date>-structure.csv``
 with its provenance beside it."""
@@ -63,6 +69,7 @@ RULE_ROLES = ("auto_deep_graphs", "auto_small_separators")
 SMALL = 4096                  # at most this many vertices a solve takes milliseconds: repeats; above, seconds on some
                               # codes: one timed call (the suite) or FIRST_CALL_ROUNDS_ABOVE rounds (auto_first_call)
 FIRST_CALL_ROUNDS_ABOVE = 3
+SIZES = (4096, 16384)         # the suite's sizes (its runs past them are read apart: study.seeds.tuned.suite.load_size)
 
 
 def first_call_rounds(n, rounds):
@@ -148,6 +155,49 @@ def _library(name, g):
     return f"unknown library {name!r}"
 
 
+def interleaved(names, rounds, call_ms):
+    """``rounds`` interleaved rounds of warm calls: each round every name of ``names`` in every mode of
+    :data:`MODES` once, the names' order rotated by the round's number (over a multiple of ``len(names)`` rounds
+    each name is timed as often in each place of a round), ``call_ms(name, kw) -> ms`` timing one call.  One dict a
+    call: code, mode (its column), round, position (its place in the round, 0 first), ms."""
+    out = []
+    for r in range(rounds):
+        k = r % len(names) if names else 0
+        position = 0
+        for name in list(names[k:]) + list(names[:k]):
+            for col, kw in MODES:
+                out.append(dict(code=name, mode=col, round=r, position=position, ms=call_ms(name, kw)))
+                position += 1
+    return out
+
+
+def _call_ms(g, name, kw):
+    """One synchronised wall-clock call of ``shortest_paths(g, method=name, **kw)`` (ms), its result released."""
+    ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=name, **kw), 1)
+    del d
+    return ms
+
+
+def in_rounds(rows, calls):
+    """``rows`` (a graph's, with end-to-end times of single calls) given each timed code's and auto's median over
+    ``calls`` (:func:`interleaved`) in every mode: the single calls kept as ``single_<column>``, ``e2e_rounds`` the
+    rounds.  A code spared its end-to-end calls by its kernel (:func:`end_to_end_rows`: past the bound of the single
+    calls) whose kernel is within the bound of the medians' fastest in some mode has its row say so."""
+    t = pd.DataFrame(calls)
+    med = t.groupby(["code", "mode"]).ms.median().unstack("mode")
+    k = int(t["round"].nunique())
+    for r in rows:
+        if r["algorithm"] in med.index and all(c in r for c, _ in MODES):
+            r.update({f"single_{c}": r[c] for c, _ in MODES})
+            r.update({c: float(med.at[r["algorithm"], c]) for c, _ in MODES}, e2e_rounds=k)
+    named = med.drop(index="auto", errors="ignore")
+    for r in rows:
+        if str(r.get("error", "")).startswith("end to end not timed") and len(named) and any(
+                within_bound(r["kernel_ms"], named[c].min()) for c, _ in MODES):
+            r["error"] += f"; within the bound of the fastest of the {k} rounds' medians in some mode: not known"
+    return rows
+
+
 def end_to_end_rows(timed, run):
     """The rows ``timed`` (verified kernel times), fastest kernel first, each with its end-to-end times from
     ``run(name) -> ({column: ms}, verified)``, except where its kernel alone is past :data:`BOUND` of every mode's
@@ -208,12 +258,16 @@ def lower_bound_ms(earlier, gname, code, n):
 
 
 def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, auto_only=False, codes_only=(),
-               skip_past_s=None, earlier=None, keep=None):
+               skip_past_s=None, earlier=None, keep=None, rounds=1, calls=None):
     """Every row of one graph of the suite; with ``auto_only`` auto's row alone, with ``codes_only`` (names) those
     GPU codes' rows alone.  With ``skip_past_s`` and ``earlier`` (rows of a suite run at smaller sizes), a GPU code
     whose :func:`lower_bound_ms` there is past that many seconds is not run: its row says why (at that bound it
     cannot be the fastest, nor within the bound of it, where some code runs in a fraction of it).  ``keep(rows)``
-    is called with the rows so far each time one is complete (a call cut mid-graph at 65,536 lost ten minutes)."""
+    is called with the rows so far each time one is complete (a call cut mid-graph at 65,536 lost ten minutes).
+    With ``rounds`` > 1, on a graph of more than ``SMALL`` vertices (one timed call a mode otherwise), each code timed
+    end to end and auto are timed again in that many interleaved rounds after every single call
+    (:func:`interleaved`), their rows' end-to-end times those rounds' medians (:func:`in_rounds`); each call of the
+    rounds is appended to ``calls`` (a list) where given."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
     base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
@@ -301,12 +355,28 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     add(r)
     log(f"  auto -> {choice.algorithm.name}: first call {first:.1f} ms, {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "
         f"{r['e2e_device_ms']:.1f}; {probe})")
+    if big and rounds > 1:            # single calls at these sizes ran up to 1.67x the medians of interleaved rounds
+        names = [x["algorithm"] for x in rows if x.get("kind") == "gpu" and x.get("verified") is True
+                 and "e2e_ms" in x] + ["auto"]
+        got = [dict(graph=gname, n=g.n, m=g.m, **c) for c in interleaved(names, rounds, lambda x, kw: _call_ms(g, x, kw))]
+        picks = {"e2e_ms": r["picked"], "e2e_int32_ms": r["picked_int32"], "e2e_device_ms": r["picked_device"]}
+        for c in got:
+            c["picked"] = picks[c["mode"]] if c["code"] == "auto" else ""
+        in_rounds(rows, got)
+        if calls is not None:
+            calls.extend(got)
+        if keep:
+            keep(rows)
+        for x in rows:
+            if x.get("e2e_rounds"):
+                log(f"  {x['algorithm']:14s} median of {rounds} rounds: {x['e2e_ms']:9.2f} ms end to end (int32 "
+                    f"{x['e2e_int32_ms']:8.2f}, on device {x['e2e_device_ms']:8.2f})")
     return rows
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384])
+    ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     ap.add_argument("--graphs", nargs="+", default=list(SG.CLASSES + SG.ROADS))
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--libraries", nargs="*", default=list(LIBRARIES))
@@ -324,6 +394,10 @@ def main(argv=None):
     ap.add_argument("--earlier", default=None, metavar="CSV", help="a suite file of smaller sizes (--skip-past-s)")
     ap.add_argument("--without-metis", action="store_true",
                     help="measure where pymetis is not installed (the elimination ordered by BFS levels, never auto's)")
+    ap.add_argument("--rounds", type=int, default=1, metavar="R",
+                    help=f"on graphs of more than {SMALL} vertices, every code timed end to end and auto timed again in R "
+                         "interleaved rounds, each row's end-to-end times their medians (every call in "
+                         "<file>-rounds.csv); default 1: one timed call a mode")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",
                     help="add the rows to that file if it exists (one suite measured in several device commands: "
@@ -338,6 +412,10 @@ def main(argv=None):
         ap.error(f"--codes-only: not a GPU code of the registry: {', '.join(map(repr, odd))}")
     if (a.skip_past_s is None) != (a.earlier is None):
         ap.error("--skip-past-s and --earlier go together")
+    if a.rounds < 1:
+        ap.error(f"--rounds {a.rounds}: at least 1")
+    if a.rounds > 1 and (a.auto_only or a.codes_only):
+        ap.error("--rounds times every code and auto in the same rounds: not with --auto-only or --codes-only")
     if a.earlier and not Path(a.earlier).is_file():
         ap.error(f"--earlier: no such file: {a.earlier}")
     if not a.list and not a.without_metis and unmeasured_ordering():
@@ -354,6 +432,8 @@ def main(argv=None):
     append = a.append and (out / f"{stem}.csv").exists()
     rows = pd.read_csv(out / f"{stem}.csv").to_dict("records") if append else []
     earlier = pd.read_csv(a.earlier) if a.earlier else None
+    rounds_file = out / f"{stem}-rounds.csv"       # every call of the rounds (--rounds), written beside the rows
+    calls = pd.read_csv(rounds_file).to_dict("records") if append and rounds_file.exists() else []
     partial = out / f"{stem}.partial"     # the graph being measured: its rows so far (CSV), gone once it is done
     provenance.write_invocation(out / f"{stem}.provenance.json", provenance.collect("structure-suite", vars(a)), append)
     for name, size in plan(a.sizes, a.graphs):
@@ -362,10 +442,15 @@ def main(argv=None):
         again = lambda r: r["graph"] == name and r["n"] == g.n and (
             r.get("algorithm") in a.codes_only if a.codes_only else r.get("kind") == "auto" or not a.auto_only)
         rows = [r for r in rows if not again(r)]          # measured again: replaced (with --auto-only, auto's row)
+        if a.rounds > 1:
+            calls = [c for c in calls if not (c["graph"] == name and c["n"] == g.n)]
         rows += graph_rows(name, g, a.repeats, a.libraries, a.cpu_budget_s, a.extra, auto_only=a.auto_only,
                            codes_only=a.codes_only, skip_past_s=a.skip_past_s, earlier=earlier,
-                           keep=lambda so_far: pd.DataFrame(so_far).to_csv(partial, index=False))
+                           keep=lambda so_far: pd.DataFrame(so_far).to_csv(partial, index=False),
+                           rounds=a.rounds, calls=calls)
         pd.DataFrame(rows).to_csv(out / f"{stem}.csv", index=False)
+        if calls:
+            pd.DataFrame(calls).to_csv(rounds_file, index=False)
         partial.unlink(missing_ok=True)
     df = pd.DataFrame(rows)
     print(summary(df).to_string(index=False))

@@ -278,6 +278,14 @@ def test_verdicts_hold_auto_and_its_pick_to_the_fastest_code():
     assert set(v.subject) == {H.CALL, H.PICK} and set(v[v.subject == H.PICK]["mode"]) == set(H.WARM)
 
 
+def test_a_suite_timed_in_rounds_says_so():
+    """Rows of ``structure_suite --rounds`` (``e2e_rounds``) are medians; the finding says how the calls were timed."""
+    assert "(a graph: a class at one n; 1 in the structure suite)" in H.finding(_check(_suite(12.0)))
+    rounds = _suite(12.0).assign(e2e_rounds=3.0)
+    assert ("1 in the structure suite, each warm call the median of 3 interleaved rounds (auto's first call one "
+            "call))") in H.finding(_check(rounds))
+
+
 def test_verdicts_take_the_median_of_interleaved_rounds():
     rows = [dict(graph="g", n=100, code=c, mode="e2e_ms", round=i, ms=ms, picked="a" if c == "auto" else "")
             for c, times in {"a": (10, 11, 50), "b": (9, 30, 31), "auto": (16, 16.4, 1)}.items()

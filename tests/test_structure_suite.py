@@ -558,3 +558,67 @@ def test_a_device_results_checksum_by_blocks_is_the_hosts():
     d = np.arange(30 * 30, dtype=np.float64).reshape(30, 30)
     d[4, 7] = np.inf
     assert S._checksum(cp.asarray(d), 100) == S._checksum(d)
+
+
+def test_rounds_rotate_the_codes_and_time_every_mode_once_a_round():
+    seen = []
+    calls = S.interleaved(["a", "b", "auto"], 3, lambda name, kw: seen.append((name, tuple(kw))) or 1.0)
+    firsts = [c["code"] for c in calls if c["position"] == 0]
+    assert firsts == ["a", "b", "auto"]                                    # each code first in one round
+    assert len(calls) == 3 * 3 * len(S.MODES) and {c["round"] for c in calls} == {0, 1, 2}
+    for code in ("a", "b", "auto"):                                        # every place of a round once a code
+        assert sorted(c["position"] // len(S.MODES) for c in calls if c["code"] == code and c["mode"] == "e2e_ms") \
+            == [0, 1, 2]
+    assert [m for _, m in seen[:3]] == [tuple(kw) for _, kw in S.MODES]
+
+
+def test_rows_timed_in_rounds_take_the_medians_and_keep_their_single_calls():
+    rows = [dict(algorithm="a", kind="gpu", verified=True, kernel_ms=5.0, e2e_ms=900.0, e2e_int32_ms=300.0,
+                 e2e_device_ms=80.0),
+            dict(algorithm="c", kind="gpu", verified=True, kernel_ms=900.0,
+                 error="end to end not timed: its kernel alone (900.0 ms) is past ..."),
+            dict(algorithm="auto", kind="auto", verified=True, e2e_ms=800.0, e2e_int32_ms=400.0, e2e_device_ms=90.0,
+                 e2e_first_ms=950.0)]
+    times = {"a": [600.0, 650.0, 700.0], "auto": [610.0, 640.0, 5000.0]}
+    calls = [dict(code=code, mode=col, round=r, position=0, ms=ms * (1 if col == "e2e_ms" else 0.5))
+             for code, ms_list in times.items() for r, ms in enumerate(ms_list) for col, _ in S.MODES]
+    S.in_rounds(rows, calls)
+    a, c, auto = rows
+    assert a["e2e_ms"] == 650.0 and a["single_e2e_ms"] == 900.0 and a["e2e_rounds"] == 3
+    assert auto["e2e_ms"] == 640.0 and auto["e2e_device_ms"] == 320.0 and auto["e2e_first_ms"] == 950.0
+    assert "e2e_rounds" not in c and c["error"].endswith("past ...")     # 900 > 1.25 x 650 + 2 in every mode
+    c["kernel_ms"] = 500.0                                                  # within 1.25 x 650 + 2 in float64
+    S.in_rounds(rows, calls)
+    assert c["error"].endswith("within the bound of the fastest of the 3 rounds' medians in some mode: not known")
+
+
+def test_the_suite_times_large_graphs_in_rounds_when_asked(monkeypatch):
+    """--rounds: on a graph past SMALL every code timed end to end and auto are timed again in interleaved rounds,
+    each call kept; at SMALL or below, or with one round, the single calls stand."""
+    from apsp_kernels import api, gpu_device
+    from apsp_kernels.measure import harness
+    monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1e12, 1e12))
+    monkeypatch.setattr(harness, "measure", lambda a, g, **kw: [dict(kernel_ms=1.0, verified=True)])
+    monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, **m: ({c: 10.0 for c, _ in S.MODES}, True))
+    monkeypatch.setattr(S, "_call_ms", lambda g, name, kw: 7.0)
+    monkeypatch.setattr(S, "reference_checksum", lambda g: 0)
+    monkeypatch.setattr(S, "matches", lambda d, ref: True)
+    monkeypatch.setattr(api, "shortest_paths", lambda g, **kw: None)
+    g = SG.make("ring", S.SMALL + 1, seed=1)
+    calls = []
+    rows = S.graph_rows("ring", g, 1, [], 5.0, log=lambda *a: None, rounds=2, calls=calls)
+    timed = [r for r in rows if r.get("e2e_rounds")]
+    assert {r["algorithm"] for r in timed} == {c["code"] for c in calls} and "auto" in {c["code"] for c in calls}
+    assert all(r["e2e_ms"] == 7.0 and r["single_e2e_ms"] == 10.0 for r in timed)
+    assert {c["picked"] for c in calls if c["code"] == "auto"} <= {r["picked"] for r in rows if r["kind"] == "auto"} | {
+        r["picked_int32"] for r in rows if r["kind"] == "auto"} | {r["picked_device"] for r in rows if r["kind"] == "auto"}
+    small = S.graph_rows("ring", SG.make("ring", 300, seed=1), 1, [], 5.0, log=lambda *a: None, rounds=2, calls=calls)
+    assert not any(r.get("e2e_rounds") for r in small)
+
+
+def test_rounds_go_with_every_code_and_auto(capsys):
+    for argv in (["--rounds", "0", "--list"], ["--rounds", "3", "--auto-only", "--list"],
+                 ["--rounds", "3", "--codes-only", "tuned_deep", "--list"]):
+        with pytest.raises(SystemExit):
+            S.main(argv)
+        assert "--rounds" in capsys.readouterr().err

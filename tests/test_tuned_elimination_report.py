@@ -236,6 +236,13 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
     big.assign(n=5000).to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)     # past the suite's repeats
     assert "auto's own call (one timed call a mode at these sizes) within" in SU.size_finding(
         *SU.load_size(tmp_path, tags=("structure-big",)))
+    big.assign(n=5000, e2e_rounds=3).to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
+    assert "auto's own call (the median of 3 interleaved rounds a mode) within" in SU.size_finding(
+        *SU.load_size(tmp_path, tags=("structure-big",)))
+    some = big.assign(n=5000, e2e_rounds=[float("nan")] * 3 + [3.0] * 3)          # the path's rows in rounds
+    some.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
+    assert ("auto's own call (one timed call a mode at these sizes; the median of 3 interleaved rounds a mode on "
+            "path) within") in SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",)))
     big.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
     # a second tag: another size, and the path measured again there (its rows from that file, not both)
     more = pd.DataFrame([gpu("path", "a", 25, 4), auto("path", 25, 4, 10), cpu("path")]).assign(n=400)
@@ -248,6 +255,25 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
     text = SU.size_finding(name, rows, autos)
     assert "At n = 400 and 800 (grid 400, path 400, ring 800; `GPU-2026-01-03" in text
     assert "the GPU is 5x (ring 800) to 50x (grid 400)" in text and "on 3 of 3 graphs" in text
+
+
+def test_the_larger_sizes_are_every_plans_rows_past_the_suites_sizes(tmp_path):
+    """load_size reads, unless told, every run a plan names as its rows where each graph planned is past the suite's
+    sizes: a new run at 32,768+ needs its plan only, not the notebook edited."""
+    import yaml
+    plan = lambda tag, ns, rows=True: (tmp_path / f"X-2026-01-0{len(ns)}-{tag}-plan.yaml").write_text(yaml.safe_dump(
+        dict(graphs=[dict(graph="ring", n=n) for n in ns],
+             rows=[f"benchmarks/X-2026-01-01-{tag}.csv"] if rows else None)))
+    plan("big", [40000, 65536])
+    plan("suite", [4096, 16384])                              # the suite's own sizes: read apart
+    plan("mixed", [16384, 32768, 40000])
+    plan("probe", [50000], rows=False)                        # rows beside the plan, not the suite's
+    assert SU.larger_tags(tmp_path) == ("big",)
+    recorded = SU.larger_tags()
+    assert "structure" not in recorded and "refit-structure" not in recorded
+    if recorded:
+        assert {"structure-32k", "structure-65k-path", "structure-path-large"} <= set(recorded)
+        assert SU.load_size()[0] == SU.load_size(tags=recorded)[0]
 
 
 def test_classes_a_larger_size_plan_did_not_reach_are_named():

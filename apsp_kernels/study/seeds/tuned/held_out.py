@@ -166,7 +166,7 @@ def finding(check, after=None):
     v, pk = verdicts(check), picks(check)
     same = int((pk.planned == pk.recorded).sum())
     kinds = [f"{t.groupby(['graph', 'n']).ngroups} {w}" for t, w in
-             ((check.suite, "in the structure suite"), (check.probe, "in interleaved rounds")) if len(t)]
+             ((check.suite, _in_suite(check.suite)), (check.probe, "in interleaved rounds")) if len(t)]
     said = str(check.plan.get("what", "")).strip().rstrip(".")
     label = "Held-out check" if said.startswith("Held-out") else "Check"      # a plan that says it is not held out
     what = re.sub(r"^(Held-out check|Check),?\s*", "", said)                 # "of <the rules>..."
@@ -207,6 +207,16 @@ def finding(check, after=None):
             out.append("Measured again after the check (post hoc; interleaved rounds, the scatter table above): "
                        + "; ".join(again) + ".")
     return " ".join(out)
+
+
+def _in_suite(rows):
+    """'in the structure suite', with how its warm calls were timed where some were timed in rounds
+    (``structure_suite --rounds``: ``e2e_rounds``)."""
+    k = rows["e2e_rounds"].dropna() if "e2e_rounds" in rows else ()
+    if not len(k):
+        return "in the structure suite"
+    each = " or ".join(sorted({f"{int(x):g}" for x in k}))
+    return f"in the structure suite, each warm call the median of {each} interleaved rounds (auto's first call one call)"
 
 
 def _graphs(k):

@@ -9,7 +9,7 @@ import pandas as pd
 from .... import paths
 from ....cost_rows import stamp
 from ....algorithms import registry
-from ....structure_suite import BOUND, SMALL, first_call_rounds, within_bound
+from ....structure_suite import BOUND, SIZES, SMALL, first_call_rounds, within_bound
 from .plans import plans
 
 MEDIAN = "auto's median call"   # a verdict's subject: auto's median over rounds against the fastest named median
@@ -537,17 +537,51 @@ def size_finding(name, rows, auto):
     left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
     left = ", ".join(f"{g} {n:,}" for g, n in left)
     planned = ", under plans committed before their data: the checks below" if rows.attrs.get("planned") else ""
-    single = " (one timed call a mode at these sizes)" if min(sizes) > SMALL else ""
+    single = _calls_said(auto, len(sizes) > 1) if min(sizes) > SMALL else ""
     return (f" At n = {at} ({graphs}; {name}{planned}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
             f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call{single} within 1.25x + 2 ms in all "
             f"four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
             + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + ".")
 
 
-def load_size(where=None, tags=("structure-32k",)):
+def _calls_said(auto, with_n):
+    """' (one timed call a mode at these sizes)', ' (the median of R interleaved rounds a mode)', or both, naming the
+    graphs timed in rounds (``e2e_rounds`` of auto's rows: ``structure_suite --rounds``)."""
+    k = auto["e2e_rounds"] if "e2e_rounds" in auto else pd.Series(float("nan"), index=auto.index)
+    rounds = auto[k > 1]
+    if not len(rounds):
+        return " (one timed call a mode at these sizes)"
+    each = ", ".join(sorted({f"{int(x):g}" for x in rounds.e2e_rounds}))
+    said = f"the median of {each} interleaved rounds a mode"
+    if len(rounds) == len(auto):
+        return f" ({said})"
+    names = ", ".join(f"{r.graph} {int(r.n):,}" if with_n else r.graph for r in rounds.itertuples())
+    return f" (one timed call a mode at these sizes; {said} on {names})"
+
+
+def larger_tags(where=None):
+    """The tags of the suite's runs past its sizes: those of the files every plan (``where``: the plans' folder)
+    names as its ``rows`` under benchmarks/ where each graph it plans has more than ``max(SIZES)`` vertices, in
+    the plans' order, each once."""
+    from ....cost_rows import FILE
+    tags = []
+    for _, p in plans(where):
+        ns = [g.get("n") for g in p.get("graphs") or ()]
+        if not ns or not all(isinstance(n, int) and n > max(SIZES) for n in ns):
+            continue
+        for r in p.get("rows") or ():
+            m = FILE.match(r.removeprefix("benchmarks/"))
+            if r.startswith("benchmarks/") and m and m.group("tag") not in tags:
+                tags.append(m.group("tag"))
+    return tuple(tags)
+
+
+def load_size(where=None, tags=None):
     """(the files' names, their rows, auto's rows) of suite runs at sizes past the suite's: the newest
-    ``*-<tag>.csv`` of each tag, a graph measured in several taken from the last; or ('', empty frames)."""
-    found = [f[-1] for f in (_dated("benchmarks", where, f"*-{tag}.csv") for tag in tags) if f]
+    ``*-<tag>.csv`` of each tag (default: :func:`larger_tags`, every plan's of those sizes), oldest first, a graph
+    measured in several taken from the newest; or ('', empty frames)."""
+    tags = larger_tags() if tags is None else tags
+    found = sorted((f[-1] for f in (_dated("benchmarks", where, f"*-{tag}.csv") for tag in tags) if f), key=stamp)
     if not found:
         return "", pd.DataFrame(), pd.DataFrame()
     frames = [pd.read_csv(f).assign(_file=i) for i, f in enumerate(found)]
