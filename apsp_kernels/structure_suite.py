@@ -20,7 +20,7 @@ Per graph: the hop-depth probe (core/structure) and, per code, one row with
   with ``device=True`` (the result left on the GPU); each result checked against the reference too.  The codes go
   fastest kernel first, and a code whose kernel alone is past ``BOUND`` of every mode's fastest end-to-end time
   so far is not timed end to end (it can be neither the fastest nor within the bound; its row says so); with
-  ``--skip-past-s S --earlier FILE`` (sizes past the suite's) a code whose kernel in FILE at a smaller n of the
+  ``--skip-past-s S --earlier FILE...`` (sizes past the suite's) a code whose kernel in FILE at a smaller n of the
   class, times the square of the sizes' ratio (a lower bound), is past S seconds is not run (its row says so);
 * the CPU rows (``dijkstra_cpu_parallel``: this package's all-core Dijkstra; ``int64_johnson`` where a weight is
   negative) and the libraries' (scipy's Dijkstra, Johnson where a weight is negative, one thread; networkit's
@@ -391,7 +391,8 @@ def main(argv=None):
     ap.add_argument("--skip-past-s", type=float, default=None, metavar="S",
                     help="with --earlier: a GPU code whose kernel there, at a smaller n of the class, times the "
                          "square of the sizes' ratio is past S seconds is not run (its row says so)")
-    ap.add_argument("--earlier", default=None, metavar="CSV", help="a suite file of smaller sizes (--skip-past-s)")
+    ap.add_argument("--earlier", nargs="+", default=None, metavar="CSV",
+                    help="suite files of smaller sizes (--skip-past-s; a code's bound from its largest n in any)")
     ap.add_argument("--without-metis", action="store_true",
                     help="measure where pymetis is not installed (the elimination ordered by BFS levels, never auto's)")
     ap.add_argument("--rounds", type=int, default=1, metavar="R",
@@ -416,8 +417,9 @@ def main(argv=None):
         ap.error(f"--rounds {a.rounds}: at least 1")
     if a.rounds > 1 and (a.auto_only or a.codes_only):
         ap.error("--rounds times every code and auto in the same rounds: not with --auto-only or --codes-only")
-    if a.earlier and not Path(a.earlier).is_file():
-        ap.error(f"--earlier: no such file: {a.earlier}")
+    missing = [f for f in a.earlier or () if not Path(f).is_file()]
+    if missing:
+        ap.error(f"--earlier: no such file: {', '.join(missing)}")
     if not a.list and not a.without_metis and unmeasured_ordering():
         ap.error(f"{unmeasured_ordering()}; --without-metis measures so anyway")
     if a.list:
@@ -431,7 +433,7 @@ def main(argv=None):
     stem = f"{dev.replace(' ', '_')}-{_dt.date.today().isoformat()}-{a.tag}"
     append = a.append and (out / f"{stem}.csv").exists()
     rows = pd.read_csv(out / f"{stem}.csv").to_dict("records") if append else []
-    earlier = pd.read_csv(a.earlier) if a.earlier else None
+    earlier = pd.concat([pd.read_csv(f) for f in a.earlier], ignore_index=True) if a.earlier else None
     rounds_file = out / f"{stem}-rounds.csv"       # every call of the rounds (--rounds), written beside the rows
     calls = pd.read_csv(rounds_file).to_dict("records") if append and rounds_file.exists() else []
     partial = out / f"{stem}.partial"     # the graph being measured: its rows so far (CSV), gone once it is done
