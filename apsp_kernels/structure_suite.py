@@ -35,7 +35,7 @@ Per graph: the hop-depth probe (core/structure) and, per code, one row with
   code;
 * with ``--rounds R`` (graphs of more than ``SMALL`` vertices): every code timed end to end and auto timed again
   in R interleaved rounds after all the single calls, each row's end-to-end times the medians (``e2e_rounds``: R;
-  the single calls kept as ``single_<column>``), every call in ``<file>-rounds.csv`` (the rows of
+  the single calls kept as ``single_<column>``), every call in ``<file>-calls.csv`` (the rows of
   ``scripts/e2e_scatter_probe.py``'s form); the rounds' results are not checked again (each code's were, in every
   mode, before them).  At 32,768 vertices and more single calls ran 0.95-1.67x such medians.
   ``scripts/auto_first_call.py`` times the first call of a fresh process too.
@@ -398,7 +398,7 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=1, metavar="R",
                     help=f"on graphs of more than {SMALL} vertices, every code timed end to end and auto timed again in R "
                          "interleaved rounds, each row's end-to-end times their medians (every call in "
-                         "<file>-rounds.csv); default 1: one timed call a mode")
+                         "<file>-calls.csv); default 1: one timed call a mode")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",
                     help="add the rows to that file if it exists (one suite measured in several device commands: "
@@ -434,7 +434,7 @@ def main(argv=None):
     append = a.append and (out / f"{stem}.csv").exists()
     rows = pd.read_csv(out / f"{stem}.csv").to_dict("records") if append else []
     earlier = pd.concat([pd.read_csv(f) for f in a.earlier], ignore_index=True) if a.earlier else None
-    rounds_file = out / f"{stem}-rounds.csv"       # every call of the rounds (--rounds), written beside the rows
+    rounds_file = out / f"{stem}-calls.csv"       # every call of the rounds (--rounds), written beside the rows
     calls = pd.read_csv(rounds_file).to_dict("records") if append and rounds_file.exists() else []
     partial = out / f"{stem}.partial"     # the graph being measured: its rows so far (CSV), gone once it is done
     provenance.write_invocation(out / f"{stem}.provenance.json", provenance.collect("structure-suite", vars(a)), append)

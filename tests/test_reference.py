@@ -49,12 +49,13 @@ def test_a_committed_checksum_is_read_where_the_cache_has_none(tmp_path, monkeyp
 
 def test_the_committed_checksums_are_of_the_suites_large_graphs():
     """Each committed key is a graph the structure suite makes (its generators unchanged since the checksum), and
-    the ones the plans at 32,768 and 65,536 and the deep rows of 36,000-60,000 need are there."""
+    the ones the plans at 32,768 and 65,536 (every class of the suite there) and the deep rows of 36,000-60,000 need are there."""
     import json
     from apsp_kernels.io import suite_graphs as SG
     keys = set(json.loads(reference.COMMITTED.read_text()))
     deep = [(c, n) for c in ("path", "ring", "lollipop") for n in (40000, 48000, 56000)] + [("path", 36000),
                                                                                           ("path", 60000)]
     made = {reference.graph_key(SG.make(name, n, seed=n)) for name, n in
-            [("ring", 32768), ("lollipop", 32768)] + [(c, 65536) for c in ("grid", "knn", "path", "grid3d")] + deep}
+            [(c, 32768) for c in ("ring", "lollipop", "path", "grid", "grid3d", "knn")]
+            + [(c, 65536) for c in ("grid", "knn", "path", "grid3d", "ring", "lollipop")] + deep}
     assert keys == made

@@ -237,12 +237,17 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
     assert "auto's own call (one timed call a mode at these sizes) within" in SU.size_finding(
         *SU.load_size(tmp_path, tags=("structure-big",)))
     big.assign(n=5000, e2e_rounds=3).to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
-    assert "auto's own call (the median of 3 interleaved rounds a mode) within" in SU.size_finding(
+    assert "auto's own call (warm calls the median of 3 interleaved rounds a mode) within" in SU.size_finding(
         *SU.load_size(tmp_path, tags=("structure-big",)))
     some = big.assign(n=5000, e2e_rounds=[float("nan")] * 3 + [3.0] * 3)          # the path's rows in rounds
     some.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
-    assert ("auto's own call (one timed call a mode at these sizes; the median of 3 interleaved rounds a mode on "
-            "path) within") in SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",)))
+    assert ("auto's own call (warm calls the median of 3 interleaved rounds a mode; one timed call a mode on grid) "
+            "within") in SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",)))
+    path = pd.concat([some, some[some.graph == "path"].assign(graph="ring")])          # rounds on two of three
+    path.assign(e2e_rounds=[3.0] * 3 + [float("nan")] * 6).to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv",
+                                                                 index=False)
+    assert ("(one timed call a mode at these sizes; warm calls the median of 3 interleaved rounds a mode on grid)"
+            in SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",))))
     big.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
     # a second tag: another size, and the path measured again there (its rows from that file, not both)
     more = pd.DataFrame([gpu("path", "a", 25, 4), auto("path", 25, 4, 10), cpu("path")]).assign(n=400)

@@ -27,10 +27,11 @@ TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and t
                  "next table). auto's first call is on a new graph object, its only call not after a warm one. "
                  "auto's picks are the rules' of the run that measured each row; where the rules here now pick the "
                  "code that was the fastest on a miss, the finding above says so.")
-SCATTER_CAPTION = ("Warm single calls in interleaved rounds, another process than the table above. "
-                   "scripts/e2e_scatter_probe.py: every code and mode once a round, each after a warm call; its own "
-                   "times, not the suite's, under the code of their own commit (each graph from the newest file "
-                   "that holds it, the file named). The components of 512 and the complete digraphs of 256 (n = "
+SCATTER_CAPTION = ("Warm single calls in interleaved rounds: every code and mode once a round, each after a warm "
+                   "call, under the code of their own commit (each graph from the newest file that holds it, the "
+                   "file named). At 4,096 and 16,384 scripts/e2e_scatter_probe.py's, another process than the table "
+                   "above; at 32,768 and more the structure suite's own (--rounds: files ending -calls, the calls "
+                   "whose medians its rows hold). The components of 512 and the complete digraphs of 256 (n = "
                    "4,096) were measured after the held-out check below, where auto's single calls missed on them; "
                    "the hub and Barabasi-Albert graphs after tuned_frontier's heavy-vertex path (2026-11-30): post "
                    "hoc.")
@@ -533,7 +534,7 @@ def size_finding(name, rows, auto):
     at = [f"{int(n):,}" for n in sizes]
     at = ", ".join(at[:-1]) + " and " + at[-1] if len(at) > 1 else at[0]
     graphs = ", ".join(label(r) for _, r in v.iterrows())
-    past = "; ".join(f"{label(r)}: {r[PAST]}" for _, r in misses.iterrows())
+    past = "; ".join(_misses(rows, auto, r.graph, int(r["n (vertices)"])) for _, r in misses.iterrows())
     left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
     left = ", ".join(f"{g} {n:,}" for g, n in left)
     planned = ", under plans committed before their data: the checks below" if rows.attrs.get("planned") else ""
@@ -552,11 +553,14 @@ def _calls_said(auto, with_n):
     if not len(rounds):
         return " (one timed call a mode at these sizes)"
     each = ", ".join(sorted({f"{int(x):g}" for x in rounds.e2e_rounds}))
-    said = f"the median of {each} interleaved rounds a mode"
+    said = f"warm calls the median of {each} interleaved rounds a mode"
     if len(rounds) == len(auto):
         return f" ({said})"
-    names = ", ".join(f"{r.graph} {int(r.n):,}" if with_n else r.graph for r in rounds.itertuples())
-    return f" (one timed call a mode at these sizes; {said} on {names})"
+    order = lambda t: t.assign(_o=t.graph.map({g: i for i, g in enumerate(ORDER)})).sort_values(["n", "_o"])
+    name = lambda t: ", ".join(f"{r.graph} {int(r.n):,}" if with_n else r.graph for r in order(t).itertuples())
+    if 2 * len(rounds) >= len(auto):                                  # the fewer named
+        return f" ({said}; one timed call a mode on {name(auto[~(k > 1)])})"
+    return f" (one timed call a mode at these sizes; {said} on {name(rounds)})"
 
 
 def larger_tags(where=None):
@@ -587,9 +591,11 @@ def load_size(where=None, tags=None):
     frames = [pd.read_csv(f).assign(_file=i) for i, f in enumerate(found)]
     rows = pd.concat(frames, ignore_index=True)
     last = rows.groupby(["graph", "n"])["_file"].transform("max")
-    rows = rows[rows._file == last].drop(columns="_file").reset_index(drop=True)
+    rows = rows[rows._file == last]
+    used = [f for i, f in enumerate(found) if i in set(rows._file)]      # a file whose graphs all came again: not named
+    rows = rows.drop(columns="_file").reset_index(drop=True)
     rows.attrs["planned"], rows.attrs["not_measured"] = _plans_of(found) if where is None else (False, set())
-    return ", ".join(f"`{f.name}`" for f in found), rows, rows[rows.kind == "auto"].reset_index(drop=True)
+    return ", ".join(f"`{f.name}`" for f in used), rows, rows[rows.kind == "auto"].reset_index(drop=True)
 
 
 def cpu_codes(codes):
@@ -623,12 +629,16 @@ def load_deep_check(where=None, tag="structure-deep-road"):
 
 def load_scatter(where=None):
     """Every recorded ``*-e2e-scatter*.csv`` (``scripts/e2e_scatter_probe.py``: warm single calls in interleaved
-    rounds; data/results/solver) as one frame, each (graph, n) from the newest file that holds it (rounds of one
-    graph under two commits never mixed), with its ``file``; or an empty frame."""
-    found = _dated("solver", where, "*-e2e-scatter*.csv")
+    rounds; data/results/solver) and ``*-calls.csv`` of interleaved rounds (the structure suite's ``--rounds``
+    calls; data/results/benchmarks) as one frame, each (graph, n) from the newest file that holds it (rounds of one graph under two
+    commits never mixed), with its ``file``; or an empty frame."""
+    from ....measure.rounds import are_rounds
+    found = sorted(_dated("solver", where, "*-e2e-scatter*.csv") + _dated("benchmarks", where, "*-calls.csv"),
+                   key=stamp)
     if not found:
         return pd.DataFrame()
     frames = [pd.read_csv(f).assign(file=f.name, commit=_provenance_commit(f)) for f in found]
+    frames = [t for t in frames if are_rounds(t)]
     newest = {}
     for t in frames:                                   # oldest first: a later file's graphs replace an earlier's
         for key in set(zip(t.graph, t.n)):
