@@ -22,7 +22,7 @@ auto's own calls of the elimination ran 2.6-8.9 % faster than the named eliminat
 row's ``position`` is its call's place in its round (0 first).  ``--crossing``: also ``crossing.csv``, each graph's medians in the form of
 ``scripts/elimination_gpu_measure.py --e2e``'s rows (``<code>_e2e_<mode>_ms``, m, ``e2e_verified``), the form
 :func:`apsp_kernels.elimination_choice.crossing` learns from: the crossing measured in interleaved rounds, each
-mode's ratio the ratio of the medians."""
+mode's ratio the ratio of the medians (``scripts/merge_crossing.py`` sets them beside an earlier crossing file's)."""
 from __future__ import annotations
 
 import argparse

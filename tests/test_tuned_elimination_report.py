@@ -288,7 +288,8 @@ def test_classes_a_larger_size_plan_did_not_reach_are_named():
     if not name:
         pytest.skip("no recorded run at 32,768")
     assert {("ring", 32768), ("lollipop", 32768)} <= rows.attrs["not_measured"] and rows.attrs["planned"]
-    assert ", under plans committed before their data: the checks below)" in SU.size_finding(name, rows, auto)
+    assert "; 1 run under a plan committed before its data: the checks below name the files)" in SU.size_finding(
+        name, rows, auto)
     assert "planned but not measured (the plan's deviation says why): lollipop 32,768, ring 32,768" in SU.size_finding(
         name, rows, auto)
     rows.attrs["not_measured"] = {("grid", 32768)}                  # a graph the rows hold is not said as missing

@@ -537,9 +537,11 @@ def size_finding(name, rows, auto):
     past = "; ".join(_misses(rows, auto, r.graph, int(r["n (vertices)"])) for _, r in misses.iterrows())
     left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
     left = ", ".join(f"{g} {n:,}" for g, n in left)
-    planned = ", under plans committed before their data: the checks below" if rows.attrs.get("planned") else ""
+    k = name.count("`") // 2                      # the runs named
+    plans_ = "runs under plans committed before their data" if k > 1 else "run under a plan committed before its data"
+    where = f"{k} {plans_}: the checks below name the files" if rows.attrs.get("planned") else name
     single = _calls_said(auto, len(sizes) > 1) if min(sizes) > SMALL else ""
-    return (f" At n = {at} ({graphs}; {name}{planned}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
+    return (f" At n = {at} ({graphs}; {where}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
             f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call{single} within 1.25x + 2 ms in all "
             f"four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
             + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + ".")
