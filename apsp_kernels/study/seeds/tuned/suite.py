@@ -632,8 +632,8 @@ def load_deep_check(where=None, tag="structure-deep-road"):
 def load_scatter(where=None):
     """Every recorded ``*-e2e-scatter*.csv`` (``scripts/e2e_scatter_probe.py``: warm single calls in interleaved
     rounds; data/results/solver) and ``*-calls.csv`` of interleaved rounds (the structure suite's ``--rounds``
-    calls; data/results/benchmarks) as one frame, each (graph, n) from the newest file that holds it (rounds of one graph under two
-    commits never mixed), with its ``file``; or an empty frame."""
+    calls; data/results/benchmarks) as one frame, each (graph, n) from the newest file that holds it (rounds of one
+    graph under two commits never mixed), with its ``file``; or an empty frame."""
     from ....measure.rounds import are_rounds
     found = sorted(_dated("solver", where, "*-e2e-scatter*.csv") + _dated("benchmarks", where, "*-calls.csv"),
                    key=stamp)
