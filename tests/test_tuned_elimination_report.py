@@ -229,9 +229,9 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
                         gpu("path", "a", 50, 4), auto("path", 50, 4, 10), cpu("path")]).assign(n=400)
     big.to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)
     text = SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",)))
-    assert text == (" At n = 400 (grid, path; `GPU-2026-01-03-structure-big.csv`): through auto the GPU is 10x (path) "
-                    "to 50x (grid) the all-core CPU code; auto's own call within 1.25x + 2 ms in all four modes on 2 "
-                    "of 2 graphs.")
+    assert text == (" At n = 400 (2 graphs: grid, path; `GPU-2026-01-03-structure-big.csv`): auto's own call within "
+                    "1.25x + 2 ms in all four modes on 2 of 2 graphs; through auto the GPU is 10x (path) to 50x (grid) "
+                    "the all-core CPU code.")
     assert SU.size_finding(*SU.load_size(tmp_path, tags=("structure-none",))) == ""
     big.assign(n=5000).to_csv(tmp_path / "GPU-2026-01-03-structure-big.csv", index=False)     # past the suite's repeats
     assert "auto's own call (one timed call a mode at these sizes) within" in SU.size_finding(
@@ -258,7 +258,7 @@ def test_part_of_the_suite_run_again_and_a_larger_size_are_said_after_the_findin
     assert name == "`GPU-2026-01-03-structure-big.csv`, `GPU-2026-01-04-structure-bigger.csv`"
     assert len(rows[(rows.graph == "path")]) == 3 and len(autos) == 3
     text = SU.size_finding(name, rows, autos)
-    assert "At n = 400 and 800 (grid 400, path 400, ring 800; `GPU-2026-01-03" in text
+    assert "At n = 400 and 800 (3 graphs: grid 400, path 400, ring 800; `GPU-2026-01-03" in text
     assert "the GPU is 5x (ring 800) to 50x (grid 400)" in text and "on 3 of 3 graphs" in text
 
 

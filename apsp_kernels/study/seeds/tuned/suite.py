@@ -519,8 +519,8 @@ def _plans_of(files):
 
 
 def size_finding(name, rows, auto):
-    """' At n = N (the graphs; <files>, their plans): through auto the GPU is a-b x the all-core CPU code; auto's
-    own call within ... on k of K graphs (past it: ...).' for suite runs at sizes past the suite's
+    """' At n = N (K graphs: the graphs; <files>, or their plans): auto's own call within ... on k of K graphs (past
+    it: ...); through auto the GPU is a-b x the all-core CPU code.' for suite runs at sizes past the suite's
     (:func:`load_size`), or ''.  With several sizes each graph is named with its n."""
     t = table(rows, auto) if len(rows) else pd.DataFrame()
     col = "auto over the all-core CPU code (x)"
@@ -541,10 +541,10 @@ def size_finding(name, rows, auto):
     plans_ = "runs under plans committed before their data" if k > 1 else "run under a plan committed before its data"
     where = f"{k} {plans_}: the checks below name the files" if rows.attrs.get("planned") else name
     single = _calls_said(auto, len(sizes) > 1) if min(sizes) > SMALL else ""
-    return (f" At n = {at} ({graphs}; {where}): through auto the GPU is {lo[col]:g}x ({label(lo)}) to "
-            f"{hi[col]:g}x ({label(hi)}) the all-core CPU code; auto's own call{single} within 1.25x + 2 ms in all "
-            f"four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
-            + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + ".")
+    return (f" At n = {at} ({len(t)} graphs: {graphs}; {where}): auto's own call{single} within 1.25x + 2 ms in "
+            f"all four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
+            + f"; through auto the GPU is {lo[col]:g}x ({label(lo)}) to {hi[col]:g}x ({label(hi)}) the all-core CPU "
+            "code" + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + ".")
 
 
 def _calls_said(auto, with_n):
