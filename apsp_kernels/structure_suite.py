@@ -37,7 +37,8 @@ Per graph: the hop-depth probe (core/structure) and, per code, one row with
   in R interleaved rounds after all the single calls, each row's end-to-end times the medians (``e2e_rounds``: R;
   the single calls kept as ``single_<column>``), every call in ``<file>-calls.csv`` (the rows of
   ``scripts/e2e_scatter_probe.py``'s form); the rounds' results are not checked again (each code's were, in every
-  mode, before them).  At 32,768 vertices and more single calls ran 0.95-1.67x such medians.
+  mode, before them).  At 32,768 vertices and more single calls ran 0.82-1.82x such medians (in one lease and
+  across leases).
   ``scripts/auto_first_call.py`` times the first call of a fresh process too.
 Rows are written after every graph (a run cut short keeps what it measured) to ``<device>-<date>-structure.csv``
 with its provenance beside it."""
