@@ -278,6 +278,13 @@ def test_verdicts_hold_auto_and_its_pick_to_the_fastest_code():
     assert set(v.subject) == {H.CALL, H.PICK} and set(v[v.subject == H.PICK]["mode"]) == set(H.WARM)
 
 
+def test_the_finding_names_the_rows_files():
+    c = _check(_suite(12.0))
+    assert "Rows:" not in H.finding(c)
+    c.row_files = [Path("/x/GPU-2026-01-01-t.csv"), Path("/y/GPU-2026-01-01-t-check.csv")]
+    assert "Rows: `GPU-2026-01-01-t.csv`, `GPU-2026-01-01-t-check.csv`." in H.finding(c)
+
+
 def test_a_suite_timed_in_rounds_says_so():
     """Rows of ``structure_suite --rounds`` (``e2e_rounds``) are medians; the finding says how the calls were timed."""
     assert "(a graph: a class at one n; 1 in the structure suite)" in H.finding(_check(_suite(12.0)))

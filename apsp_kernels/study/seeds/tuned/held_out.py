@@ -174,7 +174,8 @@ def finding(check, after=None):
            f"{str(check.plan.get('written', '?'))[:16].replace('T', ' ')} UTC (`{check.plan_file.name}`, the rules at "
            f"{str(check.plan.get('rule_commit', '?'))[:7]}). {_graphs(v.groupby(['graph', 'n']).ngroups)} (a graph: a "
            f"class at one n; {' and '.join(kinds)}); auto's pick was the planned one in {same} of {len(pk)} (graph, "
-           "result) pairs (each graph's pick in each result the plan predicts and its rows record)."]
+           "result) pairs (each graph's pick in each result the plan predicts and its rows record)."
+           + (" Rows: " + ", ".join(f"`{Path(f).name}`" for f in check.row_files) + "." if check.row_files else "")]
     if check.plan.get("deviation"):                     # a change of the plan after its data: said first
         out.append(f"*Deviation from the plan:* {str(check.plan['deviation']).strip()}")
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
