@@ -61,6 +61,7 @@ from .core import structure
 from .elimination_choice import separators_small, unmeasured_ordering
 from .io import suite_graphs as SG
 from .measure import harness, provenance, wall
+from .measure.rounds import interleaved
 
 LIBRARIES = ("scipy", "networkit", "igraph")
 BOUND = (1.25, 2.0)           # auto's end-to-end time within 1.25x the fastest verified code's, plus 2 ms
@@ -156,22 +157,6 @@ def _library(name, g):
     return f"unknown library {name!r}"
 
 
-def interleaved(names, rounds, call_ms):
-    """``rounds`` interleaved rounds of warm calls: each round every name of ``names`` in every mode of
-    :data:`MODES` once, the names' order rotated by the round's number (over a multiple of ``len(names)`` rounds
-    each name is timed as often in each place of a round), ``call_ms(name, kw) -> ms`` timing one call.  One dict a
-    call: code, mode (its column), round, position (its place in the round, 0 first), ms."""
-    out = []
-    for r in range(rounds):
-        k = r % len(names) if names else 0
-        position = 0
-        for name in list(names[k:]) + list(names[:k]):
-            for col, kw in MODES:
-                out.append(dict(code=name, mode=col, round=r, position=position, ms=call_ms(name, kw)))
-                position += 1
-    return out
-
-
 def _call_ms(g, name, kw):
     """One synchronised wall-clock call of ``shortest_paths(g, method=name, **kw)`` (ms), its result released."""
     ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=name, **kw), 1)
@@ -181,7 +166,7 @@ def _call_ms(g, name, kw):
 
 def in_rounds(rows, calls):
     """``rows`` (a graph's, with end-to-end times of single calls) given each timed code's and auto's median over
-    ``calls`` (:func:`interleaved`) in every mode: the single calls kept as ``single_<column>``, ``e2e_rounds`` the
+    ``calls`` (:func:`~.measure.rounds.interleaved`) in every mode: the single calls kept as ``single_<column>``, ``e2e_rounds`` the
     rounds.  A code spared its end-to-end calls by its kernel (:func:`end_to_end_rows`: past the bound of the single
     calls) whose kernel is within the bound of the medians' fastest in some mode has its row say so."""
     t = pd.DataFrame(calls)
@@ -266,8 +251,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     cannot be the fastest, nor within the bound of it, where some code runs in a fraction of it).  ``keep(rows)``
     is called with the rows so far each time one is complete (a call cut mid-graph at 65,536 lost ten minutes).
     With ``rounds`` > 1, on a graph of more than ``SMALL`` vertices (one timed call a mode otherwise), each code timed
-    end to end and auto are timed again in that many interleaved rounds after every single call
-    (:func:`interleaved`), their rows' end-to-end times those rounds' medians (:func:`in_rounds`); each call of the
+    end to end and auto are timed again in that many interleaved rounds, rotated, after every single call
+    (:func:`~.measure.rounds.interleaved`), their rows' end-to-end times those rounds' medians (:func:`in_rounds`); each call of the
     rounds is appended to ``calls`` (a list) where given."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
@@ -356,10 +341,11 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     add(r)
     log(f"  auto -> {choice.algorithm.name}: first call {first:.1f} ms, {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "
         f"{r['e2e_device_ms']:.1f}; {probe})")
-    if big and rounds > 1:            # single calls at these sizes ran up to 1.67x the medians of interleaved rounds
+    if big and rounds > 1:            # single calls at these sizes ran up to 1.8x the medians of interleaved rounds
         names = [x["algorithm"] for x in rows if x.get("kind") == "gpu" and x.get("verified") is True
                  and "e2e_ms" in x] + ["auto"]
-        got = [dict(graph=gname, n=g.n, m=g.m, **c) for c in interleaved(names, rounds, lambda x, kw: _call_ms(g, x, kw))]
+        got = [dict(graph=gname, n=g.n, m=g.m, **c)
+               for c in interleaved(names, rounds, lambda x, kw: _call_ms(g, x, kw), MODES, "rotate")]
         picks = {"e2e_ms": r["picked"], "e2e_int32_ms": r["picked_int32"], "e2e_device_ms": r["picked_device"]}
         for c in got:
             c["picked"] = picks[c["mode"]] if c["code"] == "auto" else ""

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from apsp_kernels.measure.rounds import interleaved  # noqa: E402
 
 
 MODE_NAMES = {"e2e_ms": "host", "e2e_int32_ms": "int32", "e2e_device_ms": "device"}   # column -> short name
@@ -47,14 +48,6 @@ def as_crossing(rows):
     wide.columns.name = None
     rounds = rows.groupby(["graph", "n"], sort=False)["round"].nunique().rename("rounds").reset_index()
     return wide.merge(rounds, on=["graph", "n"]).assign(e2e_verified=True)
-
-
-def order(codes, r, how="fixed"):
-    """The codes in the order round ``r`` times them: as given (``fixed``) or rotated by ``r`` (``rotate``)."""
-    if how == "fixed" or not codes:
-        return list(codes)
-    k = r % len(codes)
-    return list(codes[k:]) + list(codes[:k])
 
 
 def specs(graphs, sizes):
@@ -103,15 +96,12 @@ def main(argv=None):
         picked = {col: api._method(g, "auto", None, device=kw.get("device", False),
                                    dtype=kw.get("dtype", np.float64))[0].name
                   for col, kw in modes}                  # what method="auto" runs in each mode, as it resolves it
-        for r in range(a.rounds):
-            position = 0
-            for code in order(a.codes, r, a.order):
-                for col, kw in modes:
-                    ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
-                    del d
-                    rows.append(dict(graph=name, n=g.n, m=g.m, code=code, mode=col, round=r, ms=ms,
-                                     picked=picked[col] if code == "auto" else "", position=position))
-                    position += 1
+        def call_ms(code, kw):
+            ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
+            del d
+            return ms
+        for c in interleaved(a.codes, a.rounds, call_ms, modes, a.order):
+            rows.append(dict(graph=name, n=g.n, m=g.m, **c, picked=picked[c["mode"]] if c["code"] == "auto" else ""))
         pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
         if a.crossing:
             as_crossing(pd.DataFrame(rows)).to_csv(out / "crossing.csv", index=False)

@@ -120,8 +120,7 @@ def main(argv=None):
     from apsp_kernels.io import suite_graphs as SG
     from apsp_kernels.measure import provenance, wall
     from apsp_kernels.structure_suite import MODES, matches
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from e2e_scatter_probe import order
+    from apsp_kernels.measure.rounds import order
     gpu_device.require_gpu()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

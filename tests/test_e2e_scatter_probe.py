@@ -69,12 +69,13 @@ def test_graphs_named_with_a_size_are_taken_at_it_only():
 
 
 def test_rotated_rounds_put_each_code_in_each_place():
+    from apsp_kernels.measure.rounds import order
     codes = ["a", "b", "auto"]
-    assert P.order(codes, 4) == codes
-    rounds = [P.order(codes, r, "rotate") for r in range(6)]
+    assert order(codes, 4) == codes
+    rounds = [order(codes, r, "rotate") for r in range(6)]
     assert rounds[:3] == [["a", "b", "auto"], ["b", "auto", "a"], ["auto", "a", "b"]] and rounds[3:] == rounds[:3]
     assert all(sorted(rd[i] for rd in rounds[:3]) == sorted(codes) for i in range(3))    # each place, each code
-    assert P.order([], 2, "rotate") == []
+    assert order([], 2, "rotate") == []
 
 
 def test_the_rows_say_each_calls_place_in_its_round(tmp_path, monkeypatch, no_gpu):

@@ -562,7 +562,8 @@ def test_a_device_results_checksum_by_blocks_is_the_hosts():
 
 def test_rounds_rotate_the_codes_and_time_every_mode_once_a_round():
     seen = []
-    calls = S.interleaved(["a", "b", "auto"], 3, lambda name, kw: seen.append((name, tuple(kw))) or 1.0)
+    from apsp_kernels.measure.rounds import interleaved
+    calls = interleaved(["a", "b", "auto"], 3, lambda name, kw: seen.append((name, tuple(kw))) or 1.0, S.MODES, "rotate")
     firsts = [c["code"] for c in calls if c["position"] == 0]
     assert firsts == ["a", "b", "auto"]                                    # each code first in one round
     assert len(calls) == 3 * 3 * len(S.MODES) and {c["round"] for c in calls} == {0, 1, 2}
