@@ -157,7 +157,7 @@ def _library(name, g):
     return f"unknown library {name!r}"
 
 
-def _call_ms(g, name, kw):
+def call_ms(g, name, kw):
     """One synchronised wall-clock call of ``shortest_paths(g, method=name, **kw)`` (ms), its result released."""
     ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=name, **kw), 1)
     del d
@@ -166,8 +166,8 @@ def _call_ms(g, name, kw):
 
 def in_rounds(rows, calls):
     """``rows`` (a graph's, with end-to-end times of single calls) given each timed code's and auto's median over
-    ``calls`` (:func:`~.measure.rounds.interleaved`) in every mode: the single calls kept as ``single_<column>``, ``e2e_rounds`` the
-    rounds.  A code spared its end-to-end calls by its kernel (:func:`end_to_end_rows`: past the bound of the single
+    ``calls`` (:func:`~.measure.rounds.interleaved`) in every mode: the single calls kept as ``single_<column>``,
+    ``e2e_rounds`` the rounds.  A code spared its end-to-end calls by its kernel (:func:`end_to_end_rows`: past the bound of the single
     calls) whose kernel is within the bound of the medians' fastest in some mode has its row say so."""
     t = pd.DataFrame(calls)
     med = t.groupby(["code", "mode"]).ms.median().unstack("mode")
@@ -252,8 +252,8 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     is called with the rows so far each time one is complete (a call cut mid-graph at 65,536 lost ten minutes).
     With ``rounds`` > 1, on a graph of more than ``SMALL`` vertices (one timed call a mode otherwise), each code timed
     end to end and auto are timed again in that many interleaved rounds, rotated, after every single call
-    (:func:`~.measure.rounds.interleaved`), their rows' end-to-end times those rounds' medians (:func:`in_rounds`); each call of the
-    rounds is appended to ``calls`` (a list) where given."""
+    (:func:`~.measure.rounds.interleaved`), their rows' end-to-end times those rounds' medians (:func:`in_rounds`);
+    each call of the rounds is appended to ``calls`` (a list) where given."""
     probe = structure.probe(g)
     ref = reference_checksum(g)
     base = dict(graph=gname, n=g.n, m=g.m, hop_depth=probe.hop_depth)
@@ -345,7 +345,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
         names = [x["algorithm"] for x in rows if x.get("kind") == "gpu" and x.get("verified") is True
                  and "e2e_ms" in x] + ["auto"]
         got = [dict(graph=gname, n=g.n, m=g.m, **c)
-               for c in interleaved(names, rounds, lambda x, kw: _call_ms(g, x, kw), MODES, "rotate")]
+               for c in interleaved(names, rounds, lambda x, kw: call_ms(g, x, kw), MODES, "rotate")]
         picks = {"e2e_ms": r["picked"], "e2e_int32_ms": r["picked_int32"], "e2e_device_ms": r["picked_device"]}
         for c in got:
             c["picked"] = picks[c["mode"]] if c["code"] == "auto" else ""
@@ -383,8 +383,8 @@ def main(argv=None):
     ap.add_argument("--without-metis", action="store_true",
                     help="measure where pymetis is not installed (the elimination ordered by BFS levels, never auto's)")
     ap.add_argument("--rounds", type=int, default=1, metavar="R",
-                    help=f"on graphs of more than {SMALL} vertices, every code timed end to end and auto timed again in R "
-                         "interleaved rounds, each row's end-to-end times their medians (every call in "
+                    help=f"on graphs of more than {SMALL} vertices, every code timed end to end and auto timed "
+                         "again in R interleaved rounds, each row's end-to-end times their medians (every call in "
                          "<file>-calls.csv); default 1: one timed call a mode")
     ap.add_argument("--tag", default="structure")
     ap.add_argument("--append", action="store_true",

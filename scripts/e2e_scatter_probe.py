@@ -75,8 +75,8 @@ def main(argv=None):
     from apsp_kernels import api, gpu_device
     from apsp_kernels.algorithms.reference import reference_checksum
     from apsp_kernels.io import suite_graphs as SG
-    from apsp_kernels.measure import provenance, wall
-    from apsp_kernels.structure_suite import MODES, matches
+    from apsp_kernels.measure import provenance
+    from apsp_kernels.structure_suite import MODES, call_ms, matches
     modes = [(col, kw) for col, kw in MODES if MODE_NAMES[col] in a.modes]
     gpu_device.require_gpu()
     out = Path(a.out)
@@ -96,11 +96,7 @@ def main(argv=None):
         picked = {col: api._method(g, "auto", None, device=kw.get("device", False),
                                    dtype=kw.get("dtype", np.float64))[0].name
                   for col, kw in modes}                  # what method="auto" runs in each mode, as it resolves it
-        def call_ms(code, kw):
-            ms, d = wall.median_ms(lambda: api.shortest_paths(g, method=code, **kw), 1)
-            del d
-            return ms
-        for c in interleaved(a.codes, a.rounds, call_ms, modes, a.order):
+        for c in interleaved(a.codes, a.rounds, lambda code, kw: call_ms(g, code, kw), modes, a.order):
             rows.append(dict(graph=name, n=g.n, m=g.m, **c, picked=picked[c["mode"]] if c["code"] == "auto" else ""))
         pd.DataFrame(rows).to_csv(out / "e2e_scatter.csv", index=False)
         if a.crossing:

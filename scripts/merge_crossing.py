@@ -18,9 +18,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-KEY = ["graph", "n"]
-
-
 def merged(earlier, newer):
     """The rows of ``earlier`` not of a (graph, n) in ``newer``, then ``newer``'s (pandas frames)."""
     import pandas as pd
@@ -35,12 +32,7 @@ def merged(earlier, newer):
 def provenance_of(rows_file):
     """The invocations recorded for ``rows_file``: its own provenance, or the probe's beside it."""
     from apsp_kernels.measure import provenance
-    got = provenance.invocations(rows_file)
-    probe = Path(rows_file).with_name("e2e_scatter.provenance.json")
-    if not got and probe.exists():
-        d = json.loads(probe.read_text())
-        got = [i for i in (d.get("invocations") or [d]) if isinstance(i, dict)]
-    return got
+    return provenance.invocations(rows_file) or provenance.invocations(Path(rows_file).with_name("e2e_scatter.csv"))
 
 
 def main(argv=None):

@@ -563,7 +563,8 @@ def test_a_device_results_checksum_by_blocks_is_the_hosts():
 def test_rounds_rotate_the_codes_and_time_every_mode_once_a_round():
     seen = []
     from apsp_kernels.measure.rounds import interleaved
-    calls = interleaved(["a", "b", "auto"], 3, lambda name, kw: seen.append((name, tuple(kw))) or 1.0, S.MODES, "rotate")
+    calls = interleaved(["a", "b", "auto"], 3, lambda name, kw: seen.append((name, tuple(kw))) or 1.0, S.MODES,
+                        "rotate")
     firsts = [c["code"] for c in calls if c["position"] == 0]
     assert firsts == ["a", "b", "auto"]                                    # each code first in one round
     assert len(calls) == 3 * 3 * len(S.MODES) and {c["round"] for c in calls} == {0, 1, 2}
@@ -601,7 +602,7 @@ def test_the_suite_times_large_graphs_in_rounds_when_asked(monkeypatch):
     monkeypatch.setattr(gpu_device, "free_bytes", lambda: (1e12, 1e12))
     monkeypatch.setattr(harness, "measure", lambda a, g, **kw: [dict(kernel_ms=1.0, verified=True)])
     monkeypatch.setattr(S, "_end_to_end", lambda g, ref, repeats, **m: ({c: 10.0 for c, _ in S.MODES}, True))
-    monkeypatch.setattr(S, "_call_ms", lambda g, name, kw: 7.0)
+    monkeypatch.setattr(S, "call_ms", lambda g, name, kw: 7.0)
     monkeypatch.setattr(S, "reference_checksum", lambda g: 0)
     monkeypatch.setattr(S, "matches", lambda d, ref: True)
     monkeypatch.setattr(api, "shortest_paths", lambda g, **kw: None)

@@ -19,7 +19,8 @@ from ....algorithms import registry
 from ....structure_suite import within_bound
 from ...method.text import fmt
 from .plans import plans
-from .suite import KIND, MEDIAN, MODES, RESULT, against_fastest, probe_verdicts, recorded_pick, verified
+from .suite import (KIND, MEDIAN, MODES, RESULT, against_fastest, probe_verdicts, recorded_pick, rounds_said,
+                    verified)
 
 WARM = {k: v for k, v in MODES.items() if k != "e2e_first_ms"}        # the modes a named code's rows hold
 CALL, PICK = "auto's call", "the pick's row"
@@ -213,11 +214,11 @@ def finding(check, after=None):
 def _in_suite(rows):
     """'in the structure suite', with how its warm calls were timed where some were timed in rounds
     (``structure_suite --rounds``: ``e2e_rounds``)."""
-    k = rows["e2e_rounds"].dropna() if "e2e_rounds" in rows else ()
-    if not len(k):
+    each = rounds_said(rows)
+    if not each:
         return "in the structure suite"
-    each = " or ".join(sorted({f"{int(x):g}" for x in k}))
-    return f"in the structure suite, each warm call the median of {each} interleaved rounds (auto's first call one call)"
+    return (f"in the structure suite, each warm call the median of {each} interleaved rounds (auto's first call one "
+            "call)")
 
 
 def _graphs(k):

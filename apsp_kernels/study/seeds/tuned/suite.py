@@ -101,8 +101,18 @@ def table(rows, auto):
             r["auto over the all-core CPU code (x)"] = round(float(allcore[0].e2e_ms / a["e2e_ms"]), 1)
         out.append(r)
     df = pd.DataFrame(out)
-    df["_o"] = df.graph.map({g: i for i, g in enumerate(ORDER)})
-    return df.sort_values(["n (vertices)", "_o"]).drop(columns="_o").reset_index(drop=True)
+    return in_order(df, "n (vertices)").reset_index(drop=True)
+
+
+def in_order(t, n="n"):
+    """``t`` (with ``graph`` and a size column ``n``) by size, then by the classes' :data:`ORDER`."""
+    return t.assign(_o=t.graph.map({g: i for i, g in enumerate(ORDER)})).sort_values([n, "_o"]).drop(columns="_o")
+
+
+def rounds_said(rows):
+    """The distinct ``e2e_rounds`` of suite rows ('3', '3 or 5'): ``structure_suite --rounds``; '' where none."""
+    k = rows["e2e_rounds"].dropna() if "e2e_rounds" in rows else ()
+    return " or ".join(sorted({f"{int(x):g}" for x in k}))
 
 
 def _ran(a, mode, code):
@@ -537,7 +547,7 @@ def size_finding(name, rows, auto):
     past = "; ".join(_misses(rows, auto, r.graph, int(r["n (vertices)"])) for _, r in misses.iterrows())
     left = sorted(set(rows.attrs.get("not_measured", ())) - set(zip(rows.graph, rows.n)), key=lambda p: (p[1], p[0]))
     left = ", ".join(f"{g} {n:,}" for g, n in left)
-    k = name.count("`") // 2                      # the runs named
+    k = rows.attrs.get("runs", 0)
     plans_ = "runs under plans committed before their data" if k > 1 else "run under a plan committed before its data"
     where = f"{k} {plans_}: the checks below name the files" if rows.attrs.get("planned") else name
     single = _calls_said(auto, len(sizes) > 1) if min(sizes) > SMALL else ""
@@ -554,12 +564,10 @@ def _calls_said(auto, with_n):
     rounds = auto[k > 1]
     if not len(rounds):
         return " (one timed call a mode at these sizes)"
-    each = ", ".join(sorted({f"{int(x):g}" for x in rounds.e2e_rounds}))
-    said = f"warm calls the median of {each} interleaved rounds a mode"
+    said = f"warm calls the median of {rounds_said(rounds)} interleaved rounds a mode"
     if len(rounds) == len(auto):
         return f" ({said})"
-    order = lambda t: t.assign(_o=t.graph.map({g: i for i, g in enumerate(ORDER)})).sort_values(["n", "_o"])
-    name = lambda t: ", ".join(f"{r.graph} {int(r.n):,}" if with_n else r.graph for r in order(t).itertuples())
+    name = lambda t: ", ".join(f"{r.graph} {int(r.n):,}" if with_n else r.graph for r in in_order(t).itertuples())
     if 2 * len(rounds) >= len(auto):                                  # the fewer named
         return f" ({said}; one timed call a mode on {name(auto[~(k > 1)])})"
     return f" (one timed call a mode at these sizes; {said} on {name(rounds)})"
@@ -597,6 +605,7 @@ def load_size(where=None, tags=None):
     used = [f for i, f in enumerate(found) if i in set(rows._file)]      # a file whose graphs all came again: not named
     rows = rows.drop(columns="_file").reset_index(drop=True)
     rows.attrs["planned"], rows.attrs["not_measured"] = _plans_of(found) if where is None else (False, set())
+    rows.attrs["runs"] = len(used)
     return ", ".join(f"`{f.name}`" for f in used), rows, rows[rows.kind == "auto"].reset_index(drop=True)
 
 
