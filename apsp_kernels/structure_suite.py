@@ -342,23 +342,31 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
     log(f"  auto -> {choice.algorithm.name}: first call {first:.1f} ms, {r['e2e_ms']:.1f} ms end to end (int32 {r['e2e_int32_ms']:.1f}, on device "
         f"{r['e2e_device_ms']:.1f}; {probe})")
     if big and rounds > 1:            # single calls at these sizes ran up to 1.8x the medians of interleaved rounds
-        names = [x["algorithm"] for x in rows if x.get("kind") == "gpu" and x.get("verified") is True
-                 and "e2e_ms" in x] + ["auto"]
-        got = [dict(graph=gname, n=g.n, m=g.m, **c)
-               for c in interleaved(names, rounds, lambda x, kw: call_ms(g, x, kw), MODES, "rotate")]
-        picks = {"e2e_ms": r["picked"], "e2e_int32_ms": r["picked_int32"], "e2e_device_ms": r["picked_device"]}
-        for c in got:
-            c["picked"] = picks[c["mode"]] if c["code"] == "auto" else ""
-        in_rounds(rows, got)
+        got = timed_in_rounds(gname, g, rows, r, rounds, log)
         if calls is not None:
             calls.extend(got)
         if keep:
             keep(rows)
-        for x in rows:
-            if x.get("e2e_rounds"):
-                log(f"  {x['algorithm']:14s} median of {rounds} rounds: {x['e2e_ms']:9.2f} ms end to end (int32 "
-                    f"{x['e2e_int32_ms']:8.2f}, on device {x['e2e_device_ms']:8.2f})")
     return rows
+
+
+def timed_in_rounds(gname, g, rows, auto, rounds, log=print):
+    """Every verified GPU code of ``rows`` timed end to end and auto (``auto``: its row) timed again in ``rounds``
+    interleaved rounds, rotated (:func:`~.measure.rounds.interleaved`); ``rows`` given the medians
+    (:func:`in_rounds`).  Returns the calls, each with the graph and, for auto's, the code it picked in that mode."""
+    names = [x["algorithm"] for x in rows if x.get("kind") == "gpu" and x.get("verified") is True
+             and "e2e_ms" in x] + ["auto"]
+    got = [dict(graph=gname, n=g.n, m=g.m, **c)
+           for c in interleaved(names, rounds, lambda x, kw: call_ms(g, x, kw), MODES, "rotate")]
+    picks = {"e2e_ms": auto["picked"], "e2e_int32_ms": auto["picked_int32"], "e2e_device_ms": auto["picked_device"]}
+    for c in got:
+        c["picked"] = picks[c["mode"]] if c["code"] == "auto" else ""
+    in_rounds(rows, got)
+    for x in rows:
+        if x.get("e2e_rounds"):
+            log(f"  {x['algorithm']:14s} median of {rounds} rounds: {x['e2e_ms']:9.2f} ms end to end (int32 "
+                f"{x['e2e_int32_ms']:8.2f}, on device {x['e2e_device_ms']:8.2f})")
+    return got
 
 
 def main(argv=None):
