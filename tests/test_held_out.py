@@ -486,3 +486,21 @@ def test_median_calls_name_the_graphs_within_where_some_missed():
     assert H._where(v) == "(within: p 10, r 30)"
     assert H._where(v.assign(within=True)) == "(p 10, q 20, r 30)"
     assert H._where(v.assign(within=False)) == ""
+
+
+def test_the_codes_a_plans_budget_left_out_are_named():
+    """A plan with a ``budget`` (structure_suite --skip-past-s) has its finding name the codes it left out, per
+    graph, from the rows' errors; codes spared their end-to-end calls by their kernel are not among them."""
+    rows = pd.DataFrame([dict(graph="knn", n=65536, algorithm="tuned_fw", error="not run: at least 9 s (...)"),
+                         dict(graph="grid", n=65536, algorithm="tuned_fw", error="not run: at least 9 s (...)"),
+                         dict(graph="grid", n=65536, algorithm="tuned_deep", error="end to end not timed: ..."),
+                         dict(graph="grid", n=65536, algorithm="tuned_elimination", error=float("nan"))])
+    assert H._left_out(rows) == " Not run by it: `tuned_fw` on knn 65,536, grid 65,536."
+    assert H._left_out(rows.iloc[2:]) == "" and H._left_out(pd.DataFrame()) == ""
+    checks = [c for c in H.checks() if c.plan.get("budget")]
+    if not checks:
+        pytest.skip("no recorded plan with a budget")
+    for c in checks:
+        text = H.finding(c)
+        assert "*Budget (the plan's):* " + str(c.plan["budget"]).strip() in text
+        assert ("Not run by it: `" in text) == bool(H._left_out(c.suite))

@@ -294,3 +294,28 @@ def test_classes_a_larger_size_plan_did_not_reach_are_named():
         name, rows, auto)
     rows.attrs["not_measured"] = {("grid", 32768)}                  # a graph the rows hold is not said as missing
     assert "planned but not measured" not in SU.size_finding(name, rows, auto)
+
+
+def test_a_replaced_runs_misses_are_said_with_the_code_auto_ran(tmp_path):
+    """Rows at a larger size that replace an earlier run of the same graph: the finding names where auto's call was
+    past the bound in the run replaced, how it was timed, and the code auto ran then beside the one it runs now."""
+    base = dict(n=5000, m=4999, hop_depth=9, verified=True)
+    gpu = lambda g, code, ms: dict(base, graph=g, kind="gpu", algorithm=code, kernel_ms=ms / 2, e2e_ms=ms,
+                                   e2e_int32_ms=ms, e2e_device_ms=ms)
+    auto = lambda g, ms, pick: dict(base, graph=g, kind="auto", algorithm="auto", picked=pick, picked_int32=pick,
+                                    picked_device=pick, e2e_ms=ms, e2e_int32_ms=ms, e2e_device_ms=ms, e2e_first_ms=ms)
+    cpu = lambda g: dict(base, graph=g, kind="cpu", algorithm="dijkstra_cpu_parallel", e2e_ms=1000.0, threads=16)
+    pd.DataFrame([gpu("path", "a", 10), gpu("path", "b", 20), auto("path", 20, "b"), cpu("path"),
+                  gpu("ring", "a", 10), auto("ring", 30, "a"), cpu("ring"),
+                  gpu("grid", "a", 10), auto("grid", 10, "a"), cpu("grid")]
+                 ).to_csv(tmp_path / "GPU-2026-01-01-structure-big.csv", index=False)
+    pd.DataFrame([gpu("path", "a", 10), auto("path", 10, "a"), cpu("path"),
+                  gpu("ring", "a", 10), auto("ring", 10, "a"), cpu("ring")]
+                 ).assign(e2e_rounds=3).to_csv(tmp_path / "GPU-2026-01-02-structure-again.csv", index=False)
+    text = SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big", "structure-again")))
+    every = "float64, int32, on the device, first call"
+    assert "within 1.25x + 2 ms in all four modes on 3 of 3 graphs" in text
+    assert text.endswith(" Earlier runs of these graphs, which these rows replace, had auto's call past the bound on "
+                         f"ring 5,000 (single calls: {every}; the same code now, a); path 5,000 (single calls: "
+                         f"{every}; auto then ran b, now a).")
+    assert "Earlier runs" not in SU.size_finding(*SU.load_size(tmp_path, tags=("structure-big",)))

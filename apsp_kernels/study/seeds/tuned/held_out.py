@@ -179,6 +179,8 @@ def finding(check, after=None):
            + (" Rows: " + ", ".join(f"`{Path(f).name}`" for f in check.row_files) + "." if check.row_files else "")]
     if check.plan.get("deviation"):                     # a change of the plan after its data: said first
         out.append(f"*Deviation from the plan:* {str(check.plan['deviation']).strip()}")
+    if check.plan.get("budget"):                        # codes the plan left out by their bound, and why
+        out.append(f"*Budget (the plan's):* {str(check.plan['budget']).strip()}" + _left_out(check.suite))
     for subject, what in ((PICK, "The picked code's own row"), (CALL, "`auto`'s own call"),
                           (MEDIAN, "`auto`'s median call")):
         s = v[v.subject == subject]
@@ -209,6 +211,19 @@ def finding(check, after=None):
             out.append("Measured again after the check (post hoc; interleaved rounds, the scatter table above): "
                        + "; ".join(again) + ".")
     return " ".join(out)
+
+
+def _left_out(rows):
+    """' Not run by it: `tuned_fw` on 4 graphs (...); ...' from the suite rows ``rows`` whose code the budget left
+    out (``structure_suite --skip-past-s``: an error 'not run: at least ...'), or ''."""
+    if not len(rows) or "error" not in rows:
+        return ""
+    out = rows[rows.error.astype(str).str.startswith("not run: at least")]
+    if not len(out):
+        return ""
+    said = [f"`{code}` on {', '.join(f'{r.graph} {r.n:,}' for r in t.itertuples())}"
+            for code, t in out.groupby("algorithm", sort=False)]
+    return " Not run by it: " + "; ".join(said) + "."
 
 
 def _in_suite(rows):

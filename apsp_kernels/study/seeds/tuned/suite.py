@@ -27,6 +27,10 @@ TABLE_CAPTION = ("Every graph: auto's pick and calls, the fastest GPU code and t
                  "next table). auto's first call is on a new graph object, its only call not after a warm one. "
                  "auto's picks are the rules' of the run that measured each row; where the rules here now pick the "
                  "code that was the fastest on a miss, the finding above says so.")
+SIZE_CAPTION = ("Every graph past the suite's sizes, each from the newest run that measured it (the finding at the "
+                "top names the runs): auto's pick and calls (warm calls the medians of interleaved rounds where the "
+                "run timed rounds), the fastest GPU code and the all-core CPU code (one call), and auto's float64 "
+                "call over it.")
 SCATTER_CAPTION = ("Warm single calls in interleaved rounds: every code and mode once a round, each after a warm "
                    "call, under the code of their own commit (each graph from the newest file that holds it, the "
                    "file named). At 4,096 and 16,384 scripts/e2e_scatter_probe.py's, another process than the table "
@@ -551,10 +555,14 @@ def size_finding(name, rows, auto):
     plans_ = "runs under plans committed before their data" if k > 1 else "run under a plan committed before its data"
     where = f"{k} {plans_}: the checks below name the files" if rows.attrs.get("planned") else name
     single = _calls_said(auto, len(sizes) > 1) if min(sizes) > SMALL else ""
+    before = _replaced_said(rows.attrs.get("replaced_misses", ()), auto)
+    before = (f" Earlier runs of these graphs, which these rows replace, had auto's call past the bound on {before}."
+              if before else "")
     return (f" At n = {at} ({len(t)} graphs: {graphs}; {where}): auto's own call{single} within 1.25x + 2 ms in "
             f"all four modes on {len(t) - len(misses)} of {len(t)} graphs" + (f" (past it: {past})" if past else "")
             + f"; through auto the GPU is {lo[col]:g}x ({label(lo)}) to {hi[col]:g}x ({label(hi)}) the all-core CPU "
-            "code" + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + ".")
+            "code" + (f"; planned but not measured (the plan's deviation says why): {left}" if left else "") + "."
+            + before)
 
 
 def _calls_said(auto, with_n):
@@ -601,12 +609,45 @@ def load_size(where=None, tags=None):
     frames = [pd.read_csv(f).assign(_file=i) for i, f in enumerate(found)]
     rows = pd.concat(frames, ignore_index=True)
     last = rows.groupby(["graph", "n"])["_file"].transform("max")
+    replaced = _replaced_misses(rows[rows._file < last])
     rows = rows[rows._file == last]
     used = [f for i, f in enumerate(found) if i in set(rows._file)]      # a file whose graphs all came again: not named
     rows = rows.drop(columns="_file").reset_index(drop=True)
     rows.attrs["planned"], rows.attrs["not_measured"] = _plans_of(found) if where is None else (False, set())
     rows.attrs["runs"] = len(used)
+    rows.attrs["replaced_misses"] = replaced
     return ", ".join(f"`{f.name}`" for f in used), rows, rows[rows.kind == "auto"].reset_index(drop=True)
+
+
+PICKED = {"float64": "picked", "int32": "picked_int32", "on the device": "picked_device", "first call": "picked"}
+
+
+def _replaced_misses(older):
+    """[(graph, n, {mode where auto's call was past the bound: the code auto ran}, whether its warm calls were
+    medians of rounds)] of rows ``older`` (a suite file's each, ``_file``) that a newer run of the same graph
+    replaced, in order of size and class."""
+    out = []
+    for (g, n, _), t in older.groupby(["graph", "n", "_file"], sort=False):
+        a, gpu = t[t.kind == "auto"], verified(t, "gpu")
+        past = {m: a.iloc[0][PICKED[m]] for m, *_ in past_bound(a.iloc[0], gpu)} if len(a) and len(gpu) else {}
+        if past:
+            out.append((g, int(n), past, float(a.iloc[0].get("e2e_rounds", 1) or 1) > 1))
+    return sorted(out, key=lambda x: (x[1], ORDER.index(x[0]) if x[0] in ORDER else len(ORDER)))
+
+
+def _replaced_said(replaced, auto):
+    """'ring 32,768 (single calls: int32; the same code now, tuned_elimination)' for each of
+    :func:`_replaced_misses`, naming the code auto ran then and, where it differs, the one it runs in the newer rows."""
+    out = []
+    for g, n, past, rounds in replaced:
+        a = auto[(auto.graph == g) & (auto.n == n)]
+        now = {m: a.iloc[0][PICKED[m]] for m in past} if len(a) else {}
+        moved = {m: (was, now.get(m)) for m, was in past.items() if now.get(m) != was}
+        said = ", ".join(past) + "; " + ("auto then ran " + ", ".join(dict.fromkeys(f"{w}" for w, _ in moved.values()))
+                                         + ", now " + ", ".join(dict.fromkeys(f"{x}" for _, x in moved.values()))
+                                         if moved else "the same code now, " + ", ".join(dict.fromkeys(past.values())))
+        out.append(f"{g} {n:,} ({'medians of rounds' if rounds else 'single calls'}: {said})")
+    return "; ".join(out)
 
 
 def cpu_codes(codes):
