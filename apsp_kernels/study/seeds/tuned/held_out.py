@@ -214,8 +214,8 @@ def finding(check, after=None):
 
 
 def _left_out(rows):
-    """' Not run by it: `tuned_fw` on 4 graphs (...); ...' from the suite rows ``rows`` whose code the budget left
-    out (``structure_suite --skip-past-s``: an error 'not run: at least ...'), or ''."""
+    """' Not run by it: `tuned_fw` on knn 65,536, grid 65,536; ...' from the suite rows ``rows`` whose code the
+    budget left out (``structure_suite --skip-past-s``: an error 'not run: at least ...'), or ''."""
     if not len(rows) or "error" not in rows:
         return ""
     out = rows[rows.error.astype(str).str.startswith("not run: at least")]

@@ -642,12 +642,16 @@ def _replaced_said(replaced, auto):
     for g, n, past, rounds in replaced:
         a = auto[(auto.graph == g) & (auto.n == n)]
         now = {m: a.iloc[0][PICKED[m]] for m in past} if len(a) else {}
-        moved = {m: (was, now.get(m)) for m, was in past.items() if now.get(m) != was}
-        said = ", ".join(past) + "; " + ("auto then ran " + ", ".join(dict.fromkeys(f"{w}" for w, _ in moved.values()))
-                                         + ", now " + ", ".join(dict.fromkeys(f"{x}" for _, x in moved.values()))
-                                         if moved else "the same code now, " + ", ".join(dict.fromkeys(past.values())))
-        out.append(f"{g} {n:,} ({'medians of rounds' if rounds else 'single calls'}: {said})")
+        moved = [m for m in past if now.get(m) != past[m]]
+        code = (f"auto then ran {_names(past[m] for m in moved)}, now {_names(now.get(m) for m in moved)}" if moved
+                else f"the same code now, {_names(past.values())}")
+        out.append(f"{g} {n:,} ({'medians of rounds' if rounds else 'single calls'}: {', '.join(past)}; {code})")
     return "; ".join(out)
+
+
+def _names(codes):
+    """'a, b': the codes, each once, in order."""
+    return ", ".join(dict.fromkeys(map(str, codes)))
 
 
 def cpu_codes(codes):
