@@ -228,6 +228,9 @@ def separators_allow(a, g):
     return not (a is registry.by_role("auto_small_separators") and not separators_small(g)[0])
 
 
+PAST_BUDGET = "not run: at least"      # the start of a row's error where --skip-past-s left its code out
+
+
 def lower_bound_ms(earlier, gname, code, n):
     """(a lower bound on ``code``'s kernel time on the class ``gname`` at ``n`` vertices, the smaller n it comes
     from, its kernel ms there) from the rows ``earlier`` (a suite file's frame), or None: its verified kernel time at
@@ -279,7 +282,7 @@ def graph_rows(gname, g, repeats, libraries, cpu_budget_s, extra=(), log=print, 
             continue
         bound = lower_bound_ms(earlier, gname, a.name, g.n) if skip_past_s else None
         if bound and bound[0] > 1e3 * skip_past_s:
-            why = (f"not run: at least {bound[0] / 1e3:.0f} s (its kernel {bound[2] / 1e3:.2f} s at n = {bound[1]:,} "
+            why = (f"{PAST_BUDGET} {bound[0] / 1e3:.0f} s (its kernel {bound[2] / 1e3:.2f} s at n = {bound[1]:,} "
                    f"times (n / {bound[1]:,})^2), past --skip-past-s {skip_past_s:g}")
             add(dict(base, algorithm=a.name, kind="gpu", verified=False, error=why))
             log(f"  {a.name:14s} {why}")

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .... import paths
 from ....algorithms import registry
-from ....structure_suite import within_bound
+from ....structure_suite import PAST_BUDGET, within_bound
 from ...method.text import fmt
 from .plans import plans
 from .suite import (KIND, MEDIAN, MODES, RESULT, against_fastest, probe_verdicts, recorded_pick, rounds_said,
@@ -218,7 +218,7 @@ def _left_out(rows):
     budget left out (``structure_suite --skip-past-s``: an error 'not run: at least ...'), or ''."""
     if not len(rows) or "error" not in rows:
         return ""
-    out = rows[rows.error.astype(str).str.startswith("not run: at least")]
+    out = rows[rows.error.astype(str).str.startswith(PAST_BUDGET)]
     if not len(out):
         return ""
     said = [f"`{code}` on {', '.join(f'{r.graph} {r.n:,}' for r in t.itertuples())}"

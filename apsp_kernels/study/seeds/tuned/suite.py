@@ -625,9 +625,6 @@ def load_size(where=None, tags=None):
     return ", ".join(f"`{f.name}`" for f in used), rows, rows[rows.kind == "auto"].reset_index(drop=True)
 
 
-PICKED = {"float64": "picked", "int32": "picked_int32", "on the device": "picked_device", "first call": "picked"}
-
-
 def _replaced_misses(older):
     """[(graph, n, {mode where auto's call was past the bound: the code auto ran}, whether its warm calls were
     medians of rounds)] of rows ``older`` (a suite file's each, ``_file``) that a newer run of the same graph
@@ -635,7 +632,8 @@ def _replaced_misses(older):
     out = []
     for (g, n, _), t in older.groupby(["graph", "n", "_file"], sort=False):
         a, gpu = t[t.kind == "auto"], verified(t, "gpu")
-        past = {m: a.iloc[0][PICKED[m]] for m, *_ in past_bound(a.iloc[0], gpu)} if len(a) and len(gpu) else {}
+        past = ({m: recorded_pick(a.iloc[0], KIND[_column(m)]) for m, *_ in past_bound(a.iloc[0], gpu)}
+                if len(a) and len(gpu) else {})
         if past:
             out.append((g, int(n), past, float(a.iloc[0].get("e2e_rounds", 1) or 1) > 1))
     return sorted(out, key=lambda x: (x[1], ORDER.index(x[0]) if x[0] in ORDER else len(ORDER)))
@@ -647,7 +645,7 @@ def _replaced_said(replaced, auto):
     out = []
     for g, n, past, rounds in replaced:
         a = auto[(auto.graph == g) & (auto.n == n)]
-        now = {m: a.iloc[0][PICKED[m]] for m in past} if len(a) else {}
+        now = {m: recorded_pick(a.iloc[0], KIND[_column(m)]) for m in past} if len(a) else {}
         moved = [m for m in past if now.get(m) != past[m]]
         code = (f"auto then ran {_names(past[m] for m in moved)}, now {_names(now.get(m) for m in moved)}" if moved
                 else f"the same code now, {_names(past.values())}")
